@@ -1,0 +1,126 @@
+/* The game-engine interface (SPEC §5).
+ *
+ * Every game is one file in apps/games/ exporting one `const struct
+ * zbc_engine zbc_engine_<name>` and one entry in apps/registry.c.  An
+ * engine is pure: no allocation, I/O, clock, randomness of its own or
+ * global mutable state.  All state lives in a caller-provided, fixed-size,
+ * suitably aligned buffer (struct zbc_game_state) that the engine casts to
+ * its own struct (checked with _Static_assert against ZBC_GAME_STATE_MAX).
+ *
+ * Seats are numbered 0..seats-1 in joining order (creator = 0).  The app
+ * lifecycle (apps/app.c) draws which seat moves first and passes it to
+ * init(); engines that fix their own opening (battleship: the joiner
+ * commits first) set `draws_first = false` and ignore it.
+ *
+ * Moves are compact bytes (SPEC §5).  An empty move is the lifecycle's
+ * keep-alive and never reaches an engine.  Every function that reads
+ * untrusted bytes (params, moves, encoded state) validates them fully and
+ * reports the reason in err; none may crash on any input.
+ *
+ * Return convention: 1 = success / legal, 0 = failure with err filled. */
+#ifndef ZBC_ENGINE_H
+#define ZBC_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apps/roll.h"
+#include "crypto/err.h"
+
+#define ZBC_GAME_STATE_MAX 16384 /* in-memory state and encoded bytes */
+#define ZBC_MOVE_MAX 64          /* a generated move; wire moves may be longer */
+#define ZBC_MOVE_WIRE_MAX 1024   /* the longest move any engine accepts */
+#define ZBC_MOVES_MAX 256        /* most moves gen_moves can return */
+#define ZBC_SEATS_MAX 4
+#define ZBC_NOBODY (-1)
+
+struct zbc_game_state {
+    _Alignas(16) unsigned char b[ZBC_GAME_STATE_MAX];
+};
+
+struct zbc_move {
+    uint8_t len;
+    uint8_t b[ZBC_MOVE_MAX];
+};
+
+enum zbc_result_kind {
+    ZBC_RESULT_ONGOING = 0,
+    ZBC_RESULT_WIN = 1,
+    ZBC_RESULT_DRAW = 2,
+};
+
+struct zbc_result {
+    enum zbc_result_kind kind;
+    uint8_t winner;   /* valid when kind == ZBC_RESULT_WIN */
+    uint8_t out_mask; /* bit s set: seat s is out (bankrupt, board full, ...) */
+};
+
+struct zbc_engine {
+    uint8_t type;        /* SPEC §5 type code */
+    const char *name;    /* "chess", "tictactoe", ... (CLI and JSON name) */
+    uint8_t min_seats, max_seats;
+    bool dice;           /* moves are pending until the next block's seed */
+    bool draws_first;    /* lifecycle draws the first seat at J+2 */
+    bool start_rolls;    /* init() consumes a roll stream (lines) */
+
+    /* Checks CreateApp params for `seats` seats without building a state. */
+    int (*check_params)(uint8_t seats, const uint8_t *params, size_t len,
+                        struct zbc_err *err);
+
+    /* Builds the start position.  `first` is the seat that moves first;
+     * `rolls` is non-NULL only for engines with start_rolls. */
+    int (*init)(struct zbc_game_state *st, uint8_t seats,
+                const uint8_t *params, size_t len, uint8_t first,
+                struct zbc_roll *rolls, struct zbc_err *err);
+
+    /* Seat that must act next, or ZBC_NOBODY when the game is over. */
+    int (*turn)(const struct zbc_game_state *st);
+
+    void (*result)(const struct zbc_game_state *st, struct zbc_result *out);
+
+    /* Whether `seat` may play `move` now.  For dice games this is checked
+     * both when the move is included and again when it is applied. */
+    int (*check_move)(const struct zbc_game_state *st, uint8_t seat,
+                      const uint8_t *move, size_t len, struct zbc_err *err);
+
+    /* Applies a move (checking it first).  Dice games draw from `rolls`
+     * (non-NULL for them); on failure the state is unchanged. */
+    int (*apply_move)(struct zbc_game_state *st, uint8_t seat,
+                      const uint8_t *move, size_t len, struct zbc_roll *rolls,
+                      struct zbc_err *err);
+
+    /* Every legal move of the seat to move that can be written without
+     * private data (commit/reveal games list none while a secret is
+     * needed).  Returns the count (<= cap). */
+    size_t (*gen_moves)(const struct zbc_game_state *st, struct zbc_move *out,
+                        size_t cap);
+
+    /* Canonical bytes: equal states <=> equal bytes.  Returns the length,
+     * 0 if cap is too small. decode() validates everything it reads. */
+    size_t (*encode)(const struct zbc_game_state *st, uint8_t *out, size_t cap);
+    int (*decode)(struct zbc_game_state *st, const uint8_t *in, size_t len,
+                  struct zbc_err *err);
+
+    /* JSON object text for clients / text board for terminals.  Return the
+     * length written (NUL-terminated), or -1 if cap is too small. */
+    int (*to_json)(const struct zbc_game_state *st, char *out, size_t cap);
+    int (*render)(const struct zbc_game_state *st, char *out, size_t cap);
+
+    /* Human notation (SPEC §8 / issue: e2e4, 11x18x25, d3, fire B7, roll...).
+     * parse: text -> move bytes for `seat` (st may be NULL where the game
+     * needs no context).  format: move bytes -> text. */
+    int (*parse_move)(const struct zbc_game_state *st, uint8_t seat,
+                      const char *text, uint8_t *move, size_t cap,
+                      size_t *len, struct zbc_err *err);
+    int (*format_move)(const struct zbc_game_state *st, const uint8_t *move,
+                       size_t len, char *out, size_t cap);
+};
+
+/* Registry (apps/registry.c). */
+const struct zbc_engine *zbc_engine_by_type(uint8_t type);
+const struct zbc_engine *zbc_engine_by_name(const char *name);
+/* NULL-terminated list of all engines, in type order. */
+const struct zbc_engine *const *zbc_engines(void);
+
+#endif

@@ -1,0 +1,103 @@
+#include "apps/roll.h"
+
+#include <string.h>
+
+#include "crypto/hash.h"
+
+static const char DICE_TAG[] = "ZBC-DICE";
+
+void zbc_roll_init(struct zbc_roll *r, const uint8_t seed[32],
+                   const uint8_t *tag, size_t tag_len)
+{
+    memset(r, 0, sizeof *r);
+    memcpy(r->seed, seed, 32);
+    if (tag_len > sizeof r->tag)
+        tag_len = sizeof r->tag;
+    memcpy(r->tag, tag, tag_len);
+    r->tag_len = tag_len;
+    r->pos = sizeof r->block; /* derive on first use */
+}
+
+int zbc_roll_init_literal(struct zbc_roll *r, const uint8_t *bytes, size_t len)
+{
+    memset(r, 0, sizeof *r);
+    if (len > sizeof r->lit)
+        return 0;
+    r->literal = true;
+    memcpy(r->lit, bytes, len);
+    r->lit_len = len;
+    return 1;
+}
+
+static void derive_block(struct zbc_roll *r)
+{
+    uint8_t ctr[4] = {(uint8_t)r->counter, (uint8_t)(r->counter >> 8),
+                      (uint8_t)(r->counter >> 16), (uint8_t)(r->counter >> 24)};
+    struct zbc_sha3 h;
+    zbc_sha3_init(&h);
+    zbc_sha3_update(&h, DICE_TAG, sizeof DICE_TAG - 1);
+    zbc_sha3_update(&h, r->seed, 32);
+    zbc_sha3_update(&h, r->tag, r->tag_len);
+    zbc_sha3_update(&h, ctr, 4);
+    zbc_sha3_final(&h, r->block);
+    r->counter++;
+    r->pos = 0;
+}
+
+int zbc_roll_byte(struct zbc_roll *r, uint8_t *out)
+{
+    if (r->literal) {
+        if (r->pos >= r->lit_len)
+            return 0;
+        *out = r->lit[r->pos++];
+    } else {
+        if (r->pos >= sizeof r->block) {
+            if (r->counter == UINT32_MAX)
+                return 0;
+            derive_block(r);
+        }
+        *out = r->block[r->pos++];
+    }
+    r->used++;
+    return 1;
+}
+
+int zbc_roll_uniform(struct zbc_roll *r, uint32_t n, uint32_t *out)
+{
+    if (n == 0)
+        return 0;
+    if (n <= 256) {
+        uint32_t limit = 256 - (256 % n);
+        for (;;) {
+            uint8_t b;
+            if (!zbc_roll_byte(r, &b))
+                return 0;
+            if (b < limit) {
+                *out = b % n;
+                return 1;
+            }
+        }
+    }
+    uint64_t limit = (1ull << 32) - ((1ull << 32) % n);
+    for (;;) {
+        uint8_t b[4];
+        for (int i = 0; i < 4; i++)
+            if (!zbc_roll_byte(r, &b[i]))
+                return 0;
+        uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
+                     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        if (v < limit) {
+            *out = v % n;
+            return 1;
+        }
+    }
+}
+
+int zbc_roll_d6(struct zbc_roll *r, uint8_t *out)
+{
+    uint32_t v;
+    if (!zbc_roll_uniform(r, 6, &v))
+        return 0;
+    *out = (uint8_t)(v + 1);
+    return 1;
+}

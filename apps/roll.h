@@ -1,0 +1,51 @@
+/* The roll stream: where dice games get their randomness (SPEC §4).
+ *
+ * A stream is a sequence of bytes.  On chain the bytes are
+ *   H("ZBC-DICE" || seed || tag || counter_u32)  for counter = 0, 1, ...
+ * concatenated (tag = the move's transaction hash, or the app id as 8 LE
+ * bytes for a start position).  For tests and `zbc-engine play --rolls`
+ * the bytes can be given literally; a literal stream that runs out makes
+ * the draw fail (the move is refused with "roll stream exhausted").
+ *
+ * Uniform draws use rejection sampling, one byte per draw for n <= 256:
+ * a byte b is accepted when b < 256 - (256 % n) and yields b % n; larger
+ * n take 4 bytes LE, accepted when v < 2^32 - (2^32 % n).  Engines never
+ * see the seed. */
+#ifndef ZBC_ROLL_H
+#define ZBC_ROLL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crypto/err.h"
+
+#define ZBC_ROLL_LITERAL_MAX 512
+
+struct zbc_roll {
+    bool literal;
+    uint8_t seed[32];
+    uint8_t tag[32];
+    size_t tag_len;
+    uint32_t counter;       /* next block to derive */
+    uint8_t block[32];      /* current derived block */
+    size_t pos;             /* position inside block / literal bytes */
+    uint8_t lit[ZBC_ROLL_LITERAL_MAX];
+    size_t lit_len;
+    uint64_t used;          /* bytes consumed so far (for audits) */
+};
+
+/* Hash-derived stream; tag_len <= 32. */
+void zbc_roll_init(struct zbc_roll *r, const uint8_t seed[32],
+                   const uint8_t *tag, size_t tag_len);
+/* Literal stream for tests and tools; fails when len > ZBC_ROLL_LITERAL_MAX. */
+ZBC_WUR int zbc_roll_init_literal(struct zbc_roll *r, const uint8_t *bytes,
+                                  size_t len);
+
+ZBC_WUR int zbc_roll_byte(struct zbc_roll *r, uint8_t *out);
+/* Uniform value in [0, n), n >= 1. */
+ZBC_WUR int zbc_roll_uniform(struct zbc_roll *r, uint32_t n, uint32_t *out);
+/* A die face 1..6. */
+ZBC_WUR int zbc_roll_d6(struct zbc_roll *r, uint8_t *out);
+
+#endif

@@ -1,0 +1,102 @@
+/* Minimal unit-test support.  A test program is a main() that calls
+ * TEST_RUN(fn) for each case and returns test_summary(). Every CHECK that
+ * fails prints file:line and the expression and marks the case failed;
+ * the program exits non-zero if any check failed.
+ *
+ * ZBC_VECTORS_DIR (set by meson) points at tests/vectors. */
+#ifndef ZBC_TESTLIB_H
+#define ZBC_TESTLIB_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int test_failures;
+static int test_checks;
+static int test_cases;
+static int test_cases_failed;
+
+#define CHECK(cond)                                                           \
+    do {                                                                      \
+        test_checks++;                                                        \
+        if (!(cond)) {                                                        \
+            test_failures++;                                                  \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,  \
+                    #cond);                                                   \
+        }                                                                     \
+    } while (0)
+
+#define CHECK_EQ_INT(a, b)                                                    \
+    do {                                                                      \
+        long long _a = (long long)(a), _b = (long long)(b);                   \
+        test_checks++;                                                        \
+        if (_a != _b) {                                                       \
+            test_failures++;                                                  \
+            fprintf(stderr, "%s:%d: %s == %s failed: %lld != %lld\n",         \
+                    __FILE__, __LINE__, #a, #b, _a, _b);                      \
+        }                                                                     \
+    } while (0)
+
+#define CHECK_EQ_STR(a, b)                                                    \
+    do {                                                                      \
+        const char *_a = (a), *_b = (b);                                      \
+        test_checks++;                                                        \
+        if (_a == NULL || _b == NULL || strcmp(_a, _b) != 0) {                \
+            test_failures++;                                                  \
+            fprintf(stderr, "%s:%d: %s == %s failed:\n  got:  %s\n  want: %s\n", \
+                    __FILE__, __LINE__, #a, #b, _a ? _a : "(null)",           \
+                    _b ? _b : "(null)");                                      \
+        }                                                                     \
+    } while (0)
+
+#define CHECK_EQ_MEM(a, b, n)                                                 \
+    do {                                                                      \
+        test_checks++;                                                        \
+        if (memcmp((a), (b), (n)) != 0) {                                     \
+            test_failures++;                                                  \
+            fprintf(stderr, "%s:%d: %s == %s (%zu bytes) failed\n", __FILE__, \
+                    __LINE__, #a, #b, (size_t)(n));                           \
+        }                                                                     \
+    } while (0)
+
+#define TEST_RUN(fn)                                                          \
+    do {                                                                      \
+        int _before = test_failures;                                          \
+        test_cases++;                                                         \
+        fn();                                                                 \
+        if (test_failures != _before) {                                       \
+            test_cases_failed++;                                              \
+            fprintf(stderr, "FAIL %s\n", #fn);                                \
+        }                                                                     \
+    } while (0)
+
+static inline int test_summary(const char *name)
+{
+    printf("%s: %d cases, %d failed, %d checks\n", name, test_cases,
+           test_cases_failed, test_checks);
+    return test_failures == 0 ? 0 : 1;
+}
+
+/* Reads a whole file (for JSON vectors); aborts the test on failure. */
+static inline char *test_read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    if (buf == NULL || fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "cannot read %s\n", path);
+        exit(2);
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+#endif
