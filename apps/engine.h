@@ -63,6 +63,8 @@ struct zbc_engine {
     bool dice;           /* moves are pending until the next block's seed */
     bool draws_first;    /* lifecycle draws the first seat at J+2 */
     bool start_rolls;    /* init() consumes a roll stream (lines) */
+    bool secret_moves;   /* some legal moves carry commitments or reveals
+                            that gen_moves cannot list (battleship, rps) */
 
     /* Checks CreateApp params for `seats` seats without building a state. */
     int (*check_params)(uint8_t seats, const uint8_t *params, size_t len,
