@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "apps/engine.h"
-#include "apps/games/textbuf.h"
+#include "apps/notation.h"
 
 #define PIG_TARGET 100
 #define PIG_NONE 0xFF
@@ -298,56 +298,56 @@ static int pig_decode(struct zbc_game_state *st, const uint8_t *in, size_t len,
 static int pig_to_json(const struct zbc_game_state *st, char *out, size_t cap)
 {
     const struct pig_state *p = cpig(st);
-    struct zbc_textbuf tb;
-    zbc_tb_init(&tb, out, cap);
-    zbc_tb_add(&tb, "{\"game\":\"pig\",\"seats\":%u,\"target\":%d,\"scores\":[",
+    struct zbc_text tb;
+    zbc_text_init(&tb, out, cap);
+    zbc_text_printf(&tb, "{\"game\":\"pig\",\"seats\":%u,\"target\":%d,\"scores\":[",
                (unsigned)p->seats, PIG_TARGET);
     for (uint8_t s = 0; s < p->seats; s++)
-        zbc_tb_add(&tb, "%s%u", s ? "," : "", (unsigned)p->score[s]);
-    zbc_tb_add(&tb, "],\"turn_total\":%u,", (unsigned)p->turn_total);
+        zbc_text_printf(&tb, "%s%u", s ? "," : "", (unsigned)p->score[s]);
+    zbc_text_printf(&tb, "],\"turn_total\":%u,", (unsigned)p->turn_total);
     if (p->winner == PIG_NONE)
-        zbc_tb_add(&tb, "\"turn\":%u,", (unsigned)p->to_move);
+        zbc_text_printf(&tb, "\"turn\":%u,", (unsigned)p->to_move);
     else
-        zbc_tb_add(&tb, "\"turn\":null,");
+        zbc_text_printf(&tb, "\"turn\":null,");
     if (p->last_seat == PIG_NONE)
-        zbc_tb_add(&tb, "\"last\":null,");
+        zbc_text_printf(&tb, "\"last\":null,");
     else if (p->last_move == PIG_ROLL)
-        zbc_tb_add(&tb, "\"last\":{\"seat\":%u,\"move\":\"roll\",\"die\":%u},",
+        zbc_text_printf(&tb, "\"last\":{\"seat\":%u,\"move\":\"roll\",\"die\":%u},",
                    (unsigned)p->last_seat, (unsigned)p->last_die);
     else
-        zbc_tb_add(&tb, "\"last\":{\"seat\":%u,\"move\":\"hold\"},",
+        zbc_text_printf(&tb, "\"last\":{\"seat\":%u,\"move\":\"hold\"},",
                    (unsigned)p->last_seat);
     if (p->winner == PIG_NONE)
-        zbc_tb_add(&tb, "\"result\":\"ongoing\",\"winner\":null}");
+        zbc_text_printf(&tb, "\"result\":\"ongoing\",\"winner\":null}");
     else
-        zbc_tb_add(&tb, "\"result\":\"win\",\"winner\":%u}",
+        zbc_text_printf(&tb, "\"result\":\"win\",\"winner\":%u}",
                    (unsigned)p->winner);
-    return zbc_tb_end(&tb);
+    return zbc_text_result(&tb);
 }
 
 static int pig_render(const struct zbc_game_state *st, char *out, size_t cap)
 {
     const struct pig_state *p = cpig(st);
-    struct zbc_textbuf tb;
-    zbc_tb_init(&tb, out, cap);
-    zbc_tb_add(&tb, "Pig, first to %d\n", PIG_TARGET);
+    struct zbc_text tb;
+    zbc_text_init(&tb, out, cap);
+    zbc_text_printf(&tb, "Pig, first to %d\n", PIG_TARGET);
     for (uint8_t s = 0; s < p->seats; s++) {
-        zbc_tb_add(&tb, "  seat %u: %3u", (unsigned)s, (unsigned)p->score[s]);
+        zbc_text_printf(&tb, "  seat %u: %3u", (unsigned)s, (unsigned)p->score[s]);
         if (p->winner == s)
-            zbc_tb_add(&tb, "  WINNER");
+            zbc_text_printf(&tb, "  WINNER");
         else if (p->winner == PIG_NONE && p->to_move == s)
-            zbc_tb_add(&tb, "  <- to move, turn total %u",
+            zbc_text_printf(&tb, "  <- to move, turn total %u",
                        (unsigned)p->turn_total);
-        zbc_tb_add(&tb, "\n");
+        zbc_text_printf(&tb, "\n");
     }
     if (p->last_seat != PIG_NONE) {
         if (p->last_move == PIG_ROLL)
-            zbc_tb_add(&tb, "last: seat %u rolled %u\n",
+            zbc_text_printf(&tb, "last: seat %u rolled %u\n",
                        (unsigned)p->last_seat, (unsigned)p->last_die);
         else
-            zbc_tb_add(&tb, "last: seat %u held\n", (unsigned)p->last_seat);
+            zbc_text_printf(&tb, "last: seat %u held\n", (unsigned)p->last_seat);
     }
-    return zbc_tb_end(&tb);
+    return zbc_text_result(&tb);
 }
 
 /* Compares text to a word, ignoring surrounding spaces. */
@@ -387,12 +387,12 @@ static int pig_format_move(const struct zbc_game_state *st, const uint8_t *move,
                            size_t len, char *out, size_t cap)
 {
     (void)st;
-    struct zbc_textbuf tb;
-    zbc_tb_init(&tb, out, cap);
+    struct zbc_text tb;
+    zbc_text_init(&tb, out, cap);
     if (len != 1 || move[0] > PIG_HOLD)
         return -1;
-    zbc_tb_add(&tb, "%s", move[0] == PIG_ROLL ? "roll" : "hold");
-    return zbc_tb_end(&tb);
+    zbc_text_printf(&tb, "%s", move[0] == PIG_ROLL ? "roll" : "hold");
+    return zbc_text_result(&tb);
 }
 
 const struct zbc_engine zbc_engine_pig = {
