@@ -19,6 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "consensus/state_root.h"
 #include "crypto/err.h"
 
 enum zbc_table {
@@ -48,11 +49,104 @@ struct zbc_kv_ops {
                const uint8_t *val, size_t vlen, struct zbc_err *err);
     int (*del)(void *ctx, enum zbc_table t, const uint8_t *key, size_t klen,
                struct zbc_err *err);
+    /* Full scan of one table in any order (the money-invariant check and
+     * zbc-audit).  Calls fn for every entry; fn returns 1 to go on, 0 to
+     * stop with err filled (each then returns 0).  Returns 1 when every
+     * entry was visited.  The scan must not be mixed with writes. */
+    int (*each)(void *ctx, enum zbc_table t,
+                int (*fn)(void *arg, const uint8_t *key, size_t klen,
+                          const uint8_t *val, size_t vlen,
+                          struct zbc_err *err),
+                void *arg, struct zbc_err *err);
 };
 
 struct zbc_kv {
     const struct zbc_kv_ops *ops;
     void *ctx;
 };
+
+/* ---- struct zbc_state: the kv backend + undo log + state-root ---- */
+
+/* Bookkeeping kept out of the state root: the persisted accumulator lives
+ * in ZBC_TABLE_META under this key (docs/protocol-chain.md). */
+#define ZBC_META_KEY_LTHASH "lthash"
+
+/* One recorded write: the entry's value before the write. */
+struct zbc_undo_entry {
+    uint8_t table;           /* enum zbc_table */
+    uint8_t klen;
+    uint8_t key[ZBC_KV_KEY_MAX];
+    bool had;                /* false: the key was absent */
+    uint32_t vlen;
+    uint8_t *val;            /* heap, vlen bytes (NULL when !had) */
+};
+
+/* A block's undo record: entries in write order; rolling back applies them
+ * in reverse.  Serialized by zbc_undo_encode for the node to store. */
+struct zbc_undo {
+    size_t n, cap;
+    struct zbc_undo_entry *e;
+};
+
+struct zbc_state {
+    struct zbc_kv kv;
+    struct zbc_lthash acc;   /* accumulator over every state entry */
+    struct zbc_undo undo;    /* writes since zbc_state_begin */
+};
+
+/* Binds s to kv and loads the accumulator from meta (all-zero when the
+ * state is empty).  Close with zbc_state_close. */
+ZBC_WUR int zbc_state_open(struct zbc_state *s, struct zbc_kv kv,
+                           struct zbc_err *err);
+void zbc_state_close(struct zbc_state *s);
+
+/* Clears the undo log: what follows is one block. */
+void zbc_state_begin(struct zbc_state *s);
+/* Persists the accumulator to meta (call once the block is accepted). */
+ZBC_WUR int zbc_state_commit(struct zbc_state *s, struct zbc_err *err);
+/* Current undo-log length: a mark to roll back a single transaction. */
+size_t zbc_state_mark(const struct zbc_state *s);
+/* Undoes every write after mark (exactly), dropping those entries. */
+ZBC_WUR int zbc_state_rollback_to(struct zbc_state *s, size_t mark,
+                                  struct zbc_err *err);
+/* Moves the undo log out of s into *out (out must be empty/zeroed). */
+void zbc_state_take_undo(struct zbc_state *s, struct zbc_undo *out);
+
+/* Reads: *found tells whether the key exists.  Returns 0 on backend
+ * failure or a value larger than cap. */
+ZBC_WUR int zbc_state_get(struct zbc_state *s, enum zbc_table t,
+                          const uint8_t *key, size_t klen, uint8_t *val,
+                          size_t cap, size_t *vlen, bool *found,
+                          struct zbc_err *err);
+/* Writes record undo and update the accumulator.  Deleting an absent key
+ * is a no-op. */
+ZBC_WUR int zbc_state_put(struct zbc_state *s, enum zbc_table t,
+                          const uint8_t *key, size_t klen, const uint8_t *val,
+                          size_t vlen, struct zbc_err *err);
+ZBC_WUR int zbc_state_del(struct zbc_state *s, enum zbc_table t,
+                          const uint8_t *key, size_t klen,
+                          struct zbc_err *err);
+
+/* state_root = SHA3-256(accumulator bytes). */
+void zbc_state_root(const struct zbc_state *s, uint8_t root[32]);
+
+/* Recomputes the accumulator by a full scan (kv.each) and compares it with
+ * the incremental one (zbc-audit, debug checks). */
+ZBC_WUR int zbc_state_check_root(struct zbc_state *s, struct zbc_err *err);
+
+/* Rolls back a whole block: applies u in reverse, without recording, then
+ * persists the accumulator.  The state is then exactly as before the
+ * block (same entries, same root). */
+ZBC_WUR int zbc_state_undo_block(struct zbc_state *s, const struct zbc_undo *u,
+                                 struct zbc_err *err);
+
+/* Undo record bytes (docs/protocol-chain.md "Undo record").  encode
+ * mallocs *out; decode allocates inside u (free with zbc_undo_free) and
+ * leaves u empty on failure. */
+ZBC_WUR int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out,
+                            size_t *len, struct zbc_err *err);
+ZBC_WUR int zbc_undo_decode(struct zbc_undo *u, const uint8_t *buf,
+                            size_t len, struct zbc_err *err);
+void zbc_undo_free(struct zbc_undo *u);
 
 #endif

@@ -1,0 +1,141 @@
+/* The state transition: validate and apply a block, and build one
+ * (docs/protocol-chain.md "Apply").
+ *
+ * Validation is split in two so signature work can run once, early and
+ * in parallel later:
+ *   1. zbc_block_precheck: everything that needs no state: header against
+ *      parent (version, height, prev hash, producer of that rank,
+ *      timestamp >= earliest publish time for the rank and <= local clock
+ *      + 10 s), VRF proof and seed, producer signature, tx root, size
+ *      limit (genesis max_block_bytes), and every transaction's stateless
+ *      validity (parse, type, version, signature over the chain's digest,
+ *      minimum fee).
+ *   2. zbc_block_apply: the stateful part, transaction by transaction in
+ *      block order, then the state root must equal the header's.
+ * zbc_block_validate_apply does both.
+ *
+ * Per-transaction rules (zbc_tx_apply, shared with the mempool and the
+ * block builder):
+ *   - timestamp window: tx.timestamp*1000 <= block time + 10 s and
+ *     >= block time - 3600 s;
+ *   - hash never included before (TXSEEN);
+ *   - sender can pay fee + amount ("insufficient balance");
+ *   - SendZBC: amount moves sender -> recipient; the fee goes to the block
+ *     producer's account (type 0 ZooBC account whose key is the node key);
+ *   - App transactions (24..28) are rejected with "app transactions are
+ *     not enabled on this chain yet" (rule "apps-not-enabled").
+ * A transaction failing any rule makes the whole block invalid. */
+#ifndef ZBC_APPLY_H
+#define ZBC_APPLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "consensus/block.h"
+#include "consensus/events.h"
+#include "consensus/genesis.h"
+#include "consensus/producer.h"
+#include "consensus/state.h"
+#include "consensus/tx.h"
+#include "crypto/err.h"
+
+#define ZBC_CLOCK_SKEW_MS 10000          /* block: <= local clock + 10 s */
+#define ZBC_TX_FUTURE_MS 10000           /* tx: <= block time + 10 s */
+#define ZBC_TX_PAST_MS (3600u * 1000u)   /* tx: >= block time - 3600 s */
+
+/* A transaction that passed the stateless checks. */
+struct zbc_checked_tx {
+    struct zbc_tx tx;      /* borrows the transaction bytes */
+    uint8_t hash[32];
+};
+
+/* Result of zbc_block_precheck; borrows the block (and its buffer). */
+struct zbc_checked_block {
+    const struct zbc_block *block;
+    uint8_t hash[32];
+    struct zbc_checked_tx *txs; /* heap, block->n_tx entries */
+};
+
+/* Stateless validity of one transaction's bytes on this chain (parse,
+ * type, version, signature, escrow refused, minimum fee).  Fills ct. */
+ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
+                                   const struct zbc_genesis *g,
+                                   const uint8_t *raw, size_t len,
+                                   struct zbc_err *err);
+
+/* What the sender must hold for this transaction: fee + amount (SendZBC)
+ * or fee + stake (CreateApp) or fee; overflow fails. */
+ZBC_WUR int zbc_tx_cost(uint64_t *cost, const struct zbc_tx *tx,
+                        struct zbc_err *err);
+
+/* Timestamp window against a block (or local) time in ms. */
+ZBC_WUR int zbc_tx_check_time(const struct zbc_tx *tx, uint64_t time_ms,
+                              struct zbc_err *err);
+
+/* Stateful checks only (no writes): time window against time_ms, hash
+ * not seen, type applicable, sender holds cost + pending (the mempool's
+ * sum of that sender's other pending transactions; 0 in a block).  The
+ * same function zbc_tx_apply runs first, so the mempool and blocks agree.
+ */
+ZBC_WUR int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
+                               const struct zbc_checked_tx *ct,
+                               uint64_t time_ms, uint64_t pending,
+                               struct zbc_err *err);
+
+/* Stateful checks and effects of one transaction in a block at `height`
+ * with time `time_ms` produced by `producer`.  On failure nothing of the
+ * transaction remains in s (rolled back to its mark) and no event is
+ * left in ev. */
+ZBC_WUR int zbc_tx_apply(struct zbc_state *s, const struct zbc_genesis *g,
+                         const struct zbc_checked_tx *ct, uint32_t index,
+                         uint32_t height, uint64_t time_ms,
+                         const uint8_t producer[32], struct zbc_events *ev,
+                         struct zbc_err *err);
+
+ZBC_WUR int zbc_block_precheck(struct zbc_checked_block *cb,
+                               const struct zbc_genesis *g,
+                               const struct zbc_parent *parent,
+                               const struct zbc_block *b,
+                               uint64_t local_now_ms, struct zbc_err *err);
+void zbc_checked_block_free(struct zbc_checked_block *cb);
+
+/* Applies a prechecked block on the state of its parent.  Success: the
+ * state holds the block's effects, the accumulator is persisted, *undo
+ * receives the block's undo record and *ev its events (both must be
+ * empty on entry; caller frees).  Failure: s is exactly as before, undo
+ * and ev stay empty.  With ZBC_DEBUG_CHECKS the money invariant is
+ * checked by full scan after the block. */
+ZBC_WUR int zbc_block_apply(struct zbc_state *s, const struct zbc_genesis *g,
+                            const struct zbc_parent *parent,
+                            const struct zbc_checked_block *cb,
+                            struct zbc_undo *undo, struct zbc_events *ev,
+                            struct zbc_err *err);
+
+/* precheck + apply. */
+ZBC_WUR int zbc_block_validate_apply(struct zbc_state *s,
+                                     const struct zbc_genesis *g,
+                                     const struct zbc_parent *parent,
+                                     const struct zbc_block *b,
+                                     uint64_t local_now_ms,
+                                     struct zbc_undo *undo,
+                                     struct zbc_events *ev,
+                                     struct zbc_err *err);
+
+/* Producer path: builds, applies and signs the block after `parent` at
+ * time_ms with the node key sk (libsodium 64 bytes; the public key is its
+ * second half).  Candidates are tried in the given order (the mempool's);
+ * each one that is stateless-valid and applies is included, the rest are
+ * skipped, until max_block_bytes is reached.  Fails when the key is no
+ * validator or time_ms is before the key's earliest publish time.
+ * Success: *out is the block (tx refs borrow the candidates' bytes; free
+ * with zbc_block_free), the state holds its effects as with
+ * zbc_block_apply, *undo and *ev are filled.  Failure: s unchanged. */
+ZBC_WUR int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
+                            const struct zbc_genesis *g,
+                            const struct zbc_parent *parent,
+                            const struct zbc_tx_ref *cands, size_t n_cands,
+                            uint64_t time_ms, const uint8_t sk[64],
+                            struct zbc_undo *undo, struct zbc_events *ev,
+                            struct zbc_err *err);
+
+#endif
