@@ -1,0 +1,405 @@
+"""Integration-test framework (Python standard library only).
+
+Modelled on Bitcoin Core's functional tests: a test is a subclass of
+ZbcTest with run_test(); the framework gives it a temporary directory, free
+loopback ports, real zbcd processes started from --build, a wrapper around
+the zbc wallet (always with --json), and raw API helpers.  Teardown stops
+every node and FAILS the test on a crash, a non-zero exit, a sanitizer
+report, or a log line with "ERROR" or "FATAL" that the test did not
+declare expected (expect_log).
+
+    class T(ZbcTest):
+        def run_test(self):
+            alice = self.wallet_key("alice")
+            node = self.start_chain(balances=[(alice, 10 * ZBC)])
+            ...
+    if __name__ == "__main__":
+        T().main()
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import genesis as genesis_mod  # noqa: E402
+
+ZBC = 100_000_000
+PASSPHRASE = "integration-test-passphrase"
+
+# Log lines that mean a node misbehaved, whatever the test expected.
+SANITIZER_RE = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|"
+                          r"runtime error:|Segmentation fault|core dumped|Assertion .* failed")
+ERROR_RE = re.compile(r"\b(ERROR|FATAL)\b")
+
+
+class TestFailure(Exception):
+    pass
+
+
+def free_port():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    return port
+
+
+def assert_equal(a, b, what=""):
+    if a != b:
+        raise TestFailure("%s: %r != %r" % (what or "not equal", a, b))
+
+
+def assert_true(c, what):
+    if not c:
+        raise TestFailure(what)
+
+
+def wait_until(pred, timeout=30.0, what="condition", interval=0.2):
+    end = time.monotonic() + timeout
+    while True:
+        v = pred()
+        if v:
+            return v
+        if time.monotonic() > end:
+            raise TestFailure("timed out after %.0f s waiting for %s" % (timeout, what))
+        time.sleep(interval)
+
+
+class ZbcResult:
+    def __init__(self, args, code, stdout, stderr):
+        self.args, self.code, self.stdout, self.stderr = args, code, stdout, stderr
+        self.json = None
+        try:
+            self.json = json.loads(stdout)
+        except ValueError:
+            pass
+
+    def __getitem__(self, k):
+        return self.json[k]
+
+    def __repr__(self):
+        return "zbc %s -> exit %d\nstdout: %s\nstderr: %s" % (
+            " ".join(self.args), self.code, self.stdout, self.stderr)
+
+
+class Node:
+    """One zbcd process with its own data directory and API port."""
+
+    def __init__(self, test, index):
+        self.test = test
+        self.index = index
+        self.datadir = os.path.join(test.tmpdir, "node%d" % index)
+        self.api_port = free_port()
+        self.p2p_port = free_port()
+        self.proc = None
+        self.log_path = os.path.join(test.tmpdir, "node%d.log" % index)
+        self.node_key = None
+        self.logs_checked = 0  # bytes of the log already checked
+
+    @property
+    def api_url(self):
+        return "http://127.0.0.1:%d" % self.api_port
+
+    def init(self):
+        """zbcd init: creates the data directory and node key; returns the
+        node public key (hex)."""
+        p = subprocess.run([self.test.zbcd, "init", "--datadir", self.datadir],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        out = p.stdout.decode() + p.stderr.decode()
+        if p.returncode != 0:
+            raise TestFailure("zbcd init failed (exit %d): %s" % (p.returncode, out))
+        self.node_key = parse_node_key(out)
+        if self.node_key is None:
+            raise TestFailure("zbcd init printed no node public key: %s" % out)
+        return self.node_key
+
+    def start(self, genesis_path, extra=()):
+        self.genesis_path = genesis_path
+        cmd = [self.test.zbcd, "run", "--datadir", self.datadir, "--genesis", genesis_path,
+               "--api", "127.0.0.1:%d" % self.api_port] + list(extra)
+        self.log = open(self.log_path, "ab")
+        env = dict(os.environ)
+        env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT, env=env)
+        self.wait_for_api()
+
+    def wait_for_api(self, timeout=30):
+        def up():
+            if self.proc.poll() is not None:
+                raise TestFailure("zbcd exited with %d while starting; log:\n%s"
+                                  % (self.proc.returncode, self.read_log()[-3000:]))
+            try:
+                st, _ = self.get("/api/v1/node/info")
+                return st == 200
+            except OSError:
+                return False
+        wait_until(up, timeout, "zbcd API on port %d" % self.api_port)
+
+    def read_log(self):
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def request(self, method, path, body=None, headers=None, timeout=10):
+        data = body if body is None or isinstance(body, bytes) else body.encode()
+        req = urllib.request.Request(self.api_url + path, data=data, method=method)
+        req.add_header("Accept", "application/json")
+        if data is not None:
+            req.add_header("Content-Type", "application/json")
+        for k, v in (headers or {}).items():
+            req.add_header(k, v)
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as r:
+                raw = r.read()
+                status = r.status
+        except urllib.error.HTTPError as e:
+            raw = e.read()
+            status = e.code
+        try:
+            return status, json.loads(raw)
+        except ValueError:
+            return status, raw.decode("utf-8", "replace")
+
+    def get(self, path):
+        return self.request("GET", path)
+
+    def post(self, path, body):
+        return self.request("POST", path, body)
+
+    def info(self):
+        st, j = self.get("/api/v1/node/info")
+        assert_equal(st, 200, "GET /api/v1/node/info status")
+        return j
+
+    def height(self):
+        return int(self.info()["height"])
+
+    def wait_for_height(self, h, timeout=60):
+        return wait_until(lambda: self.height() >= h, timeout, "height %d on node %d" % (h, self.index))
+
+    def stop(self, expect_code=0):
+        """SIGTERM and wait; the exit status must be expect_code."""
+        if self.proc is None:
+            return
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            rc = self.proc.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise TestFailure("zbcd node %d did not stop within 30 s of SIGTERM" % self.index)
+        finally:
+            self.proc = None
+            self.log.close()
+        self.check_log()
+        if rc != expect_code:
+            raise TestFailure("zbcd node %d exited with %d after SIGTERM (want %d); log tail:\n%s"
+                              % (self.index, rc, expect_code, self.read_log()[-3000:]))
+
+    def check_log(self):
+        text = self.read_log()
+        for line in text.splitlines():
+            if SANITIZER_RE.search(line):
+                raise TestFailure("node %d log has a sanitizer/crash report: %s\n%s"
+                                  % (self.index, line, text[-4000:]))
+            if ERROR_RE.search(line) and not any(r.search(line) for r in self.test.expected_logs):
+                raise TestFailure("node %d log has an unexpected error line: %s" % (self.index, line))
+
+
+def parse_node_key(text):
+    """The node public key from zbcd init's output: a JSON object with
+    node_public_key/public_key, or a ZNK_ address, or 64 hex on a line."""
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("{"):
+            try:
+                j = json.loads(line)
+                for k in ("node_public_key", "public_key", "node_key", "pubkey"):
+                    if isinstance(j.get(k), str) and re.fullmatch(r"[0-9a-fA-F]{64}", j[k]):
+                        return j[k].lower()
+            except ValueError:
+                pass
+    try:
+        j = json.loads(text)
+        for k in ("node_public_key", "public_key", "node_key", "pubkey"):
+            if isinstance(j.get(k), str) and re.fullmatch(r"[0-9a-fA-F]{64}", j[k]):
+                return j[k].lower()
+    except ValueError:
+        pass
+    m = re.search(r"\b([0-9a-fA-F]{64})\b", text)
+    if m:
+        return m.group(1).lower()
+    return None
+
+
+class ZbcTest:
+    """Base class: override run_test()."""
+
+    def __init__(self):
+        self.nodes = []
+        self.expected_logs = []
+        self.tmpdir = None
+
+    # ---- helpers for tests ----
+    def expect_log(self, pattern):
+        """Declare an ERROR/FATAL log line pattern this test provokes on purpose."""
+        self.expected_logs.append(re.compile(pattern))
+
+    def log(self, msg):
+        print("[%s] %s" % (time.strftime("%H:%M:%S"), msg), flush=True)
+
+    @property
+    def wallet_dir(self):
+        return os.path.join(self.tmpdir, "wallet")
+
+    def zbc(self, *args, expect=0, node=None, env=None, stdin=None, json_out=True, timeout=120):
+        """Runs the wallet with --json (and --api of node, --wallet of this
+        test); the exit code must equal expect (None: any).  Checks that
+        stdout is exactly one JSON object whose "success" matches the code."""
+        node = node if node is not None else (self.nodes[0] if self.nodes else None)
+        cmd = [self.zbc_bin] + [str(a) for a in args]
+        if json_out:
+            cmd.append("--json")
+        if node is not None and "--api" not in args:
+            cmd += ["--api", node.api_url]
+        if "--wallet" not in args:
+            cmd += ["--wallet", self.wallet_dir]
+        e = dict(os.environ)
+        for k in ("ZBC_API", "ZBC_KEY", "ZBC_TIMEOUT", "ZOOBC_GENESIS_HASH", "ZBC_WALLET"):
+            e.pop(k, None)
+        e["ZBC_PASSPHRASE"] = PASSPHRASE
+        e.update(env or {})
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
+                           input=stdin, timeout=timeout)
+        r = ZbcResult([str(a) for a in args], p.returncode, p.stdout.decode("utf-8", "replace"),
+                      p.stderr.decode("utf-8", "replace"))
+        if SANITIZER_RE.search(r.stderr):
+            raise TestFailure("zbc reported a sanitizer error:\n%r" % r)
+        if json_out:
+            if not isinstance(r.json, dict):
+                raise TestFailure("zbc did not print exactly one JSON object:\n%r" % r)
+            if r.json.get("success") is not (r.code == 0):
+                raise TestFailure("zbc 'success' disagrees with its exit code:\n%r" % r)
+            if r.code != 0 and r.json.get("exit_code") != r.code:
+                raise TestFailure("zbc exit_code field disagrees with its exit code:\n%r" % r)
+        if expect is not None and r.code != expect:
+            raise TestFailure("expected exit %d:\n%r" % (expect, r))
+        return r
+
+    def wallet_key(self, name, seed=None):
+        """Creates (or imports) a wallet key; returns its ZBC_ address."""
+        if seed is None:
+            r = self.zbc("key", "new", "--name", name)
+        else:
+            r = self.zbc("key", "import", seed, "--name", name)
+        return r["address"]
+
+    def add_node(self):
+        n = Node(self, len(self.nodes))
+        self.nodes.append(n)
+        return n
+
+    def start_chain(self, balances, fund_account=None, n=1, **genesis_over):
+        """Creates n nodes, writes a genesis funding `balances` (list of
+        (address, units)) and the apps fund, starts the nodes; returns node 0."""
+        nodes = [self.add_node() for _ in range(n)]
+        keys = [nd.init() for nd in nodes]
+        if fund_account is None:
+            fund_account = self.wallet_key("apps-fund")
+        g = genesis_mod.make_genesis(keys, fund_account, balances, **genesis_over)
+        self.genesis = g
+        self.genesis_path = os.path.join(self.tmpdir, "genesis.json")
+        genesis_mod.write_genesis(self.genesis_path, g)
+        for nd in nodes:
+            nd.start(self.genesis_path)
+        return nodes[0]
+
+    def balance(self, address, node=None):
+        node = node or self.nodes[0]
+        st, j = node.get("/api/v1/accounts/" + address)
+        if st == 404:
+            return 0
+        assert_equal(st, 200, "GET account %s: %r" % (address, j))
+        return int(j["balance"])
+
+    def tx_status(self, tx_hash, node=None):
+        node = node or self.nodes[0]
+        st, j = node.get("/api/v1/transactions/%s/status" % tx_hash)
+        return st, j
+
+    def wait_confirmed(self, tx_hash, node=None, timeout=60):
+        def done():
+            st, j = self.tx_status(tx_hash, node)
+            return j if st == 200 and isinstance(j, dict) and j.get("status") == "confirmed" else None
+        return wait_until(done, timeout, "transaction %s confirmed" % tx_hash)
+
+    # ---- lifecycle ----
+    def run_test(self):
+        raise NotImplementedError
+
+    def main(self):
+        ap = argparse.ArgumentParser()
+        ap.add_argument("--build", required=True)
+        ap.add_argument("--keep", action="store_true", help="keep the temp dir")
+        self.args = ap.parse_args()
+        build = os.path.abspath(self.args.build)
+        self.zbcd = os.path.join(build, "node", "zbcd")
+        self.zbc_bin = os.path.join(build, "node", "wallet", "zbc")
+        self.tmpdir = tempfile.mkdtemp(prefix="zbc-it-")
+        name = type(self).__name__
+        ok = False
+        try:
+            for b in (self.zbcd, self.zbc_bin):
+                if not os.access(b, os.X_OK):
+                    raise TestFailure("binary %s is missing: build first (scripts/build)" % b)
+            self.log("%s: tmpdir %s" % (name, self.tmpdir))
+            self.run_test()
+            ok = True
+        except TestFailure as e:
+            self.log("FAILED: %s" % e)
+        except Exception:
+            self.log("FAILED with an exception:\n" + traceback.format_exc())
+        finally:
+            ok = self.teardown() and ok
+        if ok and not self.args.keep:
+            shutil.rmtree(self.tmpdir, ignore_errors=True)
+        elif not ok:
+            self.log("kept %s for inspection" % self.tmpdir)
+        self.log("%s: %s" % (name, "passed" if ok else "FAILED"))
+        sys.exit(0 if ok else 1)
+
+    def teardown(self):
+        ok = True
+        for n in self.nodes:
+            if n.proc is None:
+                try:
+                    n.check_log()
+                except TestFailure as e:
+                    self.log("teardown: %s" % e)
+                    ok = False
+                continue
+            if n.proc.poll() is not None:
+                self.log("teardown: node %d had died (exit %d); log tail:\n%s"
+                         % (n.index, n.proc.returncode, n.read_log()[-3000:]))
+                n.proc = None
+                ok = False
+                continue
+            try:
+                n.stop()
+            except TestFailure as e:
+                self.log("teardown: %s" % e)
+                ok = False
+        return ok
