@@ -1,0 +1,220 @@
+/* Properties every engine must have, checked over random playouts of every
+ * registered game with every seat count:
+ *   - turn() is a seat while the result is ongoing, ZBC_NOBODY once it is
+ *     not, and every game ends within a generous ply bound;
+ *   - every move gen_moves lists passes check_move for the seat to move and
+ *     applies; no other seat may move;
+ *   - a random byte string accepted by check_move is one gen_moves listed
+ *     (unless the game's moves carry secrets);
+ *   - a failed apply leaves the state bytes unchanged;
+ *   - encode/decode round-trips at every step, and equal states give equal
+ *     bytes (decode(encode(s)) re-encodes identically).
+ * Games that need private data to start (battleship's commitment params)
+ * are covered by their own test programs; the skip is printed. */
+#include "apps/engine.h"
+#include "crypto/hash.h"
+#include "testlib.h"
+
+#define MAX_PLIES 30000
+
+static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+static struct zbc_game_state st, st2;
+static struct zbc_move moves[ZBC_MOVES_MAX];
+static uint8_t enc1[ZBC_GAME_STATE_MAX], enc2[ZBC_GAME_STATE_MAX];
+
+static void roll_for(struct zbc_roll *r, uint64_t game, uint64_t ply)
+{
+    uint8_t seed[32], tag[16];
+    memset(seed, 0, sizeof seed);
+    memcpy(seed, &game, sizeof game);
+    memcpy(tag, &ply, 8);
+    memcpy(tag + 8, &game, 8);
+    zbc_roll_init(r, seed, tag, sizeof tag);
+}
+
+static int in_list(const uint8_t *m, size_t len, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (moves[i].len == len && memcmp(moves[i].b, m, len) == 0)
+            return 1;
+    return 0;
+}
+
+static int roundtrip(const struct zbc_engine *e)
+{
+    size_t n1 = e->encode(&st, enc1, sizeof enc1);
+    if (n1 == 0)
+        return 0;
+    struct zbc_err err;
+    if (!e->decode(&st2, enc1, n1, &err)) {
+        fprintf(stderr, "%s: decode of own encoding failed: %s\n", e->name, err.msg);
+        return 0;
+    }
+    size_t n2 = e->encode(&st2, enc2, sizeof enc2);
+    return n1 == n2 && memcmp(enc1, enc2, n1) == 0;
+}
+
+/* Plays one random game; returns the number of plies, or -1 on a failure
+ * (already reported through CHECK). */
+static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
+{
+    struct zbc_err err;
+    struct zbc_roll rolls;
+    uint8_t first = (uint8_t)(game % seats);
+    roll_for(&rolls, game, UINT64_MAX);
+    if (!e->init(&st, seats, NULL, 0, first, e->start_rolls ? &rolls : NULL, &err)) {
+        fprintf(stderr, "%s: init with %u seats failed: %s\n", e->name, seats, err.msg);
+        CHECK(0);
+        return -1;
+    }
+    for (long ply = 0; ply < MAX_PLIES; ply++) {
+        CHECK(roundtrip(e));
+        struct zbc_result res;
+        e->result(&st, &res);
+        int t = e->turn(&st);
+        if (t == ZBC_NOBODY) {
+            CHECK(res.kind != ZBC_RESULT_ONGOING);
+            if (res.kind == ZBC_RESULT_WIN)
+                CHECK(res.winner < seats);
+            CHECK(e->gen_moves(&st, moves, ZBC_MOVES_MAX) == 0);
+            return ply;
+        }
+        CHECK(res.kind == ZBC_RESULT_ONGOING);
+        CHECK(t >= 0 && t < seats);
+        if (t < 0 || t >= seats)
+            return -1;
+        size_t n = e->gen_moves(&st, moves, ZBC_MOVES_MAX);
+        if (n == 0) {
+            /* only a game waiting for a secret (commit/reveal) may list none */
+            CHECK(e->secret_moves);
+            return ply;
+        }
+        /* a random short byte string: accepted => listed */
+        uint8_t junk[4];
+        size_t jl = 1 + rnd() % 3;
+        for (size_t i = 0; i < jl; i++)
+            junk[i] = (uint8_t)rnd();
+        if (!e->secret_moves && e->check_move(&st, (uint8_t)t, junk, jl, &err))
+            CHECK(in_list(junk, jl, n));
+        if (seats < 2)
+            return -1;
+        /* another seat may not move */
+        uint8_t other = (uint8_t)((t + 1 + rnd() % (seats - 1)) % seats);
+        CHECK(!e->check_move(&st, other, moves[0].b, moves[0].len, &err));
+        /* a failed apply leaves the state unchanged */
+        size_t nb = e->encode(&st, enc1, sizeof enc1);
+        struct zbc_roll r2;
+        roll_for(&r2, game, (uint64_t)ply);
+        if (!e->apply_move(&st, other, moves[0].b, moves[0].len, e->dice ? &r2 : NULL, &err)) {
+            CHECK_EQ_INT(e->encode(&st, enc2, sizeof enc2), nb);
+            CHECK(memcmp(enc1, enc2, nb) == 0);
+        } else {
+            CHECK(0);
+        }
+        const struct zbc_move *m = &moves[rnd() % n];
+        if (!e->check_move(&st, (uint8_t)t, m->b, m->len, &err)) {
+            fprintf(stderr, "%s: listed move rejected by check_move: %s\n", e->name, err.msg);
+            CHECK(0);
+            return -1;
+        }
+        roll_for(&r2, game, (uint64_t)ply);
+        if (!e->apply_move(&st, (uint8_t)t, m->b, m->len, e->dice ? &r2 : NULL, &err)) {
+            fprintf(stderr, "%s: listed move failed to apply: %s\n", e->name, err.msg);
+            CHECK(0);
+            return -1;
+        }
+        /* text views never fail on a normal buffer */
+        static char buf[65536];
+        CHECK(e->to_json(&st, buf, sizeof buf) > 0);
+        CHECK(e->render(&st, buf, sizeof buf) > 0);
+    }
+    fprintf(stderr, "%s: game %llu did not end within %d plies\n", e->name,
+            (unsigned long long)game, MAX_PLIES);
+    CHECK(0);
+    return -1;
+}
+
+static void test_all_engines(void)
+{
+    const struct zbc_engine *const *es = zbc_engines();
+    int count = 0;
+    for (size_t i = 0; es[i] != NULL; i++) {
+        const struct zbc_engine *e = es[i];
+        count++;
+        CHECK(e->min_seats >= 1 && e->min_seats <= e->max_seats &&
+              e->max_seats <= ZBC_SEATS_MAX);
+        CHECK(zbc_engine_by_type(e->type) == e);
+        CHECK(zbc_engine_by_name(e->name) == e);
+        for (uint8_t seats = e->min_seats; seats <= e->max_seats; seats++) {
+            struct zbc_err err;
+            if (!e->check_params(seats, NULL, 0, &err)) {
+                printf("%-12s %u seats: skipped (needs params: %s)\n", e->name, seats, err.msg);
+                continue;
+            }
+            int games = e->type == 2 ? 60 : 300;
+            long total = 0, longest = 0;
+            for (int g = 0; g < games; g++) {
+                long p = play_one(e, seats, (uint64_t)e->type << 32 | (uint64_t)seats << 24 | (uint64_t)g);
+                if (p < 0)
+                    break;
+                total += p;
+                if (p > longest)
+                    longest = p;
+            }
+            printf("%-12s %u seats: %d games, %ld plies, longest %ld\n", e->name, seats,
+                   games, total, longest);
+        }
+        /* seat counts outside the range are refused */
+        struct zbc_err err;
+        CHECK(!e->check_params((uint8_t)(e->max_seats + 1), NULL, 0, &err));
+        if (e->min_seats > 1)
+            CHECK(!e->check_params((uint8_t)(e->min_seats - 1), NULL, 0, &err));
+    }
+    printf("%d engines registered\n", count);
+}
+
+/* Garbage state bytes never decode into something that re-encodes
+ * differently. */
+static void test_decode_garbage(void)
+{
+    const struct zbc_engine *const *es = zbc_engines();
+    for (size_t i = 0; es[i] != NULL; i++) {
+        const struct zbc_engine *e = es[i];
+        for (int k = 0; k < 2000; k++) {
+            size_t len = rnd() % 512;
+            for (size_t j = 0; j < len; j++)
+                enc1[j] = (uint8_t)rnd();
+            struct zbc_err err;
+            if (e->decode(&st, enc1, len, &err)) {
+                size_t n = e->encode(&st, enc2, sizeof enc2);
+                CHECK(n == len && memcmp(enc1, enc2, len) == 0);
+            }
+        }
+        /* truncations of a real state are rejected */
+        struct zbc_err err;
+        if (e->check_params(e->min_seats, NULL, 0, &err)) {
+            struct zbc_roll r;
+            roll_for(&r, 1, 1);
+            if (e->init(&st, e->min_seats, NULL, 0, 0, e->start_rolls ? &r : NULL, &err)) {
+                size_t n = e->encode(&st, enc1, sizeof enc1);
+                for (size_t cut = 0; cut < n; cut++)
+                    CHECK(!e->decode(&st2, enc1, cut, &err));
+            }
+        }
+    }
+}
+
+int main(void)
+{
+    TEST_RUN(test_all_engines);
+    TEST_RUN(test_decode_garbage);
+    return test_summary("apps_engines");
+}
