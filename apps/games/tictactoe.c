@@ -9,6 +9,7 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "apps/games/inrow.h"
 
 #define N 3
 #define CELLS 9
@@ -36,26 +37,9 @@ static struct ttt *mst(struct zbc_game_state *st)
     return (struct ttt *)st->b;
 }
 
-/* Length of the longest line of `cell`'s mark through `cell`. */
 static int line_through(const uint8_t *b, int c)
 {
-    static const int DIRS[4][2] = {{1, 0}, {0, 1}, {1, 1}, {1, -1}};
-    int best = 0;
-    int x0 = c % N, y0 = c / N;
-    for (int d = 0; d < 4; d++) {
-        int n = 1;
-        for (int s = -1; s <= 1; s += 2) {
-            int x = x0 + s * DIRS[d][0], y = y0 + s * DIRS[d][1];
-            while (x >= 0 && x < N && y >= 0 && y < N && b[y * N + x] == b[c]) {
-                n++;
-                x += s * DIRS[d][0];
-                y += s * DIRS[d][1];
-            }
-        }
-        if (n > best)
-            best = n;
-    }
-    return best;
+    return zbc_inrow_run(b, N, N, c);
 }
 
 static int count(const struct ttt *s, enum mark m)
@@ -227,10 +211,10 @@ static int ttt_decode(struct zbc_game_state *st, const uint8_t *in, size_t len,
     memcpy(before, s.cell, CELLS);
     if (s.last != NONE)
         before[s.last] = EMPTY;
-    for (int i = 0; i < CELLS; i++)
-        if (before[i] != EMPTY && line_through(before, i) >= N)
-            return zbc_fail(err, "cell %d is on a line made before the last "
-                            "move", i);
+    int line = zbc_inrow_find_line(before, N, N, N);
+    if (line >= 0)
+        return zbc_fail(err, "cell %d is on a line made before the last move",
+                        line);
     *mst(st) = s;
     return 1;
 }
