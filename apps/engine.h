@@ -30,7 +30,7 @@
 
 #define ZBC_GAME_STATE_MAX 16384 /* in-memory state and encoded bytes */
 #define ZBC_MOVE_MAX 64          /* a generated move; wire moves may be longer */
-#define ZBC_MOVE_WIRE_MAX 1024   /* the longest move any engine accepts */
+#define ZBC_MOVE_WIRE_MAX 4096   /* the longest move any engine accepts (battleship commit: 3201) */
 #define ZBC_MOVES_MAX 2048       /* most moves gen_moves can return (lines: b*(81-b)) */
 #define ZBC_SEATS_MAX 4
 #define ZBC_NOBODY (-1)
