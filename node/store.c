@@ -210,10 +210,42 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
     return db_del(t, db, key, klen, err);
 }
 
+static int kv_each(void *ctx, enum zbc_table table,
+                   int (*fn)(void *arg, const uint8_t *key, size_t klen,
+                             const uint8_t *val, size_t vlen,
+                             struct zbc_err *err),
+                   void *arg, struct zbc_err *err)
+{
+    struct zbc_store_txn *t = ctx;
+    enum store_db db = DB_COUNT;
+    if (!store_table_db(table, &db))
+        return zbc_fail(err, "state table %d does not exist", (int)table);
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
+    if (rc != 0)
+        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
+                        mdb_strerror(rc));
+    MDB_val k, v;
+    int ok = 1;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, err)) {
+            ok = 0;
+            break;
+        }
+    }
+    if (ok && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of %s failed: %s", db_names[db],
+                      mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
+}
+
 static const struct zbc_kv_ops store_kv_ops = {
     .get = kv_get,
     .put = kv_put,
     .del = kv_del,
+    .each = kv_each,
 };
 
 void zbc_store_txn_kv(struct zbc_store_txn *t, struct zbc_kv *kv)

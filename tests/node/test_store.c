@@ -335,6 +335,63 @@ static int big_check_fn(struct zbc_store_txn *t, void *arg,
     return 1;
 }
 
+struct scan {
+    size_t n;
+    size_t bytes;
+    size_t stop_after;
+};
+
+static int scan_fn(void *arg, const uint8_t *key, size_t klen,
+                   const uint8_t *val, size_t vlen, struct zbc_err *err)
+{
+    struct scan *s = arg;
+    (void)key;
+    (void)val;
+    s->n++;
+    s->bytes += klen + vlen;
+    if (s->stop_after != 0 && s->n == s->stop_after)
+        return zbc_fail(err, "stopped by the visitor");
+    return 1;
+}
+
+static int each_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)arg;
+    struct zbc_kv kv;
+    zbc_store_txn_kv(t, &kv);
+    for (uint8_t i = 1; i <= 3; i++) {
+        uint8_t k[2] = {7, i};
+        if (!kv.ops->put(kv.ctx, ZBC_TABLE_TXSEEN, k, 2, &i, 1, err))
+            return 0;
+    }
+    struct scan s = {0};
+    CHECK(kv.ops->each(kv.ctx, ZBC_TABLE_TXSEEN, scan_fn, &s, err));
+    CHECK_EQ_INT(s.n, 3);
+    CHECK_EQ_INT(s.bytes, 9);
+    struct scan empty = {0};
+    CHECK(kv.ops->each(kv.ctx, ZBC_TABLE_APPS, scan_fn, &empty, err));
+    CHECK_EQ_INT(empty.n, 0);
+    struct scan stop = {.stop_after = 2};
+    struct zbc_err e2 = {{0}};
+    CHECK(!kv.ops->each(kv.ctx, ZBC_TABLE_TXSEEN, scan_fn, &stop, &e2));
+    CHECK_EQ_INT(stop.n, 2);
+    CHECK_EQ_STR(e2.msg, "stopped by the visitor");
+    e2.msg[0] = '\0';
+    CHECK(!kv.ops->each(kv.ctx, ZBC_TABLE_COUNT, scan_fn, &s, &e2));
+    CHECK(strstr(e2.msg, "does not exist") != NULL);
+    return 1;
+}
+
+static void test_each(void)
+{
+    fresh_dir();
+    struct zbc_store *s = open_store(0, 0);
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_write(s, each_fn, NULL, &err));
+    zbc_store_close(s);
+    remove_dir();
+}
+
 static void test_map_growth(void)
 {
     fresh_dir();
@@ -461,6 +518,7 @@ int main(void)
     TEST_RUN(test_kv_ops);
     TEST_RUN(test_block_atomic_and_reopen);
     TEST_RUN(test_meta_and_hash_index);
+    TEST_RUN(test_each);
     TEST_RUN(test_map_growth);
     TEST_RUN(test_map_growth_limit);
     TEST_RUN(test_undo_window);
