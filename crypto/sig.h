@@ -8,8 +8,11 @@
  *                        the address.  Low-S only.  v is 27/28 (or 0/1).
  *   type 1, 5 (Bitcoin): 65-byte compact recoverable signature in Bitcoin
  *                        Core's signmessage format over the 64-character
- *                        lower-case hex of the digest; the recovered key,
- *                        compressed, hash160'd, must equal the address.
+ *                        lower-case hex of the digest: header byte 27..34
+ *                        (27-30 uncompressed key, 31-34 compressed), r, s;
+ *                        the recovered key, serialized as the header says
+ *                        and hash160'd, must equal the address.  Low-S only.
+ * Exact bytes: docs/crypto.md.
  */
 #ifndef ZBC_SIG_H
 #define ZBC_SIG_H
