@@ -1,0 +1,554 @@
+/* Chess engine: perft against independent chess.js counts
+ * (tests/vectors/chess/perft.json, produced by gen_perft.mjs), every
+ * ending, the simplifications, bad input, and random playouts. */
+#include <jansson.h>
+
+#include "apps/engine.h"
+#include "apps/games/chess.h"
+#include "play_helpers.h"
+#include "testlib.h"
+
+static const struct zbc_engine *E;
+
+static void start(struct zbc_game_state *st, uint8_t first)
+{
+    struct zbc_err err;
+    CHECK(E->init(st, 2, NULL, 0, first, NULL, &err));
+}
+
+static void fen(struct zbc_game_state *st, const char *text)
+{
+    struct zbc_err err;
+    if (!zbc_chess_from_fen(st, text, &err)) {
+        fprintf(stderr, "FEN %s: %s\n", text, err.msg);
+        CHECK(0);
+    }
+}
+
+static void check_fen(const struct zbc_game_state *st, const char *want)
+{
+    char buf[128];
+    CHECK(zbc_chess_to_fen(st, buf, sizeof buf) > 0);
+    CHECK_EQ_STR(buf, want);
+}
+
+/* Perft with bulk counting at the last ply. */
+static uint64_t perft(const struct zbc_game_state *st, int depth)
+{
+    struct zbc_move moves[ZBC_MOVES_MAX];
+    size_t n = E->gen_moves(st, moves, ZBC_MOVES_MAX);
+    if (depth == 1)
+        return n;
+    uint64_t total = 0;
+    int seat = E->turn(st);
+    for (size_t i = 0; i < n; i++) {
+        struct zbc_game_state child = *st;
+        struct zbc_err err;
+        if (!E->apply_move(&child, (uint8_t)seat, moves[i].b, moves[i].len,
+                           NULL, &err)) {
+            CHECK(0);
+            return 0;
+        }
+        total += perft(&child, depth - 1);
+    }
+    return total;
+}
+
+static void test_perft_vectors(void)
+{
+    char *text = test_read_file(ZBC_VECTORS_DIR "/chess/perft.json");
+    json_error_t jerr;
+    json_t *root = json_loads(text, 0, &jerr);
+    free(text);
+    CHECK(json_is_array(root));
+    size_t i;
+    json_t *v;
+    int done = 0;
+    json_array_foreach(root, i, v) {
+        const char *f = json_string_value(json_object_get(v, "fen"));
+        int depth = (int)json_integer_value(json_object_get(v, "depth"));
+        uint64_t want = (uint64_t)json_integer_value(json_object_get(v, "count"));
+        struct zbc_game_state st;
+        fen(&st, f);
+        uint64_t got = perft(&st, depth);
+        if (got != want)
+            fprintf(stderr, "perft %s depth %d: %llu, want %llu\n", f, depth,
+                    (unsigned long long)got, (unsigned long long)want);
+        CHECK(got == want);
+        done++;
+    }
+    CHECK(done >= 25);
+    json_decref(root);
+}
+
+static void test_start_position(void)
+{
+    struct zbc_game_state a, b;
+    uint8_t ea[512], eb[512];
+    start(&a, 0);
+    fen(&b, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+    size_t na = E->encode(&a, ea, sizeof ea), nb = E->encode(&b, eb, sizeof eb);
+    CHECK(na == 71 && na == nb);
+    CHECK_EQ_MEM(ea, eb, na);
+    CHECK_EQ_INT(ea[0], 0);
+    CHECK_EQ_INT(ea[1], 4);  /* a1 white rook */
+    CHECK_EQ_INT(ea[5], 6);  /* e1 white king */
+    CHECK_EQ_INT(ea[61], 12); /* e8 black king */
+    CHECK_EQ_INT(ea[68], 0xFF);
+    /* the same position after first = 1: seat 1 plays white */
+    start(&a, 1);
+    CHECK_EQ_INT(E->turn(&a), 1);
+    CHECK_EQ_INT(perft(&a, 3), 8902);
+    check_fen(&a, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w - - 0 1");
+    char buf[1024];
+    CHECK(E->render(&a, buf, sizeof buf) > 0);
+    CHECK_EQ_STR(buf,
+                 "  +-----------------+\n"
+                 "8 | r n b q k b n r |\n"
+                 "7 | p p p p p p p p |\n"
+                 "6 | . . . . . . . . |\n"
+                 "5 | . . . . . . . . |\n"
+                 "4 | . . . . . . . . |\n"
+                 "3 | . . . . . . . . |\n"
+                 "2 | P P P P P P P P |\n"
+                 "1 | R N B Q K B N R |\n"
+                 "  +-----------------+\n"
+                 "    a b c d e f g h\n"
+                 "white (upper case): seat 1, black (lower case): seat 0\n"
+                 "white to move (seat 1)\n");
+}
+
+static void test_fools_mate(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    start(&st, 1);
+    CHECK_EQ_INT(ph_play(E, &st, "f2f3,e7e5,g2g4,d8h4", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(r.winner, 0); /* black = seat 0 */
+    CHECK_EQ_INT(E->turn(&st), ZBC_NOBODY);
+    struct zbc_move moves[ZBC_MOVES_MAX];
+    CHECK_EQ_INT(E->gen_moves(&st, moves, ZBC_MOVES_MAX), 0);
+    char buf[1024];
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "4 | . . . . . . P q |\n") != NULL);
+    CHECK(strstr(buf, "last move: d8h4\nresult: black wins by checkmate "
+                      "(seat 0)\n") != NULL);
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    json_error_t jerr;
+    json_t *j = json_loads(buf, 0, &jerr);
+    CHECK(j != NULL);
+    CHECK_EQ_STR(json_string_value(json_object_get(j, "result")), "win");
+    CHECK_EQ_INT(json_integer_value(json_object_get(j, "winner")), 0);
+    CHECK_EQ_STR(json_string_value(json_object_get(j, "reason")), "checkmate");
+    CHECK_EQ_STR(json_string_value(json_object_get(j, "last_move")), "d8h4");
+    CHECK(json_is_true(json_object_get(j, "check")));
+    CHECK(json_is_null(json_object_get(j, "turn")));
+    CHECK_EQ_STR(json_string_value(json_array_get(json_object_get(j, "board"), 4)),
+                 "......Pq");
+    json_decref(j);
+    /* a move after the end */
+    uint8_t mv[2] = {8, 16};
+    CHECK(!E->check_move(&st, 1, mv, 2, &err));
+    CHECK_EQ_STR(err.msg, "the game is over");
+}
+
+static void test_stalemate(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    fen(&st, "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "f1f7", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    char buf[1024];
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "result: draw by stalemate\n") != NULL);
+    /* stalemate straight from a FEN */
+    fen(&st, "k7/2Q5/8/8/8/8/8/K7 b - - 0 1");
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    CHECK_EQ_INT(E->turn(&st), ZBC_NOBODY);
+}
+
+static void result_of(const char *f, enum zbc_result_kind want)
+{
+    struct zbc_game_state st;
+    struct zbc_result r;
+    fen(&st, f);
+    E->result(&st, &r);
+    if (r.kind != want)
+        fprintf(stderr, "result of %s: %d, want %d\n", f, r.kind, want);
+    CHECK_EQ_INT(r.kind, want);
+}
+
+static void test_insufficient_material(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    /* king takes the last rook: K v K */
+    fen(&st, "8/8/8/8/8/8/1r6/K6k w - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "a1b2", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    char buf[2048];
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"reason\":\"insufficient material\"") != NULL);
+    result_of("8/8/8/8/8/8/8/K6k w - - 0 1", ZBC_RESULT_DRAW);
+    result_of("8/8/8/8/8/8/8/KB5k w - - 0 1", ZBC_RESULT_DRAW);
+    result_of("8/8/8/8/8/8/8/K5nk w - - 0 1", ZBC_RESULT_DRAW);
+    /* bishops on c1 and f8: both dark squares */
+    result_of("5b2/8/8/8/8/8/8/K1B4k w - - 0 1", ZBC_RESULT_DRAW);
+    /* bishops on c1 (dark) and c8 (light): play on */
+    result_of("2b5/8/8/8/8/8/8/K1B4k w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("8/8/8/8/8/8/8/KNN4k w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("8/8/8/8/8/8/8/KN4nk w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("8/8/8/8/8/8/8/KBB4k w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("8/8/8/8/8/8/8/KB4nk w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("8/8/8/8/8/8/P7/K6k w - - 0 1", ZBC_RESULT_ONGOING);
+    result_of("7k/8/8/8/8/8/8/KR6 w - - 0 1", ZBC_RESULT_ONGOING);
+}
+
+static void test_seventy_five_moves(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    fen(&st, "k7/8/8/8/8/8/8/K6R w - - 148 80");
+    CHECK_EQ_INT(ph_play(E, &st, "h1h2", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_ONGOING);
+    CHECK_EQ_INT(ph_play(E, &st, "a8b8", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    check_fen(&st, "1k6/8/8/8/8/8/7R/K7 w - - 150 81");
+    char buf[1024];
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "result: draw by 75-move rule\n") != NULL);
+    /* mate on the 150th ply wins */
+    fen(&st, "k7/8/1K6/8/8/8/8/7R w - - 149 80");
+    CHECK_EQ_INT(ph_play(E, &st, "h1h8", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(r.winner, 0);
+    /* a pawn move resets the clock */
+    fen(&st, "k7/8/8/8/8/8/P7/K6R w - - 149 80");
+    CHECK_EQ_INT(ph_play(E, &st, "a2a3", &err), -1);
+    check_fen(&st, "k7/8/8/8/8/P7/8/K6R b - - 0 80");
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_ONGOING);
+    result_of("k7/8/8/8/8/8/8/K6R w - - 150 80", ZBC_RESULT_DRAW);
+}
+
+static void test_fivefold_repetition(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    start(&st, 0);
+    const char *cycle = "g1f3,g8f6,f3g1,f6g8";
+    for (int k = 0; k < 3; k++)
+        CHECK_EQ_INT(ph_play(E, &st, cycle, &err), -1);
+    /* start position seen 4 times: play on */
+    CHECK_EQ_INT(ph_play(E, &st, "g1f3,g8f6,f3g1", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_ONGOING);
+    char buf[2048];
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"repetitions\":4") != NULL);
+    CHECK_EQ_INT(ph_play(E, &st, "f6g8", &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "result: draw by fivefold repetition\n") != NULL);
+    /* the history survives encode/decode */
+    CHECK(ph_roundtrip(E, &st));
+    /* an irreversible move in between starts the count again */
+    start(&st, 0);
+    CHECK_EQ_INT(ph_play(E, &st, "g1f3,g8f6,f3g1,f6g8,g1f3,g8f6,f3g1,f6g8,"
+                         "e2e3,e7e6", &err), -1);
+    for (int k = 0; k < 3; k++)
+        CHECK_EQ_INT(ph_play(E, &st, cycle, &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_ONGOING);
+    CHECK_EQ_INT(ph_play(E, &st, cycle, &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+}
+
+static void test_promotion(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    uint8_t mv[8];
+    size_t len;
+    fen(&st, "1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+    CHECK(!E->parse_move(&st, 0, "a7a8n", mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, "pawns always promote to a queen: write a7a8 or "
+                          "a7a8q");
+    CHECK(!E->parse_move(&st, 0, "a1a2q", mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, "a1a2q: only a pawn reaching the last rank "
+                          "promotes");
+    CHECK(E->parse_move(&st, 0, "a7a8q", mv, sizeof mv, &len, &err));
+    CHECK(len == 2 && mv[0] == 48 && mv[1] == 56);
+    CHECK(E->parse_move(&st, 0, "A7A8Q", mv, sizeof mv, &len, &err));
+    CHECK(len == 2 && mv[0] == 48 && mv[1] == 56);
+    char out[8];
+    CHECK(E->format_move(&st, mv, len, out, sizeof out));
+    CHECK_EQ_STR(out, "a7a8");
+    /* capture-promotion on b8 */
+    CHECK_EQ_INT(ph_play(E, &st, "a7b8q", &err), -1);
+    check_fen(&st, "1Q5k/8/8/8/8/8/8/K7 b - - 0 1");
+    /* black promotes on rank 1 */
+    fen(&st, "7k/8/8/8/8/8/p7/7K b - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "a2a1", &err), -1);
+    check_fen(&st, "7k/8/8/8/8/8/8/q6K w - - 0 2");
+}
+
+static void test_no_castling_no_en_passant(void)
+{
+    struct zbc_game_state st, before;
+    struct zbc_err err;
+    fen(&st, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    before = st;
+    uint8_t mv[2] = {4, 6}; /* e1g1 */
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: e1g1 is not a legal king move "
+                          "(there is no castling)");
+    CHECK(memcmp(&st, &before, sizeof st) == 0);
+    /* e5xd6 "en passant" is refused after d7d5 */
+    fen(&st, "4k3/3p4/8/4P3/8/8/8/4K3 b - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "d7d5", &err), -1);
+    mv[0] = 36; /* e5 */
+    mv[1] = 43; /* d6 */
+    CHECK(!E->check_move(&st, 0, mv, 2, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: e5d6 is not a legal pawn move");
+}
+
+static void test_bad_moves(void)
+{
+    struct zbc_game_state st, before;
+    struct zbc_err err;
+    uint8_t mv[3] = {12, 36, 0};
+    start(&st, 0);
+    before = st;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: e2e5 is not a legal pawn move");
+    CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "it is seat 0's turn (white), not seat 1's");
+    CHECK(!E->apply_move(&st, 0, mv, 3, NULL, &err));
+    CHECK_EQ_STR(err.msg, "a chess move is 2 bytes (from, to), not 3");
+    CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
+    mv[0] = 64;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "from square 64 out of range 0-63");
+    mv[0] = 12;
+    mv[1] = 200;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "to square 200 out of range 0-63");
+    mv[0] = 20;
+    mv[1] = 28;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: no piece on e3");
+    mv[0] = 52;
+    mv[1] = 44;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the piece on e7 is black's and "
+                          "white is to move");
+    mv[0] = 1; /* Nb1xd2: own piece */
+    mv[1] = 11;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: b1d2 is not a legal knight move");
+    mv[0] = 2; /* bishop through its own pawn */
+    mv[1] = 20;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: c1e3 is not a legal bishop move");
+    CHECK(memcmp(&st, &before, sizeof st) == 0);
+    /* a pinned knight */
+    fen(&st, "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+    mv[0] = 12;
+    mv[1] = 29;
+    CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: e2f4 leaves the white king in check");
+    /* notation */
+    size_t len;
+    CHECK(!E->parse_move(&st, 0, "e2", mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, "chess move 'e2' must look like e2e4 (or e7e8q for "
+                          "a promotion)");
+    CHECK(!E->parse_move(&st, 0, "e2e9", mv, sizeof mv, &len, &err));
+    CHECK(!E->parse_move(&st, 0, "i2e4", mv, sizeof mv, &len, &err));
+    CHECK(!E->parse_move(&st, 0, "e2e4qq", mv, sizeof mv, &len, &err));
+    CHECK(!E->parse_move(&st, 0, "", mv, sizeof mv, &len, &err));
+    CHECK(!E->parse_move(&st, 0, "e2e4", mv, 1, &len, &err));
+    CHECK(E->parse_move(NULL, 0, "h8a1", mv, sizeof mv, &len, &err));
+    CHECK(len == 2 && mv[0] == 63 && mv[1] == 0);
+    char out[8];
+    CHECK(E->format_move(&st, mv, 2, out, sizeof out));
+    CHECK_EQ_STR(out, "h8a1");
+    CHECK(!E->format_move(&st, mv, 1, out, sizeof out));
+    CHECK(!E->format_move(&st, mv, 2, out, 4));
+    mv[0] = 64;
+    CHECK(!E->format_move(&st, mv, 2, out, sizeof out));
+}
+
+static void test_bad_params(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    uint8_t p[1] = {0};
+    CHECK(!E->check_params(3, NULL, 0, &err));
+    CHECK_EQ_STR(err.msg, "chess needs exactly 2 seats, not 3");
+    CHECK(!E->check_params(2, p, 1, &err));
+    CHECK_EQ_STR(err.msg, "chess takes no params (got 1 bytes)");
+    CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "first seat 2 out of range 0-1");
+    CHECK(!E->init(&st, 1, NULL, 0, 0, NULL, &err));
+}
+
+static void bad_fen(const char *f, const char *want)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    CHECK(!zbc_chess_from_fen(&st, f, &err));
+    if (want != NULL)
+        CHECK_EQ_STR(err.msg, want);
+}
+
+static void test_bad_fen(void)
+{
+    bad_fen("", "FEN needs 4 or 6 fields, not 0");
+    bad_fen("8/8/8/8/8/8/8/K6k w - - 0", "FEN needs 4 or 6 fields, not 5");
+    bad_fen("8/8/8/8/8/8/8/K6k x - -", "FEN side to move must be w or b");
+    bad_fen("8/8/8/8/8/8/8/K6k w KX -", "bad FEN castling field");
+    bad_fen("8/8/8/8/8/8/8/K6k w - e4", "bad FEN en-passant field");
+    bad_fen("8/8/8/8/8/8/8/K6k w - - 151 1",
+            "FEN halfmove clock: number 151 out of range 0-150");
+    bad_fen("8/8/8/8/8/8/8/K6k w - - 0 0",
+            "FEN fullmove number: number 0 out of range 1-9999");
+    bad_fen("8/8/8/8/8/8/8/K7k w - -", "FEN rank 1 has more than 8 squares");
+    bad_fen("8/8/8/8/8/8/K6k w - -", "FEN board must have 8 ranks of 8 squares");
+    bad_fen("8/8/8/8/8/8/8/K6x w - -", "bad FEN piece letter 'x'");
+    bad_fen("8/8/8/8/8/8/8/K6K w - -",
+            "FEN position: white has 2 kings, needs exactly 1");
+    bad_fen("8/8/8/8/8/8/8/K7 w - -",
+            "FEN position: black has 0 kings, needs exactly 1");
+    bad_fen("P7/8/8/8/8/8/8/K6k w - -", "FEN position: pawn on a8 (first or "
+                                        "last rank)");
+    bad_fen("8/8/8/8/8/8/8/K5Rk w - -", "FEN position: white is to move but "
+                                        "the black king is in check");
+    bad_fen("8/8/8/8/8/8/PPPPPPPP/QQK4k w - -",
+            "FEN position: white has more promoted pieces than missing pawns");
+    bad_fen("8/8/8/8/8/P7/PPPPPPPP/K6k w - -",
+            "FEN position: white has 9 pawns, at most 8");
+    bad_fen("8/8/8/8/8/8/8/K6k w - - 0 1 x", "FEN has more than 6 fields");
+}
+
+static void test_decode_bad(void)
+{
+    struct zbc_game_state st, tmp;
+    struct zbc_err err;
+    uint8_t enc[512], bad[512];
+    start(&st, 0);
+    CHECK_EQ_INT(ph_play(E, &st, "e2e4,e7e5,g1f3,b8c6,f3g1", &err), -1);
+    size_t n = E->encode(&st, enc, sizeof enc);
+    CHECK_EQ_INT(n, 71 + 2 * 3);
+    CHECK_EQ_INT(enc[70], 3);
+    CHECK_EQ_INT(enc[65], 2); /* base ply: after e7e5 */
+    CHECK_EQ_INT(enc[68], 52); /* last irreversible move e7e5 */
+    CHECK_EQ_INT(enc[69], 36);
+    ph_decode_garbage(E, &st, 7);
+    memcpy(bad, enc, n);
+    bad[0] = 2;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "white seat 2 out of range 0-1");
+    memcpy(bad, enc, n);
+    bad[70] = 4;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "chess state with 4 history moves must be 79 bytes, "
+                          "not 77");
+    memcpy(bad, enc, n);
+    bad[1 + 12] = 13;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "bad piece code 13 on square 12");
+    /* a history move that is not legal (g1 knight to g3) */
+    memcpy(bad, enc, n);
+    bad[n - 1] = 22;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "history move 3: illegal move: f3g3 is not a legal "
+                          "knight move");
+    /* a pawn move inside the reversible history */
+    start(&st, 0);
+    n = E->encode(&st, enc, sizeof enc);
+    enc[70] = 1;
+    enc[71] = 12;
+    enc[72] = 20;
+    CHECK(!E->decode(&tmp, enc, n + 2, &err));
+    CHECK_EQ_STR(err.msg, "history move 1 is a pawn move or capture");
+    enc[70] = 0;
+    enc[67] = 151;
+    CHECK(!E->decode(&tmp, enc, n, &err));
+    CHECK_EQ_STR(err.msg, "halfmove clock 151 above 150");
+    enc[67] = 0;
+    enc[68] = 12;
+    enc[69] = 28;
+    CHECK(!E->decode(&tmp, enc, n, &err));
+    CHECK_EQ_STR(err.msg, "last irreversible move needs ply > 0 and halfmove "
+                          "clock 0");
+    CHECK(!E->decode(&tmp, enc, 3, &err));
+    CHECK_EQ_STR(err.msg, "chess state is 3 bytes, at least 71 needed");
+    /* moves after a finished game */
+    fen(&st, "k7/8/8/8/8/8/8/K6R w - - 149 80");
+    CHECK_EQ_INT(ph_play(E, &st, "h1h2", &err), -1);
+    n = E->encode(&st, enc, sizeof enc);
+    CHECK_EQ_INT(n, 73);
+    enc[70] = 2;
+    enc[73] = 56;
+    enc[74] = 57;
+    CHECK(!E->decode(&tmp, enc, 75, &err));
+    CHECK_EQ_STR(err.msg, "2 history moves after halfmove clock 149 exceed 150");
+    fen(&st, "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "f1f7", &err), -1);
+    n = E->encode(&st, enc, sizeof enc);
+    enc[70] = 2;
+    enc[73] = 63;
+    enc[74] = 62;
+    CHECK(!E->decode(&tmp, enc, 75, &err));
+    CHECK_EQ_STR(err.msg, "history move 2 follows the end of the game");
+}
+
+static void test_random_playouts(void)
+{
+    int counts[3];
+    ph_random_games(E, 2, NULL, 0, 400, 20000, 12345, counts);
+    CHECK_EQ_INT(counts[0], 0);
+    CHECK_EQ_INT(counts[1] + counts[2], 400);
+    printf("chess random games: %d wins, %d draws\n", counts[1], counts[2]);
+}
+
+int main(void)
+{
+    E = zbc_engine_by_name("chess");
+    if (E == NULL || zbc_engine_by_type(2) != E) {
+        fprintf(stderr, "chess engine not registered\n");
+        return 1;
+    }
+    TEST_RUN(test_perft_vectors);
+    TEST_RUN(test_start_position);
+    TEST_RUN(test_fools_mate);
+    TEST_RUN(test_stalemate);
+    TEST_RUN(test_insufficient_material);
+    TEST_RUN(test_seventy_five_moves);
+    TEST_RUN(test_fivefold_repetition);
+    TEST_RUN(test_promotion);
+    TEST_RUN(test_no_castling_no_en_passant);
+    TEST_RUN(test_bad_moves);
+    TEST_RUN(test_bad_params);
+    TEST_RUN(test_bad_fen);
+    TEST_RUN(test_decode_bad);
+    TEST_RUN(test_random_playouts);
+    return test_summary("chess");
+}
