@@ -16,8 +16,8 @@
  *
  * Per-transaction rules (zbc_tx_apply, shared with the mempool and the
  * block builder):
- *   - timestamp window: tx.timestamp*1000 <= block time + 10 s and
- *     >= block time - 3600 s;
+ *   - timestamp window (zbc_tx_valid_time): tx.timestamp*1000 <= block
+ *     time + 10 s and >= block time - 3600 s;
  *   - hash never included before (TXSEEN);
  *   - sender can pay fee + amount ("insufficient balance");
  *   - SendZBC: amount moves sender -> recipient; the fee goes to the block
@@ -37,15 +37,15 @@
 #include "consensus/producer.h"
 #include "consensus/state.h"
 #include "consensus/tx.h"
+#include "consensus/tx_body.h"
 #include "crypto/err.h"
 
-#define ZBC_CLOCK_SKEW_MS 10000          /* block: <= local clock + 10 s */
-#define ZBC_TX_FUTURE_MS 10000           /* tx: <= block time + 10 s */
-#define ZBC_TX_PAST_MS (3600u * 1000u)   /* tx: >= block time - 3600 s */
+#define ZBC_CLOCK_SKEW_MS 10000 /* block: <= local clock + 10 s */
 
 /* A transaction that passed the stateless checks. */
 struct zbc_checked_tx {
-    struct zbc_tx tx;      /* borrows the transaction bytes */
+    struct zbc_tx tx;           /* borrows the transaction bytes */
+    struct zbc_tx_body body;    /* parsed body (borrows too) */
     uint8_t hash[32];
 };
 
@@ -56,8 +56,9 @@ struct zbc_checked_block {
     struct zbc_checked_tx *txs; /* heap, block->n_tx entries */
 };
 
-/* Stateless validity of one transaction's bytes on this chain (parse,
- * type, version, signature, escrow refused, minimum fee).  Fills ct. */
+/* Stateless validity of one transaction's bytes on this chain: parse
+ * (zbc_tx_parse) then zbc_tx_valid (type, version, parties, escrow refused,
+ * message size, body, minimum fee, signature).  Fills ct. */
 ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
                                    const struct zbc_genesis *g,
                                    const uint8_t *raw, size_t len,
@@ -65,12 +66,8 @@ ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
 
 /* What the sender must hold for this transaction: fee + amount (SendZBC)
  * or fee + stake (CreateApp) or fee; overflow fails. */
-ZBC_WUR int zbc_tx_cost(uint64_t *cost, const struct zbc_tx *tx,
+ZBC_WUR int zbc_tx_cost(uint64_t *cost, const struct zbc_checked_tx *ct,
                         struct zbc_err *err);
-
-/* Timestamp window against a block (or local) time in ms. */
-ZBC_WUR int zbc_tx_check_time(const struct zbc_tx *tx, uint64_t time_ms,
-                              struct zbc_err *err);
 
 /* Stateful checks only (no writes): time window against time_ms, hash
  * not seen, type applicable, sender holds cost + pending (the mempool's

@@ -1,0 +1,308 @@
+/* Block validation, application and building (docs/protocol-chain.md
+ * "Apply"). */
+#include "consensus/apply.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "consensus/ledger.h"
+#include "consensus/seed.h"
+#include "crypto/hex.h"
+
+/* ---- phase 1: stateless ---- */
+
+static int check_header(const struct zbc_genesis *g,
+                        const struct zbc_parent *parent,
+                        const struct zbc_block_header *h,
+                        uint64_t local_now_ms, struct zbc_err *err)
+{
+    if (h->version != ZBC_BLOCK_VERSION)
+        return zbc_fail(err, "block version %u is not %d", h->version,
+                        ZBC_BLOCK_VERSION);
+    if (parent->height == UINT32_MAX || h->height != parent->height + 1)
+        return zbc_fail(err, "block height %u does not follow parent height %u",
+                        h->height, parent->height);
+    if (memcmp(h->prev_hash, parent->hash, 32) != 0)
+        return zbc_fail(err, "block previous hash is not the parent's hash");
+    uint32_t rank;
+    if (!zbc_producer_rank(&rank, g, parent, h->producer, err))
+        return 0;
+    if (h->rank != rank)
+        return zbc_fail(err, "block claims rank %u but its producer has rank %u "
+                             "at this height", h->rank, rank);
+    uint64_t earliest;
+    if (!zbc_producer_earliest_ms(&earliest, g, parent, rank, err))
+        return 0;
+    if (h->timestamp_ms < earliest)
+        return zbc_fail(err, "block timestamp %llu ms is before the earliest "
+                             "publish time %llu ms for rank %u",
+                        (unsigned long long)h->timestamp_ms,
+                        (unsigned long long)earliest, rank);
+    if (local_now_ms <= UINT64_MAX - ZBC_CLOCK_SKEW_MS &&
+        h->timestamp_ms > local_now_ms + ZBC_CLOCK_SKEW_MS)
+        return zbc_fail(err, "block timestamp %llu ms is more than 10 s ahead "
+                             "of the local clock %llu ms",
+                        (unsigned long long)h->timestamp_ms,
+                        (unsigned long long)local_now_ms);
+    return 1;
+}
+
+static int check_crypto(const struct zbc_parent *parent,
+                        const struct zbc_block_header *h, struct zbc_err *err)
+{
+    uint8_t seed[32];
+    if (!zbc_seed_verify(seed, h->producer, h->vrf_proof, parent->seed,
+                         h->height, err))
+        return 0;
+    if (memcmp(seed, h->seed, 32) != 0)
+        return zbc_fail(err, "block seed does not match its VRF proof");
+    return zbc_block_verify_signature(h, err);
+}
+
+static int precheck(struct zbc_checked_block *cb, const struct zbc_genesis *g,
+                    const struct zbc_parent *parent, const struct zbc_block *b,
+                    uint64_t local_now_ms, struct zbc_err *err)
+{
+    const struct zbc_block_header *h = &b->header;
+    if (!check_header(g, parent, h, local_now_ms, err))
+        return 0;
+    if (b->n_tx != h->tx_count)
+        return zbc_fail(err, "block holds %u transactions but its header says "
+                             "%u", b->n_tx, h->tx_count);
+    size_t total = 0;
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        total += b->txs[i].len;
+    if (total > g->max_block_bytes)
+        return zbc_fail(err, "block transactions take %zu bytes, more than "
+                             "max_block_bytes %u", total, g->max_block_bytes);
+    cb->txs = calloc(b->n_tx > 0 ? b->n_tx : 1, sizeof *cb->txs);
+    uint8_t(*hashes)[32] = malloc((b->n_tx > 0 ? b->n_tx : 1) * 32);
+    if (cb->txs == NULL || hashes == NULL) {
+        free(hashes);
+        return zbc_fail(err, "out of memory checking a block");
+    }
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        zbc_tx_ref_hash(hashes[i], &b->txs[i]);
+    uint8_t root[32];
+    zbc_tx_root(root, (const uint8_t(*)[32])hashes, b->n_tx);
+    free(hashes);
+    if (memcmp(root, h->tx_root, 32) != 0)
+        return zbc_fail(err, "block transactions root does not match its "
+                             "transactions");
+    if (!check_crypto(parent, h, err))
+        return 0;
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        if (!zbc_tx_check_stateless(&cb->txs[i], g, b->txs[i].bytes,
+                                    b->txs[i].len, err))
+            return zbc_fail_prefix(err, "block transaction %u", i);
+    zbc_block_hash(cb->hash, h);
+    return 1;
+}
+
+int zbc_block_precheck(struct zbc_checked_block *cb,
+                       const struct zbc_genesis *g,
+                       const struct zbc_parent *parent,
+                       const struct zbc_block *b, uint64_t local_now_ms,
+                       struct zbc_err *err)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->block = b;
+    if (!precheck(cb, g, parent, b, local_now_ms, err)) {
+        zbc_checked_block_free(cb);
+        return 0;
+    }
+    return 1;
+}
+
+void zbc_checked_block_free(struct zbc_checked_block *cb)
+{
+    free(cb->txs);
+    memset(cb, 0, sizeof *cb);
+}
+
+/* ---- phase 2: stateful ---- */
+
+static int check_state_height(struct zbc_state *s,
+                              const struct zbc_parent *parent,
+                              struct zbc_err *err)
+{
+    uint32_t height;
+    if (!zbc_ledger_height(s, &height, err))
+        return 0;
+    if (height != parent->height)
+        return zbc_fail(err, "state is at height %u but the block's parent is "
+                             "at height %u", height, parent->height);
+    return 1;
+}
+
+/* Height, debug invariant, accumulator: the common end of apply and
+ * build.  The state root must already have been taken by the caller. */
+static int finish_block(struct zbc_state *s, uint32_t height,
+                        struct zbc_err *err)
+{
+#ifdef ZBC_DEBUG_CHECKS
+    if (!zbc_ledger_check_money(s, err))
+        return 0;
+#endif
+    (void)height;
+    return zbc_state_commit(s, err);
+}
+
+static int apply_txs(struct zbc_state *s, const struct zbc_genesis *g,
+                     const struct zbc_checked_block *cb, struct zbc_events *ev,
+                     struct zbc_err *err)
+{
+    const struct zbc_block_header *h = &cb->block->header;
+    for (uint32_t i = 0; i < cb->block->n_tx; i++) {
+        if (!zbc_tx_apply(s, g, &cb->txs[i], i, h->height, h->timestamp_ms,
+                          h->producer, ev, err)) {
+            char hex[17];
+            zbc_hex_encode(hex, cb->txs[i].hash, 8);
+            return zbc_fail_prefix(err, "block transaction %u (%s...)", i, hex);
+        }
+    }
+    if (!zbc_ledger_set_height(s, h->height, err))
+        return 0;
+    uint8_t root[32];
+    zbc_state_root(s, root);
+    if (memcmp(root, h->state_root, 32) != 0)
+        return zbc_fail(err, "block state root does not match the state after "
+                             "applying it");
+    return finish_block(s, h->height, err);
+}
+
+static int abandon(struct zbc_state *s, struct zbc_events *ev,
+                   struct zbc_err *err)
+{
+    zbc_events_free(ev);
+    struct zbc_err rerr;
+    if (!zbc_state_rollback_to(s, 0, &rerr) && err != NULL) {
+        char first[ZBC_ERR_MAX];
+        memcpy(first, err->msg, sizeof first);
+        zbc_fail(err, "%.90s (and the rollback failed: %.90s)", first,
+                 rerr.msg);
+    }
+    zbc_state_begin(s);
+    return 0;
+}
+
+int zbc_block_apply(struct zbc_state *s, const struct zbc_genesis *g,
+                    const struct zbc_parent *parent,
+                    const struct zbc_checked_block *cb, struct zbc_undo *undo,
+                    struct zbc_events *ev, struct zbc_err *err)
+{
+    memset(undo, 0, sizeof *undo);
+    memset(ev, 0, sizeof *ev);
+    if (cb->block == NULL)
+        return zbc_fail(err, "block was not prechecked");
+    if (!check_state_height(s, parent, err))
+        return 0;
+    zbc_state_begin(s);
+    if (!apply_txs(s, g, cb, ev, err))
+        return abandon(s, ev, err);
+    zbc_state_take_undo(s, undo);
+    return 1;
+}
+
+int zbc_block_validate_apply(struct zbc_state *s, const struct zbc_genesis *g,
+                             const struct zbc_parent *parent,
+                             const struct zbc_block *b, uint64_t local_now_ms,
+                             struct zbc_undo *undo, struct zbc_events *ev,
+                             struct zbc_err *err)
+{
+    struct zbc_checked_block cb;
+    memset(undo, 0, sizeof *undo);
+    memset(ev, 0, sizeof *ev);
+    if (!zbc_block_precheck(&cb, g, parent, b, local_now_ms, err))
+        return 0;
+    int ok = zbc_block_apply(s, g, parent, &cb, undo, ev, err);
+    zbc_checked_block_free(&cb);
+    return ok;
+}
+
+/* ---- the producer's path ---- */
+
+static int build(struct zbc_block *out, struct zbc_state *s,
+                 const struct zbc_genesis *g, const struct zbc_parent *parent,
+                 const struct zbc_tx_ref *cands, size_t n_cands,
+                 uint64_t time_ms, const uint8_t sk[64], struct zbc_events *ev,
+                 struct zbc_err *err)
+{
+    struct zbc_block_header *h = &out->header;
+    const uint8_t *pk = sk + 32;
+    uint32_t rank;
+    uint64_t earliest;
+    if (parent->height == UINT32_MAX)
+        return zbc_fail(err, "the chain is at its last height");
+    if (!zbc_producer_rank(&rank, g, parent, pk, err) ||
+        !zbc_producer_earliest_ms(&earliest, g, parent, rank, err))
+        return 0;
+    if (time_ms < earliest)
+        return zbc_fail(err, "too early for rank %u: may publish at %llu ms, "
+                             "not %llu ms", rank, (unsigned long long)earliest,
+                        (unsigned long long)time_ms);
+    h->version = ZBC_BLOCK_VERSION;
+    h->height = parent->height + 1;
+    h->timestamp_ms = time_ms;
+    memcpy(h->prev_hash, parent->hash, 32);
+    memcpy(h->producer, pk, 32);
+    h->rank = rank;
+    if (!zbc_seed_prove(h->vrf_proof, h->seed, sk, parent->seed, h->height,
+                        err))
+        return 0;
+
+    out->txs = calloc(n_cands > 0 ? n_cands : 1, sizeof *out->txs);
+    uint8_t(*hashes)[32] = malloc((n_cands > 0 ? n_cands : 1) * 32);
+    if (out->txs == NULL || hashes == NULL) {
+        free(hashes);
+        return zbc_fail(err, "out of memory building a block");
+    }
+    size_t bytes = 0;
+    uint32_t n = 0;
+    for (size_t i = 0; i < n_cands && n < UINT32_MAX; i++) {
+        struct zbc_checked_tx ct;
+        struct zbc_err skip;
+        if (cands[i].len > g->max_block_bytes - bytes)
+            continue;
+        if (!zbc_tx_check_stateless(&ct, g, cands[i].bytes, cands[i].len,
+                                    &skip) ||
+            !zbc_tx_apply(s, g, &ct, n, h->height, time_ms, pk, ev, &skip))
+            continue;
+        out->txs[n] = cands[i];
+        memcpy(hashes[n], ct.hash, 32);
+        bytes += cands[i].len;
+        n++;
+    }
+    out->n_tx = n;
+    out->tx_bytes = bytes;
+    h->tx_count = n;
+    zbc_tx_root(h->tx_root, (const uint8_t(*)[32])hashes, n);
+    free(hashes);
+    if (!zbc_ledger_set_height(s, h->height, err))
+        return 0;
+    zbc_state_root(s, h->state_root);
+    zbc_block_sign(h, sk);
+    return finish_block(s, h->height, err);
+}
+
+int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
+                    const struct zbc_genesis *g,
+                    const struct zbc_parent *parent,
+                    const struct zbc_tx_ref *cands, size_t n_cands,
+                    uint64_t time_ms, const uint8_t sk[64],
+                    struct zbc_undo *undo, struct zbc_events *ev,
+                    struct zbc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    memset(undo, 0, sizeof *undo);
+    memset(ev, 0, sizeof *ev);
+    if (!check_state_height(s, parent, err))
+        return 0;
+    zbc_state_begin(s);
+    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, ev, err)) {
+        zbc_block_free(out);
+        return abandon(s, ev, err);
+    }
+    zbc_state_take_undo(s, undo);
+    return 1;
+}
