@@ -1,0 +1,82 @@
+/* zbc send / zbc app create|join|move|resign|claim: build, sign, then print
+ * (--offline) or submit (and with --wait, follow until confirmed). */
+#include <sodium.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "crypto/hex.h"
+#include "node/wallet/api.h"
+#include "node/wallet/cmds.h"
+#include "node/wallet/keystore.h"
+#include "node/wallet/out.h"
+#include "node/wallet/submit.h"
+#include "node/wallet/txbuild.h"
+
+static int seed_from_hex(uint8_t seed[32], const char *hex, const char *what,
+                         struct zbc_wfail *f)
+{
+    if (hex == NULL || strlen(hex) != 64 || !zbc_hex_decode_exact(seed, 32, hex))
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s must be a 32-byte seed as 64 hex characters", what);
+    return 1;
+}
+
+/* The signing key: --from NAME, an explicit seed argument ("-" = ZBC_KEY),
+ * ZBC_KEY, else the wallet's default key. */
+static int signing_seed(uint8_t seed[32], const struct zbc_opts *o, const char *explicit_key,
+                        struct zbc_wfail *f)
+{
+    if (o->from != NULL)
+        return zbc_keystore_load(o, o->from, seed, f);
+    if (explicit_key != NULL && strcmp(explicit_key, "-") != 0)
+        return seed_from_hex(seed, explicit_key, "the key argument", f);
+    if (o->env_key != NULL)
+        return seed_from_hex(seed, o->env_key, "ZBC_KEY", f);
+    if (explicit_key != NULL)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "the key argument is '-' but ZBC_KEY is not set");
+    if (o->offline)
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "--offline needs a key: a seed argument, ZBC_KEY, or --from NAME");
+    return zbc_keystore_load(o, NULL, seed, f);
+}
+
+int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv,
+                     json_t **result, struct zbc_wfail *f)
+{
+    const char *cmd = argv[0];
+    int need = zbc_wtx_arg_count(cmd);
+    if (need < 0)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown command '%s'", cmd);
+    int rest = argc - 1;
+    const char *const *args = argv + 1;
+    const char *explicit_key = NULL;
+    if (rest == need + 1) {
+        explicit_key = args[0];
+        args++;
+        rest--;
+    }
+    struct zbc_wtx *w = calloc(1, sizeof *w);
+    if (w == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+    int ok = 0;
+    uint8_t seed[32];
+    struct zbc_chain_id chain;
+    if (!zbc_wtx_from_args(w, cmd, rest, args, o, (int64_t)time(NULL), f))
+        goto out;
+    if (!signing_seed(seed, o, explicit_key, f))
+        goto out;
+    if (!zbc_chain_for(&chain, o, f))
+        goto wipe;
+    if (!zbc_wtx_sign(w, seed, &chain, f))
+        goto wipe;
+    if (o->offline)
+        ok = zbc_wtx_offline_json(result, w, f);
+    else
+        ok = zbc_submit(result, w, o, f);
+wipe:
+    sodium_memzero(seed, sizeof seed);
+out:
+    zbc_wtx_free(w);
+    free(w);
+    return ok;
+}

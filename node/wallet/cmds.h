@@ -1,0 +1,31 @@
+/* The zbc commands.  Each fills *result (printed by out.c) and returns 1,
+ * or returns 0 with f set. */
+#ifndef ZBC_WALLET_CMDS_H
+#define ZBC_WALLET_CMDS_H
+
+#include <jansson.h>
+
+#include "crypto/address.h"
+#include "node/wallet/fail.h"
+#include "node/wallet/opts.h"
+
+typedef int (*zbc_cmd_fn)(const struct zbc_opts *o, int argc, const char *const *argv,
+                          json_t **result, struct zbc_wfail *f);
+
+int zbc_cmd_address(const struct zbc_opts *o, int argc, const char *const *argv,
+                    json_t **result, struct zbc_wfail *f);
+int zbc_cmd_key(const struct zbc_opts *o, int argc, const char *const *argv,
+                json_t **result, struct zbc_wfail *f);
+int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
+                    json_t **result, struct zbc_wfail *f);
+/* send and app create|join|move|resign|claim (argv[0] is the command). */
+int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv,
+                     json_t **result, struct zbc_wfail *f);
+/* tx status|show|prepare|submit */
+int zbc_cmd_tx(const struct zbc_opts *o, int argc, const char *const *argv,
+               json_t **result, struct zbc_wfail *f);
+
+/* Every text form of a typed address (shared by address and key show). */
+json_t *zbc_addr_forms_json(const struct zbc_addr *a);
+
+#endif

@@ -1,0 +1,107 @@
+#include "node/wallet/out.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "crypto/hex.h"
+
+json_t *zbc_json_hex(const uint8_t *bytes, size_t len)
+{
+    char *s = malloc(2 * len + 1);
+    if (s == NULL)
+        return NULL;
+    zbc_hex_encode(s, bytes, len);
+    json_t *j = json_string(s);
+    free(s);
+    return j;
+}
+
+static void print_value(const char *key, json_t *v, int indent);
+
+static void print_object(json_t *obj, int indent)
+{
+    const char *k;
+    json_t *v;
+    json_object_foreach(obj, k, v) {
+        if (k[0] == '_')
+            continue;
+        print_value(k, v, indent);
+    }
+}
+
+static void print_value(const char *key, json_t *v, int indent)
+{
+    printf("%*s", indent, "");
+    if (key != NULL)
+        printf("%s: ", key);
+    if (json_is_object(v)) {
+        printf("\n");
+        print_object(v, indent + 2);
+        return;
+    }
+    if (json_is_array(v)) {
+        printf("\n");
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e) {
+            if (json_is_object(e)) {
+                printf("%*s-\n", indent + 2, "");
+                print_object(e, indent + 4);
+            } else {
+                print_value(NULL, e, indent + 2);
+            }
+        }
+        return;
+    }
+    if (json_is_string(v)) {
+        printf("%s\n", json_string_value(v));
+        return;
+    }
+    char *s = json_dumps(v, JSON_ENCODE_ANY);
+    printf("%s\n", s != NULL ? s : "?");
+    free(s);
+}
+
+int zbc_out_success(int json, json_t *obj)
+{
+    if (json) {
+        json_object_set_new(obj, "success", json_true());
+        char *s = json_dumps(obj, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (s != NULL)
+            printf("%s\n", s);
+        free(s);
+    } else {
+        const char *text = json_string_value(json_object_get(obj, "_text"));
+        if (text != NULL)
+            printf("%s", text);
+        else
+            print_object(obj, 0);
+    }
+    fflush(stdout);
+    json_decref(obj);
+    return 0;
+}
+
+int zbc_out_fail(int json, struct zbc_wfail *f)
+{
+    int code = f->code == ZBC_EXIT_OK ? ZBC_EXIT_INTERNAL : f->code;
+    fprintf(stderr, "zbc: error: %s\n", f->err.msg);
+    if (json) {
+        json_t *o = json_object();
+        json_object_set_new(o, "success", json_false());
+        json_object_set_new(o, "error", json_string(f->err.msg));
+        json_object_set_new(o, "exit_code", json_integer(code));
+        json_object_set_new(o, "error_class", json_string(zbc_exit_class((enum zbc_exit)code)));
+        if (f->http_code != 0)
+            json_object_set_new(o, "http_code", json_integer(f->http_code));
+        if (f->api_response != NULL)
+            json_object_set(o, "api_response", f->api_response);
+        char *s = json_dumps(o, JSON_INDENT(2) | JSON_SORT_KEYS);
+        if (s != NULL)
+            printf("%s\n", s);
+        free(s);
+        json_decref(o);
+        fflush(stdout);
+    }
+    return code;
+}

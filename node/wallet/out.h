@@ -1,0 +1,23 @@
+/* What zbc prints.  With --json: exactly one JSON object on stdout with
+ * "success"; without: the same fields as "key: value" text.  Diagnostics
+ * go to stderr. */
+#ifndef ZBC_WALLET_OUT_H
+#define ZBC_WALLET_OUT_H
+
+#include <jansson.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "node/wallet/fail.h"
+
+/* Prints a result (adds "success": true); steals obj.  Returns 0. */
+int zbc_out_success(int json, json_t *obj);
+
+/* Prints a failure: stderr always, and the JSON error object on stdout
+ * with --json.  Returns the exit code. */
+int zbc_out_fail(int json, struct zbc_wfail *f);
+
+/* Helpers to build results: hex of bytes as a JSON string. */
+json_t *zbc_json_hex(const uint8_t *bytes, size_t len);
+
+#endif

@@ -1,0 +1,120 @@
+#include "node/wallet/submit.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "crypto/hex.h"
+#include "node/wallet/api.h"
+#include "node/wallet/out.h"
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct zbc_opts *o,
+                       struct zbc_wfail *f)
+{
+    struct zbc_api api = {o->api, o->timeout_s};
+    char path[128];
+    snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hash_hex);
+    double end = now_s() + o->wait_s;
+    char last[64] = "unknown";
+    *status_out = NULL;
+    for (;;) {
+        json_t *st = NULL;
+        struct zbc_wfail pf = {0};
+        if (zbc_api_call(&api, path, NULL, &st, &pf)) {
+            const char *s = json_string_value(json_object_get(st, "status"));
+            if (s != NULL && strcmp(s, "confirmed") == 0) {
+                *status_out = st;
+                return 1;
+            }
+            snprintf(last, sizeof last, "%s", s != NULL ? s : "?");
+            json_decref(st);
+        } else if (pf.code != ZBC_EXIT_NOT_FOUND) {
+            /* unreachable, busy, timeout: that is the answer */
+            *f = pf;
+            return 0;
+        } else {
+            snprintf(last, sizeof last, "not_found");
+            zbc_wfail_clear(&pf);
+        }
+        if (now_s() > end)
+            return zbc_wfail(f, ZBC_EXIT_TIMEOUT,
+                             "transaction %s was not confirmed within %d s (last status: %s)",
+                             hash_hex, o->wait_s, last);
+        struct timespec ts = {0, 300 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *o,
+               struct zbc_wfail *f)
+{
+    json_t *payload;
+    if (!zbc_wtx_payload(&payload, w, f))
+        return 0;
+    char *body = json_dumps(payload, JSON_COMPACT | JSON_SORT_KEYS);
+    if (body == NULL) {
+        json_decref(payload);
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot encode the payload");
+    }
+    struct zbc_api api = {o->api, o->timeout_s};
+    json_t *reply;
+    int ok = zbc_api_call(&api, "/api/v1/transactions", body, &reply, f);
+    free(body);
+    if (!ok) {
+        json_decref(payload);
+        return 0;
+    }
+    char hash[65];
+    zbc_hex_encode(hash, w->hash, 32);
+    const char *theirs = json_string_value(json_object_get(reply, "transaction_hash"));
+    if (theirs == NULL || strcasecmp(theirs, hash) != 0) {
+        json_decref(payload);
+        f->api_response = reply;
+        f->http_code = 200;
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL,
+                         "the node accepted the transaction under hash %s but this wallet computed %s",
+                         theirs != NULL ? theirs : "(none)", hash);
+    }
+    json_t *r = json_object();
+    json_object_set_new(r, "transaction_hash", json_string(hash));
+    json_object_set_new(r, "transaction_type", json_integer(w->tx.type));
+    json_object_set(r, "sender_account_address", json_object_get(payload, "sender_account_address"));
+    json_object_set(r, "recipient_account_address",
+                    json_object_get(payload, "recipient_account_address"));
+    json_object_set_new(r, "fee", json_integer(w->tx.fee));
+    json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
+    json_object_set_new(r, "api_response", reply);
+    json_decref(payload);
+    if (o->wait) {
+        json_t *st;
+        if (!zbc_wait_confirmed(&st, hash, o, f)) {
+            json_decref(r);
+            return 0;
+        }
+        json_object_set(r, "status", json_object_get(st, "status"));
+        json_object_set(r, "block_height", json_object_get(st, "block_height"));
+        json_decref(st);
+    }
+    *result = r;
+    return 1;
+}
+
+int zbc_chain_for(struct zbc_chain_id *c, const struct zbc_opts *o, struct zbc_wfail *f)
+{
+    if (o->genesis != NULL)
+        return zbc_chain_id_parse(c, o->genesis, f);
+    if (o->offline)
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "--offline needs --genesis <hex|v1> (or ZOOBC_GENESIS_HASH)");
+    struct zbc_api api = {o->api, o->timeout_s};
+    memset(c, 0, sizeof *c);
+    return zbc_api_genesis(&api, c->genesis, &c->signing_version, f);
+}
