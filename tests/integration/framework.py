@@ -114,6 +114,8 @@ class Node:
     def init(self):
         """zbcd init: creates the data directory and node key; returns the
         node public key (hex)."""
+        if not os.access(self.test.zbcd, os.X_OK):
+            raise TestFailure("binary %s is missing: build first (scripts/build)" % self.test.zbcd)
         p = subprocess.run([self.test.zbcd, "init", "--datadir", self.datadir],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         out = p.stdout.decode() + p.stderr.decode()
@@ -362,9 +364,8 @@ class ZbcTest:
         name = type(self).__name__
         ok = False
         try:
-            for b in (self.zbcd, self.zbc_bin):
-                if not os.access(b, os.X_OK):
-                    raise TestFailure("binary %s is missing: build first (scripts/build)" % b)
+            if not os.access(self.zbc_bin, os.X_OK):
+                raise TestFailure("binary %s is missing: build first (scripts/build)" % self.zbc_bin)
             self.log("%s: tmpdir %s" % (name, self.tmpdir))
             self.run_test()
             ok = True
