@@ -206,7 +206,9 @@ int zbc_keystore_pubkey(const struct zbc_opts *o, const char *name, uint8_t pk[3
         return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet has no key named '%s'", n);
     char *got = fgets(line, sizeof line, fp);
     fclose(fp);
-    if (got == NULL || strlen(line) < 64 || !zbc_hex_decode_exact(pk, 32, line))
+    if (got != NULL && strlen(line) >= 64)
+        line[64] = '\0';
+    if (got == NULL || strlen(line) != 64 || !zbc_hex_decode_exact(pk, 32, line))
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "%s does not hold a public key", path);
     if (name_out != NULL)
         snprintf(name_out, ZBC_KEY_NAME_MAX + 1, "%s", n);
@@ -242,7 +244,9 @@ int zbc_keystore_load(const struct zbc_opts *o, const char *name, uint8_t seed[3
     uint8_t pk[32], pk2[32], sk[64];
     zbc_ed25519_keypair(pk, sk, seed);
     sodium_memzero(sk, sizeof sk);
-    if (zbc_keystore_pubkey(o, n, pk2, NULL, f) && memcmp(pk, pk2, 32) != 0)
+    if (!zbc_keystore_pubkey(o, n, pk2, NULL, f))
+        return 0;
+    if (memcmp(pk, pk2, 32) != 0)
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "%s.pub does not match the key in %s", n, path);
     return 1;
 }
