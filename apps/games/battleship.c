@@ -1,0 +1,789 @@
+/* Battleship (type 7, 2 seats, commit-reveal): docs/games/battleship.md.
+ *
+ * Each seat commits to its board as 100 cell hashes H(is_ship || salt):
+ * the creator (seat 0) in the CreateApp params, the joiner (seat 1) as its
+ * first move.  Then seat 0 fires first.  A shot is pending until the
+ * target's owner reveals that cell (checked against its commitment); the
+ * owner holds the turn until it has revealed and fired back.  The first
+ * seat to have 17 ship cells revealed on the other's board wins; a seat
+ * whose 100 shots are all revealed with fewer than 17 ships among them
+ * also wins (the other committed too few ships). */
+#include "apps/games/battleship.h"
+
+#include <ctype.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "apps/notation.h"
+#include "crypto/hash.h"
+#include "crypto/hex.h"
+
+#define N_CELLS ZBC_BATTLESHIP_CELLS
+#define SALT_LEN ZBC_BATTLESHIP_SALT_LEN
+#define COMMIT_LEN ZBC_BATTLESHIP_COMMIT_LEN
+#define FLEET ZBC_BATTLESHIP_FLEET_CELLS
+#define NONE 0xFF
+
+#define FIRE_LEN 2
+#define REVEAL_LEN (2 + SALT_LEN)
+#define REVEAL_FIRE_LEN (3 + SALT_LEN)
+#define COMMIT_MOVE_LEN (1 + COMMIT_LEN)
+
+enum bs_phase {
+    BS_COMMIT = 0, /* waiting for the joiner's commitment */
+    BS_PLAY = 1,
+    BS_OVER = 2,
+};
+
+/* What is known of a cell of a seat's own board (shots come from the other
+ * seat). */
+enum bs_cell {
+    CELL_UNSHOT = 0,
+    CELL_PENDING = 1, /* fired at, not yet revealed */
+    CELL_WATER = 2,
+    CELL_SHIP = 3,
+};
+
+struct bs_state {
+    uint8_t phase;   /* enum bs_phase */
+    uint8_t to_move; /* the winner once over */
+    uint8_t pending; /* cell of to_move's own board awaiting its reveal */
+    uint8_t winner;  /* NONE unless over */
+    uint8_t board[2][N_CELLS];          /* enum bs_cell */
+    uint8_t commit[2][N_CELLS][SALT_LEN]; /* seat 1's is zero until committed */
+};
+
+_Static_assert(sizeof(struct bs_state) <= ZBC_GAME_STATE_MAX,
+               "battleship state fits the state buffer");
+
+#define STATE_BYTES (4 + 2 * N_CELLS + 2 * COMMIT_LEN)
+_Static_assert(STATE_BYTES <= ZBC_GAME_STATE_MAX, "encoded state fits");
+
+static const struct bs_state *cbs(const struct zbc_game_state *st)
+{
+    return (const struct bs_state *)(const void *)st->b;
+}
+
+static struct bs_state *bs(struct zbc_game_state *st)
+{
+    return (struct bs_state *)(void *)st->b;
+}
+
+/* ---- helpers (battleship.h) ---- */
+
+void zbc_battleship_cell_hash(uint8_t out[32], uint8_t is_ship,
+                              const uint8_t salt[SALT_LEN])
+{
+    uint8_t buf[1 + SALT_LEN];
+    buf[0] = is_ship;
+    memcpy(buf + 1, salt, SALT_LEN);
+    zbc_sha3_256(out, buf, sizeof buf);
+}
+
+int zbc_battleship_commitment(uint8_t out[COMMIT_LEN],
+                              const uint8_t is_ship[N_CELLS],
+                              const uint8_t salts[N_CELLS][SALT_LEN],
+                              struct zbc_err *err)
+{
+    for (size_t i = 0; i < N_CELLS; i++)
+        if (is_ship[i] > 1)
+            return zbc_fail(err, "is_ship of cell %zu is %u, want 0 or 1", i,
+                            (unsigned)is_ship[i]);
+    for (size_t i = 0; i < N_CELLS; i++)
+        zbc_battleship_cell_hash(out + 32 * i, is_ship[i], salts[i]);
+    return 1;
+}
+
+/* Covers the lowest uncovered ship cell with one of the remaining ships
+ * (lens[k] > 0), horizontally or vertically, and recurses.  The lowest
+ * uncovered cell must be the top or left end of its ship. */
+static bool fleet_fits(const uint8_t is_ship[N_CELLS], bool used[N_CELLS],
+                       uint8_t lens[5])
+{
+    int c = -1;
+    for (int i = 0; i < N_CELLS; i++)
+        if (is_ship[i] && !used[i]) {
+            c = i;
+            break;
+        }
+    if (c < 0) {
+        for (int k = 0; k < 5; k++)
+            if (lens[k])
+                return false;
+        return true;
+    }
+    for (int k = 0; k < 5; k++) {
+        uint8_t len = lens[k];
+        if (len == 0)
+            continue;
+        for (int dir = 0; dir < 2; dir++) {
+            int step = dir == 0 ? 1 : 10;
+            bool ok = dir == 0 ? c % 10 + len <= 10 : c / 10 + len <= 10;
+            for (int j = 0; ok && j < len; j++)
+                ok = is_ship[c + j * step] && !used[c + j * step];
+            if (!ok)
+                continue;
+            for (int j = 0; j < len; j++)
+                used[c + j * step] = true;
+            lens[k] = 0;
+            bool done = fleet_fits(is_ship, used, lens);
+            lens[k] = len;
+            for (int j = 0; j < len; j++)
+                used[c + j * step] = false;
+            if (done)
+                return true;
+        }
+    }
+    return false;
+}
+
+int zbc_battleship_check_fleet(const uint8_t is_ship[N_CELLS],
+                               struct zbc_err *err)
+{
+    unsigned count = 0;
+    for (size_t i = 0; i < N_CELLS; i++) {
+        if (is_ship[i] > 1)
+            return zbc_fail(err, "is_ship of cell %zu is %u, want 0 or 1", i,
+                            (unsigned)is_ship[i]);
+        count += is_ship[i];
+    }
+    if (count != FLEET)
+        return zbc_fail(err, "the board has %u ship cells, the fleet has %d",
+                        count, FLEET);
+    bool used[N_CELLS] = {false};
+    uint8_t lens[5] = {5, 4, 3, 3, 2};
+    if (!fleet_fits(is_ship, used, lens))
+        return zbc_fail(err, "the ship cells are not the fleet 5, 4, 3, 3, 2 "
+                             "of straight, non-overlapping ships");
+    return 1;
+}
+
+int zbc_battleship_parse_cell(const char *text, size_t len, uint8_t *cell,
+                              struct zbc_err *err)
+{
+    if (len < 2 || len > 3)
+        return zbc_fail(err, "cell \"%.*s\" is not a row A-J and a column 1-10",
+                        (int)(len > 8 ? 8 : len), text);
+    char r = (char)toupper((unsigned char)text[0]);
+    unsigned col = 0;
+    bool digits = true;
+    for (size_t i = 1; i < len; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            digits = false;
+        else
+            col = col * 10 + (unsigned)(text[i] - '0');
+    }
+    if (r < 'A' || r > 'J' || !digits || text[1] == '0' || col < 1 ||
+        col > 10)
+        return zbc_fail(err, "cell \"%.*s\" is not a row A-J and a column 1-10",
+                        (int)len, text);
+    *cell = (uint8_t)((r - 'A') * 10 + (int)col - 1);
+    return 1;
+}
+
+int zbc_battleship_format_cell(uint8_t cell, char out[4])
+{
+    if (cell >= N_CELLS)
+        return 0;
+    int col = cell % 10 + 1;
+    out[0] = (char)('A' + cell / 10);
+    if (col == 10) {
+        out[1] = '1';
+        out[2] = '0';
+        out[3] = '\0';
+    } else {
+        out[1] = (char)('0' + col);
+        out[2] = '\0';
+    }
+    return 1;
+}
+
+int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat)
+{
+    const struct bs_state *s = cbs(st);
+    if (s->phase != BS_PLAY || s->to_move != seat || s->pending == NONE)
+        return -1;
+    return s->pending;
+}
+
+/* ---- rules ---- */
+
+static unsigned count_cells(const uint8_t board[N_CELLS], uint8_t what)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < N_CELLS; i++)
+        n += board[i] == what;
+    return n;
+}
+
+static unsigned shots_on(const uint8_t board[N_CELLS])
+{
+    return N_CELLS - count_cells(board, CELL_UNSHOT);
+}
+
+static int bs_check_params(uint8_t seats, const uint8_t *params, size_t len,
+                           struct zbc_err *err)
+{
+    (void)params;
+    if (seats != 2)
+        return zbc_fail(err, "battleship needs exactly 2 seats, not %u",
+                        (unsigned)seats);
+    if (len != COMMIT_LEN)
+        return zbc_fail(err, "battleship params are the creator's %d-byte board commitment, got %zu bytes",
+                        COMMIT_LEN, len);
+    return 1;
+}
+
+static int bs_init(struct zbc_game_state *st, uint8_t seats,
+                   const uint8_t *params, size_t len, uint8_t first,
+                   struct zbc_roll *rolls, struct zbc_err *err)
+{
+    (void)first; /* the joiner always commits first */
+    (void)rolls;
+    if (!bs_check_params(seats, params, len, err))
+        return 0;
+    struct bs_state *s = bs(st);
+    memset(s, 0, sizeof *s);
+    s->phase = BS_COMMIT;
+    s->to_move = 1;
+    s->pending = NONE;
+    s->winner = NONE;
+    memcpy(s->commit[0], params, COMMIT_LEN);
+    return 1;
+}
+
+static int bs_turn(const struct zbc_game_state *st)
+{
+    const struct bs_state *s = cbs(st);
+    return s->phase == BS_OVER ? ZBC_NOBODY : s->to_move;
+}
+
+static void bs_result(const struct zbc_game_state *st, struct zbc_result *out)
+{
+    const struct bs_state *s = cbs(st);
+    memset(out, 0, sizeof *out);
+    if (s->phase == BS_OVER) {
+        out->kind = ZBC_RESULT_WIN;
+        out->winner = s->winner;
+    } else {
+        out->kind = ZBC_RESULT_ONGOING;
+    }
+}
+
+/* Fires `seat` at `cell` of the other seat's board. */
+static int fire(struct bs_state *s, uint8_t seat, uint8_t cell,
+                struct zbc_err *err)
+{
+    uint8_t opp = (uint8_t)(1 - seat);
+    char name[4];
+    if (cell >= N_CELLS)
+        return zbc_fail(err, "cell %u out of range 0-99", (unsigned)cell);
+    if (!zbc_battleship_format_cell(cell, name))
+        return zbc_fail(err, "cell %u out of range 0-99", (unsigned)cell);
+    if (s->board[opp][cell] != CELL_UNSHOT)
+        return zbc_fail(err, "illegal move: %s was already fired at", name);
+    s->board[opp][cell] = CELL_PENDING;
+    s->pending = cell;
+    s->to_move = opp;
+    return 1;
+}
+
+/* Reveals `seat`'s pending cell; ends the game when the shooter has won. */
+static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
+                  const uint8_t salt[SALT_LEN], struct zbc_err *err)
+{
+    char name[4];
+    uint8_t h[32];
+    if (s->pending == NONE)
+        return zbc_fail(err, "illegal move: nothing to reveal");
+    if (!zbc_battleship_format_cell(s->pending, name))
+        return zbc_fail(err, "pending cell out of range");
+    if (is_ship > 1)
+        return zbc_fail(err, "is_ship must be 0 or 1, got %u",
+                        (unsigned)is_ship);
+    zbc_battleship_cell_hash(h, is_ship, salt);
+    if (memcmp(h, s->commit[seat][s->pending], 32) != 0)
+        return zbc_fail(err, "illegal move: the reveal of %s as %s does not match the commitment",
+                        name, is_ship ? "ship" : "water");
+    s->board[seat][s->pending] = is_ship ? CELL_SHIP : CELL_WATER;
+    s->pending = NONE;
+    uint8_t shooter = (uint8_t)(1 - seat);
+    if (count_cells(s->board[seat], CELL_SHIP) >= FLEET ||
+        shots_on(s->board[seat]) == N_CELLS) {
+        s->phase = BS_OVER;
+        s->winner = shooter;
+        s->to_move = shooter;
+    }
+    return 1;
+}
+
+/* Checks and applies one move to *s (which the caller discards on
+ * failure). */
+static int step(struct bs_state *s, uint8_t seat, const uint8_t *move,
+                size_t len, struct zbc_err *err)
+{
+    if (s->phase == BS_OVER)
+        return zbc_fail(err, "the game is over");
+    if (seat != s->to_move)
+        return zbc_fail(err, "not your turn: seat %u is to move",
+                        (unsigned)s->to_move);
+    if (len == 0)
+        return zbc_fail(err, "empty battleship move");
+    uint8_t tag = move[0];
+    if (tag > ZBC_BATTLESHIP_COMMIT)
+        return zbc_fail(err, "unknown battleship move tag %u (0 fire, 1 reveal, 2 reveal and fire, 3 commit)",
+                        (unsigned)tag);
+    if (s->phase == BS_COMMIT) {
+        if (tag != ZBC_BATTLESHIP_COMMIT)
+            return zbc_fail(err, "illegal move: seat 1 must first commit its board");
+        if (len != COMMIT_MOVE_LEN)
+            return zbc_fail(err, "a commit move is %d bytes (tag 3 and 100 hashes), got %zu",
+                            COMMIT_MOVE_LEN, len);
+        memcpy(s->commit[1], move + 1, COMMIT_LEN);
+        s->phase = BS_PLAY;
+        s->to_move = 0;
+        return 1;
+    }
+    switch (tag) {
+    case ZBC_BATTLESHIP_COMMIT:
+        return zbc_fail(err, "illegal move: the boards are already committed");
+    case ZBC_BATTLESHIP_FIRE:
+        if (len != FIRE_LEN)
+            return zbc_fail(err, "a fire move is %d bytes, got %zu", FIRE_LEN,
+                            len);
+        if (s->pending != NONE) {
+            char name[4];
+            if (!zbc_battleship_format_cell(s->pending, name))
+                return zbc_fail(err, "pending cell out of range");
+            return zbc_fail(err, "illegal move: reveal %s before firing", name);
+        }
+        return fire(s, seat, move[1], err);
+    case ZBC_BATTLESHIP_REVEAL:
+        if (len != REVEAL_LEN)
+            return zbc_fail(err, "a reveal move is %d bytes, got %zu",
+                            REVEAL_LEN, len);
+        return reveal(s, seat, move[1], move + 2, err);
+    case ZBC_BATTLESHIP_REVEAL_FIRE: {
+        if (len != REVEAL_FIRE_LEN)
+            return zbc_fail(err, "a reveal-and-fire move is %d bytes, got %zu",
+                            REVEAL_FIRE_LEN, len);
+        uint8_t cell = move[2 + SALT_LEN];
+        uint8_t opp = (uint8_t)(1 - seat);
+        /* The target is checked even when the reveal ends the game (then
+         * the shot is void), so the move's validity never depends on
+         * the revealed value. */
+        if (cell >= N_CELLS)
+            return zbc_fail(err, "cell %u out of range 0-99", (unsigned)cell);
+        if (s->board[opp][cell] != CELL_UNSHOT) {
+            char name[4];
+            if (!zbc_battleship_format_cell(cell, name))
+                return zbc_fail(err, "cell %u out of range 0-99", (unsigned)cell);
+            return zbc_fail(err, "illegal move: %s was already fired at", name);
+        }
+        if (!reveal(s, seat, move[1], move + 2, err))
+            return 0;
+        if (s->phase == BS_OVER)
+            return 1;
+        return fire(s, seat, cell, err);
+    }
+    default:
+        return zbc_fail(err, "unknown battleship move tag %u", (unsigned)tag);
+    }
+}
+
+static int bs_check_move(const struct zbc_game_state *st, uint8_t seat,
+                         const uint8_t *move, size_t len, struct zbc_err *err)
+{
+    struct bs_state copy = *cbs(st);
+    return step(&copy, seat, move, len, err);
+}
+
+static int bs_apply_move(struct zbc_game_state *st, uint8_t seat,
+                         const uint8_t *move, size_t len,
+                         struct zbc_roll *rolls, struct zbc_err *err)
+{
+    (void)rolls;
+    struct bs_state copy = *cbs(st);
+    if (!step(&copy, seat, move, len, err))
+        return 0;
+    *bs(st) = copy;
+    return 1;
+}
+
+static size_t bs_gen_moves(const struct zbc_game_state *st,
+                           struct zbc_move *out, size_t cap)
+{
+    const struct bs_state *s = cbs(st);
+    size_t n = 0;
+    if (s->phase != BS_PLAY || s->pending != NONE)
+        return 0; /* a commitment or a reveal needs the player's secrets */
+    const uint8_t *target = s->board[1 - s->to_move];
+    for (uint8_t c = 0; c < N_CELLS && n < cap; c++) {
+        if (target[c] != CELL_UNSHOT)
+            continue;
+        out[n].len = FIRE_LEN;
+        out[n].b[0] = ZBC_BATTLESHIP_FIRE;
+        out[n].b[1] = c;
+        n++;
+    }
+    return n;
+}
+
+/* Bytes: phase, to_move, pending, winner, board0[100], board1[100],
+ * commit0[3200], commit1[3200]. */
+static size_t bs_encode(const struct zbc_game_state *st, uint8_t *out,
+                        size_t cap)
+{
+    const struct bs_state *s = cbs(st);
+    if (cap < STATE_BYTES)
+        return 0;
+    out[0] = s->phase;
+    out[1] = s->to_move;
+    out[2] = s->pending;
+    out[3] = s->winner;
+    memcpy(out + 4, s->board, sizeof s->board);
+    memcpy(out + 4 + sizeof s->board, s->commit, sizeof s->commit);
+    return STATE_BYTES;
+}
+
+static int bs_validate(const struct bs_state *s, struct zbc_err *err)
+{
+    for (int p = 0; p < 2; p++)
+        for (int c = 0; c < N_CELLS; c++)
+            if (s->board[p][c] > CELL_SHIP)
+                return zbc_fail(err, "battleship state: cell %d of seat %d's board has value %u",
+                                c, p, (unsigned)s->board[p][c]);
+    unsigned pending_cells = count_cells(s->board[0], CELL_PENDING) +
+                             count_cells(s->board[1], CELL_PENDING);
+    if (s->to_move > 1)
+        return zbc_fail(err, "battleship state: seat to move %u out of range",
+                        (unsigned)s->to_move);
+    switch ((enum bs_phase)s->phase) {
+    case BS_COMMIT: {
+        static const uint8_t zero[COMMIT_LEN];
+        if (s->to_move != 1 || s->pending != NONE || s->winner != NONE ||
+            shots_on(s->board[0]) != 0 || shots_on(s->board[1]) != 0 ||
+            memcmp(s->commit[1], zero, COMMIT_LEN) != 0)
+            return zbc_fail(err, "battleship state: before the joiner's commitment seat 1 moves, no shots, no seat 1 hashes");
+        return 1;
+    }
+    case BS_PLAY: {
+        if (s->winner != NONE)
+            return zbc_fail(err, "battleship state: a winner in a game in play");
+        if (s->pending == NONE ? pending_cells != 0
+                               : (s->pending >= N_CELLS || pending_cells != 1 ||
+                                  s->board[s->to_move][s->pending] != CELL_PENDING))
+            return zbc_fail(err, "battleship state: the pending cell must be the one unrevealed shot, on the board of the seat to move");
+        unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
+        if (by0 != by1 + (s->to_move == 1 ? 1u : 0u))
+            return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u to move",
+                            by0, by1, (unsigned)s->to_move);
+        for (int p = 0; p < 2; p++)
+            if (count_cells(s->board[p], CELL_SHIP) >= FLEET ||
+                count_cells(s->board[p], CELL_SHIP) +
+                        count_cells(s->board[p], CELL_WATER) == N_CELLS)
+                return zbc_fail(err, "battleship state: seat %d's board is decided but the game goes on", p);
+        return 1;
+    }
+    case BS_OVER: {
+        if (s->winner > 1 || s->to_move != s->winner || s->pending != NONE ||
+            pending_cells != 0)
+            return zbc_fail(err, "battleship state: a finished game has its winner to move and no pending shot");
+        uint8_t w = s->winner, l = (uint8_t)(1 - w);
+        unsigned ships_l = count_cells(s->board[l], CELL_SHIP);
+        bool won = ships_l == FLEET ||
+                   (ships_l < FLEET && shots_on(s->board[l]) == N_CELLS);
+        if (!won || count_cells(s->board[w], CELL_SHIP) >= FLEET ||
+            shots_on(s->board[w]) == N_CELLS)
+            return zbc_fail(err, "battleship state: the boards do not show seat %u winning", (unsigned)w);
+        unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
+        if (by0 != by1 + (w == 0 ? 1u : 0u))
+            return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u winning",
+                            by0, by1, (unsigned)w);
+        return 1;
+    }
+    }
+    return zbc_fail(err, "battleship state: phase %u out of range 0-2",
+                    (unsigned)s->phase);
+}
+
+static int bs_decode(struct zbc_game_state *st, const uint8_t *in, size_t len,
+                     struct zbc_err *err)
+{
+    if (len != STATE_BYTES)
+        return zbc_fail(err, "battleship state: %zu bytes, want %d", len,
+                        STATE_BYTES);
+    struct bs_state s;
+    s.phase = in[0];
+    s.to_move = in[1];
+    s.pending = in[2];
+    s.winner = in[3];
+    memcpy(s.board, in + 4, sizeof s.board);
+    memcpy(s.commit, in + 4 + sizeof s.board, sizeof s.commit);
+    if (!bs_validate(&s, err))
+        return 0;
+    *bs(st) = s;
+    return 1;
+}
+
+static char cell_char(uint8_t v)
+{
+    switch ((enum bs_cell)v) {
+    case CELL_UNSHOT:
+        return '.';
+    case CELL_PENDING:
+        return '?';
+    case CELL_WATER:
+        return 'o';
+    case CELL_SHIP:
+        return 'X';
+    }
+    return '!';
+}
+
+static const char *phase_name(uint8_t phase)
+{
+    switch ((enum bs_phase)phase) {
+    case BS_COMMIT:
+        return "commit";
+    case BS_PLAY:
+        return "play";
+    case BS_OVER:
+        return "over";
+    }
+    return "?";
+}
+
+static int bs_to_json(const struct zbc_game_state *st, char *out, size_t cap)
+{
+    const struct bs_state *s = cbs(st);
+    struct zbc_text t;
+    zbc_text_init(&t, out, cap);
+    zbc_text_printf(&t, "{\"game\":\"battleship\",\"phase\":\"%s\",",
+                    phase_name(s->phase));
+    if (s->phase == BS_OVER)
+        zbc_text_printf(&t, "\"turn\":null,\"awaiting\":null,");
+    else
+        zbc_text_printf(&t, "\"turn\":%u,\"awaiting\":\"%s\",",
+                        (unsigned)s->to_move,
+                        s->phase == BS_COMMIT ? "commit"
+                        : s->pending != NONE  ? "reveal"
+                                              : "fire");
+    char name[4];
+    if (s->pending != NONE && zbc_battleship_format_cell(s->pending, name))
+        zbc_text_printf(&t, "\"pending\":{\"seat\":%u,\"cell\":%u,\"name\":\"%s\"},",
+                        (unsigned)s->to_move, (unsigned)s->pending, name);
+    else
+        zbc_text_printf(&t, "\"pending\":null,");
+    zbc_text_printf(&t, "\"boards\":[");
+    for (int p = 0; p < 2; p++) {
+        char cells[N_CELLS + 1];
+        for (int c = 0; c < N_CELLS; c++)
+            cells[c] = cell_char(s->board[p][c]);
+        cells[N_CELLS] = '\0';
+        zbc_text_printf(&t, "%s{\"seat\":%d,\"cells\":\"%s\",\"shots\":%u,\"ship_hits\":%u}",
+                        p ? "," : "", p, cells, shots_on(s->board[p]),
+                        count_cells(s->board[p], CELL_SHIP));
+    }
+    zbc_text_printf(&t, "],");
+    if (s->phase == BS_OVER)
+        zbc_text_printf(&t, "\"result\":\"win\",\"winner\":%u}",
+                        (unsigned)s->winner);
+    else
+        zbc_text_printf(&t, "\"result\":\"ongoing\",\"winner\":null}");
+    return zbc_text_result(&t);
+}
+
+static int bs_render(const struct zbc_game_state *st, char *out, size_t cap)
+{
+    const struct bs_state *s = cbs(st);
+    struct zbc_text t;
+    zbc_text_init(&t, out, cap);
+    zbc_text_printf(&t, "Battleship (. unshot, ? awaiting reveal, o water, X ship)\n");
+    for (int p = 0; p < 2; p++) {
+        zbc_text_printf(&t, "seat %d board: %u shots by seat %d, %u/%d ship cells hit\n",
+                        p, shots_on(s->board[p]), 1 - p,
+                        count_cells(s->board[p], CELL_SHIP), FLEET);
+        zbc_text_printf(&t, "   1 2 3 4 5 6 7 8 9 10\n");
+        for (int r = 0; r < 10; r++) {
+            zbc_text_printf(&t, "%c ", 'A' + r);
+            for (int c = 0; c < 10; c++)
+                zbc_text_printf(&t, " %c", cell_char(s->board[p][r * 10 + c]));
+            zbc_text_printf(&t, "\n");
+        }
+    }
+    char name[4];
+    switch ((enum bs_phase)s->phase) {
+    case BS_COMMIT:
+        zbc_text_printf(&t, "waiting for seat 1 to commit its board\n");
+        break;
+    case BS_PLAY:
+        if (s->pending != NONE && zbc_battleship_format_cell(s->pending, name))
+            zbc_text_printf(&t, "seat %u to reveal %s, then fire\n",
+                            (unsigned)s->to_move, name);
+        else
+            zbc_text_printf(&t, "seat %u to fire\n", (unsigned)s->to_move);
+        break;
+    case BS_OVER:
+        zbc_text_printf(&t, "seat %u wins\n", (unsigned)s->winner);
+        break;
+    }
+    return zbc_text_result(&t);
+}
+
+/* ---- notation ---- */
+
+/* Next whitespace-separated word of *p: start and length, 0 at the end. */
+static size_t next_word(const char **p, const char **start)
+{
+    const char *q = *p;
+    while (*q == ' ' || *q == '\t' || *q == '\n' || *q == '\r')
+        q++;
+    *start = q;
+    while (*q != '\0' && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r')
+        q++;
+    *p = q;
+    return (size_t)(q - *start);
+}
+
+static bool word_eq(const char *w, size_t n, const char *lit)
+{
+    return strlen(lit) == n && strncmp(w, lit, n) == 0;
+}
+
+static int bs_parse_move(const struct zbc_game_state *st, uint8_t seat,
+                         const char *text, uint8_t *move, size_t cap,
+                         size_t *len, struct zbc_err *err)
+{
+    (void)st;
+    (void)seat;
+    const char *p = text, *w[6];
+    size_t n[6], count = 0;
+    for (;;) {
+        const char *ws;
+        size_t wl = next_word(&p, &ws);
+        if (wl == 0)
+            break;
+        if (count == 6)
+            return zbc_fail(err, "too many words in a battleship move");
+        w[count] = ws;
+        n[count++] = wl;
+    }
+    if (count == 2 && word_eq(w[0], n[0], "fire")) {
+        if (cap < FIRE_LEN)
+            return zbc_fail(err, "move buffer too small");
+        if (!zbc_battleship_parse_cell(w[1], n[1], &move[1], err))
+            return 0;
+        move[0] = ZBC_BATTLESHIP_FIRE;
+        *len = FIRE_LEN;
+        return 1;
+    }
+    if (count == 2 && word_eq(w[0], n[0], "commit")) {
+        if (cap < COMMIT_MOVE_LEN)
+            return zbc_fail(err, "move buffer too small");
+        size_t got = 0;
+        if (n[1] != 2 * COMMIT_LEN ||
+            !zbc_hex_decode(move + 1, COMMIT_LEN, &got, w[1], n[1]) ||
+            got != COMMIT_LEN)
+            return zbc_fail(err, "commit needs %d hex characters (100 hashes)",
+                            2 * COMMIT_LEN);
+        move[0] = ZBC_BATTLESHIP_COMMIT;
+        *len = COMMIT_MOVE_LEN;
+        return 1;
+    }
+    if ((count == 3 || count == 5) && word_eq(w[0], n[0], "reveal")) {
+        if (cap < REVEAL_FIRE_LEN)
+            return zbc_fail(err, "move buffer too small");
+        if (word_eq(w[1], n[1], "ship"))
+            move[1] = 1;
+        else if (word_eq(w[1], n[1], "water"))
+            move[1] = 0;
+        else
+            return zbc_fail(err, "reveal \"ship\" or \"water\", not \"%.*s\"",
+                            (int)(n[1] > 16 ? 16 : n[1]), w[1]);
+        size_t got = 0;
+        if (n[2] != 2 * SALT_LEN ||
+            !zbc_hex_decode(move + 2, SALT_LEN, &got, w[2], n[2]) ||
+            got != SALT_LEN)
+            return zbc_fail(err, "a salt is %d hex characters", 2 * SALT_LEN);
+        if (count == 3) {
+            move[0] = ZBC_BATTLESHIP_REVEAL;
+            *len = REVEAL_LEN;
+            return 1;
+        }
+        if (!word_eq(w[3], n[3], "fire"))
+            return zbc_fail(err, "after the salt write \"fire CELL\"");
+        if (!zbc_battleship_parse_cell(w[4], n[4], &move[2 + SALT_LEN], err))
+            return 0;
+        move[0] = ZBC_BATTLESHIP_REVEAL_FIRE;
+        *len = REVEAL_FIRE_LEN;
+        return 1;
+    }
+    return zbc_fail(err, "battleship moves are \"fire B7\", \"reveal ship|water SALTHEX [fire C3]\" or \"commit HEX\"");
+}
+
+static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
+                          size_t len, char *out, size_t cap)
+{
+    (void)st;
+    struct zbc_text t;
+    char name[4], hex[2 * COMMIT_LEN + 1];
+    zbc_text_init(&t, out, cap);
+    if (len == 0)
+        return -1;
+    switch (move[0]) {
+    case ZBC_BATTLESHIP_FIRE:
+        if (len != FIRE_LEN || !zbc_battleship_format_cell(move[1], name))
+            return -1;
+        zbc_text_printf(&t, "fire %s", name);
+        break;
+    case ZBC_BATTLESHIP_REVEAL:
+    case ZBC_BATTLESHIP_REVEAL_FIRE:
+        if (move[1] > 1 ||
+            len != (move[0] == ZBC_BATTLESHIP_REVEAL ? REVEAL_LEN
+                                                      : REVEAL_FIRE_LEN))
+            return -1;
+        zbc_hex_encode(hex, move + 2, SALT_LEN);
+        zbc_text_printf(&t, "reveal %s %s", move[1] ? "ship" : "water", hex);
+        if (move[0] == ZBC_BATTLESHIP_REVEAL_FIRE) {
+            if (!zbc_battleship_format_cell(move[2 + SALT_LEN], name))
+                return -1;
+            zbc_text_printf(&t, " fire %s", name);
+        }
+        break;
+    case ZBC_BATTLESHIP_COMMIT:
+        if (len != COMMIT_MOVE_LEN)
+            return -1;
+        zbc_hex_encode(hex, move + 1, COMMIT_LEN);
+        zbc_text_printf(&t, "commit %s", hex);
+        break;
+    default:
+        return -1;
+    }
+    return zbc_text_result(&t);
+}
+
+const struct zbc_engine zbc_engine_battleship = {
+    .type = 7,
+    .name = "battleship",
+    .min_seats = 2,
+    .max_seats = 2,
+    .dice = false,
+    .draws_first = false,
+    .start_rolls = false,
+    .secret_moves = true,
+    .check_params = bs_check_params,
+    .init = bs_init,
+    .turn = bs_turn,
+    .result = bs_result,
+    .check_move = bs_check_move,
+    .apply_move = bs_apply_move,
+    .gen_moves = bs_gen_moves,
+    .encode = bs_encode,
+    .decode = bs_decode,
+    .to_json = bs_to_json,
+    .render = bs_render,
+    .parse_move = bs_parse_move,
+    .format_move = bs_format_move,
+};

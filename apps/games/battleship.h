@@ -1,0 +1,59 @@
+/* Battleship helpers for the wallet and clients (docs/games/battleship.md).
+ *
+ * A board is 10x10 cells, cell = row * 10 + column, row 0 = 'A' ... row 9 =
+ * 'J', column 0 = '1' ... column 9 = '10' (so "B7" is cell 16).  A player
+ * commits to its board with one hash per cell, H(is_ship || salt) (SHA3-256
+ * of 33 bytes), the 100 hashes in cell order being the 3200-byte
+ * commitment.  The wallet picks the salts (the engine never generates
+ * randomness) and keeps them to reveal cells later. */
+#ifndef ZBC_GAMES_BATTLESHIP_H
+#define ZBC_GAMES_BATTLESHIP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "apps/engine.h"
+#include "crypto/err.h"
+
+#define ZBC_BATTLESHIP_CELLS 100
+#define ZBC_BATTLESHIP_SALT_LEN 32
+#define ZBC_BATTLESHIP_COMMIT_LEN 3200 /* 100 x 32-byte hashes */
+#define ZBC_BATTLESHIP_FLEET_CELLS 17  /* 5 + 4 + 3 + 3 + 2 */
+
+/* Move tags (first byte of a move). */
+#define ZBC_BATTLESHIP_FIRE 0        /* [0, cell] */
+#define ZBC_BATTLESHIP_REVEAL 1      /* [1, is_ship, salt32] */
+#define ZBC_BATTLESHIP_REVEAL_FIRE 2 /* [2, is_ship, salt32, cell] */
+#define ZBC_BATTLESHIP_COMMIT 3      /* [3, commitment3200] (joiner) */
+
+/* H(is_ship || salt) for one cell. */
+void zbc_battleship_cell_hash(uint8_t out[32], uint8_t is_ship,
+                              const uint8_t salt[ZBC_BATTLESHIP_SALT_LEN]);
+
+/* The 3200-byte commitment of a board (is_ship[i] 0 or 1 for cell i).
+ * Fails when an is_ship byte is not 0 or 1. */
+ZBC_WUR int zbc_battleship_commitment(
+    uint8_t out[ZBC_BATTLESHIP_COMMIT_LEN],
+    const uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
+    const uint8_t salts[ZBC_BATTLESHIP_CELLS][ZBC_BATTLESHIP_SALT_LEN],
+    struct zbc_err *err);
+
+/* Whether the ship cells form the standard fleet: ships of 5, 4, 3, 3 and 2
+ * cells, each a straight horizontal or vertical run, not overlapping
+ * (ships may touch).  The chain cannot check this (it only counts revealed
+ * hits); the wallet checks its own layout before committing. */
+ZBC_WUR int zbc_battleship_check_fleet(
+    const uint8_t is_ship[ZBC_BATTLESHIP_CELLS], struct zbc_err *err);
+
+/* "B7" <-> 16 (letters A-J upper or lower case, numbers 1-10). */
+ZBC_WUR int zbc_battleship_parse_cell(const char *text, size_t len,
+                                      uint8_t *cell, struct zbc_err *err);
+/* Writes "B7" (out needs 4 bytes); returns 0 when cell >= 100. */
+ZBC_WUR int zbc_battleship_format_cell(uint8_t cell, char out[4]);
+
+/* The cell of `seat`'s own board that `seat` must reveal now, or -1 (no
+ * reveal pending for that seat, or the state is not a battleship game in
+ * play).  For the wallet's --auto-reveal. */
+int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat);
+
+#endif
