@@ -1,0 +1,358 @@
+/* Chain facade: open a fresh ledger from genesis, produce blocks, submit
+ * transactions, restart, refuse another chain's ledger or a damaged
+ * state, apply a produced block on a second node. */
+#include <lmdb.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain_fixture.h"
+#include "consensus/events.h"
+#include "node/chain.h"
+#include "node/log.h"
+#include "testlib.h"
+
+#define FEE 10000
+
+static struct zbc_chain *open_chain(struct fixture *f,
+                                    const struct zbc_node_key *key)
+{
+    struct zbc_chain *c = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg = {.ledger_dir = f->ledger,
+                                   .genesis = &f->g,
+                                   .key = key};
+    if (!zbc_chain_open(&c, &cfg, &err)) {
+        fprintf(stderr, "chain open: %s\n", err.msg);
+        return NULL;
+    }
+    return c;
+}
+
+static uint64_t balance_of(struct zbc_chain *c, const struct zbc_addr *a)
+{
+    struct zbc_account acc = {0};
+    struct zbc_err err = {{0}};
+    int rc = zbc_chain_account(c, a, &acc, &err);
+    return rc == ZBC_KV_FOUND ? acc.balance : (uint64_t)-1;
+}
+
+static void test_fresh_open_and_produce(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct zbc_err err = {{0}};
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
+    CHECK_EQ_MEM(zbc_chain_tip(c)->hash, f.g.hash, 32);
+    CHECK_EQ_INT(balance_of(c, &f.alice), FX_ALICE_BALANCE);
+    CHECK_EQ_INT(balance_of(c, &f.bob), 1000);
+    struct zbc_addr nobody;
+    uint8_t nobody_seed[32];
+    fx_account(&nobody, nobody_seed, 0x77);
+    struct zbc_account acc;
+    CHECK_EQ_INT(zbc_chain_account(c, &nobody, &acc, &err), ZBC_KV_NOTFOUND);
+
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(c, &slot, &err));
+    CHECK(slot.is_validator);
+    CHECK_EQ_INT(slot.height, 1);
+    CHECK_EQ_INT(slot.rank, 0);
+    CHECK_EQ_INT(slot.earliest_ms, FX_GENESIS_TIME + FX_BLOCK_TIME);
+
+    /* too early: refused, nothing stored */
+    struct zbc_block_info info;
+    CHECK(!zbc_chain_produce(c, slot.earliest_ms - 1, &info, &err));
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    CHECK_EQ_INT(zbc_chain_block(c, 1, &bytes, &len, &err), ZBC_KV_NOTFOUND);
+
+    /* an empty block */
+    CHECK(zbc_chain_produce(c, slot.earliest_ms, &info, &err));
+    CHECK_EQ_INT(info.height, 1);
+    CHECK_EQ_INT(info.n_tx, 0);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
+    CHECK_EQ_MEM(zbc_chain_tip(c)->hash, info.hash, 32);
+    CHECK_EQ_INT(zbc_chain_block(c, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    struct zbc_block b;
+    CHECK(zbc_block_decode(&b, bytes, len, &err));
+    uint8_t h[32];
+    zbc_block_hash(h, &b.header);
+    CHECK_EQ_MEM(h, info.hash, 32);
+    CHECK_EQ_MEM(b.header.prev_hash, f.g.hash, 32);
+    zbc_block_free(&b);
+    free(bytes);
+
+    /* a transfer through the mempool into block 2 */
+    uint64_t now = slot.earliest_ms + FX_BLOCK_TIME;
+    int64_t ts = (int64_t)(now / 1000);
+    uint8_t tx[512];
+    size_t n = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 12345, FEE,
+                       ts);
+    uint8_t txh[32];
+    bool dup = true;
+    CHECK(zbc_chain_submit(c, tx, n, now, txh, &dup, &err));
+    CHECK(!dup);
+    CHECK(zbc_chain_submit(c, tx, n, now, txh, &dup, &err));
+    CHECK(dup);
+    CHECK_EQ_INT(zbc_chain_mempool_count(c), 1);
+
+    struct zbc_tx_lookup lk;
+    CHECK(zbc_chain_find_tx(c, txh, &lk, &err));
+    CHECK_EQ_INT(lk.status, ZBC_TX_STATUS_MEMPOOL);
+    CHECK_EQ_INT(lk.len, n);
+    CHECK_EQ_INT(lk.pool_size, 1);
+    zbc_tx_lookup_free(&lk);
+
+    /* rejections carry the ZooBC classification texts */
+    uint8_t bad[512];
+    size_t bn = fx_send(bad, sizeof bad, &f, f.bob_seed, &f.alice, 5000, FEE,
+                        ts);
+    uint8_t bh[32];
+    err.msg[0] = '\0';
+    CHECK(!zbc_chain_submit(c, bad, bn, now, bh, &dup, &err));
+    CHECK(strstr(err.msg, "insufficient balance") != NULL);
+    bn = fx_send(bad, sizeof bad, &f, f.alice_seed, &f.bob, 1, 1, ts);
+    err.msg[0] = '\0';
+    CHECK(!zbc_chain_submit(c, bad, bn, now, bh, &dup, &err));
+    CHECK(strstr(err.msg, "fee too low") != NULL);
+    err.msg[0] = '\0';
+    CHECK(!zbc_chain_submit(c, bad, 10, now, bh, &dup, &err));
+    CHECK(err.msg[0] != '\0');
+
+    CHECK(zbc_chain_produce(c, now, &info, &err));
+    CHECK_EQ_INT(info.height, 2);
+    CHECK_EQ_INT(info.n_tx, 1);
+    CHECK_EQ_INT(zbc_chain_mempool_count(c), 0);
+    CHECK_EQ_INT(balance_of(c, &f.bob), 1000 + 12345);
+    CHECK_EQ_INT(balance_of(c, &f.alice), FX_ALICE_BALANCE - 12345 - FEE);
+    /* the fee went to the producer's account */
+    struct zbc_addr prod;
+    zbc_addr_from_ed25519(&prod, f.key.pk);
+    CHECK_EQ_INT(balance_of(c, &prod), FEE);
+
+    CHECK(zbc_chain_find_tx(c, txh, &lk, &err));
+    CHECK_EQ_INT(lk.status, ZBC_TX_STATUS_CONFIRMED);
+    CHECK_EQ_INT(lk.height, 2);
+    CHECK_EQ_INT(lk.index, 0);
+    CHECK_EQ_INT(lk.len, n);
+    CHECK(lk.raw != NULL && memcmp(lk.raw, tx, n) == 0);
+    zbc_tx_lookup_free(&lk);
+    CHECK(zbc_chain_find_tx(c, bh, &lk, &err));
+    CHECK_EQ_INT(lk.status, ZBC_TX_STATUS_NOT_FOUND);
+
+    /* the included transaction cannot come back */
+    err.msg[0] = '\0';
+    CHECK(!zbc_chain_submit(c, tx, n, now, txh, &dup, &err));
+    CHECK(err.msg[0] != '\0');
+
+    struct zbc_events ev = {0};
+    CHECK_EQ_INT(zbc_chain_events(c, 2, &ev, &err), ZBC_KV_FOUND);
+    int transfers = 0;
+    for (size_t i = 0; i < ev.n; i++) {
+        if (ev.e[i].kind == ZBC_EVENT_TRANSFER) {
+            transfers++;
+            CHECK_EQ_INT(ev.e[i].amount, 12345);
+            CHECK(zbc_addr_equal(&ev.e[i].b, &f.bob));
+        }
+    }
+    CHECK_EQ_INT(transfers, 1);
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(zbc_chain_events(c, 3, &ev, &err), ZBC_KV_NOTFOUND);
+
+    uint8_t root[32];
+    zbc_chain_tip_state_root(c, root);
+    zbc_chain_close(c);
+
+    /* restart: same tip, same root, same balances, empty pool */
+    c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    if (c != NULL) {
+        uint8_t root2[32];
+        CHECK_EQ_INT(zbc_chain_tip(c)->height, 2);
+        CHECK_EQ_MEM(zbc_chain_tip(c)->hash, info.hash, 32);
+        zbc_chain_tip_state_root(c, root2);
+        CHECK_EQ_MEM(root, root2, 32);
+        CHECK_EQ_INT(balance_of(c, &f.bob), 1000 + 12345);
+        CHECK_EQ_INT(zbc_chain_mempool_count(c), 0);
+        CHECK(zbc_chain_produce(c, now + FX_BLOCK_TIME, &info, &err));
+        CHECK_EQ_INT(info.height, 3);
+        zbc_chain_close(c);
+    }
+    fx_teardown(&f);
+}
+
+static void test_other_chain_refused(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    zbc_chain_close(c);
+
+    char json[2048];
+    struct zbc_genesis other;
+    struct zbc_err err = {{0}};
+    fx_genesis_json(json, sizeof json, &f, "another-chain");
+    CHECK(zbc_genesis_parse_json(&other, json, strlen(json), &err));
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &other};
+    c = NULL;
+    CHECK(!zbc_chain_open(&c, &cfg, &err));
+    CHECK(strstr(err.msg, "belongs to the chain with genesis hash") != NULL);
+    zbc_genesis_free(&other);
+    fx_teardown(&f);
+}
+
+static void test_no_key_never_produces(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, NULL);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct zbc_slot slot;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_chain_next_slot(c, &slot, &err));
+    CHECK(!slot.is_validator);
+    struct zbc_block_info info;
+    CHECK(!zbc_chain_produce(c, FX_GENESIS_TIME + 5000, &info, &err));
+    CHECK(strstr(err.msg, "no key") != NULL);
+    zbc_chain_close(c);
+    fx_teardown(&f);
+}
+
+/* Node A produces; node B (same genesis, no key) applies A's blocks and
+ * reaches the same tip and state root.  A bad block leaves B unchanged. */
+static void test_apply_on_second_node(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *a = open_chain(&f, &f.key);
+    CHECK(a != NULL);
+    if (a == NULL)
+        return;
+    struct zbc_err err = {{0}};
+    struct zbc_block_info info;
+    uint64_t t1 = FX_GENESIS_TIME + FX_BLOCK_TIME;
+    uint8_t tx[512];
+    size_t n = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 777, FEE,
+                       (int64_t)(t1 / 1000));
+    uint8_t txh[32];
+    bool dup;
+    CHECK(zbc_chain_submit(a, tx, n, t1, txh, &dup, &err));
+    CHECK(zbc_chain_produce(a, t1, &info, &err));
+    CHECK(zbc_chain_produce(a, t1 + FX_BLOCK_TIME, &info, &err));
+    uint8_t *b1 = NULL, *b2 = NULL;
+    size_t l1 = 0, l2 = 0;
+    CHECK_EQ_INT(zbc_chain_block(a, 1, &b1, &l1, &err), ZBC_KV_FOUND);
+    CHECK_EQ_INT(zbc_chain_block(a, 2, &b2, &l2, &err), ZBC_KV_FOUND);
+    uint8_t root_a[32];
+    zbc_chain_tip_state_root(a, root_a);
+    zbc_chain_close(a);
+
+    /* second node in its own directory */
+    struct fixture f2 = f;
+    snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger-b", f.base);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", f2.ledger);
+    CHECK_EQ_INT(system(cmd), 0);
+    struct zbc_chain *b = open_chain(&f2, NULL);
+    CHECK(b != NULL);
+    if (b != NULL && b1 != NULL && b2 != NULL) {
+        uint64_t now = t1 + 5 * FX_BLOCK_TIME;
+        /* block 2 before block 1: wrong parent, refused, nothing stored */
+        err.msg[0] = '\0';
+        CHECK(!zbc_chain_apply_block(b, b2, l2, now, &info, &err));
+        CHECK(err.msg[0] != '\0');
+        CHECK_EQ_INT(zbc_chain_tip(b)->height, 0);
+        /* a corrupted block 1 (flipped state root byte) is refused */
+        uint8_t *bad = malloc(l1);
+        memcpy(bad, b1, l1);
+        bad[ZBC_BLOCK_HEADER_UNSIGNED_LEN - 40] ^= 1;
+        err.msg[0] = '\0';
+        CHECK(!zbc_chain_apply_block(b, bad, l1, now, &info, &err));
+        CHECK(err.msg[0] != '\0');
+        free(bad);
+        uint8_t *none = NULL;
+        size_t nl = 0;
+        CHECK_EQ_INT(zbc_chain_block(b, 1, &none, &nl, &err),
+                     ZBC_KV_NOTFOUND);
+        CHECK_EQ_INT(balance_of(b, &f.bob), 1000);
+
+        CHECK(zbc_chain_apply_block(b, b1, l1, now, &info, &err));
+        CHECK_EQ_INT(info.height, 1);
+        CHECK(zbc_chain_apply_block(b, b2, l2, now, &info, &err));
+        CHECK_EQ_INT(info.height, 2);
+        uint8_t root_b[32];
+        zbc_chain_tip_state_root(b, root_b);
+        CHECK_EQ_MEM(root_a, root_b, 32);
+        CHECK_EQ_INT(balance_of(b, &f.bob), 1000 + 777);
+        struct zbc_tx_lookup lk;
+        CHECK(zbc_chain_find_tx(b, txh, &lk, &err));
+        CHECK_EQ_INT(lk.status, ZBC_TX_STATUS_CONFIRMED);
+        CHECK_EQ_INT(lk.height, 1);
+        zbc_tx_lookup_free(&lk);
+    }
+    zbc_chain_close(b);
+    free(b1);
+    free(b2);
+    fx_teardown(&f);
+}
+
+/* Change one account record behind the node's back: restart refuses. */
+static void test_damaged_state_refused(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct zbc_block_info info;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_chain_produce(c, FX_GENESIS_TIME + FX_BLOCK_TIME, &info, &err));
+    zbc_chain_close(c);
+
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    CHECK_EQ_INT(mdb_env_create(&env), 0);
+    CHECK_EQ_INT(mdb_env_set_maxdbs(env, 16), 0);
+    CHECK_EQ_INT(mdb_env_open(env, f.ledger, 0, 0600), 0);
+    CHECK_EQ_INT(mdb_txn_begin(env, NULL, 0, &txn), 0);
+    CHECK_EQ_INT(mdb_dbi_open(txn, "s_accounts", 0, &dbi), 0);
+    uint8_t key[ZBC_ADDR_BYTES_MAX];
+    size_t klen = zbc_addr_write(key, &f.bob);
+    MDB_val k = {klen, key}, v;
+    CHECK_EQ_INT(mdb_get(txn, dbi, &k, &v), 0);
+    uint8_t rec[64];
+    memcpy(rec, v.mv_data, v.mv_size);
+    rec[1] ^= 0x01; /* one more unit for bob */
+    MDB_val nv = {v.mv_size, rec};
+    CHECK_EQ_INT(mdb_put(txn, dbi, &k, &nv, 0), 0);
+    CHECK_EQ_INT(mdb_txn_commit(txn), 0);
+    mdb_env_close(env);
+
+    c = NULL;
+    err.msg[0] = '\0';
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g};
+    CHECK(!zbc_chain_open(&c, &cfg, &err));
+    CHECK(strstr(err.msg, "refusing to start") != NULL);
+    CHECK(strstr(err.msg, "damaged") != NULL);
+    fx_teardown(&f);
+}
+
+int main(void)
+{
+    zbc_log_to_stderr(false);
+    TEST_RUN(test_fresh_open_and_produce);
+    TEST_RUN(test_other_chain_refused);
+    TEST_RUN(test_no_key_never_produces);
+    TEST_RUN(test_apply_on_second_node);
+    TEST_RUN(test_damaged_state_refused);
+    return test_summary("node_chain");
+}
