@@ -121,9 +121,12 @@ class Node:
         out = p.stdout.decode() + p.stderr.decode()
         if p.returncode != 0:
             raise TestFailure("zbcd init failed (exit %d): %s" % (p.returncode, out))
-        self.node_key = parse_node_key(out)
-        if self.node_key is None:
-            raise TestFailure("zbcd init printed no node public key: %s" % out)
+        # node.key holds the seed as 64 hex (node/datadir.h); the wallet
+        # derives the public key.
+        with open(os.path.join(self.datadir, "node.key")) as f:
+            seed = f.read().strip()
+        r = self.test.zbc("key", "derive", seed, node=False)
+        self.node_key = r["public_key"]
         return self.node_key
 
     def start(self, genesis_path, extra=()):
@@ -221,32 +224,6 @@ class Node:
                 raise TestFailure("node %d log has an unexpected error line: %s" % (self.index, line))
 
 
-def parse_node_key(text):
-    """The node public key from zbcd init's output: a JSON object with
-    node_public_key/public_key, or a ZNK_ address, or 64 hex on a line."""
-    for line in text.splitlines():
-        line = line.strip()
-        if line.startswith("{"):
-            try:
-                j = json.loads(line)
-                for k in ("node_public_key", "public_key", "node_key", "pubkey"):
-                    if isinstance(j.get(k), str) and re.fullmatch(r"[0-9a-fA-F]{64}", j[k]):
-                        return j[k].lower()
-            except ValueError:
-                pass
-    try:
-        j = json.loads(text)
-        for k in ("node_public_key", "public_key", "node_key", "pubkey"):
-            if isinstance(j.get(k), str) and re.fullmatch(r"[0-9a-fA-F]{64}", j[k]):
-                return j[k].lower()
-    except ValueError:
-        pass
-    m = re.search(r"\b([0-9a-fA-F]{64})\b", text)
-    if m:
-        return m.group(1).lower()
-    return None
-
-
 class ZbcTest:
     """Base class: override run_test()."""
 
@@ -271,7 +248,10 @@ class ZbcTest:
         """Runs the wallet with --json (and --api of node, --wallet of this
         test); the exit code must equal expect (None: any).  Checks that
         stdout is exactly one JSON object whose "success" matches the code."""
-        node = node if node is not None else (self.nodes[0] if self.nodes else None)
+        if node is False:
+            node = None
+        elif node is None:
+            node = self.nodes[0] if self.nodes else None
         cmd = [self.zbc_bin] + [str(a) for a in args]
         if json_out:
             cmd.append("--json")
