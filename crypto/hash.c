@@ -78,6 +78,16 @@ void zbc_hmac_sha256(uint8_t out[32], const void *key, size_t keylen,
         die("HMAC");
 }
 
+void zbc_hmac_sha512(uint8_t out[64], const void *key, size_t keylen,
+                     const void *msg, size_t msglen)
+{
+    unsigned int outlen = 64;
+    if (HMAC(EVP_sha512(), key, (int)keylen, msg, msglen, out, &outlen) ==
+            NULL ||
+        outlen != 64)
+        die("HMAC");
+}
+
 void zbc_sha3_init(struct zbc_sha3 *h)
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();

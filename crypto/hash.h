@@ -19,6 +19,8 @@ void zbc_hash160(uint8_t out[20], const void *data, size_t len);
 void zbc_sha512(uint8_t out[64], const void *data, size_t len);
 void zbc_hmac_sha256(uint8_t out[32], const void *key, size_t keylen,
                      const void *msg, size_t msglen);
+void zbc_hmac_sha512(uint8_t out[64], const void *key, size_t keylen,
+                     const void *msg, size_t msglen);
 
 /* Incremental SHA3-256 for digests over several parts
  * (e.g. H("ZBC-TX" || genesis || unsigned_bytes)). */

@@ -84,6 +84,19 @@ static void test_hmac_sha256(void)
     check(out, 32, "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
 }
 
+static void test_hmac_sha512(void)
+{
+    uint8_t key[20], out[64];
+    memset(key, 0x0b, sizeof key);
+    zbc_hmac_sha512(out, key, sizeof key, "Hi There", 8);
+    check(out, 64, "87aa7cdea5ef619d4ff0b4241a1d6cb02379f4e2ce4ec2787ad0b30545e17cde"
+                   "daa833b7d6b8a702038b274eaea3f4e4be9d914eeb61f1702e696c203a126854");
+    const char *data = "what do ya want for nothing?";
+    zbc_hmac_sha512(out, "Jefe", 4, data, strlen(data));
+    check(out, 64, "164b7a7bfcf819e2e395fbe73b56e0a387bd64222e831fd610270cd7ea250554"
+                   "9758bf75c05a994a6d034f65f8f0e6fdcaeab1a34d4a6b4b636e070a38bce737");
+}
+
 int main(void)
 {
     TEST_RUN(test_sha3_256);
@@ -93,5 +106,6 @@ int main(void)
     TEST_RUN(test_hash160);
     TEST_RUN(test_sha512);
     TEST_RUN(test_hmac_sha256);
+    TEST_RUN(test_hmac_sha512);
     return test_summary("test_crypto_hash");
 }
