@@ -1,0 +1,340 @@
+/* State: mem kv, LtHash root (expected values computed independently with
+ * Python's hashlib SHAKE256/SHA3 from docs/protocol-chain.md), undo,
+ * rollback, undo and event record bytes, ledger and money invariant. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "consensus/events.h"
+#include "consensus/ledger.h"
+#include "consensus/mem_kv.h"
+#include "consensus/state.h"
+#include "crypto/hex.h"
+#include "testlib.h"
+
+static void root_hex(struct zbc_state *s, char hex[65])
+{
+    uint8_t r[32];
+    zbc_state_root(s, r);
+    zbc_hex_encode(hex, r, 32);
+}
+
+static void test_known_roots(void)
+{
+    struct zbc_mem_kv *m = zbc_mem_kv_new();
+    struct zbc_state s;
+    struct zbc_err err;
+    char hex[65];
+    CHECK(zbc_state_open(&s, zbc_mem_kv(m), &err));
+    root_hex(&s, hex);
+    CHECK_EQ_STR(hex,
+        "463c61ad03873aa9e82581205205acc3d3c8346c7037c43e4e241ee529f2dc27");
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"k1", 2,
+                        (const uint8_t *)"v1", 2, &err));
+    CHECK(zbc_state_put(&s, ZBC_TABLE_TXSEEN, (const uint8_t *)"k2", 2, NULL,
+                        0, &err));
+    root_hex(&s, hex);
+    CHECK_EQ_STR(hex,
+        "1368bcbcf3875a5bd003580b621b25a9071f1b2871b3c2560d6c7065c5bd4479");
+    /* order independence: the same set written the other way round */
+    struct zbc_mem_kv *m2 = zbc_mem_kv_new();
+    struct zbc_state s2;
+    CHECK(zbc_state_open(&s2, zbc_mem_kv(m2), &err));
+    CHECK(zbc_state_put(&s2, ZBC_TABLE_TXSEEN, (const uint8_t *)"k2", 2, NULL,
+                        0, &err));
+    CHECK(zbc_state_put(&s2, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"k1", 2,
+                        (const uint8_t *)"xx", 2, &err));
+    CHECK(zbc_state_put(&s2, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"k1", 2,
+                        (const uint8_t *)"v1", 2, &err));
+    char hex2[65];
+    root_hex(&s2, hex2);
+    CHECK_EQ_STR(hex2, hex);
+    CHECK(zbc_state_check_root(&s, &err));
+    /* persisted accumulator reloads */
+    CHECK(zbc_state_commit(&s, &err));
+    struct zbc_state s3;
+    CHECK(zbc_state_open(&s3, zbc_mem_kv(m), &err));
+    root_hex(&s3, hex2);
+    CHECK_EQ_STR(hex2, hex);
+    CHECK(zbc_state_check_root(&s3, &err)); /* lthash key is outside */
+    zbc_state_close(&s3);
+    zbc_state_close(&s);
+    zbc_state_close(&s2);
+    zbc_mem_kv_free(m);
+    zbc_mem_kv_free(m2);
+}
+
+static void test_every_change_moves_root(void)
+{
+    struct zbc_mem_kv *m = zbc_mem_kv_new();
+    struct zbc_state s;
+    struct zbc_err err;
+    CHECK(zbc_state_open(&s, zbc_mem_kv(m), &err));
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"a", 1,
+                        (const uint8_t *)"1", 1, &err));
+    CHECK(zbc_state_commit(&s, &err));
+    struct zbc_mem_kv *before = zbc_mem_kv_clone(m);
+    char r0[65], r[65];
+    root_hex(&s, r0);
+    zbc_state_begin(&s);
+    /* value change, table change, key change, new key, delete */
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"a", 1,
+                        (const uint8_t *)"2", 1, &err));
+    root_hex(&s, r);
+    CHECK(strcmp(r, r0) != 0);
+    CHECK(zbc_state_del(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"a", 1, &err));
+    CHECK(zbc_state_put(&s, ZBC_TABLE_META, (const uint8_t *)"a", 1,
+                        (const uint8_t *)"1", 1, &err));
+    root_hex(&s, r);
+    CHECK(strcmp(r, r0) != 0);
+    CHECK(zbc_state_del(&s, ZBC_TABLE_META, (const uint8_t *)"a", 1, &err));
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"b", 1,
+                        (const uint8_t *)"1", 1, &err));
+    root_hex(&s, r);
+    CHECK(strcmp(r, r0) != 0);
+    CHECK(zbc_state_del(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"b", 1, &err));
+    CHECK(zbc_state_del(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"zz", 2,
+                        &err)); /* absent: no-op */
+    root_hex(&s, r);
+    CHECK(strcmp(r, r0) != 0); /* "a" is gone */
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"a", 1,
+                        (const uint8_t *)"1", 1, &err));
+    root_hex(&s, r);
+    CHECK_EQ_STR(r, r0); /* same set, same root */
+
+    /* rollback_to and a serialized undo restore exactly */
+    size_t mark = zbc_state_mark(&s);
+    CHECK(zbc_state_put(&s, ZBC_TABLE_TXSEEN, (const uint8_t *)"t", 1,
+                        (const uint8_t *)"x", 1, &err));
+    CHECK(zbc_state_rollback_to(&s, mark, &err));
+    CHECK(!zbc_state_rollback_to(&s, mark + 5, &err));
+    CHECK_EQ_INT(zbc_mem_kv_count(m, ZBC_TABLE_TXSEEN), 0);
+    CHECK(zbc_state_put(&s, ZBC_TABLE_APPS, (const uint8_t *)"p", 1,
+                        (const uint8_t *)"pot", 3, &err));
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, (const uint8_t *)"a", 1,
+                        (const uint8_t *)"9", 1, &err));
+    CHECK(zbc_state_commit(&s, &err));
+    struct zbc_undo u;
+    zbc_state_take_undo(&s, &u);
+    uint8_t *bytes;
+    size_t len;
+    CHECK(zbc_undo_encode(&u, &bytes, &len, &err));
+    struct zbc_undo d;
+    CHECK(zbc_undo_decode(&d, bytes, len, &err));
+    CHECK_EQ_INT(d.n, u.n);
+    for (size_t n = 0; n < len; n++) {
+        struct zbc_undo t;
+        CHECK(!zbc_undo_decode(&t, bytes, n, &err));
+        CHECK(t.e == NULL);
+    }
+    uint8_t *longer = malloc(len + 1);
+    memcpy(longer, bytes, len);
+    longer[len] = 0;
+    struct zbc_undo t;
+    CHECK(!zbc_undo_decode(&t, longer, len + 1, &err));
+    memcpy(longer, bytes, len);
+    longer[0] = 9;
+    CHECK(!zbc_undo_decode(&t, longer, len, &err));
+    CHECK(strstr(err.msg, "version") != NULL);
+    memcpy(longer, bytes, len);
+    longer[5] = ZBC_TABLE_COUNT; /* first entry's table */
+    CHECK(!zbc_undo_decode(&t, longer, len, &err));
+    memcpy(longer, bytes, len);
+    longer[6] = 0; /* key length 0 */
+    CHECK(!zbc_undo_decode(&t, longer, len, &err));
+    free(longer);
+    free(bytes);
+    zbc_undo_free(&u);
+
+    CHECK(zbc_state_undo_block(&s, &d, &err));
+    zbc_undo_free(&d);
+    root_hex(&s, r);
+    CHECK_EQ_STR(r, r0);
+    CHECK(zbc_mem_kv_equal(m, before)); /* incl. the persisted accumulator */
+    CHECK(zbc_state_check_root(&s, &err));
+
+    /* argument checks */
+    CHECK(!zbc_state_put(&s, ZBC_TABLE_META, (const uint8_t *)"lthash", 6,
+                         (const uint8_t *)"x", 1, &err));
+    CHECK(strstr(err.msg, "reserved") != NULL);
+    CHECK(!zbc_state_del(&s, ZBC_TABLE_META, (const uint8_t *)"lthash", 6,
+                         &err));
+    CHECK(!zbc_state_put(&s, ZBC_TABLE_COUNT, (const uint8_t *)"a", 1,
+                         (const uint8_t *)"x", 1, &err));
+    uint8_t bigkey[ZBC_KV_KEY_MAX + 1] = {0};
+    CHECK(!zbc_state_put(&s, ZBC_TABLE_META, bigkey, sizeof bigkey,
+                         (const uint8_t *)"x", 1, &err));
+    CHECK(!zbc_state_put(&s, ZBC_TABLE_META, bigkey, 0,
+                         (const uint8_t *)"x", 1, &err));
+    uint8_t *bigval = calloc(1, ZBC_KV_VAL_MAX + 1);
+    CHECK(!zbc_state_put(&s, ZBC_TABLE_META, bigkey, 1, bigval,
+                         ZBC_KV_VAL_MAX + 1, &err));
+    free(bigval);
+    uint8_t small[1];
+    size_t vlen;
+    bool found;
+    CHECK(!zbc_state_get(&s, ZBC_TABLE_APPS, (const uint8_t *)"p", 1, small,
+                         0, &vlen, &found, &err) ||
+          !found); /* "p" was undone: absent */
+    CHECK(zbc_state_put(&s, ZBC_TABLE_APPS, (const uint8_t *)"p", 1,
+                        (const uint8_t *)"pot", 3, &err));
+    CHECK(!zbc_state_get(&s, ZBC_TABLE_APPS, (const uint8_t *)"p", 1, small,
+                         sizeof small, &vlen, &found, &err));
+    /* a tampered accumulator is caught by the full scan */
+    s.acc.lane[3]++;
+    CHECK(!zbc_state_check_root(&s, &err));
+    CHECK(strstr(err.msg, "does not match") != NULL);
+    zbc_state_close(&s);
+    zbc_mem_kv_free(before);
+    zbc_mem_kv_free(m);
+}
+
+static void test_ledger(void)
+{
+    struct zbc_mem_kv *m = zbc_mem_kv_new();
+    struct zbc_state s;
+    struct zbc_err err;
+    CHECK(zbc_state_open(&s, zbc_mem_kv(m), &err));
+    struct zbc_genesis g;
+    memset(&g, 0, sizeof g);
+    struct zbc_genesis_balance bal[2];
+    uint8_t k1[32], k2[32], k3[32];
+    memset(k1, 1, 32);
+    memset(k2, 2, 32);
+    memset(k3, 3, 32);
+    zbc_addr_from_ed25519(&bal[0].addr, k1);
+    bal[0].amount = 100;
+    zbc_addr_from_ed25519(&bal[1].addr, k2);
+    bal[1].amount = 50;
+    g.balances = bal;
+    g.n_balances = 2;
+    zbc_addr_from_ed25519(&g.fund_account, k3);
+    g.fund_balance = 1000;
+    g.total_supply = 1150;
+    uint32_t h;
+    CHECK(!zbc_ledger_height(&s, &h, &err));
+    CHECK(strstr(err.msg, "not initialised") != NULL);
+    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_ledger_init_genesis(&s, &g, &err));
+    CHECK(!zbc_ledger_init_genesis(&s, &g, &err));
+    CHECK(strstr(err.msg, "already initialised") != NULL);
+    CHECK(zbc_ledger_height(&s, &h, &err));
+    CHECK_EQ_INT(h, 0);
+    uint64_t v;
+    CHECK(zbc_ledger_supply(&s, &v, &err));
+    CHECK_EQ_INT(v, 1150);
+    CHECK(zbc_ledger_balance(&s, &g.fund_account, &v, &err));
+    CHECK_EQ_INT(v, 1000);
+    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_state_check_root(&s, &err));
+
+    CHECK(zbc_ledger_debit(&s, &bal[0].addr, 30, &err));
+    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(strstr(err.msg, "money invariant broken") != NULL);
+    CHECK(zbc_ledger_credit(&s, &bal[1].addr, 30, &err));
+    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_ledger_debit(&s, &bal[0].addr, 71, &err));
+    CHECK(strstr(err.msg, "insufficient balance") != NULL);
+    CHECK(zbc_ledger_credit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
+    CHECK(!zbc_ledger_credit(&s, &bal[0].addr, 1, &err));
+    CHECK(strstr(err.msg, "overflow") != NULL);
+    CHECK(!zbc_ledger_check_money(&s, &err)); /* sum overflows */
+    CHECK(zbc_ledger_debit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
+    struct zbc_addr empty;
+    zbc_addr_empty(&empty);
+    CHECK(!zbc_ledger_credit(&s, &empty, 1, &err));
+    CHECK(strstr(err.msg, "cannot hold") != NULL);
+
+    uint8_t hash[32];
+    memset(hash, 7, 32);
+    bool seen;
+    CHECK(zbc_ledger_tx_seen(&s, hash, &seen, &h, &err));
+    CHECK(!seen);
+    CHECK(zbc_ledger_mark_tx(&s, hash, 0x01020304, &err));
+    CHECK(zbc_ledger_tx_seen(&s, hash, &seen, &h, &err));
+    CHECK(seen);
+    CHECK_EQ_INT(h, 0x01020304);
+
+    /* an app record (a pot) before apps exist fails the invariant */
+    CHECK(zbc_state_put(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1,
+                        (const uint8_t *)"y", 1, &err));
+    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(strstr(err.msg, "not enabled") != NULL);
+    CHECK(zbc_state_del(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1, &err));
+    CHECK(zbc_ledger_check_money(&s, &err));
+    /* a corrupt account record is reported */
+    uint8_t key[ZBC_ADDR_BYTES_MAX];
+    size_t klen = zbc_addr_write(key, &bal[1].addr);
+    CHECK(zbc_state_put(&s, ZBC_TABLE_ACCOUNTS, key, klen,
+                        (const uint8_t *)"\x02xxxxxxxx", 9, &err));
+    CHECK(!zbc_ledger_balance(&s, &bal[1].addr, &v, &err));
+    CHECK(strstr(err.msg, "corrupt") != NULL);
+    zbc_state_close(&s);
+    zbc_mem_kv_free(m);
+}
+
+static void test_events(void)
+{
+    struct zbc_events ev = {0}, d;
+    struct zbc_err err;
+    struct zbc_event e;
+    memset(&e, 0, sizeof e);
+    e.kind = ZBC_EVENT_TRANSFER;
+    e.tx_index = 3;
+    memset(e.tx_hash, 0xee, 32);
+    uint8_t k[32];
+    memset(k, 9, 32);
+    zbc_addr_from_ed25519(&e.a, k);
+    zbc_addr_empty(&e.b);
+    e.amount = 12345;
+    strcpy(e.reason, "because");
+    CHECK(zbc_events_push(&ev, &e, &err));
+    e.kind = ZBC_EVENT_NOOP;
+    e.reason[0] = '\0';
+    e.tx_index = ZBC_EVENT_NO_TX;
+    CHECK(zbc_events_push(&ev, &e, &err));
+    uint8_t *bytes;
+    size_t len;
+    CHECK(zbc_events_encode(&ev, &bytes, &len, &err));
+    CHECK_EQ_INT(len, 5 + (1 + 4 + 32 + 36 + 4 + 8 + 8 + 1 + 7) +
+                          (1 + 4 + 32 + 36 + 4 + 8 + 8 + 1));
+    CHECK(zbc_events_decode(&d, bytes, len, &err));
+    CHECK_EQ_INT(d.n, 2);
+    CHECK_EQ_INT(d.e[0].kind, ZBC_EVENT_TRANSFER);
+    CHECK_EQ_INT(d.e[0].amount, 12345);
+    CHECK_EQ_STR(d.e[0].reason, "because");
+    CHECK(zbc_addr_equal(&d.e[0].a, &e.a));
+    CHECK_EQ_INT(d.e[1].tx_index, ZBC_EVENT_NO_TX);
+    CHECK_EQ_STR(zbc_event_kind_name(d.e[1].kind), "noop");
+    zbc_events_free(&d);
+    for (size_t n = 0; n < len; n++) {
+        CHECK(!zbc_events_decode(&d, bytes, n, &err));
+        CHECK(d.e == NULL);
+    }
+    uint8_t *longer = malloc(len + 1);
+    memcpy(longer, bytes, len);
+    longer[len] = 0;
+    CHECK(!zbc_events_decode(&d, longer, len + 1, &err));
+    memcpy(longer, bytes, len);
+    longer[5] = 99;
+    CHECK(!zbc_events_decode(&d, longer, len, &err));
+    CHECK(strstr(err.msg, "unknown kind") != NULL);
+    memcpy(longer, bytes, len);
+    longer[0] = 2;
+    CHECK(!zbc_events_decode(&d, longer, len, &err));
+    memcpy(longer, bytes, len);
+    longer[5 + 1 + 4 + 32 + 36 + 4 + 16 + 1] = 0; /* NUL inside reason */
+    CHECK(!zbc_events_decode(&d, longer, len, &err));
+    CHECK(strstr(err.msg, "NUL") != NULL);
+    free(longer);
+    free(bytes);
+    zbc_events_free(&ev);
+}
+
+int main(void)
+{
+    TEST_RUN(test_known_roots);
+    TEST_RUN(test_every_change_moves_root);
+    TEST_RUN(test_ledger);
+    TEST_RUN(test_events);
+    return test_summary("consensus_state");
+}
