@@ -1,4 +1,4 @@
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 
 #include <ctype.h>
 #include <stdlib.h>
@@ -21,7 +21,7 @@ static int contains_ci(const char *hay, const char *needle)
     return 0;
 }
 
-enum zbc_exit zbc_api_classify(int status, const char *text)
+enum zbc_exit zbc_client_classify(int status, const char *text)
 {
     if (status >= 500)
         return ZBC_EXIT_NODE_BUSY;
@@ -39,7 +39,7 @@ enum zbc_exit zbc_api_classify(int status, const char *text)
     return ZBC_EXIT_REJECTED;
 }
 
-int zbc_api_call(const struct zbc_api *api, const char *path, const char *body,
+int zbc_client_call(const struct zbc_client *api, const char *path, const char *body,
                  json_t **out, struct zbc_wfail *f)
 {
     struct zbc_http_reply r;
@@ -63,7 +63,7 @@ int zbc_api_call(const struct zbc_api *api, const char *path, const char *body,
     const char *text = r.body;
     if (json_is_object(j) && json_is_string(json_object_get(j, "error")))
         text = json_string_value(json_object_get(j, "error"));
-    zbc_wfail(f, zbc_api_classify(r.status, text), "the node refused %s (HTTP %d): %.150s",
+    zbc_wfail(f, zbc_client_classify(r.status, text), "the node refused %s (HTTP %d): %.150s",
               path, r.status, text);
     f->http_code = r.status;
     json_decref(f->api_response);
@@ -72,11 +72,11 @@ int zbc_api_call(const struct zbc_api *api, const char *path, const char *body,
     return 0;
 }
 
-int zbc_api_genesis(const struct zbc_api *api, uint8_t genesis[32],
+int zbc_client_genesis(const struct zbc_client *api, uint8_t genesis[32],
                     int *signing_version, struct zbc_wfail *f)
 {
     json_t *info;
-    if (!zbc_api_call(api, "/api/v1/node/info", NULL, &info, f))
+    if (!zbc_client_call(api, "/api/v1/node/info", NULL, &info, f))
         return 0;
     json_t *v = json_object_get(info, "signing_version");
     *signing_version = json_is_integer(v) ? (int)json_integer_value(v) : 1;

@@ -1,14 +1,14 @@
 /* The node's HTTP API as the wallet uses it (reference/zoobc/api.md), and
  * the classification of a node's error reply into an exit code (api.md §2). */
-#ifndef ZBC_WALLET_API_H
-#define ZBC_WALLET_API_H
+#ifndef ZBC_WALLET_CLIENT_H
+#define ZBC_WALLET_CLIENT_H
 
 #include <jansson.h>
 #include <stdint.h>
 
 #include "node/wallet/fail.h"
 
-struct zbc_api {
+struct zbc_client {
     const char *url;   /* base URL */
     int timeout_s;     /* bound of each call */
 };
@@ -18,20 +18,20 @@ struct zbc_api {
  * 5xx node_busy; "fee too low"; "insufficient balance" / "insufficient
  * spendable" / "account does not exist"; "not found" / "unknown token" /
  * "unknown or expired token" / "unknown app"; any other status rejected. */
-enum zbc_exit zbc_api_classify(int status, const char *text);
+enum zbc_exit zbc_client_classify(int status, const char *text);
 
 /* GET (body NULL) or POST (body a JSON text) path.  On a 2xx reply *out
  * gets the parsed JSON object and 1 is returned.  Otherwise 0: f carries
  * the exit code, the node's error sentence, http_code and the reply
  * verbatim in api_response (a JSON value, or a string when the body was not
  * JSON). */
-ZBC_WUR int zbc_api_call(const struct zbc_api *api, const char *path,
+ZBC_WUR int zbc_client_call(const struct zbc_client *api, const char *path,
                          const char *body, json_t **out, struct zbc_wfail *f);
 
 /* GET /api/v1/node/info: the chain's genesis hash (32 bytes) and signing
  * version (1 or 2).  A version-2 node without a 32-byte genesis hash is an
  * error. */
-ZBC_WUR int zbc_api_genesis(const struct zbc_api *api, uint8_t genesis[32],
+ZBC_WUR int zbc_client_genesis(const struct zbc_client *api, uint8_t genesis[32],
                             int *signing_version, struct zbc_wfail *f);
 
 #endif

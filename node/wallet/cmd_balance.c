@@ -4,7 +4,7 @@
 
 #include "crypto/address.h"
 #include "node/wallet/amount.h"
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
 
@@ -34,9 +34,9 @@ int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
     char text[ZBC_ADDR_TEXT_MAX], path[200];
     zbc_addr_to_text(text, &a);
     snprintf(path, sizeof path, "/api/v1/accounts/%s", text);
-    struct zbc_api api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s};
     json_t *reply;
-    if (!zbc_api_call(&api, path, NULL, &reply, f))
+    if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;
     json_t *bal = json_object_get(reply, "balance");
     json_t *r = json_object();

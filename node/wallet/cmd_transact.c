@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "crypto/hex.h"
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
 #include "node/wallet/out.h"

@@ -9,7 +9,7 @@
 
 #include "crypto/hex.h"
 #include "crypto/sig.h"
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/out.h"
 #include "node/wallet/submit.h"
@@ -30,9 +30,9 @@ static int tx_get(const struct zbc_opts *o, const char *hash, int status, json_t
         return 0;
     char path[160];
     snprintf(path, sizeof path, "/api/v1/transactions/%s%s", hash, status ? "/status" : "");
-    struct zbc_api api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s};
     json_t *reply;
-    if (!zbc_api_call(&api, path, NULL, &reply, f))
+    if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;
     if (status && o->wait) {
         const char *s = json_string_value(json_object_get(reply, "status"));

@@ -6,7 +6,7 @@
 #include <time.h>
 
 #include "crypto/hex.h"
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 #include "node/wallet/out.h"
 
 static double now_s(void)
@@ -19,7 +19,7 @@ static double now_s(void)
 int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct zbc_opts *o,
                        struct zbc_wfail *f)
 {
-    struct zbc_api api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s};
     char path[128];
     snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hash_hex);
     double end = now_s() + o->wait_s;
@@ -28,7 +28,7 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
     for (;;) {
         json_t *st = NULL;
         struct zbc_wfail pf = {0};
-        if (zbc_api_call(&api, path, NULL, &st, &pf)) {
+        if (zbc_client_call(&api, path, NULL, &st, &pf)) {
             const char *s = json_string_value(json_object_get(st, "status"));
             if (s != NULL && strcmp(s, "confirmed") == 0) {
                 *status_out = st;
@@ -64,9 +64,9 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_decref(payload);
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot encode the payload");
     }
-    struct zbc_api api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s};
     json_t *reply;
-    int ok = zbc_api_call(&api, "/api/v1/transactions", body, &reply, f);
+    int ok = zbc_client_call(&api, "/api/v1/transactions", body, &reply, f);
     free(body);
     if (!ok) {
         json_decref(payload);
@@ -114,7 +114,7 @@ int zbc_chain_for(struct zbc_chain_id *c, const struct zbc_opts *o, struct zbc_w
     if (o->offline)
         return zbc_wfail(f, ZBC_EXIT_USAGE,
                          "--offline needs --genesis <hex|v1> (or ZOOBC_GENESIS_HASH)");
-    struct zbc_api api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s};
     memset(c, 0, sizeof *c);
-    return zbc_api_genesis(&api, c->genesis, &c->signing_version, f);
+    return zbc_client_genesis(&api, c->genesis, &c->signing_version, f);
 }

@@ -1,23 +1,23 @@
 /* Node replies -> exit codes (reference/zoobc/api.md §2, cli-contract.md §5). */
-#include "node/wallet/api.h"
+#include "node/wallet/client.h"
 #include "testlib.h"
 
 static void test_classes(void)
 {
-    CHECK_EQ_INT(zbc_api_classify(500, "fee too low"), ZBC_EXIT_NODE_BUSY);
-    CHECK_EQ_INT(zbc_api_classify(503, ""), ZBC_EXIT_NODE_BUSY);
-    CHECK_EQ_INT(zbc_api_classify(400, "Fee Too Low: 5 < 10"), ZBC_EXIT_FEE_TOO_LOW);
-    CHECK_EQ_INT(zbc_api_classify(400, "insufficient balance for fee"), ZBC_EXIT_INSUFFICIENT_BALANCE);
-    CHECK_EQ_INT(zbc_api_classify(400, "INSUFFICIENT SPENDABLE"), ZBC_EXIT_INSUFFICIENT_BALANCE);
-    CHECK_EQ_INT(zbc_api_classify(400, "account does not exist"), ZBC_EXIT_INSUFFICIENT_BALANCE);
-    CHECK_EQ_INT(zbc_api_classify(404, "Transaction not found"), ZBC_EXIT_NOT_FOUND);
-    CHECK_EQ_INT(zbc_api_classify(400, "unknown app 7"), ZBC_EXIT_NOT_FOUND);
-    CHECK_EQ_INT(zbc_api_classify(400, "unknown token"), ZBC_EXIT_NOT_FOUND);
-    CHECK_EQ_INT(zbc_api_classify(400, "unknown or expired token"), ZBC_EXIT_NOT_FOUND);
-    CHECK_EQ_INT(zbc_api_classify(400, "bad signature"), ZBC_EXIT_REJECTED);
-    CHECK_EQ_INT(zbc_api_classify(409, NULL), ZBC_EXIT_REJECTED);
+    CHECK_EQ_INT(zbc_client_classify(500, "fee too low"), ZBC_EXIT_NODE_BUSY);
+    CHECK_EQ_INT(zbc_client_classify(503, ""), ZBC_EXIT_NODE_BUSY);
+    CHECK_EQ_INT(zbc_client_classify(400, "Fee Too Low: 5 < 10"), ZBC_EXIT_FEE_TOO_LOW);
+    CHECK_EQ_INT(zbc_client_classify(400, "insufficient balance for fee"), ZBC_EXIT_INSUFFICIENT_BALANCE);
+    CHECK_EQ_INT(zbc_client_classify(400, "INSUFFICIENT SPENDABLE"), ZBC_EXIT_INSUFFICIENT_BALANCE);
+    CHECK_EQ_INT(zbc_client_classify(400, "account does not exist"), ZBC_EXIT_INSUFFICIENT_BALANCE);
+    CHECK_EQ_INT(zbc_client_classify(404, "Transaction not found"), ZBC_EXIT_NOT_FOUND);
+    CHECK_EQ_INT(zbc_client_classify(400, "unknown app 7"), ZBC_EXIT_NOT_FOUND);
+    CHECK_EQ_INT(zbc_client_classify(400, "unknown token"), ZBC_EXIT_NOT_FOUND);
+    CHECK_EQ_INT(zbc_client_classify(400, "unknown or expired token"), ZBC_EXIT_NOT_FOUND);
+    CHECK_EQ_INT(zbc_client_classify(400, "bad signature"), ZBC_EXIT_REJECTED);
+    CHECK_EQ_INT(zbc_client_classify(409, NULL), ZBC_EXIT_REJECTED);
     /* first matching rule wins: fee before balance */
-    CHECK_EQ_INT(zbc_api_classify(400, "fee too low and insufficient balance"), ZBC_EXIT_FEE_TOO_LOW);
+    CHECK_EQ_INT(zbc_client_classify(400, "fee too low and insufficient balance"), ZBC_EXIT_FEE_TOO_LOW);
 }
 
 static void test_names(void)
