@@ -70,6 +70,14 @@ static void test_rejects(void)
     /* encode: output buffer too small */
     char small[5];
     CHECK(!zbc_base58_encode(small, sizeof small, (const uint8_t *)"Hello World!", 12));
+    /* more than 90 input bytes */
+    uint8_t big[91];
+    memset(big, 0xff, sizeof big);
+    char out[200];
+    CHECK(zbc_base58_encode(out, sizeof out, big, 90));
+    CHECK(!zbc_base58_encode(out, sizeof out, big, 91));
+    CHECK(zbc_base58check_encode(out, sizeof out, big, 86));
+    CHECK(!zbc_base58check_encode(out, sizeof out, big, 87));
 }
 
 int main(void)
