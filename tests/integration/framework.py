@@ -263,6 +263,8 @@ class ZbcTest:
         for k in ("ZBC_API", "ZBC_KEY", "ZBC_TIMEOUT", "ZOOBC_GENESIS_HASH", "ZBC_WALLET"):
             e.pop(k, None)
         e["ZBC_PASSPHRASE"] = PASSPHRASE
+        # 64 MiB Argon2id instead of 256 MiB: the machine is small and shared
+        e.setdefault("ZBC_WALLET_KDF", "interactive")
         e.update(env or {})
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
                            input=stdin, timeout=timeout)

@@ -1,0 +1,181 @@
+#!/usr/bin/env python3
+"""The wallet without a node: keys and key files, address forms, the
+usage errors of every command, exit codes and the JSON error shape."""
+import os
+import socket
+import stat
+import subprocess
+import threading
+
+from framework import ZbcTest, TestFailure, assert_equal, assert_true
+
+SEED = "51bae95d58f32304a5c9d894819989a4fb04da6115d9a43612a026e7a5dd5d96"
+PK = "5e8eb28dccaa94a992f7169fa67966207d96aa55df7d24d2d6ec1f538c9f2152"
+ADDR = "ZBC_L2HLFDOM_VKKKTEXX_C2P2M6LG_EB6ZNKSV_356SJUWW_5QPVHDE7_EFJA3PEX"
+NODE_ADDR = "ZNK_L2HLFDOM_VKKKTEXX_C2P2M6LG_EB6ZNKSV_356SJUWW_5QPVHDE7_EFJH435X"
+G = "cf30b4a8c165da3bc004b3a397b18c68986271b0395f9df0e984552fb455cf1d"
+
+
+class WalletCli(ZbcTest):
+    def usage(self, *args, env=None):
+        r = self.zbc(*args, expect=2, node=False, env=env)
+        assert_equal(r["error_class"], "usage", "class of %r" % (args,))
+        assert_true(r["error"] and r.stderr.strip(), "error text for %r" % (args,))
+        return r
+
+    def run_test(self):
+        z = lambda *a, **k: self.zbc(*a, node=False, **k)  # noqa: E731
+        # --- keys ---
+        r = z("key", "import", SEED, "--name", "vec")
+        assert_equal((r["public_key"], r["address"], r["node_address"]), (PK, ADDR, NODE_ADDR),
+                     "imported key forms (tests/vectors/zoobc/keys.json)")
+        assert_equal(r["account_bytes"], "00000000" + PK, "typed bytes")
+        for f in ("vec.key", "vec.pub"):
+            mode = stat.S_IMODE(os.stat(os.path.join(self.wallet_dir, "keys", f)).st_mode)
+            assert_equal(mode, 0o600, "mode of %s" % f)
+        with open(os.path.join(self.wallet_dir, "keys", "vec.key"), "rb") as f:
+            blob = f.read()
+        assert_true(blob.startswith(b"ZBCKEY") and bytes.fromhex(SEED) not in blob,
+                    "the key file is encrypted")
+        new = z("key", "new", "--name", "fresh")
+        assert_true(new["address"].startswith("ZBC_") and new["address"] != ADDR, "new key")
+        lst = z("key", "list", env={"ZBC_PASSPHRASE": ""})["keys"]
+        assert_equal([k["name"] for k in lst], ["fresh", "vec"], "key list (no passphrase needed)")
+        assert_equal(z("key", "show", "vec")["address"], ADDR, "key show")
+        self.usage("key", "show")  # two keys, none named default
+        self.usage("key", "import", SEED, "--name", "vec")  # exists
+        self.usage("key", "import", SEED[:-2], "--name", "short")
+        self.usage("key", "import", SEED, "--name", "../evil")
+        self.usage("key", "new", "--name", "x", env={"ZBC_PASSPHRASE": ""})
+        self.usage("key", "frob")
+        assert_equal(z("key", "derive", SEED)["node_address"], NODE_ADDR, "key derive")
+
+        # --- signing with a wallet key, offline ---
+        args = ["send", ADDR, "1ZBC", "--offline", "--genesis", G, "--timestamp", "1700000000"]
+        a = z(*args, "--from", "vec")
+        b = z(*args[:1] + [SEED] + args[1:])
+        assert_equal(a["transaction_hash"], b["transaction_hash"], "wallet key == explicit seed")
+        r = z(*args, "--from", "vec", env={"ZBC_PASSPHRASE": "wrong"}, expect=10)
+        assert_equal(r["error_class"], "verify_failed", "wrong passphrase")
+        pf = os.path.join(self.tmpdir, "pass")
+        with open(pf, "w") as f:
+            f.write("integration-test-passphrase\n")
+        c = z(*args, "--from", "vec", "--passphrase-file", pf, env={"ZBC_PASSPHRASE": "wrong"})
+        assert_equal(c["transaction_hash"], a["transaction_hash"], "--passphrase-file wins")
+        self.usage(*args, "--from", "vec", "--passphrase-file", pf + ".missing")
+        # no key at all offline, a malformed ZBC_KEY
+        self.usage(*args)
+        self.usage(*args[:1] + ["-"] + args[1:])
+        self.usage(*args, env={"ZBC_KEY": "abc"})
+
+        # --- usage errors of the transaction commands ---
+        s = ["send", SEED]
+        off = ["--offline", "--genesis", G]
+        self.usage(*s, ADDR[:-1] + "A", "1", *off)          # bad checksum
+        self.usage(*s, "0x1234", "1", *off)                 # not an address
+        self.usage(*s, ADDR, "1.5.5", *off)
+        self.usage(*s, ADDR, "-1", *off)
+        self.usage(*s, ADDR, *off)                          # missing amount
+        self.usage(*s, ADDR, "1", "--offline")              # no genesis
+        self.usage(*s, ADDR, "1", "--offline", "--genesis", "abcd")
+        self.usage(*s, ADDR, "1", *off, "--fee", "x")
+        self.usage(*s, ADDR, "1", *off, "--timestamp", "soon")
+        self.usage(*s, ADDR, "1", *off, "--message", "m" * 1025)
+        self.usage(*s, ADDR, "1", *off, "--escrow-commission", "5")
+        self.usage(*s, ADDR, "1", *off, "--escrow-approver", ADDR, "--escrow-timeout", "x")
+        self.usage("app", "create", SEED, "1", "1ZBC", "2", "--opponent", "0x" + "11" * 20, *off)
+        self.usage("app", "create", SEED, "300", "1ZBC", "2", *off)
+        self.usage("app", "create", SEED, "1", "1ZBC", "2", "--params-hex", "zz", *off)
+        self.usage("app", "move", SEED, "5", "0g", *off)
+        self.usage("app", "join", SEED, "-5", *off)
+        self.usage("app", "join", SEED, "18446744073709551616", *off)
+        self.usage("app", "dance", SEED, "5", *off)
+        self.usage("app")
+        self.usage("tx")
+        self.usage("tx", "status")
+        self.usage("tx", "show", "abc")
+        self.usage("tx", "prepare", "send", ADDR, "1", *off[1:])      # no --from-address
+        self.usage("tx", "prepare", "--from-address", "nope", "send", ADDR, "1", *off[1:])
+        self.usage("tx", "submit", "--prepared", "00")                 # no signature
+        self.usage("tx", "submit", "--prepared", "zz", "--signature", "00")
+        self.usage("tx", "submit", "--prepared", "0100", "--signature", "00", "--genesis", G)
+        self.usage("balance", ADDR[:-1] + "A")
+        self.usage("balance", "a", "b")
+        self.usage("address")
+        self.usage("address", "ZBC_TOOSHORT")
+        self.usage("nonsense")
+        self.usage("--bogus")
+        self.usage("send", "--fee")
+        self.usage("--api", "https://127.0.0.1:1", "balance", ADDR)
+        self.usage("--api", "not a url", "balance", ADDR)
+        self.usage(env={"ZBC_TIMEOUT": "0"}, *["balance", ADDR])
+        r = self.zbc("--help", node=False, json_out=False)
+        assert_true(r.code == 0 and "exit codes" in r.stdout, "--help")
+
+        # app move with an empty move (keep-alive) builds
+        r = z("app", "move", SEED, "5", "", *off, "--timestamp", "1700000105")
+        assert_equal(r["body"], "05000000000000000000", "keep-alive body")
+
+        # --- address forms ---
+        r = z("address", PK)
+        assert_equal(r["address"], ADDR, "hex key -> ZBC_")
+        r = z("address", ADDR.lower().replace("_", "-"))
+        assert_equal(r["public_key"], PK, "lower case and '-' separators")
+        r = z("address", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96045")
+        assert_equal((r["account_type"], r["account_bytes"]),
+                     (4, "04000000d8da6bf26964af9d7eed9e03e53415d37aa96045"), "eth typed bytes")
+        self.usage("address", "0xd8dA6BF26964aF9D7eEd9e03E53415D37aA96046")
+
+        # --- the network side without a node ---
+        r = z("balance", ADDR, "--api", "http://127.0.0.1:1", expect=3)
+        assert_equal(r["error_class"], "node_unreachable", "refused")
+        r = z("send", SEED, ADDR, "1", "--api", "http://127.0.0.1:1", expect=3)
+        # a listener that never answers: timeout (8)
+        srv = socket.socket()
+        srv.bind(("127.0.0.1", 0))
+        srv.listen(4)
+        port = srv.getsockname()[1]
+        r = z("balance", ADDR, "--api", "http://127.0.0.1:%d" % port, "--timeout", "1", expect=8)
+        assert_equal(r["error_class"], "timeout", "silent node")
+        srv.close()
+        # an HTTP server answering 503, 400 fee too low, 404 and garbage
+        for status, body, code in ((503, b'{"success":false,"error":"busy"}', 9),
+                                   (400, b'{"success":false,"error":"fee too low: 1 < 2"}', 5),
+                                   (400, b'{"success":false,"error":"insufficient balance"}', 4),
+                                   (404, b'{"success":false,"error":"Account not found"}', 7),
+                                   (400, b'plain text error', 6),
+                                   (200, b'not json', 1)):
+            port, th = one_reply_server(status, body)
+            r = z("balance", ADDR, "--api", "http://127.0.0.1:%d" % port, expect=code)
+            th.join(5)
+            if status != 200:
+                assert_equal(r["http_code"], status, "http_code")
+                assert_true("api_response" in r.json, "api_response kept")
+
+
+def one_reply_server(status, body):
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(1)
+    port = srv.getsockname()[1]
+
+    def serve():
+        c, _ = srv.accept()
+        c.settimeout(5)
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = c.recv(4096)
+            if not chunk:
+                break
+            data += chunk
+        c.sendall(b"HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                  b"Connection: close\r\n\r\n" % (status, len(body)) + body)
+        c.close()
+        srv.close()
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    return port, th
+
+
+if __name__ == "__main__":
+    WalletCli().main()
