@@ -43,12 +43,17 @@ int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
     json_object_set_new(r, "address", json_string(text));
     if (name[0] != '\0')
         json_object_set_new(r, "name", json_string(name));
-    if (!json_is_integer(bal)) {
+    /* balances past 2^63 come as decimal strings */
+    uint64_t units = 0;
+    struct zbc_err aerr;
+    if (json_is_integer(bal) && json_integer_value(bal) >= 0) {
+        units = (uint64_t)json_integer_value(bal);
+    } else if (!json_is_string(bal) || !zbc_amount_parse(&units, json_string_value(bal), &aerr) ||
+               strchr(json_string_value(bal), '.') != NULL) {
         json_decref(r);
         f->api_response = reply;
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node's account reply has no integer balance");
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node's account reply has no valid balance");
     }
-    uint64_t units = (uint64_t)json_integer_value(bal);
     char zbc[32];
     zbc_amount_format(zbc, units);
     json_object_set(r, "balance", bal);
