@@ -67,7 +67,9 @@ int zbc_client_call(const struct zbc_client *api, const char *path, const char *
               path, r.status, text);
     f->http_code = r.status;
     json_decref(f->api_response);
-    f->api_response = j != NULL ? j : json_string(r.body);
+    if (j == NULL)
+        j = json_stringn(r.body, r.len);
+    f->api_response = j != NULL ? j : json_string("(the reply is not valid UTF-8)");
     zbc_http_reply_free(&r);
     return 0;
 }

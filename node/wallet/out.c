@@ -82,6 +82,21 @@ int zbc_out_success(int json, json_t *obj)
     return 0;
 }
 
+/* A JSON string of text that may not be valid UTF-8 (a node's plain-text
+ * reply): bytes outside printable ASCII become '?'. */
+static json_t *lenient_string(const char *text)
+{
+    json_t *j = json_string(text);
+    if (j != NULL)
+        return j;
+    char buf[ZBC_ERR_MAX];
+    size_t i = 0;
+    for (; text[i] != '\0' && i + 1 < sizeof buf; i++)
+        buf[i] = (text[i] >= 0x20 && text[i] < 0x7f) ? text[i] : '?';
+    buf[i] = '\0';
+    return json_string(buf);
+}
+
 int zbc_out_fail(int json, struct zbc_wfail *f)
 {
     int code = f->code == ZBC_EXIT_OK ? ZBC_EXIT_INTERNAL : f->code;
@@ -89,7 +104,7 @@ int zbc_out_fail(int json, struct zbc_wfail *f)
     if (json) {
         json_t *o = json_object();
         json_object_set_new(o, "success", json_false());
-        json_object_set_new(o, "error", json_string(f->err.msg));
+        json_object_set_new(o, "error", lenient_string(f->err.msg));
         json_object_set_new(o, "exit_code", json_integer(code));
         json_object_set_new(o, "error_class", json_string(zbc_exit_class((enum zbc_exit)code)));
         if (f->http_code != 0)
