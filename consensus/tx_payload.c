@@ -20,17 +20,28 @@ static json_t *hex_json(const uint8_t *p, size_t n)
     return j;
 }
 
-/* ZooBC accounts as the bare key, others as full typed bytes, none as "". */
-static json_t *addr_json(const struct zbc_addr *a)
+/* ZooBC accounts as the bare key, others as full typed bytes, none as "".
+ * A type whose typed bytes are 32 long (Cardano, 13) would read back as a
+ * bare ZooBC key, so it has no payload form. */
+static int addr_json(json_t **out, const struct zbc_addr *a, const char *key,
+                     struct zbc_err *err)
 {
     uint8_t buf[ZBC_ADDR_BYTES_MAX];
     size_t n;
-    if (a->type == ZBC_ACCT_EMPTY)
-        return json_string("");
-    if (a->type == ZBC_ACCT_ZBC)
-        return hex_json(a->payload, a->len);
+    if (a->type == ZBC_ACCT_EMPTY) {
+        *out = json_string("");
+        return 1;
+    }
+    if (a->type == ZBC_ACCT_ZBC) {
+        *out = hex_json(a->payload, a->len);
+        return 1;
+    }
     n = zbc_addr_write(buf, a);
-    return hex_json(buf, n);
+    if (n == 32)
+        return zbc_fail(err, "%s of account type %u has no payload form "
+                        "(its 32 typed bytes would read as a ZooBC key)", key, a->type);
+    *out = hex_json(buf, n);
+    return 1;
 }
 
 static int set(json_t *obj, const char *key, json_t *val, struct zbc_err *err)
@@ -50,7 +61,13 @@ static int escrow_json(json_t **out, const struct zbc_escrow *e,
     o = json_object();
     if (o == NULL)
         return zbc_fail(err, "cannot build the escrow object (out of memory)");
-    if (!set(o, "approver_address", hex_json(buf, zbc_addr_write(buf, &e->approver)), err) ||
+    size_t an = zbc_addr_write(buf, &e->approver);
+    if (an == 32) {
+        zbc_fail(err, "escrow approver of account type %u has no payload form "
+                 "(its 32 typed bytes would read as a ZooBC key)", e->approver.type);
+        goto fail;
+    }
+    if (!set(o, "approver_address", hex_json(buf, an), err) ||
         !set(o, "commission", json_integer(e->commission), err) ||
         !set(o, "timeout", json_integer(e->timeout), err))
         goto fail;
@@ -73,18 +90,20 @@ fail:
 int zbc_tx_payload_build(json_t **out, const struct zbc_tx *tx,
                          struct zbc_err *err)
 {
-    json_t *o = json_object(), *esc = NULL;
+    json_t *o = json_object(), *esc = NULL, *sender = NULL, *recipient = NULL;
     if (o == NULL)
         return zbc_fail(err, "cannot build the payload (out of memory)");
     if (tx->sig == NULL && tx->sig_len > 0) {
         zbc_fail(err, "transaction has no signature bytes");
         goto fail;
     }
-    if (!set(o, "version", json_integer(tx->version), err) ||
+    if (!addr_json(&sender, &tx->sender, "sender", err) ||
+        !set(o, "sender_account_address", sender, err) ||
+        !addr_json(&recipient, &tx->recipient, "recipient", err) ||
+        !set(o, "recipient_account_address", recipient, err) ||
+        !set(o, "version", json_integer(tx->version), err) ||
         !set(o, "timestamp", json_integer(tx->timestamp), err) ||
         !set(o, "transaction_type", json_integer(tx->type), err) ||
-        !set(o, "sender_account_address", addr_json(&tx->sender), err) ||
-        !set(o, "recipient_account_address", addr_json(&tx->recipient), err) ||
         !set(o, "fee", json_integer(tx->fee), err) ||
         !set(o, "transaction_body_bytes", hex_json(tx->body, tx->body_len), err) ||
         !set(o, "signature", hex_json(tx->sig, tx->sig_len), err))

@@ -216,6 +216,19 @@ static void test_build_refusals(void)
     CHECK(!zbc_tx_payload_build(&p, &b, &err));
     CHECK_EQ_STR(err.msg, "escrow instruction is not valid UTF-8");
     b.escrow.instruction = (const uint8_t *)"ok";
+    /* Cardano (type 13): 4 + 28 = 32 typed bytes would read back as a
+     * bare ZooBC key */
+    b.recipient.type = 13;
+    b.recipient.len = 28;
+    CHECK(!zbc_tx_payload_build(&p, &b, &err));
+    CHECK(strstr(err.msg, "recipient of account type 13 has no payload form") != NULL);
+    zbc_addr_empty(&b.recipient);
+    b.escrow.approver = b.recipient;
+    b.escrow.approver.type = 13;
+    b.escrow.approver.len = 28;
+    CHECK(!zbc_tx_payload_build(&p, &b, &err));
+    CHECK(strstr(err.msg, "escrow approver of account type 13") != NULL);
+    b.escrow.approver = b.sender;
     CHECK(zbc_tx_payload_build(&p, &b, &err));
     CHECK_EQ_STR(json_string_value(json_object_get(p, "recipient_account_address")), "");
     CHECK_EQ_STR(json_string_value(json_object_get(json_object_get(p, "escrow"), "instruction")), "ok");
