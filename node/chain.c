@@ -224,6 +224,11 @@ const struct zbc_genesis *zbc_chain_genesis(const struct zbc_chain *c)
     return c->g;
 }
 
+const uint8_t *zbc_chain_node_key(const struct zbc_chain *c)
+{
+    return c->has_key ? c->key.pk : NULL;
+}
+
 const struct zbc_parent *zbc_chain_tip(const struct zbc_chain *c)
 {
     return &c->tip;

@@ -57,6 +57,8 @@ ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
 void zbc_chain_close(struct zbc_chain *c);
 
 const struct zbc_genesis *zbc_chain_genesis(const struct zbc_chain *c);
+/* The node's public key, NULL when it runs without one. */
+const uint8_t *zbc_chain_node_key(const struct zbc_chain *c);
 /* The tip as the parent of the next block (height 0: the genesis). */
 const struct zbc_parent *zbc_chain_tip(const struct zbc_chain *c);
 /* The tip block's state root (height 0: the genesis state's root). */
