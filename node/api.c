@@ -678,6 +678,9 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
         return zbc_fail(err, "cannot create the HTTP server");
     }
     evhttp_set_max_body_size(a->http, (ev_ssize_t)ZBC_API_MAX_BODY);
+    /* Read (and drop) an oversized body before answering 413, so the
+     * client sees the answer instead of a reset connection. */
+    evhttp_set_flags(a->http, EVHTTP_SERVER_LINGERING_CLOSE);
     evhttp_set_max_headers_size(a->http, API_MAX_HEADERS);
     evhttp_set_timeout(a->http, API_TIMEOUT_S);
     evhttp_set_allowed_methods(a->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
