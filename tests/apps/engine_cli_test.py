@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""End-to-end test of the zbc-engine tool.
+
+Usage: python3 tests/apps/engine_cli_test.py BUILD_DIR/node/engine/zbc-engine
+
+Expected values come from published perft tables and from an independent
+HMAC-SHA256 computation here (Python standard library only)."""
+import hashlib
+import hmac
+import json
+import subprocess
+import sys
+
+ZBC = sys.argv[1] if len(sys.argv) > 1 else "build/node/engine/zbc-engine"
+failures = 0
+
+
+def run(*args):
+    p = subprocess.run([ZBC, *args], capture_output=True, text=True, timeout=120)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(cond, what):
+    global failures
+    if not cond:
+        failures += 1
+        print("FAIL:", what)
+
+
+def js(*args):
+    rc, out, err = run(*args, "--json")
+    check(rc == 0, f"{args}: exit {rc} {out} {err}")
+    return json.loads(out)
+
+
+def test_list():
+    games = {g["name"]: g for g in js("list")}
+    for name, code in [("tictactoe", 1), ("connect4", 3), ("reversi", 5),
+                       ("gomoku", 6), ("dots", 8)]:
+        check(games.get(name, {}).get("type") == code, f"list {name}")
+    check(games["dots"]["max_seats"] == 4, "dots seats")
+    rc, out, _ = run("list")
+    check(rc == 0 and "  5  reversi     seats 2-2" in out, "list text")
+
+
+def test_perft():
+    want = [4, 12, 56, 244, 1396, 8200, 55092, 390216]
+    check(js("perft", "reversi", "8")["counts"] == want, "reversi perft 8")
+    ttt = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
+    rc, out, _ = run("perft", "tictactoe", "9")
+    check(rc == 0 and out.split("\n")[:9] ==
+          [f"{i + 1} {n}" for i, n in enumerate(ttt)], "tictactoe perft text")
+    games = {g["name"] for g in js("list")}
+    if "chess" in games:
+        check(js("perft", "chess", "3")["counts"] == [20, 400, 8902],
+              "chess perft 3")
+        kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w - - 0 1"
+        rc, _, _ = run("perft", "chess", "1", "--fen", kiwipete)
+        check(rc == 0, "chess --fen")
+    rc, _, err = run("perft", "reversi", "0")
+    check(rc == 2 and "DEPTH" in err, "perft depth 0 is usage")
+    rc, _, _ = run("perft", "reversi", "2", "--fen", "8/8/8/8/8/8/8/8 w - -")
+    check(rc == 2, "--fen for reversi is usage")
+    rc, _, err = run("perft", "nosuchgame", "2")
+    check(rc == 2 and "unknown game" in err, "unknown game")
+
+
+def test_play_render():
+    rc, out, _ = run("play", "tictactoe", "5", "1", "a3", "c3", "3")
+    check(rc == 0 and "result: seat 0 (X) wins" in out, "play text")
+    j = js("play", "tictactoe", "--first", "1", "5", "1", "a3", "c3", "3")
+    check(j["result"] == {"kind": "win", "winner": 1, "out_mask": 0},
+          "play result json")
+    check(j["turn"] is None and j["board"]["rows"] == ["O.X", ".X.", "X.O"],
+          "play board json")
+    r = js("render", "tictactoe", "--state", j["state"])
+    check(r["board"] == j["board"], "render --state round trip")
+    rc, out, err = run("play", "tictactoe", "5", "5")
+    check(rc == 1 and "illegal move 2 '5' by seat 1: illegal move: square 5 "
+          "is taken by X" in err, f"illegal move exit 1: {err}")
+    rc, out, _ = run("play", "tictactoe", "5", "1", "a3", "c3", "3", "2",
+                     "--json")
+    check(rc == 1 and json.loads(out)["error"].endswith("the game is over"),
+          "move after the end")
+    rc, _, _ = run("play", "tictactoe", "--bogus")
+    check(rc == 2, "unknown option is usage")
+    j = js("play", "dots", "--seats", "3", "--params", "width=2,height=3",
+           "h 0 0", "v 0 0", "h 1 0", "v 0 1")
+    check(j["board"]["width"] == 2 and j["board"]["height"] == 3, "dots k=v")
+    check(j["board"]["scores"] == [1, 0, 0] and j["turn"] == 0,
+          "dots box grants another move")
+    j2 = js("play", "dots", "--seats", "3", "--params", "0203",
+            "h 0 0", "v 0 0", "h 1 0", "v 0 1")
+    check(j2["state"] == j["state"], "dots hex params equal k=v params")
+    j = js("play", "reversi", "e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5",
+           "c5")
+    check(j["result"]["kind"] == "win" and j["board"]["discs"] ==
+          {"black": 13, "white": 0}, "reversi nine-move wipeout")
+    j = js("play", "connect4", "1", "2", "1", "2", "1", "2", "1")
+    check(j["result"]["winner"] == 0, "connect4 vertical")
+    rc, _, err = run("render", "reversi", "--state", "00")
+    check(rc == 1 and "reversi state is 66 bytes" in err, "bad state refused")
+    rc, _, _ = run("render", "reversi", "--state", "zz")
+    check(rc == 2, "non-hex state is usage")
+
+
+def hmac_u32(server, client, nonce, i):
+    block = hmac.new(server.encode(), f"{client}:{nonce}:{i // 8}".encode(),
+                     hashlib.sha256).digest()
+    k = (i % 8) * 4
+    return int.from_bytes(block[k:k + 4], "big")
+
+
+def test_fair():
+    server = "5c6f2d3e" * 8
+    j = js("fair", "dice", "--server-seed", server, "--client-seed", "lucky",
+           "--nonce", "42", "--direction", "over", "--target", "5000",
+           "--stake", "1000")
+    want = [hmac_u32(server, "lucky", 42, i) for i in range(4)]
+    check(j["floats_u32"] == want, "fair floats")
+    roll = (want[0] * 10001) >> 32
+    check(j["value"] == roll, "dice roll")
+    win = roll > 5000
+    check(j["win"] == win, "dice win")
+    check(j["returns"] == (1000 * 99 * 10001 // (100 * 5000) if win else 0),
+          "dice returns")
+    j = js("fair", "roulette", "--server-seed", server, "--client-seed",
+           "lucky", "--nonce", "42", "--kind", "straight", "--number", "7")
+    check(j["value"] == (want[0] * 37) >> 32, "roulette pocket")
+    rc, _, _ = run("fair", "dice", "--server-seed", server, "--client-seed",
+                   "x", "--nonce", "1", "--direction", "over", "--target",
+                   "10000")
+    check(rc != 0, "dice target 10000 refused")
+    rc, _, _ = run("fair", "chess", "--server-seed", "a", "--client-seed",
+                   "b", "--nonce", "1")
+    check(rc == 2, "fair on a board game is usage")
+
+
+for t in [test_list, test_perft, test_play_render, test_fair]:
+    t()
+print("engine_cli_test:", "ok" if failures == 0 else f"{failures} failed")
+sys.exit(1 if failures else 0)
