@@ -258,15 +258,16 @@ static uint64_t full_hash(const uint8_t *b, int side)
 }
 
 /* How often the current position (with the same side to move) occurred
- * since base, counting itself.  Hashes pick candidates; equal boards are
- * confirmed by replaying when a draw would follow. */
+ * since base, counting itself.  Hashes pick candidates; when there is more
+ * than one, equal boards are confirmed by replaying, so a hash collision
+ * never counts. */
 static int repetitions(const struct chess *s)
 {
     int count = 0;
     for (int i = s->n; i >= 0; i -= 2)
         if (s->hash[i] == s->hash[s->n])
             count++;
-    if (count < 5)
+    if (count < 2)
         return count;
     uint8_t b[64];
     memcpy(b, s->base, sizeof b);
