@@ -100,7 +100,7 @@ static void fx_teardown(struct fixture *f)
 }
 
 /* A signed SendZBC from seed to `to`; returns the byte count in out. */
-static size_t fx_send(uint8_t *out, size_t cap, const struct fixture *f,
+__attribute__((unused)) static size_t fx_send(uint8_t *out, size_t cap, const struct fixture *f,
                       const uint8_t seed[32], const struct zbc_addr *to,
                       uint64_t amount, int64_t fee, int64_t timestamp_s)
 {

@@ -1,0 +1,119 @@
+/* Block production timer: produces at the earliest publish time and not
+ * before, keeps producing as the clock moves, never without a key. */
+#include <event2/event.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "chain_fixture.h"
+#include "node/chain.h"
+#include "node/log.h"
+#include "node/producer_loop.h"
+#include "testlib.h"
+
+static uint64_t clock_ms;
+
+static uint64_t test_clock(void)
+{
+    return clock_ms;
+}
+
+/* Runs the loop for about ms milliseconds of real time. */
+static void run_for(struct event_base *base, int ms)
+{
+    struct timeval tv = {0, ms * 1000};
+    event_base_loopexit(base, &tv);
+    event_base_dispatch(base);
+}
+
+static struct zbc_chain *open_chain(struct fixture *f,
+                                    const struct zbc_node_key *key)
+{
+    struct zbc_chain *c = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg = {.ledger_dir = f->ledger,
+                                   .genesis = &f->g,
+                                   .key = key};
+    if (!zbc_chain_open(&c, &cfg, &err))
+        fprintf(stderr, "chain open: %s\n", err.msg);
+    return c;
+}
+
+static void test_produces_on_time(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct event_base *base = event_base_new();
+    struct zbc_producer_loop *p = NULL;
+    struct zbc_err err = {{0}};
+
+    /* one millisecond before block 1 may be published: nothing */
+    clock_ms = FX_GENESIS_TIME + FX_BLOCK_TIME - 1;
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    run_for(base, 30);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
+    zbc_producer_loop_stop(p);
+
+    /* at the earliest time: exactly one block, stamped with the clock */
+    clock_ms = FX_GENESIS_TIME + FX_BLOCK_TIME;
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    run_for(base, 30);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 1);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
+    CHECK_EQ_INT(zbc_chain_tip(c)->timestamp_ms, clock_ms);
+
+    /* the clock jumps three block times: blocks follow one by one, each
+     * only once its own earliest time (parent + block time) has come */
+    clock_ms += 3 * FX_BLOCK_TIME;
+    zbc_producer_loop_stop(p);
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    run_for(base, 30);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 2);
+    zbc_producer_loop_stop(p);
+    event_base_free(base);
+    zbc_chain_close(c);
+    fx_teardown(&f);
+}
+
+static void test_without_key_never_produces(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, NULL);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct event_base *base = event_base_new();
+    struct zbc_producer_loop *p = NULL;
+    struct zbc_err err = {{0}};
+    clock_ms = FX_GENESIS_TIME + 100 * FX_BLOCK_TIME;
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    run_for(base, 30);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
+    zbc_producer_loop_stop(p);
+    event_base_free(base);
+    zbc_chain_close(c);
+    fx_teardown(&f);
+}
+
+static void test_wall_clock(void)
+{
+    /* 2023-11-14 < now < 2100-01-01, in ms */
+    uint64_t now = zbc_wall_clock_ms();
+    CHECK(now > 1700000000000ull);
+    CHECK(now < 4102444800000ull);
+}
+
+int main(void)
+{
+    zbc_log_to_stderr(false);
+    TEST_RUN(test_produces_on_time);
+    TEST_RUN(test_without_key_never_produces);
+    TEST_RUN(test_wall_clock);
+    return test_summary("node_producer_loop");
+}
