@@ -62,7 +62,12 @@ class BadInput(ZbcTest):
         big = raw + "00" * (2 * 1024 * 1024)
         st, j = self.node.request("POST", "/api/v1/transactions",
                                   json.dumps({"transaction_bytes": big}), timeout=30)
-        self.refused("oversized bytes", st, j)
+        # More than 2 MiB of transaction is more than the API's 4 MiB body
+        # limit as hex: evhttp itself answers 413 (with an HTML body).
+        if st == 413 and not isinstance(j, dict):
+            self.log("%-28s HTTP 413 from evhttp (body limit)" % "oversized bytes")
+        else:
+            self.refused("oversized bytes", st, j, "limit", "large", "size", "bytes")
         sig_at = len(raw) - 128
         flipped = raw[:sig_at] + ("%02x" % (int(raw[sig_at:sig_at + 2], 16) ^ 1)) + raw[sig_at + 2:]
         st, j = self.post_bytes(flipped)
