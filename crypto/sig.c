@@ -163,12 +163,13 @@ static int verify_eth(const struct zbc_addr *sender, const uint8_t digest[32],
         return zbc_fail(err, "Ethereum signature must be 65 bytes (r||s||v), got %zu", sig_len);
     int recid;
     uint8_t v = sig[64];
+    /* Only the personal_sign form 27/28: also accepting 0/1 would give every
+     * signature a second valid encoding, hence a second transaction hash
+     * that a third party could replay (docs/crypto.md, Malleability). */
     if (v == 27 || v == 28)
         recid = v - 27;
-    else if (v == 0 || v == 1)
-        recid = v;
     else
-        return zbc_fail(err, "Ethereum signature has v = %u (want 27, 28, 0 or 1)", v);
+        return zbc_fail(err, "Ethereum signature has v = %u (want 27 or 28)", v);
     secp256k1_ecdsa_recoverable_signature rsig;
     if (!parse_low_s(&rsig, sig, recid, "Ethereum", err))
         return 0;

@@ -5,7 +5,8 @@
  *                        digest bytes: keccak256("\x19Ethereum Signed
  *                        Message:\n32" || digest); public key recovered with
  *                        libsecp256k1; keccak256(pubkey64)[12..32] must equal
- *                        the address.  Low-S only.  v is 27/28 (or 0/1).
+ *                        the address.  Low-S only.  v must be 27/28 (0/1
+ *                        would be a second encoding, see docs/crypto.md).
  *   type 1, 5 (Bitcoin): 65-byte compact recoverable signature in Bitcoin
  *                        Core's signmessage format over the 64-character
  *                        lower-case hex of the digest: header byte 27..34

@@ -99,15 +99,17 @@ static void test_eth(void)
     struct zbc_err err;
     CHECK(zbc_sig_verify(&sender, digest, sig, 65, &err));
 
-    /* v as 0/1 */
+    /* v as 0/1 is a second encoding of the same signature: refused, so a
+     * third party cannot make a second transaction hash from it */
     uint8_t alt[65];
     memcpy(alt, sig, 65);
     alt[64] = (uint8_t)(sig[64] - 27);
-    CHECK(zbc_sig_verify(&sender, digest, alt, 65, &err));
+    CHECK(!zbc_sig_verify(&sender, digest, alt, 65, &err));
+    CHECK(strstr(err.msg, "want 27 or 28") != NULL);
     /* wrong v */
     alt[64] = 29;
     CHECK(!zbc_sig_verify(&sender, digest, alt, 65, &err));
-    CHECK_EQ_STR(err.msg, "Ethereum signature has v = 29 (want 27, 28, 0 or 1)");
+    CHECK_EQ_STR(err.msg, "Ethereum signature has v = 29 (want 27 or 28)");
     alt[64] = 2;
     CHECK(!zbc_sig_verify(&sender, digest, alt, 65, &err));
     /* the other recovery id recovers another key */
