@@ -81,6 +81,17 @@ static void test_perft_vectors(void)
     json_decref(root);
 }
 
+/* The published perft(5) of the start position is 4,865,609, of which 258
+ * are en-passant captures at ply 5; no castling or promotion is possible
+ * within 5 plies and no en passant before ply 5 (perft 1-4 have none), so
+ * without en passant the count is 4,865,351. */
+static void test_perft_start_depth5(void)
+{
+    struct zbc_game_state st;
+    start(&st, 0);
+    CHECK(perft(&st, 5) == 4865609u - 258u);
+}
+
 static void test_start_position(void)
 {
     struct zbc_game_state a, b;
@@ -537,6 +548,7 @@ int main(void)
         return 1;
     }
     TEST_RUN(test_perft_vectors);
+    TEST_RUN(test_perft_start_depth5);
     TEST_RUN(test_start_position);
     TEST_RUN(test_fools_mate);
     TEST_RUN(test_stalemate);
