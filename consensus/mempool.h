@@ -59,7 +59,8 @@ void zbc_mempool_expire(struct zbc_mempool *mp, uint64_t now_ms);
 
 /* After a new tip: removes b's transactions, expires, and re-checks every
  * remaining transaction against the new tip state in priority order
- * (dropping those that no longer pass).  Fails only on a backend error. */
+ * (dropping those that no longer pass, a backend read error included:
+ * the transaction can be offered again).  Returns 1. */
 ZBC_WUR int zbc_mempool_after_block(struct zbc_mempool *mp,
                                     struct zbc_state *tip,
                                     const struct zbc_genesis *g,
