@@ -239,6 +239,9 @@ static void test_men_forward_only(void)
     CHECK_EQ_STR(err.msg, "illegal move: 15-11 is not a legal man move");
     uint8_t kback[2] = {18, 14};
     CHECK(E->check_move(&st, 0, kback, 2, &err));
+    uint8_t kfar[2] = {18, 10};
+    CHECK(!E->check_move(&st, 0, kfar, 2, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: 18x10 is not a legal king move");
     /* a white man captures towards 1 only */
     setup(&st, "b15 b19 w23", 'w', 0);
     char buf[256];

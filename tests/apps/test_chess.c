@@ -456,6 +456,11 @@ static void test_bad_fen(void)
     bad_fen("8/8/8/8/8/P7/PPPPPPPP/K6k w - -",
             "FEN position: white has 9 pawns, at most 8");
     bad_fen("8/8/8/8/8/8/8/K6k w - - 0 1 x", "FEN has more than 6 fields");
+    bad_fen("8/8/8/8/8/8/8/K6k w - - 0 123456789",
+            "FEN move counters too long");
+    bad_fen("RRRRRRRk/8/8/8/8/8/PPPPPPPP/RNBQKBNR w - -",
+            "FEN position: white has 23 men, at most 16");
+    bad_fen("8/8/8/8/8/8/8/K6k w KQkqK -", "bad FEN castling field");
 }
 
 static void test_decode_bad(void)
@@ -529,6 +534,44 @@ static void test_decode_bad(void)
     enc[74] = 62;
     CHECK(!E->decode(&tmp, enc, 75, &err));
     CHECK_EQ_STR(err.msg, "history move 2 follows the end of the game");
+    /* the last irreversible move must fit the board */
+    start(&st, 0);
+    CHECK_EQ_INT(ph_play(E, &st, "e2e4", &err), -1);
+    n = E->encode(&st, enc, sizeof enc);
+    CHECK_EQ_INT(n, 71);
+    memcpy(bad, enc, n);
+    bad[68] = 12;
+    bad[69] = 12;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "bad last irreversible move 12-12");
+    bad[69] = 64;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "bad last irreversible move 12-64");
+    bad[68] = 11; /* d2 is not empty */
+    bad[69] = 28;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "last irreversible move 11-28 does not fit the "
+                          "board");
+    bad[68] = 12; /* e2-e5: e5 holds no white piece */
+    bad[69] = 36;
+    CHECK(!E->decode(&tmp, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "last irreversible move 12-36 does not fit the "
+                          "board");
+    /* the ply counter: 65535 plies played, black to move */
+    start(&st, 0);
+    n = E->encode(&st, enc, sizeof enc);
+    enc[65] = 0xFF;
+    enc[66] = 0xFF;
+    CHECK(E->decode(&tmp, enc, n, &err));
+    CHECK_EQ_INT(E->turn(&tmp), 1);
+    uint8_t mv[2] = {57, 42}; /* b8c6 */
+    CHECK(!E->check_move(&tmp, 1, mv, 2, &err));
+    CHECK_EQ_STR(err.msg, "ply counter would overflow");
+    enc[70] = 1;
+    enc[71] = 57;
+    enc[72] = 42;
+    CHECK(!E->decode(&tmp, enc, n + 2, &err));
+    CHECK_EQ_STR(err.msg, "ply count overflows");
 }
 
 static void test_random_playouts(void)
