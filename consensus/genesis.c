@@ -215,11 +215,10 @@ static int json_node_key(uint8_t pk[32], const json_t *v, uint32_t i,
     size_t n = json_string_length(v);
     if (strlen(s) != n)
         return zbc_fail(err, "genesis validator %u contains a NUL character", i);
-    if (n == 64) {
-        if (!zbc_hex_decode_exact(pk, 32, s))
-            return zbc_fail(err, "genesis validator %u is not 64 hex digits", i);
-        return 1;
-    }
+    if (n == 64 && strspn(s, "0123456789abcdefABCDEF") == 64)
+        return zbc_hex_decode_exact(pk, 32, s);
+    if (n == 64 || strspn(s, "0123456789abcdefABCDEF") == n)
+        return zbc_fail(err, "genesis validator %u is not 64 hex digits", i);
     char prefix[4] = {0};
     if (!zbc_addr_zbc_parse(pk, prefix, s, err))
         return zbc_fail_prefix(err, "genesis validator %u", i);

@@ -242,6 +242,8 @@ static void test_bad(void)
                        "validator 0 is not 64 hex digits");
     expect_bad_variant("\"" H32("22") "\",", "\"" H32("11") "\",",
                        "listed twice");
+    expect_bad_variant("\"" H32("22") "\",", "\"12ab\",",
+                       "validator 0 is not 64 hex digits");
     expect_bad_variant("\"" H32("22") "\",",
                        "\"ZBC_2BFLEMTU_FO2KWOQT_NC6UMFPE_43ICESVX_DIAWXL4F_"
                        "ECRTFSLX_Q43UIV2I\",",
