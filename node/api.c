@@ -532,6 +532,13 @@ static bool token_ok(struct call *c)
     return sodium_memcmp(v, c->api->token, ZBC_API_TOKEN_HEX) == 0;
 }
 
+static void admin_stop_sent(struct evhttp_request *req, void *arg)
+{
+    (void)req;
+    struct zbc_api *a = arg;
+    a->cfg.on_stop(a->cfg.on_stop_arg);
+}
+
 static void post_admin(struct call *c, const char *what)
 {
     if (strcmp(what, "stop") != 0) {
@@ -546,9 +553,10 @@ static void post_admin(struct call *c, const char *what)
         return;
     }
     zbc_log_info("api: admin stop requested");
+    /* Stop once the answer has gone out, not before. */
+    evhttp_request_set_on_complete_cb(c->req, admin_stop_sent, c->api);
     reply(c, 200, json_pack("{s:b, s:s}", "success", 1, "message",
                             "stopping"));
-    c->api->cfg.on_stop(c->api->cfg.on_stop_arg);
 }
 
 static void route(struct call *c)
