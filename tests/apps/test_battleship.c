@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "apps/engine.h"
 #include "apps/games/battleship.h"
 #include "crypto/hex.h"
@@ -87,8 +89,32 @@ static int commit(struct zbc_game_state *st, const struct board *b,
     return E->apply_move(st, 1, m, 3201, NULL, err);
 }
 
+/* The JSON view parses (jansson), is an object, and its "turn" agrees with
+ * turn(); the text view fits a normal buffer. */
+static void views_check(const struct zbc_game_state *st)
+{
+    static char js[16384];
+    CHECK(E->render(st, js, sizeof js) > 0);
+    CHECK(E->to_json(st, js, sizeof js) > 0);
+    json_error_t je;
+    json_t *j = json_loads(js, 0, &je);
+    CHECK(j != NULL && json_is_object(j));
+    if (j == NULL) {
+        fprintf(stderr, "bad JSON (%s): %s\n", je.text, js);
+        return;
+    }
+    json_t *t = json_object_get(j, "turn");
+    int turn = E->turn(st);
+    CHECK(turn == ZBC_NOBODY ? json_is_null(t)
+                             : json_is_integer(t) && json_integer_value(t) == turn);
+    json_decref(j);
+}
+
 static void roundtrip(const struct zbc_game_state *st)
 {
+    static unsigned calls; /* views on every 16th state and every ending */
+    if (calls++ % 16 == 0 || E->turn(st) == ZBC_NOBODY)
+        views_check(st);
     static uint8_t a[ZBC_GAME_STATE_MAX], b[ZBC_GAME_STATE_MAX];
     static struct zbc_game_state copy;
     struct zbc_err err;
