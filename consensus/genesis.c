@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,10 @@ static int finish(struct zbc_genesis *g, bool sorted_input, struct zbc_err *err)
     char text[ZBC_ADDR_TEXT_MAX];
     if (g->n_validators == 0)
         return zbc_fail(err, "genesis needs at least one validator");
+    for (uint32_t i = 0; i < g->n_validators; i++)
+        if (crypto_core_ed25519_is_valid_point(g->validators[i]) != 1)
+            return zbc_fail(err, "genesis validator %u is not a valid Ed25519 "
+                                 "public key", i);
     if (!sorted_input)
         qsort(g->validators, g->n_validators, 32, cmp_key);
     for (uint32_t i = 1; i < g->n_validators; i++) {
@@ -215,16 +220,25 @@ static int json_node_key(uint8_t pk[32], const json_t *v, uint32_t i,
     size_t n = json_string_length(v);
     if (strlen(s) != n)
         return zbc_fail(err, "genesis validator %u contains a NUL character", i);
-    if (n == 64 && strspn(s, "0123456789abcdefABCDEF") == 64)
-        return zbc_hex_decode_exact(pk, 32, s);
-    if (n == 64 || strspn(s, "0123456789abcdefABCDEF") == n)
+    if (n == 64 && strspn(s, "0123456789abcdefABCDEF") == 64) {
+        if (!zbc_hex_decode_exact(pk, 32, s))
+            return zbc_fail(err, "genesis validator %u is not 64 hex digits", i);
+    } else if (n == 64 || strspn(s, "0123456789abcdefABCDEF") == n) {
         return zbc_fail(err, "genesis validator %u is not 64 hex digits", i);
-    char prefix[4] = {0};
-    if (!zbc_addr_zbc_parse(pk, prefix, s, err))
-        return zbc_fail_prefix(err, "genesis validator %u", i);
-    if (strcmp(prefix, "ZNK") != 0)
-        return zbc_fail(err, "genesis validator %u must be a ZNK_ node key or "
-                             "64 hex digits, not a %s_ address", i, prefix);
+    } else {
+        char prefix[4] = {0};
+        if (!zbc_addr_zbc_parse(pk, prefix, s, err))
+            return zbc_fail_prefix(err, "genesis validator %u", i);
+        if (strcmp(prefix, "ZNK") != 0)
+            return zbc_fail(err, "genesis validator %u must be a ZNK_ node key "
+                                 "or 64 hex digits, not a %s_ address", i,
+                            prefix);
+    }
+    /* A key off the curve or of small order could never prove a seed
+     * (RFC 9381 validate_key) and would stall its slots. */
+    if (crypto_core_ed25519_is_valid_point(pk) != 1)
+        return zbc_fail(err, "genesis validator %u is not a valid Ed25519 "
+                             "public key", i);
     return 1;
 }
 

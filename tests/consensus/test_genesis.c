@@ -8,13 +8,16 @@
 #include "crypto/hex.h"
 #include "testlib.h"
 
-/* A: 0x11 x32, B: 0x22 x32 (validators, listed B then A), fund = type 0
+/* Validators: the public keys of seeds 0x22.. (PA) and 0x11.. (PB) from
+ * keys.json, listed PB then PA; fund = type 0
  * key 0x33 x32, balances: Ethereum 0x55 x20 -> 5, type 0 key 0x44 x32 -> 7 */
 #define H32(c) c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c
+#define PA "a09aa5f47a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0"
+#define PB "d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737"
 #define H20(c) c c c c c c c c c c c c c c c c c c c c
 static const char *good_json =
     "{\"chain_name\":\"t\",\"genesis_time\":1700000000000,"
-    "\"validators\":[\"" H32("22") "\",\"" H32("11") "\"],"
+    "\"validators\":[\"" PB "\",\"" PA "\"],"
     "\"fund_account\":\"00000000" H32("33") "\",\"fund_balance\":\"1000\","
     "\"balances\":[{\"address\":\"04000000" H20("55") "\",\"amount\":5},"
     "{\"amount\":7,\"address\":\"00000000" H32("44") "\"}],"
@@ -22,15 +25,15 @@ static const char *good_json =
 
 static const char *good_bytes_hex =
     "5a42432d47454e455349530101740068e5cf8b010000983a0000102700000a00000000"
-    "0000000200000000000000f000000064000000000020000200000011111111111111111"
-    "111111111111111111111111111111111111111111111112222222222222222222222222"
-    "222222222222222222222222222222222222222000000003333333333333333333333333"
-    "333333333333333333333333333333333333333e8030000000000000200000000000000"
-    "444444444444444444444444444444444444444444444444444444444444444407000000"
-    "000000000400000055555555555555555555555555555555555555550500000000000000"
-    "f403000000000000";
+    "0000000200000000000000f0000000640000000000200002000000a09aa5f47a675980"
+    "2ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0d04ab232742bb4ab3a1368"
+    "bd4615e4e6d0224ab71a016baf8520a332c97787370000000033333333333333333333"
+    "33333333333333333333333333333333333333333333e8030000000000000200000000"
+    "0000004444444444444444444444444444444444444444444444444444444444444444"
+    "0700000000000000040000005555555555555555555555555555555555555555050000"
+    "0000000000f403000000000000";
 static const char *good_hash_hex =
-    "7dbc38dc92db33538272f52bdfe53dd3e7c0a7d0057ff94f497547cef95131a5";
+    "fd1eee37a0115a9f85fe6112a28d19ede593b755fddd24d603481a3a288ebf1a";
 
 static void test_good(void)
 {
@@ -47,7 +50,7 @@ static void test_good(void)
     CHECK_EQ_INT(g.rake_bps, 100);
     CHECK_EQ_INT(g.max_block_bytes, 2097152);
     CHECK_EQ_INT(g.n_validators, 2);
-    CHECK_EQ_INT(g.validators[0][0], 0x11); /* sorted */
+    CHECK_EQ_INT(g.validators[0][0], 0xa0); /* sorted */
     CHECK_EQ_INT(g.n_balances, 2);
     CHECK_EQ_INT(g.balances[0].amount, 7); /* type 0 sorts first */
     CHECK_EQ_INT(g.total_supply, 1012);
@@ -61,7 +64,7 @@ static void test_good(void)
     zbc_hex_encode(hex, g.hash, 32);
     CHECK_EQ_STR(hex, good_hash_hex);
     uint8_t pk[32];
-    memset(pk, 0x22, 32);
+    CHECK(zbc_hex_decode_exact(pk, 32, PB));
     CHECK(zbc_genesis_is_validator(&g, pk));
     memset(pk, 0x33, 32);
     CHECK(!zbc_genesis_is_validator(&g, pk));
@@ -92,10 +95,15 @@ static void test_good(void)
     /* validators out of order (swap A and B) */
     memcpy(longer, bytes, len);
     size_t voff = 11 + 1 + 1 + 1 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4 + 4;
-    memset(longer + voff, 0x22, 32);
-    memset(longer + voff + 32, 0x11, 32);
+    memcpy(longer + voff, bytes + voff + 32, 32);
+    memcpy(longer + voff + 32, bytes + voff, 32);
     CHECK(!zbc_genesis_decode(&d, longer, len, &err));
     CHECK(strstr(err.msg, "ascending") != NULL);
+    /* a validator that is not a curve point */
+    memcpy(longer, bytes, len);
+    memset(longer + voff, 0x11, 32);
+    CHECK(!zbc_genesis_decode(&d, longer, len, &err));
+    CHECK(strstr(err.msg, "not a valid Ed25519") != NULL);
     /* bad magic, bad version */
     memcpy(longer, bytes, len);
     longer[0] = 'X';
@@ -232,23 +240,28 @@ static void test_bad(void)
     expect_bad_variant("\"min_fee_per_byte\":2", "\"min_fee_per_byte\":\"1x\"",
                        "decimal amount");
     /* validators */
-    expect_bad_variant("[\"" H32("22") "\",\"" H32("11") "\"]", "[]",
+    expect_bad_variant("[\"" PB "\",\"" PA "\"]", "[]",
                        "1..64 validators");
-    expect_bad_variant("[\"" H32("22") "\",\"" H32("11") "\"]", "\"x\"",
+    expect_bad_variant("[\"" PB "\",\"" PA "\"]", "\"x\"",
                        "validators must be an array");
-    expect_bad_variant("\"" H32("22") "\",", "5,", "validator 0 must be a "
+    expect_bad_variant("\"" PB "\",", "5,", "validator 0 must be a "
                                                    "string");
-    expect_bad_variant("\"" H32("22") "\",", "\"" H32("zz") "\",",
+    expect_bad_variant("\"" PB "\",", "\"" H32("zz") "\",",
                        "validator 0 is not 64 hex digits");
-    expect_bad_variant("\"" H32("22") "\",", "\"" H32("11") "\",",
-                       "listed twice");
-    expect_bad_variant("\"" H32("22") "\",", "\"12ab\",",
+    expect_bad_variant("\"" PB "\",", "\"" PA "\",", "listed twice");
+    expect_bad_variant("\"" PB "\",", "\"" H32("11") "\",",
+                       "validator 0 is not a valid Ed25519 public key");
+    /* a small-order point (the identity) */
+    expect_bad_variant("\"" PB "\",",
+                       "\"0100000000000000000000000000000000000000000000000000000000000000\",",
+                       "is not a valid Ed25519 public key");
+    expect_bad_variant("\"" PB "\",", "\"12ab\",",
                        "validator 0 is not 64 hex digits");
-    expect_bad_variant("\"" H32("22") "\",",
+    expect_bad_variant("\"" PB "\",",
                        "\"ZBC_2BFLEMTU_FO2KWOQT_NC6UMFPE_43ICESVX_DIAWXL4F_"
                        "ECRTFSLX_Q43UIV2I\",",
                        "not a ZBC_ address");
-    expect_bad_variant("\"" H32("22") "\",",
+    expect_bad_variant("\"" PB "\",",
                        "\"ZNK_2BFLEMTU_FO2KWOQT_NC6UMFPE_43ICESVX_DIAWXL4F_"
                        "ECRTFSLX_Q43WTXZ8\",",
                        "validator 0");
@@ -258,7 +271,7 @@ static void test_bad(void)
             snprintf(list + strlen(list), sizeof list - strlen(list),
                      "%s\"%064x\"", i ? "," : "", i);
         strcat(list, "]");
-        expect_bad_variant("[\"" H32("22") "\",\"" H32("11") "\"]", list,
+        expect_bad_variant("[\"" PB "\",\"" PA "\"]", list,
                            "1..64 validators");
     }
     /* fund */
@@ -272,7 +285,7 @@ static void test_bad(void)
                        "fund_balance must not be negative");
     /* balances */
     expect_bad("{\"chain_name\":\"t\",\"genesis_time\":1,\"validators\":[\""
-               H32("11") "\"],\"fund_account\":\"00000000" H32("33")
+               PA "\"],\"fund_account\":\"00000000" H32("33")
                "\",\"fund_balance\":1,\"balances\":{}}",
                "balances must be an array");
     expect_bad_variant("{\"address\":\"04000000", "[{\"address\":\"04000000",
