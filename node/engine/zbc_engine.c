@@ -16,7 +16,7 @@
 static const char USAGE[] =
     "usage: zbc-engine COMMAND [--json] ...\n"
     "  list                                   games, type codes, seats\n"
-    "  perft GAME DEPTH [--fen FEN] [--params P] [--time]\n"
+    "  perft GAME DEPTH [--fen FEN | --state HEX] [--params P] [--time]\n"
     "  play GAME [--seats N] [--params HEX|k=v,...] [--first S]\n"
     "       [--rolls HEX] MOVE...             apply moves in notation\n"
     "  render GAME --state HEX                decode and print a state\n"
@@ -48,27 +48,44 @@ int cmd_list(struct cli *c)
     return CLI_OK;
 }
 
+/* Decodes --state HEX into st.  Returns CLI_OK or the exit code of the
+ * error it printed. */
+static int decode_state(struct cli *c, const struct zbc_engine *e,
+                        struct zbc_game_state *st)
+{
+    static uint8_t bytes[ZBC_GAME_STATE_MAX];
+    size_t n;
+    struct zbc_err err;
+    if (!zbc_hex_decode(bytes, sizeof bytes, &n, c->state, strlen(c->state)))
+        return cli_error(c, CLI_USAGE, "--state is not hex of at most %d "
+                         "bytes", ZBC_GAME_STATE_MAX);
+    if (!e->decode(st, bytes, n, &err))
+        return cli_error(c, CLI_REFUSED, "bad %s state: %s", e->name, err.msg);
+    return CLI_OK;
+}
+
+/* The perft root: --state, --fen (chess) or the start position.  Returns
+ * CLI_OK or the exit code of the error it printed. */
 static int perft_start(struct cli *c, const struct zbc_engine *e,
                        struct zbc_game_state *st)
 {
+    if (c->state != NULL && c->fen != NULL)
+        return cli_error(c, CLI_USAGE, "give --state or --fen, not both");
+    if (c->state != NULL)
+        return decode_state(c, e, st);
     if (c->fen == NULL) {
         struct zbc_roll none;
-        return cli_start(c, e, st, &none);
+        return cli_start(c, e, st, &none) ? CLI_OK : CLI_REFUSED;
     }
-    if (strcmp(e->name, "chess") != 0) {
-        cli_error(c, CLI_USAGE, "--fen is only for chess");
-        return 0;
-    }
+    if (strcmp(e->name, "chess") != 0)
+        return cli_error(c, CLI_USAGE, "--fen is only for chess");
 #ifdef ZBC_HAVE_CHESS
     struct zbc_err err;
-    if (!zbc_chess_from_fen(st, c->fen, &err)) {
-        cli_error(c, CLI_REFUSED, "bad FEN: %s", err.msg);
-        return 0;
-    }
-    return 1;
+    if (!zbc_chess_from_fen(st, c->fen, &err))
+        return cli_error(c, CLI_REFUSED, "bad FEN: %s", err.msg);
+    return CLI_OK;
 #else
-    cli_error(c, CLI_USAGE, "chess is not built into this zbc-engine");
-    return 0;
+    return cli_error(c, CLI_USAGE, "chess is not built into this zbc-engine");
 #endif
 }
 
@@ -79,16 +96,22 @@ int cmd_perft(struct cli *c)
     struct zbc_err err;
     struct timespec t0, t1;
     int rc = CLI_OK;
+    if (st == NULL)
+        return cli_error(c, CLI_REFUSED, "out of memory");
     if (c->npos != 2) {
         free(st);
         return cli_error(c, CLI_USAGE, "perft needs GAME DEPTH");
     }
     const struct zbc_engine *e = cli_game(c, c->pos[0]);
-    if (e == NULL || st == NULL ||
-        !cli_u64(c, "DEPTH", c->pos[1], 1, ZBC_PERFT_DEPTH_MAX, &depth) ||
-        !perft_start(c, e, st)) {
+    if (e == NULL ||
+        !cli_u64(c, "DEPTH", c->pos[1], 1, ZBC_PERFT_DEPTH_MAX, &depth)) {
         free(st);
         return CLI_USAGE;
+    }
+    rc = perft_start(c, e, st);
+    if (rc != CLI_OK) {
+        free(st);
+        return rc;
     }
     clock_gettime(CLOCK_MONOTONIC, &t0);
     if (!zbc_perft(e, st, (unsigned)depth, count, &err)) {
@@ -129,21 +152,15 @@ int cmd_perft(struct cli *c)
 
 int cmd_render(struct cli *c)
 {
-    static uint8_t bytes[ZBC_GAME_STATE_MAX];
     static struct zbc_game_state st;
-    size_t n;
-    struct zbc_err err;
     if (c->npos != 1 || c->state == NULL)
         return cli_error(c, CLI_USAGE, "render needs GAME --state HEX");
     const struct zbc_engine *e = cli_game(c, c->pos[0]);
     if (e == NULL)
         return CLI_USAGE;
-    if (!zbc_hex_decode(bytes, sizeof bytes, &n, c->state, strlen(c->state)))
-        return cli_error(c, CLI_USAGE, "--state is not hex of at most %d "
-                         "bytes", ZBC_GAME_STATE_MAX);
-    if (!e->decode(&st, bytes, n, &err))
-        return cli_error(c, CLI_REFUSED, "bad %s state: %s", e->name,
-                         err.msg);
+    int rc = decode_state(c, e, &st);
+    if (rc != CLI_OK)
+        return rc;
     if (c->json) {
         int turn = e->turn(&st);
         cli_print_json(json_pack(

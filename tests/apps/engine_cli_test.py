@@ -46,6 +46,12 @@ def test_list():
 def test_perft():
     want = [4, 12, 56, 244, 1396, 8200, 55092, 390216]
     check(js("perft", "reversi", "8")["counts"] == want, "reversi perft 8")
+    # through a forced pass (after white's h1 black cannot move); counts
+    # from an independent Python implementation, a pass being one ply
+    pos = js("play", "reversi", *"e6 d6 c4 d3 c7 b5 d2 e2 f2 f1 b3 d7 d8 g2 "
+             "h2 h3 a6".split())["state"]
+    check(js("perft", "reversi", "5", "--state", pos)["counts"] ==
+          [3, 8, 20, 64, 326], "reversi perft through a pass")
     ttt = [9, 72, 504, 3024, 15120, 54720, 148176, 200448, 127872]
     rc, out, _ = run("perft", "tictactoe", "9")
     check(rc == 0 and out.split("\n")[:9] ==

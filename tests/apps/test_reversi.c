@@ -122,6 +122,10 @@ static void test_pass(void)
                                  "h2,h3,a6", &err), -1);
     CHECK(!zbc_reversi_opponent_passed(&st));
     CHECK_EQ_INT(E->turn(&st), 1);
+    /* perft through the pass (independent Python count, pass = one ply) */
+    static const uint64_t want[5] = {3, 8, 20, 64, 326};
+    for (int d = 1; d <= 5; d++)
+        CHECK_EQ_INT(perft(&st, d), want[d - 1]);
     CHECK_EQ_INT(ph_play(E, &st, "h1", &err), -1);
     CHECK(zbc_reversi_opponent_passed(&st));
     CHECK_EQ_INT(E->turn(&st), 1);
