@@ -63,6 +63,27 @@ int cmd_play(struct cli *c)
     json_decref(moves);
     if (!cli_print_render(e, &st))
         return cli_error(c, CLI_REFUSED, "%s could not render", e->name);
+    /* The interface's own view, the same for every game. */
+    struct zbc_result r;
+    e->result(&st, &r);
+    if (turn == ZBC_NOBODY)
+        printf("turn: nobody\n");
+    else
+        printf("turn: seat %d\n", turn);
+    switch (r.kind) {
+    case ZBC_RESULT_ONGOING:
+        printf("result: ongoing");
+        break;
+    case ZBC_RESULT_WIN:
+        printf("result: seat %u wins", r.winner);
+        break;
+    case ZBC_RESULT_DRAW:
+        printf("result: draw");
+        break;
+    }
+    if (r.out_mask != 0)
+        printf(" (out mask 0x%x)", r.out_mask);
+    printf("\n");
     json_t *hex = state_hex(e, &st);
     printf("state: %s\n", json_string_value(hex));
     json_decref(hex);

@@ -74,6 +74,8 @@ def test_perft():
 def test_play_render():
     rc, out, _ = run("play", "tictactoe", "5", "1", "a3", "c3", "3")
     check(rc == 0 and "result: seat 0 (X) wins" in out, "play text")
+    check("\nturn: nobody\nresult: seat 0 wins\nstate: 0002000100010001000202\n"
+          in out, "play status lines")
     j = js("play", "tictactoe", "--first", "1", "5", "1", "a3", "c3", "3")
     check(j["result"] == {"kind": "win", "winner": 1, "out_mask": 0},
           "play result json")
