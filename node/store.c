@@ -621,27 +621,38 @@ int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
 }
 
 /* Single-item reads, each in its own short read transaction. */
+enum single_kind {
+    SINGLE_BLOCK,
+    SINGLE_EVENTS,
+    SINGLE_TX_INDEX,
+};
+
 struct single_read {
+    enum single_kind kind;
     uint32_t height;
     const uint8_t *hash;
     uint8_t **bytes;
     size_t *len;
     uint32_t *out_height;
     uint32_t *out_index;
-    int which; /* 0 block, 1 events, 2 tx index */
     int rc;
 };
 
 static int single_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct single_read *r = arg;
-    if (r->which == 0)
+    switch (r->kind) {
+    case SINGLE_BLOCK:
         r->rc = zbc_store_txn_block(t, r->height, r->bytes, r->len, err);
-    else if (r->which == 1)
+        break;
+    case SINGLE_EVENTS:
         r->rc = zbc_store_txn_events(t, r->height, r->bytes, r->len, err);
-    else
+        break;
+    case SINGLE_TX_INDEX:
         r->rc = zbc_store_txn_tx_index(t, r->hash, r->out_height, r->out_index,
                                        err);
+        break;
+    }
     return r->rc != ZBC_KV_ERROR;
 }
 
@@ -656,22 +667,23 @@ static int single_read(struct zbc_store *s, struct single_read *r,
 int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
                     size_t *len, struct zbc_err *err)
 {
-    struct single_read r = {.height = height, .bytes = bytes, .len = len};
+    struct single_read r = {.kind = SINGLE_BLOCK, .height = height,
+                            .bytes = bytes, .len = len};
     return single_read(s, &r, err);
 }
 
 int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
                      size_t *len, struct zbc_err *err)
 {
-    struct single_read r = {.height = height, .bytes = bytes, .len = len,
-                            .which = 1};
+    struct single_read r = {.kind = SINGLE_EVENTS, .height = height,
+                            .bytes = bytes, .len = len};
     return single_read(s, &r, err);
 }
 
 int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
                        uint32_t *height, uint32_t *index, struct zbc_err *err)
 {
-    struct single_read r = {.hash = tx_hash, .out_height = height,
-                            .out_index = index, .which = 2};
+    struct single_read r = {.kind = SINGLE_TX_INDEX, .hash = tx_hash,
+                            .out_height = height, .out_index = index};
     return single_read(s, &r, err);
 }
