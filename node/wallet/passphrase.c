@@ -18,13 +18,18 @@ static void chomp(char *s)
 static int prompt(char out[ZBC_PASSPHRASE_MAX], int tty, const char *text)
 {
     struct termios old, quiet;
-    if (write(tty, text, strlen(text)) < 0)
-        return 0;
+    /* Echo goes off before the prompt shows, so nothing typed after the
+     * prompt is ever echoed or flushed away. */
     int have_term = tcgetattr(tty, &old) == 0;
     if (have_term) {
         quiet = old;
         quiet.c_lflag &= ~(tcflag_t)ECHO;
         tcsetattr(tty, TCSAFLUSH, &quiet);
+    }
+    if (write(tty, text, strlen(text)) < 0) {
+        if (have_term)
+            tcsetattr(tty, TCSANOW, &old);
+        return 0;
     }
     size_t n = 0;
     int ok = 1;
@@ -42,7 +47,7 @@ static int prompt(char out[ZBC_PASSPHRASE_MAX], int tty, const char *text)
     }
     out[n] = '\0';
     if (have_term)
-        tcsetattr(tty, TCSAFLUSH, &old);
+        tcsetattr(tty, TCSANOW, &old);
     if (write(tty, "\n", 1) < 0)
         return 0;
     return ok;

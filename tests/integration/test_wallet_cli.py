@@ -50,6 +50,17 @@ class WalletCli(ZbcTest):
         self.usage("key", "frob")
         assert_equal(z("key", "derive", SEED)["node_address"], NODE_ADDR, "key derive")
 
+        # --- the passphrase prompt on a terminal, without echo ---
+        out = prompt_session(self, ["key", "new", "--name", "typed", "--json"],
+                             ["typed-secret", "typed-secret"])
+        assert_true('"success": true' in out and "typed-secret" not in out,
+                    "prompted key new (passphrase not echoed):\n%s" % out)
+        out = prompt_session(self, ["key", "new", "--name", "typo", "--json"], ["one", "two"])
+        assert_true("differ" in out, "mismatched passphrases refused:\n%s" % out)
+        out = prompt_session(self, ["send", ADDR, "1", "--from", "typed", "--offline",
+                                    "--genesis", G, "--json"], ["typed-secret"])
+        assert_true('"transaction_hash"' in out, "prompted signing:\n%s" % out)
+
         # --- signing with a wallet key, offline ---
         args = ["send", ADDR, "1ZBC", "--offline", "--genesis", G, "--timestamp", "1700000000"]
         a = z(*args, "--from", "vec")
@@ -151,6 +162,38 @@ class WalletCli(ZbcTest):
             if status != 200:
                 assert_equal(r["http_code"], status, "http_code")
                 assert_true("api_response" in r.json, "api_response kept")
+
+
+def prompt_session(test, args, answers):
+    """Runs zbc on a pseudo-terminal with no ZBC_PASSPHRASE, typing answers
+    at each prompt; returns everything the terminal showed."""
+    import pty
+    import select
+    env = dict(os.environ, ZBC_WALLET=test.wallet_dir, ZBC_WALLET_KDF="interactive")
+    env.pop("ZBC_PASSPHRASE", None)
+    pid, fd = pty.fork()
+    if pid == 0:
+        os.execve(test.zbc_bin, [test.zbc_bin] + args, env)
+    out = b""
+    pending = list(answers)
+    while True:
+        r, _, _ = select.select([fd], [], [], 30)
+        if not r:
+            os.kill(pid, 9)
+            raise TestFailure("zbc %s hung on the terminal:\n%s" % (args, out.decode()))
+        try:
+            chunk = os.read(fd, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        out += chunk
+        # answer each prompt once, when it has shown
+        while pending and out.count(b"passphrase:") > len(answers) - len(pending):
+            os.write(fd, pending.pop(0).encode() + b"\n")
+    os.waitpid(pid, 0)
+    os.close(fd)
+    return out.decode("utf-8", "replace")
 
 
 def one_reply_server(status, body):
