@@ -5,6 +5,7 @@
 #ifndef ZBC_TEST_PLAY_HELPERS_H
 #define ZBC_TEST_PLAY_HELPERS_H
 
+#include <jansson.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -103,6 +104,9 @@ static inline void ph_check_state(const struct zbc_engine *e,
     CHECK(ph_roundtrip(e, st));
     static char text[ZBC_GAME_STATE_MAX];
     CHECK(e->to_json(st, text, sizeof text) > 0);
+    json_t *view = json_loads(text, 0, NULL);
+    CHECK(view != NULL && json_is_object(view));
+    json_decref(view);
     CHECK(e->render(st, text, sizeof text) > 0);
     CHECK(e->render(st, text, 8) == -1);
     struct zbc_move moves[ZBC_MOVES_MAX];
