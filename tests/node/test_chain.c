@@ -4,6 +4,7 @@
 #include <lmdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chain_fixture.h"
 #include "consensus/events.h"
@@ -346,6 +347,72 @@ static void test_damaged_state_refused(void)
     fx_teardown(&f);
 }
 
+/* A tiny map that must grow during genesis and block writes: every write
+ * function runs again from the start and the result is the same chain as
+ * with a large map. */
+static void test_map_growth_during_blocks(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_err err = {{0}};
+    struct zbc_chain *small = NULL;
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger,
+                                   .genesis = &f.g,
+                                   .key = &f.key,
+                                   .store = {128 * 1024, 16 * 1024}};
+    CHECK(zbc_chain_open(&small, &cfg, &err));
+    if (small == NULL) {
+        fprintf(stderr, "open: %s\n", err.msg);
+        fx_teardown(&f);
+        return;
+    }
+    /* the reference: same blocks on a normal map in another directory */
+    struct fixture f2 = f;
+    snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger-ref", f.base);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", f2.ledger);
+    CHECK_EQ_INT(system(cmd), 0);
+    struct zbc_chain *ref = open_chain(&f2, &f.key);
+    CHECK(ref != NULL);
+    uint64_t t = FX_GENESIS_TIME + FX_BLOCK_TIME;
+    for (int i = 0; i < 12 && ref != NULL; i++, t += FX_BLOCK_TIME) {
+        for (int k = 0; k < 20; k++) {
+            uint8_t tx[512], h[32];
+            bool dup;
+            size_t n = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob,
+                               (uint64_t)(1 + k + 100 * i), FEE,
+                               (int64_t)(t / 1000));
+            CHECK(zbc_chain_submit(small, tx, n, t, h, &dup, &err));
+            CHECK(zbc_chain_submit(ref, tx, n, t, h, &dup, &err));
+        }
+        struct zbc_block_info a, b;
+        CHECK(zbc_chain_produce(small, t, &a, &err));
+        CHECK(zbc_chain_produce(ref, t, &b, &err));
+        CHECK_EQ_INT(a.n_tx, 20);
+        CHECK_EQ_MEM(a.hash, b.hash, 32);
+    }
+    uint8_t r1[32], r2[32];
+    zbc_chain_tip_state_root(small, r1);
+    if (ref != NULL)
+        zbc_chain_tip_state_root(ref, r2);
+    CHECK_EQ_MEM(r1, r2, 32);
+    CHECK_EQ_INT(balance_of(small, &f.bob), balance_of(ref, &f.bob));
+    zbc_chain_close(small);
+    zbc_chain_close(ref);
+    /* the ledger really outgrew the initial map */
+    char dbpath[256];
+    struct stat st;
+    snprintf(dbpath, sizeof dbpath, "%s/data.mdb", f.ledger);
+    CHECK(stat(dbpath, &st) == 0 && st.st_size > 128 * 1024);
+    /* it reopens and verifies */
+    small = NULL;
+    CHECK(zbc_chain_open(&small, &cfg, &err));
+    if (small != NULL)
+        CHECK_EQ_INT(zbc_chain_tip(small)->height, 12);
+    zbc_chain_close(small);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -354,5 +421,6 @@ int main(void)
     TEST_RUN(test_no_key_never_produces);
     TEST_RUN(test_apply_on_second_node);
     TEST_RUN(test_damaged_state_refused);
+    TEST_RUN(test_map_growth_during_blocks);
     return test_summary("node_chain");
 }
