@@ -3,8 +3,9 @@
  * Input: [mode u8] then
  *   mode even: decode arbitrary state bytes; if accepted, encode must give
  *              the same bytes back, and every view must work.
- *   mode odd:  [seats u8][first u8][params_len u8][params][roll seed 8]
- *              then moves as [seat u8][len u8][bytes]...; checks that
+ *   mode odd:  [seats u8][first u8][params_len u16 LE][params][roll seed 8]
+ *              then moves as [seat u8][len u16 LE][bytes]... (16-bit
+ *              lengths so battleship's 3200-byte commitments fit); checks that
  *              check_move and apply_move agree, a failed apply changes
  *              nothing, an accepted move is one gen_moves lists (unless the
  *              game's moves carry secrets), and the state round-trips. */
@@ -66,10 +67,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     }
     size_t p = 1;
-    if (size < p + 3)
+    if (size < p + 4)
         return 0;
     uint8_t seats = data[p++], first = data[p++];
-    size_t plen = data[p++];
+    size_t plen = (size_t)data[p] | (size_t)data[p + 1] << 8;
+    p += 2;
     if (size < p + plen + 8)
         return 0;
     const uint8_t *params = data + p;
@@ -88,9 +90,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     check_roundtrip(e);
     uint32_t ply = 0;
-    while (p + 2 <= size) {
-        uint8_t seat = data[p], len = data[p + 1];
-        p += 2;
+    while (p + 3 <= size) {
+        uint8_t seat = data[p];
+        size_t len = (size_t)data[p + 1] | (size_t)data[p + 2] << 8;
+        p += 3;
         if (p + len > size)
             break;
         const uint8_t *mv = data + p;
