@@ -105,8 +105,10 @@ static int verify_state_fn(struct zbc_chain *c, struct zbc_state *st,
         char have[65], want[65];
         hex32(have, v->root);
         hex32(want, v->want_root);
-        return zbc_fail(err, "the ledger state root %s does not equal the "
-                        "state root %s of tip block %u", have, want,
+        zbc_log_error("ledger state root %s, tip block %u state root %s",
+                      have, v->height, want);
+        return zbc_fail(err, "the ledger state root %.16s... does not equal "
+                        "the state root %.16s... of tip block %u", have, want,
                         v->height);
     }
     return 1;
@@ -180,10 +182,11 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     } else if (memcmp(m.genesis_hash, c->g->hash, 32) != 0) {
         char have[65];
         hex32(have, m.genesis_hash);
-        zbc_fail(err, "the ledger in %s belongs to the chain with genesis hash "
-                 "%s, not to this genesis file's chain %s; use its own "
-                 "genesis file or a fresh data directory", cfg->ledger_dir,
-                 have, want);
+        zbc_log_error("ledger genesis hash %s, genesis file's hash %s", have,
+                      want);
+        zbc_fail(err, "the ledger belongs to another chain (genesis %.16s..., "
+                 "not %.16s...); use its own genesis file or a fresh data "
+                 "directory", have, want);
         goto fail;
     }
     if (!load_tip(c, &m, err))

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "consensus/genesis.h"
@@ -214,6 +215,12 @@ static int cmd_run(const struct options *o)
     }
     signal(SIGPIPE, SIG_IGN);
 
+    struct stat st;
+    if (stat(o->datadir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        zbc_log_error("startup: data directory %s does not exist (run `zbcd "
+                      "init --datadir %s` first)", o->datadir, o->datadir);
+        return EXIT_RUNTIME;
+    }
     int lock_fd = -1;
     if (!zbc_datadir_lock(o->datadir, &lock_fd, &err))
         return run_fail("startup", &err);

@@ -202,7 +202,9 @@ static void test_other_chain_refused(void)
     struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &other};
     c = NULL;
     CHECK(!zbc_chain_open(&c, &cfg, &err));
-    CHECK(strstr(err.msg, "belongs to the chain with genesis hash") != NULL);
+    CHECK(strstr(err.msg, "the ledger belongs to another chain (genesis ") !=
+          NULL);
+    CHECK(strstr(err.msg, "use its own genesis file") != NULL);
     zbc_genesis_free(&other);
     fx_teardown(&f);
 }
