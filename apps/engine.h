@@ -111,7 +111,9 @@ struct zbc_engine {
 
     /* Human notation (SPEC §8 / issue: e2e4, 11x18x25, d3, fire B7, roll...).
      * parse: text -> move bytes for `seat` (st may be NULL where the game
-     * needs no context).  format: move bytes -> text. */
+     * needs no context); 1, or 0 with err filled.  format: move bytes ->
+     * NUL-terminated text; 1, or 0 when the bytes are no move of this
+     * game or cap is too small. */
     int (*parse_move)(const struct zbc_game_state *st, uint8_t seat,
                       const char *text, uint8_t *move, size_t cap,
                       size_t *len, struct zbc_err *err);

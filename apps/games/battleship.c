@@ -731,11 +731,11 @@ static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
     char name[4], hex[2 * COMMIT_LEN + 1];
     zbc_text_init(&t, out, cap);
     if (len == 0)
-        return -1;
+        return 0;
     switch (move[0]) {
     case ZBC_BATTLESHIP_FIRE:
         if (len != FIRE_LEN || !zbc_battleship_format_cell(move[1], name))
-            return -1;
+            return 0;
         zbc_text_printf(&t, "fire %s", name);
         break;
     case ZBC_BATTLESHIP_REVEAL:
@@ -743,25 +743,25 @@ static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
         if (move[1] > 1 ||
             len != (move[0] == ZBC_BATTLESHIP_REVEAL ? REVEAL_LEN
                                                       : REVEAL_FIRE_LEN))
-            return -1;
+            return 0;
         zbc_hex_encode(hex, move + 2, SALT_LEN);
         zbc_text_printf(&t, "reveal %s %s", move[1] ? "ship" : "water", hex);
         if (move[0] == ZBC_BATTLESHIP_REVEAL_FIRE) {
             if (!zbc_battleship_format_cell(move[2 + SALT_LEN], name))
-                return -1;
+                return 0;
             zbc_text_printf(&t, " fire %s", name);
         }
         break;
     case ZBC_BATTLESHIP_COMMIT:
         if (len != COMMIT_MOVE_LEN)
-            return -1;
+            return 0;
         zbc_hex_encode(hex, move + 1, COMMIT_LEN);
         zbc_text_printf(&t, "commit %s", hex);
         break;
     default:
-        return -1;
+        return 0;
     }
-    return zbc_text_result(&t);
+    return zbc_text_result(&t) >= 0;
 }
 
 const struct zbc_engine zbc_engine_battleship = {

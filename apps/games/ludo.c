@@ -569,17 +569,17 @@ static int ludo_format_move(const struct zbc_game_state *st,
     (void)st;
     unsigned seen = 0;
     if (len != MOVE_LEN)
-        return -1;
+        return 0;
     for (int i = 0; i < MOVE_LEN; i++) {
         if (move[i] >= TOKENS || (seen & (1u << move[i])))
-            return -1;
+            return 0;
         seen |= 1u << move[i];
     }
     struct zbc_text t;
     zbc_text_init(&t, out, cap);
     zbc_text_printf(&t, "order %u%u%u%u", (unsigned)move[0], (unsigned)move[1],
                     (unsigned)move[2], (unsigned)move[3]);
-    return zbc_text_result(&t);
+    return zbc_text_result(&t) >= 0;
 }
 
 const struct zbc_engine zbc_engine_ludo = {

@@ -390,9 +390,9 @@ static int pig_format_move(const struct zbc_game_state *st, const uint8_t *move,
     struct zbc_text tb;
     zbc_text_init(&tb, out, cap);
     if (len != 1 || move[0] > PIG_HOLD)
-        return -1;
+        return 0;
     zbc_text_printf(&tb, "%s", move[0] == PIG_ROLL ? "roll" : "hold");
-    return zbc_text_result(&tb);
+    return zbc_text_result(&tb) >= 0;
 }
 
 const struct zbc_engine zbc_engine_pig = {

@@ -383,11 +383,11 @@ static int race_format_move(const struct zbc_game_state *st,
 {
     (void)st;
     if (len != 1 || move[0] != 0)
-        return -1;
+        return 0;
     struct zbc_text t;
     zbc_text_init(&t, out, cap);
     zbc_text_printf(&t, "roll");
-    return zbc_text_result(&t);
+    return zbc_text_result(&t) >= 0;
 }
 
 const struct zbc_engine zbc_engine_race = {

@@ -539,9 +539,9 @@ static int rps_format_move(const struct zbc_game_state *st,
         zbc_hex_encode(hex, move + 2, 32);
         zbc_text_printf(&t, "reveal %s %s", choice_name(move[1]), hex);
     } else {
-        return -1;
+        return 0;
     }
-    return zbc_text_result(&t);
+    return zbc_text_result(&t) >= 0;
 }
 
 const struct zbc_engine zbc_engine_rps = {

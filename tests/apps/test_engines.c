@@ -7,6 +7,7 @@
  *   - a random byte string accepted by check_move is one gen_moves listed
  *     (unless the game's moves carry secrets);
  *   - a failed apply leaves the state bytes unchanged;
+ *   - every listed move formats to notation that parses back to it;
  *   - encode/decode round-trips at every step, and equal states give equal
  *     bytes (decode(encode(s)) re-encodes identically).
  * Games that need private data to start (battleship's commitment params)
@@ -120,6 +121,17 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
             CHECK(0);
         }
         const struct zbc_move *m = &moves[rnd() % n];
+        /* notation round trip: format, then parse back to the same bytes */
+        char txt[256];
+        uint8_t back[ZBC_MOVE_MAX];
+        size_t blen = 0;
+        CHECK_EQ_INT(e->format_move(&st, m->b, m->len, txt, sizeof txt), 1);
+        if (!e->parse_move(&st, (uint8_t)t, txt, back, sizeof back, &blen, &err)) {
+            fprintf(stderr, "%s: cannot parse its own notation '%s': %s\n", e->name, txt, err.msg);
+            CHECK(0);
+        } else {
+            CHECK(blen == m->len && memcmp(back, m->b, blen) == 0);
+        }
         if (!e->check_move(&st, (uint8_t)t, m->b, m->len, &err)) {
             fprintf(stderr, "%s: listed move rejected by check_move: %s\n", e->name, err.msg);
             CHECK(0);
