@@ -24,7 +24,8 @@ int zbc_roll_init_literal(struct zbc_roll *r, const uint8_t *bytes, size_t len)
     if (len > sizeof r->lit)
         return 0;
     r->literal = true;
-    memcpy(r->lit, bytes, len);
+    if (len > 0)
+        memcpy(r->lit, bytes, len);
     r->lit_len = len;
     return 1;
 }
