@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include <sodium.h>
+
 #include "crypto/hash.h"
 #include "crypto/sig.h"
 
@@ -330,11 +332,11 @@ int zbc_tx_sign_ed25519(uint8_t *out, size_t cap, size_t *written,
     else
         zbc_tx_digest_v1(digest, out, n);
     zbc_ed25519_sign(out + n, sk, digest, sizeof digest);
-    memset(sk, 0, sizeof sk);
+    sodium_memzero(sk, sizeof sk); /* memset here is a dead store */
     *written = n + ZBC_ED25519_SIG_LEN;
     return 1;
 fail:
-    memset(sk, 0, sizeof sk);
+    sodium_memzero(sk, sizeof sk); /* memset here is a dead store */
     return 0;
 }
 
