@@ -4,8 +4,11 @@
 #include <event2/event.h>
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
+#include <arpa/inet.h>
+#include <netdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 struct call {
     struct event_base *base;
@@ -52,6 +55,37 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
     event_base_loopbreak(c->base);
 }
 
+/* The address to connect to: IPv4 first (zbcd listens on 127.0.0.1 by
+ * default, and "localhost" may list ::1 first), else IPv6.  evhttp would
+ * try only the first address getaddrinfo returns. */
+static int resolve(char *out, size_t cap, const char *host)
+{
+    static const int families[] = {AF_INET, AF_INET6};
+    char bare[256];
+    size_t n = strlen(host);
+    if (n >= 2 && n < sizeof bare && host[0] == '[' && host[n - 1] == ']') {
+        memcpy(bare, host + 1, n - 2); /* an IPv6 literal from the URL */
+        bare[n - 2] = '\0';
+        host = bare;
+    }
+    for (size_t i = 0; i < 2; i++) {
+        struct addrinfo hints, *res = NULL;
+        memset(&hints, 0, sizeof hints);
+        hints.ai_family = families[i];
+        hints.ai_socktype = SOCK_STREAM;
+        if (getaddrinfo(host, NULL, &hints, &res) != 0 || res == NULL)
+            continue;
+        const void *a = res->ai_family == AF_INET
+                            ? (const void *)&((struct sockaddr_in *)res->ai_addr)->sin_addr
+                            : (const void *)&((struct sockaddr_in6 *)res->ai_addr)->sin6_addr;
+        const char *ok = inet_ntop(res->ai_family, a, out, (socklen_t)cap);
+        freeaddrinfo(res);
+        if (ok != NULL)
+            return 1;
+    }
+    return 0;
+}
+
 /* Joins the base URL's path (without a trailing '/') and path into out. */
 static int join_path(char *out, size_t cap, const char *prefix, const char *path)
 {
@@ -96,11 +130,16 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
         evhttp_uri_free(uri);
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot create an event loop");
     }
-    struct evhttp_connection *conn =
-        evhttp_connection_base_new(c.base, NULL, host, (unsigned short)port);
+    char ip[INET6_ADDRSTRLEN];
+    struct evhttp_connection *conn = NULL;
     struct evhttp_request *req = NULL;
     struct event *deadline = NULL;
     int ok = 0;
+    if (!resolve(ip, sizeof ip, host)) {
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot resolve the node's host name '%s'", host);
+        goto out;
+    }
+    conn = evhttp_connection_base_new(c.base, NULL, ip, (unsigned short)port);
     if (conn == NULL) {
         zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot resolve or reach %s", hosthdr);
         goto out;
