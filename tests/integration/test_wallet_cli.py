@@ -141,6 +141,8 @@ class WalletCli(ZbcTest):
         r = z("balance", ADDR, "--api", "http://127.0.0.1:1", expect=3)
         assert_equal(r["error_class"], "node_unreachable", "refused")
         r = z("send", SEED, ADDR, "1", "--api", "http://127.0.0.1:1", expect=3)
+        r = z("balance", ADDR, "--api", "http://no-such-host.invalid:1", expect=3)
+        assert_true("resolve" in r["error"], "DNS failure message: %r" % r["error"])
         # a listener that never answers: timeout (8)
         srv = socket.socket()
         srv.bind(("127.0.0.1", 0))
