@@ -20,6 +20,10 @@ static const uint8_t magic[6] = {'Z', 'B', 'C', 'K', 'E', 'Y'};
 #define SALT_LEN 16
 #define NONCE_LEN crypto_secretbox_NONCEBYTES
 #define MAC_LEN crypto_secretbox_MACBYTES
+/* opslimit x memlimit of crypto_pwhash_*_SENSITIVE: the most work a key
+ * file may ask for */
+#define KDF_WORK_MAX ((uint64_t)crypto_pwhash_OPSLIMIT_SENSITIVE * \
+                      (uint64_t)crypto_pwhash_MEMLIMIT_SENSITIVE)
 
 static void put64(uint8_t *p, uint64_t v)
 {
@@ -58,6 +62,15 @@ static int check_params(uint64_t ops, uint64_t mem, struct zbc_err *err)
         return zbc_fail(err, "Argon2id memlimit %llu is outside %llu..%llu bytes",
                         (unsigned long long)mem,
                         (unsigned long long)crypto_pwhash_MEMLIMIT_MIN,
+                        (unsigned long long)crypto_pwhash_MEMLIMIT_SENSITIVE);
+    /* Argon2id time grows with opslimit x memlimit, and opslimit alone may
+     * be 2^32 - 1: a file (whose checksum anyone can recompute) may ask
+     * for at most the work of libsodium's SENSITIVE profile, 4 passes over
+     * 1 GiB.  mem >= MEMLIMIT_MIN > 0 here. */
+    if (ops > KDF_WORK_MAX / mem)
+        return zbc_fail(err, "Argon2id opslimit %llu with memlimit %llu bytes is more work than %llu passes over %llu bytes",
+                        (unsigned long long)ops, (unsigned long long)mem,
+                        (unsigned long long)crypto_pwhash_OPSLIMIT_SENSITIVE,
                         (unsigned long long)crypto_pwhash_MEMLIMIT_SENSITIVE);
     return 1;
 }

@@ -39,8 +39,10 @@ struct zbc_kdf_params {
 void zbc_keyfile_default_params(struct zbc_kdf_params *p);
 
 /* Encrypts secret into a new buffer *out (malloc'ed, *out_len bytes).
- * Parameters must lie within libsodium's Argon2id limits and memlimit
- * <= crypto_pwhash_MEMLIMIT_SENSITIVE (1 GiB). */
+ * Parameters must lie within libsodium's Argon2id limits, memlimit
+ * <= crypto_pwhash_MEMLIMIT_SENSITIVE (1 GiB) and opslimit x memlimit <=
+ * OPSLIMIT_SENSITIVE x MEMLIMIT_SENSITIVE (4 passes over 1 GiB); open
+ * refuses a file outside these bounds before deriving anything. */
 ZBC_WUR int zbc_keyfile_seal(uint8_t **out, size_t *out_len,
                              const uint8_t *secret, size_t secret_len,
                              const char *pass, size_t pass_len,

@@ -161,6 +161,43 @@ static void test_limits_in_file(void)
     free(img);
 }
 
+/* opslimit is a u64 in the file and libsodium takes up to 2^32 - 1 passes:
+ * a file edited to ask for that (checksum recomputed, it is unkeyed) would
+ * keep the wallet deriving for days.  The file may ask for at most the
+ * work of libsodium's SENSITIVE profile (opslimit x memlimit <= 4 passes
+ * over 1 GiB) and is refused before any derivation runs.  The alarm turns
+ * a runaway derivation into a failure instead of a hang. */
+static void test_work_limit_in_file(void)
+{
+    uint8_t *img = NULL, out[32];
+    size_t n = 0, m;
+    struct zbc_err err;
+    CHECK(zbc_keyfile_seal(&img, &n, seed, 32, "pw", 2, &fast, &err));
+    uint64_t ops = crypto_pwhash_OPSLIMIT_MAX;
+    for (int i = 0; i < 8; i++)
+        img[8 + i] = (uint8_t)(ops >> (8 * i));
+    crypto_hash_sha256(img + n - 32, img, n - 32);
+    alarm(30);
+    CHECK(!zbc_keyfile_open(out, sizeof out, &m, img, n, "pw", 2, &err));
+    alarm(0);
+    CHECK(strstr(err.msg, "opslimit") != NULL);
+    free(img);
+    /* the same bound when sealing: with the smallest memlimit, one pass
+     * more than SENSITIVE's work is refused; with 1 GiB, a fifth pass */
+    struct zbc_kdf_params p = fast;
+    uint64_t work = (uint64_t)crypto_pwhash_OPSLIMIT_SENSITIVE *
+                    crypto_pwhash_MEMLIMIT_SENSITIVE;
+    p.opslimit = work / crypto_pwhash_MEMLIMIT_MIN + 1;
+    img = NULL;
+    CHECK(!zbc_keyfile_seal(&img, &n, seed, 32, "pw", 2, &p, &err));
+    CHECK(strstr(err.msg, "opslimit") != NULL);
+    p.opslimit = crypto_pwhash_OPSLIMIT_SENSITIVE + 1;
+    p.memlimit = crypto_pwhash_MEMLIMIT_SENSITIVE;
+    CHECK(!zbc_keyfile_seal(&img, &n, seed, 32, "pw", 2, &p, &err));
+    CHECK(strstr(err.msg, "opslimit") != NULL);
+    CHECK(img == NULL);
+}
+
 static void test_bad_seal_arguments(void)
 {
     uint8_t *img = NULL, big[ZBC_KEYFILE_SECRET_MAX + 1] = {0};
@@ -251,6 +288,7 @@ int main(void)
     TEST_RUN(test_wrong_passphrase);
     TEST_RUN(test_truncated_and_corrupt);
     TEST_RUN(test_limits_in_file);
+    TEST_RUN(test_work_limit_in_file);
     TEST_RUN(test_bad_seal_arguments);
     TEST_RUN(test_files);
     return test_summary("crypto_keyfile");
