@@ -109,6 +109,7 @@ static void event_init(struct zbc_event *e, enum zbc_event_kind kind,
     memcpy(e->tx_hash, ct->hash, 32);
     zbc_addr_empty(&e->a);
     zbc_addr_empty(&e->b);
+    e->seat = ZBC_EVENT_NO_SEAT;
 }
 
 static int apply_send(struct zbc_state *s, const struct zbc_checked_tx *ct,

@@ -2,7 +2,8 @@
  *   version u8 (=1) | count u32 | count x event
  *   event = kind u8 | tx_index u32 | tx_hash 32 | a (typed address) |
  *           b (typed address) | amount u64 | ref u64 | reason_len u8 |
- *           reason (ASCII, no NUL) */
+ *           reason (ASCII, no NUL) [ | seat u8 | data_len u8 | data ]
+ *   the bracketed tail is present exactly for the app kinds (>= 4). */
 #include "consensus/events.h"
 
 #include <stdlib.h>
@@ -44,13 +45,48 @@ const char *zbc_event_kind_name(enum zbc_event_kind k)
         return "fee";
     case ZBC_EVENT_NOOP:
         return "noop";
+    case ZBC_EVENT_APP_CREATE:
+        return "app_create";
+    case ZBC_EVENT_APP_JOIN:
+        return "app_join";
+    case ZBC_EVENT_APP_LEAVE:
+        return "app_leave";
+    case ZBC_EVENT_APP_ACTIVATE:
+        return "app_activate";
+    case ZBC_EVENT_APP_MOVE:
+        return "app_move";
+    case ZBC_EVENT_APP_PENDING:
+        return "app_pending";
+    case ZBC_EVENT_APP_DISCARD:
+        return "app_discard";
+    case ZBC_EVENT_APP_KEEPALIVE:
+        return "app_keepalive";
+    case ZBC_EVENT_APP_CLAIM:
+        return "app_claim";
+    case ZBC_EVENT_APP_RESIGN:
+        return "app_resign";
+    case ZBC_EVENT_APP_PAYOUT:
+        return "app_payout";
+    case ZBC_EVENT_APP_RAKE:
+        return "app_rake";
+    case ZBC_EVENT_APP_END:
+        return "app_end";
+    case ZBC_EVENT_BET_SETTLE:
+        return "bet_settle";
+    case ZBC_EVENT_APP_ESCROW:
+        return "app_escrow";
     }
     return "unknown";
 }
 
 static bool kind_known(unsigned k)
 {
-    return k == ZBC_EVENT_TRANSFER || k == ZBC_EVENT_FEE || k == ZBC_EVENT_NOOP;
+    return k >= ZBC_EVENT_TRANSFER && k <= ZBC_EVENT_APP_ESCROW;
+}
+
+static bool kind_has_tail(unsigned k)
+{
+    return k >= ZBC_EVENT_APP_CREATE;
 }
 
 static void put_uint(uint8_t *p, uint64_t v, int n)
@@ -72,16 +108,48 @@ static size_t reason_len(const struct zbc_event *e)
     return strnlen(e->reason, ZBC_EVENT_REASON_MAX - 1);
 }
 
+size_t zbc_event_encode_one(const struct zbc_event *e, uint8_t *b,
+                            size_t cap)
+{
+    size_t rl = reason_len(e);
+    size_t need = 1 + 4 + 32 + (4 + (size_t)e->a.len) + (4 + (size_t)e->b.len) +
+                  8 + 8 + 1 + rl +
+                  (kind_has_tail(e->kind) ? 2 + (size_t)e->data_len : 0);
+    if (cap < need)
+        return 0;
+    size_t p = 0;
+    b[p++] = (uint8_t)e->kind;
+    put_uint(b + p, e->tx_index, 4);
+    p += 4;
+    memcpy(b + p, e->tx_hash, 32);
+    p += 32;
+    p += zbc_addr_write(b + p, &e->a);
+    p += zbc_addr_write(b + p, &e->b);
+    put_uint(b + p, e->amount, 8);
+    p += 8;
+    put_uint(b + p, e->ref, 8);
+    p += 8;
+    b[p++] = (uint8_t)rl;
+    memcpy(b + p, e->reason, rl);
+    p += rl;
+    if (kind_has_tail(e->kind)) {
+        b[p++] = e->seat;
+        b[p++] = e->data_len;
+        memcpy(b + p, e->data, e->data_len);
+        p += e->data_len;
+    }
+    return p;
+}
+
 int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
                       struct zbc_err *err)
 {
     if (ev->n > UINT32_MAX)
         return zbc_fail(err, "too many events in one block");
+    uint8_t one[ZBC_EVENT_BYTES_MAX];
     size_t total = 5;
     for (size_t i = 0; i < ev->n; i++)
-        total += 1 + 4 + 32 + (4 + (size_t)ev->e[i].a.len) +
-                 (4 + (size_t)ev->e[i].b.len) + 8 + 8 + 1 +
-                 reason_len(&ev->e[i]);
+        total += zbc_event_encode_one(&ev->e[i], one, sizeof one);
     uint8_t *b = malloc(total);
     if (b == NULL)
         return zbc_fail(err, "out of memory encoding events");
@@ -89,26 +157,62 @@ int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
     b[p++] = ZBC_EVENTS_VERSION;
     put_uint(b + p, ev->n, 4);
     p += 4;
-    for (size_t i = 0; i < ev->n; i++) {
-        const struct zbc_event *e = &ev->e[i];
-        b[p++] = (uint8_t)e->kind;
-        put_uint(b + p, e->tx_index, 4);
-        p += 4;
-        memcpy(b + p, e->tx_hash, 32);
-        p += 32;
-        p += zbc_addr_write(b + p, &e->a);
-        p += zbc_addr_write(b + p, &e->b);
-        put_uint(b + p, e->amount, 8);
-        p += 8;
-        put_uint(b + p, e->ref, 8);
-        p += 8;
-        size_t rl = reason_len(e);
-        b[p++] = (uint8_t)rl;
-        memcpy(b + p, e->reason, rl);
-        p += rl;
-    }
+    for (size_t i = 0; i < ev->n; i++)
+        p += zbc_event_encode_one(&ev->e[i], b + p, total - p);
     *out = b;
     *len = total;
+    return 1;
+}
+
+int zbc_event_decode_one(struct zbc_event *e, const uint8_t *p, size_t len,
+                         size_t *used_out, struct zbc_err *err)
+{
+    size_t rem = len, used;
+    const uint8_t *start = p;
+    memset(e, 0, sizeof *e);
+    e->seat = ZBC_EVENT_NO_SEAT;
+    if (rem < 37)
+        return zbc_fail(err, "event is truncated");
+    if (!kind_known(p[0]))
+        return zbc_fail(err, "event has unknown kind %u", p[0]);
+    e->kind = (enum zbc_event_kind)p[0];
+    e->tx_index = (uint32_t)get_uint(p + 1, 4);
+    memcpy(e->tx_hash, p + 5, 32);
+    p += 37;
+    rem -= 37;
+    if (!zbc_addr_read(&e->a, p, rem, &used, err))
+        return zbc_fail_prefix(err, "event address a");
+    p += used;
+    rem -= used;
+    if (!zbc_addr_read(&e->b, p, rem, &used, err))
+        return zbc_fail_prefix(err, "event address b");
+    p += used;
+    rem -= used;
+    if (rem < 17)
+        return zbc_fail(err, "event is truncated (amounts)");
+    e->amount = get_uint(p, 8);
+    e->ref = get_uint(p + 8, 8);
+    size_t rl = p[16];
+    p += 17;
+    rem -= 17;
+    if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > rem)
+        return zbc_fail(err, "event reason of %zu bytes does not fit", rl);
+    for (size_t k = 0; k < rl; k++)
+        if (p[k] == 0)
+            return zbc_fail(err, "event reason contains a NUL byte");
+    memcpy(e->reason, p, rl);
+    e->reason[rl] = '\0';
+    p += rl;
+    rem -= rl;
+    if (kind_has_tail(e->kind)) {
+        if (rem < 2 || (size_t)p[1] > rem - 2)
+            return zbc_fail(err, "event is truncated (seat and data)");
+        e->seat = p[0];
+        e->data_len = p[1];
+        memcpy(e->data, p + 2, e->data_len);
+        p += 2 + (size_t)e->data_len;
+    }
+    *used_out = (size_t)(p - start);
     return 1;
 }
 
@@ -129,42 +233,11 @@ static int decode_list(struct zbc_events *ev, const uint8_t *buf, size_t len,
                         rem);
     for (uint32_t i = 0; i < count; i++) {
         struct zbc_event e;
-        memset(&e, 0, sizeof e);
         size_t used;
-        if (rem < 37)
-            return zbc_fail(err, "event %u is truncated", i);
-        if (!kind_known(p[0]))
-            return zbc_fail(err, "event %u has unknown kind %u", i, p[0]);
-        e.kind = (enum zbc_event_kind)p[0];
-        e.tx_index = (uint32_t)get_uint(p + 1, 4);
-        memcpy(e.tx_hash, p + 5, 32);
-        p += 37;
-        rem -= 37;
-        if (!zbc_addr_read(&e.a, p, rem, &used, err))
-            return zbc_fail_prefix(err, "event %u address a", i);
+        if (!zbc_event_decode_one(&e, p, rem, &used, err))
+            return zbc_fail_prefix(err, "event %u", i);
         p += used;
         rem -= used;
-        if (!zbc_addr_read(&e.b, p, rem, &used, err))
-            return zbc_fail_prefix(err, "event %u address b", i);
-        p += used;
-        rem -= used;
-        if (rem < 17)
-            return zbc_fail(err, "event %u is truncated (amounts)", i);
-        e.amount = get_uint(p, 8);
-        e.ref = get_uint(p + 8, 8);
-        size_t rl = p[16];
-        p += 17;
-        rem -= 17;
-        if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > rem)
-            return zbc_fail(err, "event %u reason of %zu bytes does not fit", i,
-                            rl);
-        for (size_t k = 0; k < rl; k++)
-            if (p[k] == 0)
-                return zbc_fail(err, "event %u reason contains a NUL byte", i);
-        memcpy(e.reason, p, rl);
-        e.reason[rl] = '\0';
-        p += rl;
-        rem -= rl;
         if (!zbc_events_push(ev, &e, err))
             return 0;
     }

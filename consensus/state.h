@@ -27,8 +27,9 @@ enum zbc_table {
     ZBC_TABLE_ACCOUNTS = 1, /* typed address bytes -> account record */
     ZBC_TABLE_TXSEEN = 2,   /* tx hash -> height (replay protection) */
     ZBC_TABLE_APPS = 3,     /* app id LE -> app record */
-    ZBC_TABLE_PENDING = 4,  /* pending dice moves / bets */
-    ZBC_TABLE_COUNT = 5,
+    ZBC_TABLE_PENDING = 4,  /* work scheduled per height (apps_apply.h) */
+    ZBC_TABLE_APP_HISTORY = 5, /* app id | seq -> history entry */
+    ZBC_TABLE_COUNT = 6,
 };
 
 #define ZBC_KV_KEY_MAX 64

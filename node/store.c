@@ -18,12 +18,14 @@ enum store_db {
     DB_S_TXSEEN,
     DB_S_APPS,
     DB_S_PENDING,
+    DB_S_APP_HISTORY,
     DB_COUNT,
 };
 
 static const char *const db_names[DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
+    "s_app_history",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -59,6 +61,9 @@ static int store_table_db(enum zbc_table t, enum store_db *db)
         return 1;
     case ZBC_TABLE_PENDING:
         *db = DB_S_PENDING;
+        return 1;
+    case ZBC_TABLE_APP_HISTORY:
+        *db = DB_S_APP_HISTORY;
         return 1;
     case ZBC_TABLE_COUNT:
         return 0;
@@ -559,6 +564,30 @@ int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
     uint8_t k[4];
     be32(k, height);
     return db_put(t, DB_EVENTS, k, 4, bytes, len, err);
+}
+
+int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
+                        const uint8_t hash[32], uint32_t parent_height,
+                        const uint8_t parent_hash[32], struct zbc_err *err)
+{
+    uint8_t k[4];
+    be32(k, height);
+    if (!db_del(t, DB_BLOCKS, k, 4, err) ||
+        !db_del(t, DB_BLOCK_HASH, hash, 32, err) ||
+        !db_del(t, DB_UNDO, k, 4, err) || !db_del(t, DB_EVENTS, k, 4, err))
+        return 0;
+    if (parent_height == 0)
+        return db_del(t, DB_META, "tip", 3, err);
+    uint8_t tip[36];
+    le32(tip, parent_height);
+    memcpy(tip + 4, parent_hash, 32);
+    return db_put(t, DB_META, "tip", 3, tip, sizeof tip, err);
+}
+
+int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           struct zbc_err *err)
+{
+    return db_del(t, DB_TX_INDEX, tx_hash, 32, err);
 }
 
 /* ---- reads ---- */
