@@ -1,5 +1,6 @@
 /* zbc balance [ADDRESS|NAME]: GET /api/v1/accounts/<address>. */
 #include <inttypes.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "crypto/address.h"
@@ -62,6 +63,10 @@ int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
     if (sp != NULL)
         json_object_set(r, "spendable_balance", sp);
     json_object_set_new(r, "api_response", reply);
+    char human[256];
+    snprintf(human, sizeof human, "%s%s%s: %s (%" PRIu64 " units)\n", name[0] ? name : "",
+             name[0] ? " " : "", json_string_value(json_object_get(r, "address")), zbc, units);
+    json_object_set_new(r, "_text", json_string(human));
     *result = r;
     return 1;
 }

@@ -65,6 +65,7 @@ static void print_value(const char *key, json_t *v, int indent)
 int zbc_out_success(int json, json_t *obj)
 {
     if (json) {
+        json_object_del(obj, "_text");
         json_object_set_new(obj, "success", json_true());
         char *s = json_dumps(obj, JSON_INDENT(2) | JSON_SORT_KEYS);
         if (s != NULL)

@@ -10,7 +10,9 @@
 
 #include "node/wallet/fail.h"
 
-/* Prints a result (adds "success": true); steals obj.  Returns 0. */
+/* Prints a result (adds "success": true); steals obj.  Returns 0.  A
+ * "_text" string member, when present, is the whole human output (and is
+ * left out of the JSON); otherwise the fields print as "key: value". */
 int zbc_out_success(int json, json_t *obj);
 
 /* Prints a failure: stderr always, and the JSON error object on stdout

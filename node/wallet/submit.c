@@ -103,6 +103,15 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_object_set(r, "block_height", json_object_get(st, "block_height"));
         json_decref(st);
     }
+    char text[256];
+    json_t *bh = json_object_get(r, "block_height");
+    if (json_is_integer(bh))
+        snprintf(text, sizeof text, "transaction %s confirmed in block %lld\n", hash,
+                 (long long)json_integer_value(bh));
+    else
+        snprintf(text, sizeof text,
+                 "transaction %s accepted into the node's pool (zbc tx status %s)\n", hash, hash);
+    json_object_set_new(r, "_text", json_string(text));
     *result = r;
     return 1;
 }
