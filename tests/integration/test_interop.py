@@ -50,7 +50,9 @@ class Interop(ZbcTest):
         # a signature over another digest is refused before anything is sent
         bad = run_node("sign.js", kind, key["privkey"], "00" * 32)
         self.zbc("tx", "submit", "--prepared", prep, "--signature", bad, expect=10)
-        s = self.zbc("tx", "submit", "--prepared", prep, "--signature", sig, "--wait")
+        # the prepared file, or the bare unsigned bytes (the node then names the chain)
+        prepared = prep if kind == "eth" else r["unsigned_bytes"]
+        s = self.zbc("tx", "submit", "--prepared", prepared, "--signature", sig, "--wait")
         self.log("%s transfer %s in block %s" % (kind, s["transaction_hash"], s["block_height"]))
         return s
 
