@@ -26,8 +26,8 @@ struct zbc_wtx {
     uint8_t body_bytes[ZBC_TX_BODY_MAX];
     uint8_t message[ZBC_TX_MESSAGE_MAX];
     uint8_t instruction[256];
-    uint8_t params[4096];             /* CreateApp params */
-    uint8_t move[4096];               /* AppMove move bytes */
+    uint8_t params[65535];            /* CreateApp params (u16 length) */
+    uint8_t move[65535];              /* AppMove move bytes (u16 length) */
     uint8_t *bytes;                   /* owned: unsigned || signature */
     size_t len;
     size_t unsigned_len;
