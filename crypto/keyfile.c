@@ -75,12 +75,25 @@ static int check_params(uint64_t ops, uint64_t mem, struct zbc_err *err)
     return 1;
 }
 
+/* libsodium leaves secrets in the stack frames of calls that have
+ * returned: crypto_secretbox_open_detached never wipes its block0 (the
+ * first 32 plaintext bytes, a whole seed) and Argon2id leaves the derived
+ * key.  Called right after them, this overwrites the stack they used
+ * (well within 16 KiB). */
+__attribute__((noinline)) static void wipe_stack_below(void)
+{
+    uint8_t area[16384];
+    sodium_memzero(area, sizeof area);
+}
+
 static int derive(uint8_t key[32], const char *pass, size_t pass_len,
                   const uint8_t salt[SALT_LEN], uint64_t ops, uint64_t mem,
                   struct zbc_err *err)
 {
-    if (crypto_pwhash(key, 32, pass, pass_len, salt, ops, (size_t)mem,
-                      crypto_pwhash_ALG_ARGON2ID13) != 0)
+    int bad = crypto_pwhash(key, 32, pass, pass_len, salt, ops, (size_t)mem,
+                            crypto_pwhash_ALG_ARGON2ID13);
+    wipe_stack_below();
+    if (bad != 0)
         return zbc_fail(err, "Argon2id key derivation failed (out of memory for %llu bytes?)",
                         (unsigned long long)mem);
     return 1;
@@ -125,6 +138,7 @@ int zbc_keyfile_seal(uint8_t **out, size_t *out_len, const uint8_t *secret,
         return 0;
     }
     crypto_secretbox_easy(p, secret, secret_len, nonce, key);
+    wipe_stack_below();
     sodium_memzero(key, sizeof key);
     p += MAC_LEN + secret_len;
     zbc_sha256(p, f, (size_t)(p - f));
@@ -174,6 +188,7 @@ int zbc_keyfile_open(uint8_t *secret, size_t cap, size_t *secret_len,
     if (!derive(key, pass, pass_len, salt, ops, mem, err))
         return 0;
     int bad = crypto_secretbox_open_easy(secret, ct, MAC_LEN + (size_t)slen, nonce, key);
+    wipe_stack_below();
     sodium_memzero(key, sizeof key);
     if (bad != 0) {
         sodium_memzero(secret, slen);

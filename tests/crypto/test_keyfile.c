@@ -4,6 +4,7 @@
 #define _GNU_SOURCE /* memmem */
 #include <dirent.h>
 #include <sodium.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -198,6 +199,72 @@ static void test_work_limit_in_file(void)
     CHECK(img == NULL);
 }
 
+/* Secrets must not stay behind in dead stack frames after seal and open.
+ * libsodium leaves some there itself: crypto_secretbox_open_detached never
+ * wipes block0, which holds the first 32 plaintext bytes (a whole seed),
+ * and Argon2id leaves its output behind.  The stack region below the
+ * caller is copied right after each call (from a frame at the same depth)
+ * and searched for the seed and the derived key.  Under ASan's fake stacks
+ * the snapshot holds nothing, which is a pass. */
+#define SNAP 32768
+static uint8_t snap[SNAP];
+static uint8_t *res_img;
+static size_t res_n;
+
+__attribute__((noinline)) static void clear_stack(void)
+{
+    uint8_t area[2 * SNAP];
+    sodium_memzero(area, sizeof area);
+}
+
+__attribute__((noinline, no_sanitize_address)) static void snapshot(void)
+{
+    const volatile uint8_t *top = __builtin_frame_address(0);
+    for (size_t i = 0; i < SNAP; i++)
+        snap[i] = top[-(ptrdiff_t)SNAP + (ptrdiff_t)i];
+}
+
+__attribute__((noinline)) static int res_seal(void)
+{
+    struct zbc_err err;
+    return zbc_keyfile_seal(&res_img, &res_n, seed, 32, "pw", 2, &fast, &err);
+}
+
+/* Calls nothing else after open: a first call through the PLT would run
+ * the dynamic linker's lazy binding, which saves the vector registers
+ * (where libsodium's key material may still sit) onto the stack. */
+static uint8_t res_out[32];
+static size_t res_m;
+
+__attribute__((noinline)) static int res_open(void)
+{
+    struct zbc_err err;
+    return zbc_keyfile_open(res_out, sizeof res_out, &res_m, res_img, res_n,
+                            "pw", 2, &err);
+}
+
+static void test_no_secret_left_on_stack(void)
+{
+    uint8_t key[32];
+    clear_stack();
+    CHECK(res_seal());
+    snapshot();
+    CHECK(crypto_pwhash(key, 32, "pw", 2, res_img + 24, fast.opslimit,
+                        (size_t)fast.memlimit, crypto_pwhash_ALG_ARGON2ID13) == 0);
+    CHECK(memmem(snap, sizeof snap, seed, 32) == NULL);
+    CHECK(memmem(snap, sizeof snap, key, 32) == NULL);
+    clear_stack();
+    int opened = res_open();
+    snapshot();
+    CHECK(opened);
+    CHECK_EQ_INT(res_m, 32);
+    CHECK_EQ_MEM(res_out, seed, 32);
+    CHECK(memmem(snap, sizeof snap, seed, 32) == NULL);
+    CHECK(memmem(snap, sizeof snap, key, 32) == NULL);
+    sodium_memzero(key, sizeof key);
+    free(res_img);
+}
+
 static void test_bad_seal_arguments(void)
 {
     uint8_t *img = NULL, big[ZBC_KEYFILE_SECRET_MAX + 1] = {0};
@@ -289,6 +356,7 @@ int main(void)
     TEST_RUN(test_truncated_and_corrupt);
     TEST_RUN(test_limits_in_file);
     TEST_RUN(test_work_limit_in_file);
+    TEST_RUN(test_no_secret_left_on_stack);
     TEST_RUN(test_bad_seal_arguments);
     TEST_RUN(test_files);
     return test_summary("crypto_keyfile");
