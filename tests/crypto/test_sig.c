@@ -1,4 +1,6 @@
 /* Signature schemes per sender type: round trips and every rejection. */
+#include <sodium.h>
+
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "testlib.h"
@@ -81,6 +83,90 @@ static void test_ed25519(void)
     CHECK(!zbc_sig_verify(&sender, digest, sig, 63, &err));
     CHECK_EQ_STR(err.msg, "ZooBC signature must be 64 bytes, got 63");
     CHECK(!zbc_sig_verify(&sender, digest, sig, 65, &err));
+}
+
+/* The Ed25519 rules of docs/crypto.md §4 are consensus: pin libsodium's
+ * (a build with ED25519_COMPAT or an old release would differ).  Each
+ * signature below satisfies the cofactorless equation S*B = R + k*A, so
+ * only the canonicality rules refuse it. */
+static const uint8_t ed_order_l[32] = {
+    0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7,
+    0xa2, 0xde, 0xf9, 0xde, 0x14, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    0, 0, 0, 0x10};
+
+/* k = SHA-512(R || A || M) mod L */
+static void ed_challenge(uint8_t k[32], const uint8_t r[32], const uint8_t a[32],
+                         const uint8_t *m, size_t mlen)
+{
+    crypto_hash_sha512_state st;
+    uint8_t h[64];
+    crypto_hash_sha512_init(&st);
+    crypto_hash_sha512_update(&st, r, 32);
+    crypto_hash_sha512_update(&st, a, 32);
+    crypto_hash_sha512_update(&st, m, mlen);
+    crypto_hash_sha512_final(&st, h);
+    crypto_core_ed25519_scalar_reduce(k, h);
+}
+
+static void test_ed25519_canonical_rules(void)
+{
+    uint8_t seed[32], pk[32], sk[64], digest[32], sig[64], alt[64];
+    struct zbc_addr sender;
+    struct zbc_err err;
+    memset(seed, 0x5a, 32);
+    zbc_ed25519_keypair(pk, sk, seed);
+    zbc_addr_from_ed25519(&sender, pk);
+    digest_of(digest, 3);
+    zbc_ed25519_sign(sig, sk, digest, 32);
+    CHECK(zbc_sig_verify(&sender, digest, sig, 64, &err));
+
+    /* S + L: the same scalar, a second encoding (third-party malleable) */
+    memcpy(alt, sig, 64);
+    unsigned carry = 0;
+    for (int i = 0; i < 32; i++) {
+        carry += (unsigned)alt[32 + i] + ed_order_l[i];
+        alt[32 + i] = (uint8_t)carry;
+        carry >>= 8;
+    }
+    CHECK(carry == 0);
+    CHECK(!zbc_sig_verify(&sender, digest, alt, 64, &err));
+
+    /* R = identity, S = k*a: S*B = k*A holds, R has small order */
+    uint8_t hs[64], a[32], wide[64] = {0}, k[32], sb[32], ka[32];
+    crypto_hash_sha512(hs, seed, 32);
+    hs[0] &= 248;
+    hs[31] &= 127;
+    hs[31] |= 64;
+    memcpy(wide, hs, 32);
+    crypto_core_ed25519_scalar_reduce(a, wide);
+    memset(alt, 0, 64);
+    alt[0] = 1;
+    ed_challenge(k, alt, pk, digest, 32);
+    crypto_core_ed25519_scalar_mul(alt + 32, k, a);
+    CHECK(crypto_scalarmult_ed25519_base_noclamp(sb, alt + 32) == 0);
+    CHECK(crypto_scalarmult_ed25519_noclamp(ka, k, pk) == 0);
+    CHECK_EQ_MEM(sb, ka, 32); /* the equation holds */
+    CHECK(!zbc_sig_verify(&sender, digest, alt, 64, &err));
+
+    /* A of order 8 and R = r*B, S = r with 8 | k: R + k*A = R */
+    uint8_t t8[32], r[32];
+    CHECK(zbc_hex_decode_exact(t8, 32,
+        "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05"));
+    struct zbc_addr weak;
+    zbc_addr_from_ed25519(&weak, t8);
+    int tries = 0;
+    do {
+        crypto_core_ed25519_scalar_random(r);
+        CHECK(crypto_scalarmult_ed25519_base_noclamp(alt, r) == 0);
+        ed_challenge(k, alt, t8, digest, 32);
+        tries++;
+    } while ((k[0] & 7) != 0 && tries < 1000);
+    CHECK((k[0] & 7) == 0);
+    memcpy(alt + 32, r, 32);
+    CHECK(!zbc_sig_verify(&weak, digest, alt, 64, &err));
+    sodium_memzero(hs, sizeof hs);
+    sodium_memzero(a, sizeof a);
+    sodium_memzero(wide, sizeof wide);
 }
 
 static void test_eth(void)
@@ -241,6 +327,7 @@ int main(void)
 {
     TEST_RUN(test_sig_len);
     TEST_RUN(test_ed25519);
+    TEST_RUN(test_ed25519_canonical_rules);
     TEST_RUN(test_eth);
     TEST_RUN(test_btc);
     TEST_RUN(test_unsupported_senders);
