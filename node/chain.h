@@ -146,6 +146,94 @@ int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
 int zbc_chain_events(struct zbc_chain *c, uint32_t height,
                      struct zbc_events *ev, struct zbc_err *err);
 
+/* ---- network: received blocks, fork choice, reorgs ----
+ *
+ * Blocks that are not on the best chain are held in memory (the side
+ * pool, at most ZBC_CHAIN_SIDE_MAX blocks): valid side-branch blocks
+ * (prechecked against their parent) and orphans (parent unknown, not
+ * validated yet).  A restarted node forgets them and learns them again
+ * from its peers.
+ *
+ * When a side branch becomes preferred (consensus/fork_choice.h, compared
+ * from the common ancestor: the common prefix adds the same weight to
+ * both), the node reorganises: it undoes its blocks down to the common
+ * ancestor one block per LMDB write transaction (state from the undo
+ * record, block, indexes, events, tip), then applies the branch one block
+ * per write transaction.  A crash at any instant leaves a committed,
+ * consistent tip.  Transactions of undone blocks go back to the mempool
+ * when they still pass its checks.  A fork point more than
+ * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final: such a
+ * branch is refused (ZBC_RECV_TOO_DEEP). */
+
+#define ZBC_CHAIN_SIDE_MAX 4096u
+
+enum zbc_recv_kind {
+    ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
+    ZBC_RECV_SIDE,         /* valid, held on a lighter side branch */
+    ZBC_RECV_DUPLICATE,    /* already known (best chain or side pool) */
+    ZBC_RECV_ORPHAN,       /* parent unknown: held unvalidated; sync */
+    ZBC_RECV_FUTURE,       /* timestamp > local clock + 10 s: dropped */
+    ZBC_RECV_TOO_DEEP,     /* forks below the finality depth: dropped */
+    ZBC_RECV_INVALID,      /* fails validation (err says why) */
+    ZBC_RECV_LOCAL_ERROR,  /* ledger failure here, not the sender's fault */
+};
+
+struct zbc_recv_result {
+    enum zbc_recv_kind kind;
+    uint8_t hash[32];
+    uint32_t height;
+    uint32_t undone;   /* blocks undone by a reorg this call made */
+    uint32_t applied;  /* blocks applied to the best chain by this call */
+};
+
+/* Takes a block from a peer (any height, any branch) at local clock
+ * now_ms.  Returns 1 for EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and
+ * TOO_DEEP; 0 for INVALID and LOCAL_ERROR (err filled).  Orphans whose
+ * parent this block is are processed right after it. */
+ZBC_WUR int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                                    size_t len, uint64_t now_ms,
+                                    struct zbc_recv_result *r,
+                                    struct zbc_err *err);
+
+/* Whether a block hash is on the best chain or a validated side branch
+ * (orphans do not count: their ancestry is unknown).  The genesis hash
+ * counts. */
+bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32]);
+
+/* Block locator of the best chain: hashes at tip, tip-1, ... (10), then
+ * doubling steps back, always ending with the genesis hash.  Returns the
+ * count (at most cap, cap >= 2), 0 on a ledger failure. */
+#define ZBC_CHAIN_LOCATOR_MAX 64u
+size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
+                         struct zbc_err *err);
+
+/* Height of the first locator hash on the best chain (0 when only the
+ * genesis is common). */
+ZBC_WUR int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32],
+                             size_t n, uint32_t *height, struct zbc_err *err);
+
+/* Called by the chain on news other nodes should hear of: a transaction
+ * newly admitted to the mempool (any source) and a block that is newly
+ * known and valid (produced here, or received and prechecked: best chain
+ * or side branch).  Pointers are valid during the call only. */
+struct zbc_chain_listener {
+    void (*on_tx)(void *arg, const uint8_t *raw, size_t len,
+                  const uint8_t hash[32]);
+    void (*on_block)(void *arg, const uint8_t *bytes, size_t len,
+                     const uint8_t hash[32], uint64_t timestamp_ms);
+    void *arg;
+};
+/* NULL removes it. */
+void zbc_chain_set_listener(struct zbc_chain *c,
+                            const struct zbc_chain_listener *l);
+
+/* The P2P layer's view, for node/info: connected peers (distinct node
+ * keys after the handshake) and whether no peer is known to be ahead. */
+void zbc_chain_set_net_status(struct zbc_chain *c, uint32_t peers,
+                              bool synced);
+uint32_t zbc_chain_peer_count(const struct zbc_chain *c);
+bool zbc_chain_synced(const struct zbc_chain *c);
+
 /* ---- state reads (at the tip) ---- */
 
 /* enum zbc_kv_rc: NOTFOUND when the account has no record. */

@@ -113,6 +113,19 @@ ZBC_WUR int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
                                  const uint8_t *bytes, size_t len,
                                  struct zbc_err *err);
 
+/* Removes the tip block at `height` (block, hash index, undo record,
+ * events) and makes its parent the tip (parent_height 0: no tip, the
+ * genesis).  The caller undoes the state and the transaction index in the
+ * same transaction (reorg, node/chain.c). */
+ZBC_WUR int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
+                                const uint8_t hash[32],
+                                uint32_t parent_height,
+                                const uint8_t parent_hash[32],
+                                struct zbc_err *err);
+ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
+                                   const uint8_t tx_hash[32],
+                                   struct zbc_err *err);
+
 /* ---- reads (inside any transaction) ----
  * Return enum zbc_kv_rc: ZBC_KV_FOUND, ZBC_KV_NOTFOUND or ZBC_KV_ERROR.
  * Byte results are malloc'ed copies the caller frees. */
