@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
 #include "consensus/seed.h"
 #include "crypto/hex.h"
@@ -153,6 +154,8 @@ static int apply_txs(struct zbc_state *s, const struct zbc_genesis *g,
                      struct zbc_err *err)
 {
     const struct zbc_block_header *h = &cb->block->header;
+    if (!zbc_apps_begin_block(s, g, h->height, h->seed, ev, err))
+        return zbc_fail_prefix(err, "start of block %u", h->height);
     for (uint32_t i = 0; i < cb->block->n_tx; i++) {
         if (!zbc_tx_apply(s, g, &cb->txs[i], i, h->height, h->timestamp_ms,
                           h->producer, ev, err)) {
@@ -250,6 +253,8 @@ static int build(struct zbc_block *out, struct zbc_state *s,
     if (!zbc_seed_prove(h->vrf_proof, h->seed, sk, parent->seed, h->height,
                         err))
         return 0;
+    if (!zbc_apps_begin_block(s, g, h->height, h->seed, ev, err))
+        return zbc_fail_prefix(err, "start of block %u", h->height);
 
     out->txs = calloc(n_cands > 0 ? n_cands : 1, sizeof *out->txs);
     uint8_t(*hashes)[32] = malloc((n_cands > 0 ? n_cands : 1) * 32);
@@ -264,8 +269,11 @@ static int build(struct zbc_block *out, struct zbc_state *s,
         struct zbc_err skip;
         if (cands[i].len > g->max_block_bytes - bytes)
             continue;
+        /* a candidate that would be a no-op is left out, like an invalid
+         * one: the check runs on the state of this block so far */
         if (!zbc_tx_check_stateless(&ct, g, cands[i].bytes, cands[i].len,
                                     &skip) ||
+            !zbc_tx_check_state(s, g, &ct, time_ms, 0, &skip) ||
             !zbc_tx_apply(s, g, &ct, n, h->height, time_ms, pk, ev, &skip))
             continue;
         out->txs[n] = cands[i];

@@ -2,13 +2,14 @@
  * per-type effects (docs/protocol-chain.md "Apply"). */
 #include "consensus/apply.h"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "apps/app.h"
+#include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
 #include "consensus/tx_valid.h"
 #include "crypto/hex.h"
-
-#define APPS_NOT_ENABLED "app transactions are not enabled on this chain yet"
 
 int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
                            const struct zbc_genesis *g, const uint8_t *raw,
@@ -20,6 +21,13 @@ int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
     if (!zbc_tx_valid(&ct->tx, g->hash, g->min_fee_base, g->min_fee_per_byte,
                       &ct->body, err))
         return 0;
+    if (ct->body.type == ZBC_TX_APP_CREATE) {
+        const struct zbc_body_app_create *c = &ct->body.u.create;
+        if (!zbc_app_check_create(c->app_type, c->stake_token, c->seats,
+                                  c->params, c->params_len, c->has_opponent,
+                                  err))
+            return 0;
+    }
     zbc_tx_hash(ct->hash, &ct->tx);
     return 1;
 }
@@ -49,27 +57,16 @@ int zbc_tx_cost(uint64_t *cost, const struct zbc_checked_tx *ct,
     return 1;
 }
 
-/* Whether a stateless-valid transaction of this type can take effect now
- * (rule "apps-not-enabled"). */
-static int check_applicable(const struct zbc_checked_tx *ct,
-                            struct zbc_err *err)
+static bool is_app_tx(const struct zbc_checked_tx *ct)
 {
-    switch (ct->body.type) {
-    case ZBC_TX_SEND:
-        return 1;
-    case ZBC_TX_APP_CREATE:
-    case ZBC_TX_APP_JOIN:
-    case ZBC_TX_APP_MOVE:
-    case ZBC_TX_APP_RESIGN:
-    case ZBC_TX_APP_CLAIM:
-        return zbc_fail(err, APPS_NOT_ENABLED);
-    }
-    return zbc_fail(err, "transaction type %u is unknown", ct->tx.type);
+    return ct->body.type != ZBC_TX_SEND;
 }
 
-int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
-                       const struct zbc_checked_tx *ct, uint64_t time_ms,
-                       uint64_t pending, struct zbc_err *err)
+/* The stateful validity rules (a block with a failing transaction is
+ * invalid): time window, hash not seen, sender holds cost + pending. */
+static int check_valid_state(struct zbc_state *s,
+                             const struct zbc_checked_tx *ct, uint64_t time_ms,
+                             uint64_t pending, struct zbc_err *err)
 {
     if (!zbc_tx_valid_time(ct->tx.timestamp, time_ms, err))
         return 0;
@@ -80,8 +77,6 @@ int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
     if (seen)
         return zbc_fail(err, "duplicate transaction: already included at "
                              "height %u", at);
-    if (!check_applicable(ct, err))
-        return 0;
     uint64_t cost, balance;
     if (!zbc_tx_cost(&cost, ct, err) ||
         !zbc_ledger_balance(s, &ct->tx.sender, &balance, err))
@@ -96,8 +91,25 @@ int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
         return zbc_fail(err, "insufficient balance: %llu held, %llu needed",
                         (unsigned long long)balance, (unsigned long long)cost);
     }
-    (void)g;
     return 1;
+}
+
+int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
+                       const struct zbc_checked_tx *ct, uint64_t time_ms,
+                       uint64_t pending, struct zbc_err *err)
+{
+    if (!check_valid_state(s, ct, time_ms, pending, err))
+        return 0;
+    if (!is_app_tx(ct))
+        return 1;
+    /* applicability in the next block: the state's height + 1 */
+    uint32_t height;
+    if (!zbc_ledger_height(s, &height, err))
+        return 0;
+    if (height == UINT32_MAX)
+        return zbc_fail(err, "the chain is at its last height");
+    return zbc_apps_check(s, g, ct, height + 1, pending, err) ==
+           ZBC_APPS_APPLY;
 }
 
 static void event_init(struct zbc_event *e, enum zbc_event_kind kind,
@@ -146,14 +158,37 @@ static int pay_fee(struct zbc_state *s, const struct zbc_checked_tx *ct,
     return zbc_events_push(ev, &e, err);
 }
 
+/* A valid app transaction that does not apply: hash marked, no fee. */
+static int record_noop(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                       uint32_t index, uint32_t height, const char *reason,
+                       struct zbc_events *ev, struct zbc_err *err)
+{
+    if (!zbc_ledger_mark_tx(s, ct->hash, height, err))
+        return 0;
+    struct zbc_event e;
+    event_init(&e, ZBC_EVENT_NOOP, ct, index);
+    e.a = ct->tx.sender;
+    e.ref = zbc_apps_tx_app_id(ct);
+    snprintf(e.reason, sizeof e.reason, "%s", reason);
+    return zbc_events_push(ev, &e, err);
+}
+
 static int apply_effects(struct zbc_state *s, const struct zbc_genesis *g,
                          const struct zbc_checked_tx *ct, uint32_t index,
                          uint32_t height, uint64_t time_ms,
                          const uint8_t producer[32], struct zbc_events *ev,
                          struct zbc_err *err)
 {
-    if (!zbc_tx_check_state(s, g, ct, time_ms, 0, err))
+    if (!check_valid_state(s, ct, time_ms, 0, err))
         return 0;
+    if (is_app_tx(ct)) {
+        struct zbc_err why;
+        int rc = zbc_apps_check(s, g, ct, height, 0, &why);
+        if (rc == ZBC_APPS_ERROR)
+            return zbc_fail(err, "%s", why.msg);
+        if (rc == ZBC_APPS_NOOP)
+            return record_noop(s, ct, index, height, why.msg, ev, err);
+    }
     if (!zbc_ledger_mark_tx(s, ct->hash, height, err))
         return 0;
     if (!pay_fee(s, ct, index, producer, ev, err))
@@ -166,8 +201,7 @@ static int apply_effects(struct zbc_state *s, const struct zbc_genesis *g,
     case ZBC_TX_APP_MOVE:
     case ZBC_TX_APP_RESIGN:
     case ZBC_TX_APP_CLAIM:
-        /* unreachable: check_applicable refused them */
-        return zbc_fail(err, APPS_NOT_ENABLED);
+        return zbc_apps_apply_tx(s, g, ct, index, height, ev, err);
     }
     return zbc_fail(err, "transaction type %u is unknown", ct->tx.type);
 }

@@ -51,6 +51,10 @@ int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    const struct zbc_checked_tx *ct, uint32_t height,
                    uint64_t pending, struct zbc_err *err);
 
+/* The app a transaction concerns: the CreateApp's own id (first 8 bytes
+ * of its hash, LE) or the app id in the body; 0 for SendZBC. */
+uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct);
+
 /* Effects of an applicable app transaction (zbc_apps_check said
  * ZBC_APPS_APPLY; the fee is already paid): stakes, seats, moves,
  * payouts, schedule, history and events (tx_index = index).  Fails only

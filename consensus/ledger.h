@@ -65,9 +65,8 @@ ZBC_WUR int zbc_ledger_init_genesis(struct zbc_state *s,
                                     const struct zbc_genesis *g,
                                     struct zbc_err *err);
 
-/* Money invariant by full scan (kv.each): sum of all balances + all pots
- * == supply.  No app pots exist before apps are enabled: a record in the
- * APPS or PENDING table fails the check. */
+/* Money invariant by full scan (kv.each): sum of all balances + all app
+ * pots (zbc_apps_sum_pots: stakes and solo-bet escrows) == supply. */
 ZBC_WUR int zbc_ledger_check_money(struct zbc_state *s, struct zbc_err *err);
 
 #endif

@@ -193,13 +193,12 @@ static void test_tx_rejections(void)
                                    body, 8, FX_FEE, now, other);
         expect_tx_reject(&f, r, 1, ts, "invalid signature");
     }
-    /* an app transaction: valid, not applicable yet */
+    /* an invalid CreateApp (stake_token must be 0) */
     {
-        uint8_t body[8] = {7, 0, 0, 0, 0, 0, 0, 0};
-        r[0].len = (uint32_t)fx_tx(t1, sizeof t1, &f.a, ZBC_TX_APP_JOIN, NULL,
-                                   body, 8, FX_FEE, now, f.g.hash);
-        expect_tx_reject(&f, r, 1, ts,
-                         "app transactions are not enabled on this chain yet");
+        uint8_t body[20] = {1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+        r[0].len = (uint32_t)fx_tx(t1, sizeof t1, &f.a, ZBC_TX_APP_CREATE,
+                                   NULL, body, 20, FX_FEE, now, f.g.hash);
+        expect_tx_reject(&f, r, 1, ts, "stake_token must be 0");
     }
     /* garbage bytes */
     memset(t1, 0xff, 40);

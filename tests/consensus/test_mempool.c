@@ -55,7 +55,7 @@ static void test_admission(void)
     uint8_t body[8] = {1, 0, 0, 0, 0, 0, 0, 0};
     n = fx_tx(tx, sizeof tx, &f.a, ZBC_TX_APP_CLAIM, NULL, body, 8, FX_FEE, s,
               f.g.hash);
-    expect_refused(mp, &f, tx, n, t, "not enabled on this chain yet");
+    expect_refused(mp, &f, tx, n, t, "unknown app 1");
     n = fx_send(tx, &f, &f.a, &f.c.addr, 10, FX_FEE, s);
     tx[n - 1] ^= 1;
     expect_refused(mp, &f, tx, n, t, "invalid signature");

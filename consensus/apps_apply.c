@@ -1,0 +1,1056 @@
+/* Apps on chain: applicability, effects, the start-of-block work and the
+ * readers (apps_apply.h, docs/protocol-apps.md). */
+#include "consensus/apps_apply.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/fair.h"
+#include "consensus/ledger.h"
+
+static void put(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static uint64_t get(const uint8_t *p, int n)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < n; i++)
+        v |= (uint64_t)p[i] << (8 * i);
+    return v;
+}
+
+uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
+{
+    switch (ct->body.type) {
+    case ZBC_TX_APP_CREATE:
+        return get(ct->hash, 8); /* the transaction id */
+    case ZBC_TX_APP_JOIN:
+    case ZBC_TX_APP_RESIGN:
+    case ZBC_TX_APP_CLAIM:
+        return ct->body.u.ref.app_id;
+    case ZBC_TX_APP_MOVE:
+        return ct->body.u.move.app_id;
+    case ZBC_TX_SEND:
+        break;
+    }
+    return 0;
+}
+
+/* ---- records ---- */
+
+int zbc_apps_get(struct zbc_state *s, uint64_t id, struct zbc_app *a,
+                 bool *found, struct zbc_err *err)
+{
+    uint8_t key[8];
+    size_t vlen;
+    put(key, id, 8);
+    uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
+    if (buf == NULL)
+        return zbc_fail(err, "out of memory reading an app");
+    int ok = zbc_state_get(s, ZBC_TABLE_APPS, key, 8, buf, ZBC_APP_RECORD_MAX,
+                           &vlen, found, err);
+    if (ok && *found) {
+        ok = zbc_app_decode(a, buf, vlen, err);
+        a->id = id; /* the key, not stored in the record */
+    }
+    free(buf);
+    return ok;
+}
+
+static int app_put(struct zbc_state *s, const struct zbc_app *a,
+                   struct zbc_err *err)
+{
+    uint8_t key[8];
+    put(key, a->id, 8);
+    uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
+    if (buf == NULL)
+        return zbc_fail(err, "out of memory writing an app");
+    size_t n = zbc_app_encode(a, buf, ZBC_APP_RECORD_MAX);
+    int ok = n > 0 && n <= ZBC_KV_VAL_MAX
+                 ? zbc_state_put(s, ZBC_TABLE_APPS, key, 8, buf, n, err)
+                 : zbc_fail(err, "app %" PRIu64 " record does not encode",
+                            a->id);
+    free(buf);
+    return ok;
+}
+
+/* ---- schedule (PENDING table) ---- */
+
+static int sched_count(struct zbc_state *s, uint32_t height, uint32_t *n,
+                       struct zbc_err *err)
+{
+    uint8_t key[4], v[8];
+    size_t vlen;
+    bool found;
+    put(key, height, 4);
+    if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 4, v, sizeof v, &vlen,
+                       &found, err))
+        return 0;
+    *n = 0;
+    if (!found)
+        return 1;
+    if (vlen != 4)
+        return zbc_fail(err, "schedule count record is corrupt");
+    *n = (uint32_t)get(v, 4);
+    return 1;
+}
+
+static int sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
+                     uint64_t id, struct zbc_err *err)
+{
+    uint32_t n;
+    if (!sched_count(s, height, &n, err))
+        return 0;
+    if (n == UINT32_MAX)
+        return zbc_fail(err, "schedule for height %u is full", height);
+    uint8_t key[8], v[9];
+    put(key, height, 4);
+    put(key + 4, n, 4);
+    v[0] = kind;
+    put(v + 1, id, 8);
+    if (!zbc_state_put(s, ZBC_TABLE_PENDING, key, 8, v, 9, err))
+        return 0;
+    put(v, n + 1, 4);
+    return zbc_state_put(s, ZBC_TABLE_PENDING, key, 4, v, 4, err);
+}
+
+static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
+                      struct zbc_sched_item *it, struct zbc_err *err)
+{
+    uint8_t key[8], v[16];
+    size_t vlen;
+    bool found;
+    put(key, height, 4);
+    put(key + 4, i, 4);
+    if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 8, v, sizeof v, &vlen,
+                       &found, err))
+        return 0;
+    if (!found || vlen != 9 || v[0] < ZBC_SCHED_ACTIVATE ||
+        v[0] > ZBC_SCHED_BET)
+        return zbc_fail(err, "schedule item %u of height %u is missing or "
+                             "corrupt", i, height);
+    it->kind = v[0];
+    it->app_id = get(v + 1, 8);
+    return 1;
+}
+
+int zbc_apps_schedule(struct zbc_state *s, uint32_t height,
+                      struct zbc_sched_item *out, size_t cap, uint32_t *n,
+                      struct zbc_err *err)
+{
+    if (!sched_count(s, height, n, err))
+        return 0;
+    for (uint32_t i = 0; i < *n && i < cap; i++)
+        if (!sched_item(s, height, i, &out[i], err))
+            return 0;
+    return 1;
+}
+
+/* ---- history and events ---- */
+
+struct actx {
+    struct zbc_state *s;
+    const struct zbc_genesis *g;
+    struct zbc_events *ev;
+    struct zbc_app *a;
+    uint32_t height;
+    uint32_t index;         /* tx index or ZBC_EVENT_NO_TX */
+    const uint8_t *tx_hash; /* NULL for block-level work */
+};
+
+static void ev_init(struct zbc_event *e, enum zbc_event_kind kind,
+                    const struct actx *c)
+{
+    memset(e, 0, sizeof *e);
+    e->kind = kind;
+    e->tx_index = c->index;
+    if (c->tx_hash != NULL)
+        memcpy(e->tx_hash, c->tx_hash, 32);
+    zbc_addr_empty(&e->a);
+    zbc_addr_empty(&e->b);
+    e->ref = c->a->id;
+    e->seat = ZBC_EVENT_NO_SEAT;
+}
+
+/* Pushes the event and appends it (with the move bytes) to the app's
+ * history. */
+static int emit(struct actx *c, const struct zbc_event *e,
+                const uint8_t *move, size_t move_len, struct zbc_err *err)
+{
+    if (!zbc_events_push(c->ev, e, err))
+        return 0;
+    if (c->a->history_n == UINT32_MAX)
+        return zbc_fail(err, "app %" PRIu64 " history is full", c->a->id);
+    uint8_t key[12];
+    put(key, c->a->id, 8);
+    put(key + 8, c->a->history_n, 4);
+    size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX;
+    uint8_t *v = malloc(cap);
+    if (v == NULL)
+        return zbc_fail(err, "out of memory writing app history");
+    size_t p = 0;
+    put(v, c->height, 4);
+    p += 4;
+    p += zbc_event_encode_one(e, v + p, cap - p);
+    if (move_len > ZBC_MOVE_WIRE_MAX)
+        move_len = 0;
+    put(v + p, move_len, 2);
+    p += 2;
+    if (move_len > 0)
+        memcpy(v + p, move, move_len);
+    p += move_len;
+    int ok = zbc_state_put(c->s, ZBC_TABLE_APP_HISTORY, key, 12, v, p, err);
+    free(v);
+    if (ok)
+        c->a->history_n++;
+    return ok;
+}
+
+int zbc_apps_history(struct zbc_state *s, uint64_t id, uint32_t seq,
+                     struct zbc_app_history *h, bool *found,
+                     struct zbc_err *err)
+{
+    uint8_t key[12];
+    put(key, id, 8);
+    put(key + 8, seq, 4);
+    size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX, vlen, used;
+    uint8_t *v = malloc(cap);
+    if (v == NULL)
+        return zbc_fail(err, "out of memory reading app history");
+    int ok = zbc_state_get(s, ZBC_TABLE_APP_HISTORY, key, 12, v, cap, &vlen,
+                           found, err);
+    if (ok && *found) {
+        memset(h, 0, sizeof *h);
+        if (vlen < 4) {
+            ok = zbc_fail(err, "app history entry is truncated");
+        } else {
+            h->height = (uint32_t)get(v, 4);
+            ok = zbc_event_decode_one(&h->ev, v + 4, vlen - 4, &used, err);
+            size_t rest = ok ? vlen - 4 - used : 0;
+            if (ok && (rest < 2 || rest - 2 != get(v + 4 + used, 2) ||
+                       rest - 2 > ZBC_MOVE_WIRE_MAX))
+                ok = zbc_fail(err, "app history entry move does not fit");
+            if (ok) {
+                h->move_len = (uint16_t)(rest - 2);
+                memcpy(h->move, v + 4 + used + 2, h->move_len);
+            }
+        }
+    }
+    free(v);
+    return ok;
+}
+
+/* ---- money ---- */
+
+static uint64_t deadline_from(const struct actx *c)
+{
+    return (uint64_t)c->height + c->g->move_deadline;
+}
+
+static int pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
+               uint64_t amount, const char *why, struct zbc_err *err)
+{
+    if (amount > c->a->pot)
+        return zbc_fail(err, "app %" PRIu64 " pays %" PRIu64 " but holds %"
+                             PRIu64, c->a->id, amount, c->a->pot);
+    c->a->pot -= amount;
+    if (amount > 0 && !zbc_ledger_credit(c->s, to, amount, err))
+        return 0;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_PAYOUT, c);
+    e.b = *to;
+    e.seat = seat;
+    e.amount = amount;
+    snprintf(e.reason, sizeof e.reason, "%s", why);
+    return emit(c, &e, NULL, 0, err);
+}
+
+static int take_rake(struct actx *c, struct zbc_err *err)
+{
+    uint64_t rake = zbc_app_rake(c->a->pot, c->g->rake_bps);
+    c->a->pot -= rake;
+    if (rake > 0 && !zbc_ledger_credit(c->s, &c->g->fund_account, rake, err))
+        return 0;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_RAKE, c);
+    e.b = c->g->fund_account;
+    e.amount = rake;
+    return emit(c, &e, NULL, 0, err);
+}
+
+static int finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
+                  const char *reason, struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (a->pot != 0)
+        return zbc_fail(err, "app %" PRIu64 " ends holding %" PRIu64,
+                        a->id, a->pot);
+    a->status = how == ZBC_END_NONE ? ZBC_APP_ABANDONED : ZBC_APP_FINISHED;
+    a->end = (uint8_t)how;
+    a->winner = winner;
+    a->ended = c->height;
+    a->clock = ZBC_APP_NO_CLOCK;
+    a->first_pending = false;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_END, c);
+    e.seat = winner;
+    snprintf(e.reason, sizeof e.reason, "%s", reason);
+    return emit(c, &e, NULL, 0, err);
+}
+
+static int end_win(struct actx *c, uint8_t winner, struct zbc_err *err)
+{
+    return take_rake(c, err) &&
+           pay(c, winner, &c->a->seat[winner], c->a->pot, "win", err) &&
+           finish(c, ZBC_END_WIN, winner, "win", err);
+}
+
+static int end_draw(struct actx *c, const char *reason, struct zbc_err *err)
+{
+    for (uint8_t i = 0; i < c->a->n_seated; i++)
+        if (!pay(c, i, &c->a->seat[i], c->a->stake, "draw", err))
+            return 0;
+    return finish(c, ZBC_END_DRAW, ZBC_EVENT_NO_SEAT, reason, err);
+}
+
+/* pot - rake split among every seat except `out`, remainder to the first
+ * of them in seat order. */
+static int end_split(struct actx *c, uint8_t out, enum zbc_app_end how,
+                     const char *why, struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (!take_rake(c, err))
+        return 0;
+    uint64_t each, extra;
+    zbc_app_split(a->pot, (unsigned)a->n_seated - 1, &each, &extra);
+    bool first = true;
+    for (uint8_t i = 0; i < a->n_seated; i++) {
+        if (i == out)
+            continue;
+        if (!pay(c, i, &a->seat[i], each + (first ? extra : 0), why, err))
+            return 0;
+        first = false;
+    }
+    return finish(c, how, out, why, err);
+}
+
+static int discard_pending(struct actx *c, const char *reason,
+                           struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (!a->has_pending)
+        return 1;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_DISCARD, c);
+    memcpy(e.tx_hash, a->pending_hash, 32);
+    e.a = a->seat[a->pending_seat];
+    e.seat = a->pending_seat;
+    snprintf(e.reason, sizeof e.reason, "%s", reason);
+    a->has_pending = false;
+    if (!emit(c, &e, a->pending_move, a->pending_len, err))
+        return 0;
+    a->pending_len = 0;
+    memset(a->pending_hash, 0, 32);
+    return 1;
+}
+
+/* After an engine result: the clock, or the ending. */
+static int after_play(struct actx *c, const struct zbc_result *res, int next,
+                      struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    switch (res->kind) {
+    case ZBC_RESULT_WIN:
+        if (res->winner >= a->n_seated)
+            return zbc_fail(err, "app %" PRIu64 " engine names winner %u",
+                            a->id, res->winner);
+        return end_win(c, res->winner, err);
+    case ZBC_RESULT_DRAW:
+        return end_draw(c, "draw", err);
+    case ZBC_RESULT_ONGOING:
+        break;
+    }
+    a->deadline = deadline_from(c);
+    a->clock = next >= 0 && next < a->seats ? (uint8_t)next : ZBC_APP_NO_CLOCK;
+    return 1;
+}
+
+/* ---- applicability ---- */
+
+static int noop(struct zbc_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static int noop(struct zbc_err *err, const char *fmt, ...)
+{
+    if (err != NULL) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+        va_end(ap);
+    }
+    return ZBC_APPS_NOOP;
+}
+
+#define MULTI_ZBC "multiplayer apps require a ZBC account"
+
+static int check_create(struct zbc_state *s, const struct zbc_genesis *g,
+                        const struct zbc_checked_tx *ct, uint64_t id,
+                        struct zbc_app *a, struct zbc_err *err)
+{
+    const struct zbc_body_app_create *b = &ct->body.u.create;
+    bool found;
+    if (!zbc_apps_get(s, id, a, &found, err))
+        return ZBC_APPS_ERROR;
+    if (found)
+        return noop(err, "app id %" PRIu64 " already exists", id);
+    if (!zbc_bet_is_solo(b->app_type)) {
+        if (ct->tx.sender.type != ZBC_ACCT_ZBC)
+            return noop(err, MULTI_ZBC);
+        return ZBC_APPS_APPLY;
+    }
+    if (zbc_addr_equal(&ct->tx.sender, &g->fund_account))
+        return noop(err, "the apps fund cannot bet against itself");
+    struct zbc_bet bet;
+    uint64_t max_ret, fund;
+    if (!zbc_bet_parse(&bet, b->app_type, b->params, b->params_len, err))
+        return ZBC_APPS_ERROR;
+    if (!zbc_bet_max_return(&bet, b->stake, &max_ret, err))
+        return noop(err, "bet refused: %s", err->msg);
+    if (!zbc_ledger_balance(s, &g->fund_account, &fund, err))
+        return ZBC_APPS_ERROR;
+    if ((unsigned __int128)max_ret * 100 > fund)
+        return noop(err, "bet refused: its maximum return %" PRIu64
+                         " exceeds 1%% of the apps fund (%" PRIu64 ")",
+                    max_ret, fund);
+    return ZBC_APPS_APPLY;
+}
+
+/* Common checks of the transactions naming an existing app. */
+static int check_ref(struct zbc_state *s, uint64_t id, struct zbc_app *a,
+                     const char *solo_msg, struct zbc_err *err)
+{
+    bool found;
+    if (!zbc_apps_get(s, id, a, &found, err))
+        return ZBC_APPS_ERROR;
+    if (!found)
+        return noop(err, "unknown app %" PRIu64, id);
+    if (zbc_bet_is_solo(a->type))
+        return noop(err, "app %" PRIu64 " is a solo bet: %s", id, solo_msg);
+    switch ((enum zbc_app_status)a->status) {
+    case ZBC_APP_FINISHED:
+        return noop(err, "app %" PRIu64 " is finished", id);
+    case ZBC_APP_ABANDONED:
+        return noop(err, "app %" PRIu64 " was abandoned", id);
+    case ZBC_APP_OPEN:
+    case ZBC_APP_ACTIVE:
+        break;
+    }
+    return ZBC_APPS_APPLY;
+}
+
+static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                      uint64_t pending, struct zbc_app *a, struct zbc_err *err)
+{
+    uint64_t id = ct->body.u.ref.app_id, bal, fee = (uint64_t)ct->tx.fee;
+    int rc = check_ref(s, id, a, "nobody can join it", err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    if (a->status != ZBC_APP_OPEN)
+        return noop(err, "app %" PRIu64 " is full", id);
+    if (ct->tx.sender.type != ZBC_ACCT_ZBC)
+        return noop(err, MULTI_ZBC);
+    if (zbc_app_seat_of(a, &ct->tx.sender) >= 0)
+        return noop(err, "already seated in app %" PRIu64, id);
+    if (a->has_opponent && !zbc_addr_equal(&a->opponent, &ct->tx.sender))
+        return noop(err, "app %" PRIu64 " is reserved for its designated "
+                         "opponent", id);
+    if (a->pot > UINT64_MAX - a->stake)
+        return noop(err, "app %" PRIu64 " pot would overflow", id);
+    if (!zbc_ledger_balance(s, &ct->tx.sender, &bal, err))
+        return ZBC_APPS_ERROR;
+    unsigned __int128 need = (unsigned __int128)fee + a->stake + pending;
+    if (bal < need)
+        return noop(err, "insufficient balance: %" PRIu64 " held, %" PRIu64
+                         " needed for the fee and the stake of app %" PRIu64,
+                    bal, fee + a->stake, id);
+    return ZBC_APPS_APPLY;
+}
+
+/* Seat of the sender in an Active app. */
+static int check_seated_active(const struct zbc_checked_tx *ct, uint64_t id,
+                               const struct zbc_app *a, int *seat,
+                               struct zbc_err *err)
+{
+    *seat = zbc_app_seat_of(a, &ct->tx.sender);
+    if (*seat < 0)
+        return noop(err, "sender is not seated in app %" PRIu64, id);
+    if (a->status == ZBC_APP_OPEN)
+        return noop(err, "app %" PRIu64 " has not started: seats are still "
+                         "open", id);
+    return ZBC_APPS_APPLY;
+}
+
+static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                      struct zbc_app *a, struct zbc_err *err)
+{
+    const struct zbc_body_app_move *m = &ct->body.u.move;
+    uint64_t id = m->app_id;
+    int seat;
+    int rc = check_ref(s, id, a, "it takes no moves", err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    rc = check_seated_active(ct, id, a, &seat, err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    if (a->first_pending)
+        return noop(err, "first turn pending in app %" PRIu64 ": the first "
+                         "seat is drawn at height %" PRIu64, id,
+                    (uint64_t)a->joined + 2);
+    if (a->has_pending)
+        return noop(err, "a move is already pending in app %" PRIu64
+                         ": not your turn", id);
+    if (a->clock != seat)
+        return noop(err, "not your turn in app %" PRIu64, id);
+    if (m->move_len == 0)
+        return ZBC_APPS_APPLY;
+    struct zbc_err why;
+    if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
+        return noop(err, "illegal move: %s", why.msg);
+    return ZBC_APPS_APPLY;
+}
+
+static int check_resign(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                        struct zbc_app *a, struct zbc_err *err)
+{
+    uint64_t id = ct->body.u.ref.app_id;
+    int rc = check_ref(s, id, a, "it cannot be resigned", err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    if (zbc_app_seat_of(a, &ct->tx.sender) < 0)
+        return noop(err, "sender is not seated in app %" PRIu64, id);
+    return ZBC_APPS_APPLY;
+}
+
+static int check_claim(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                       uint32_t height, struct zbc_app *a,
+                       struct zbc_err *err)
+{
+    uint64_t id = ct->body.u.ref.app_id;
+    int seat;
+    int rc = check_ref(s, id, a, "it has no clock", err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    rc = check_seated_active(ct, id, a, &seat, err);
+    if (rc != ZBC_APPS_APPLY)
+        return rc;
+    if (a->clock == ZBC_APP_NO_CLOCK)
+        return noop(err, "nobody holds the clock in app %" PRIu64, id);
+    if (a->clock == seat)
+        return noop(err, "the claimer holds the clock in app %" PRIu64, id);
+    if ((uint64_t)height < a->deadline + 1)
+        return noop(err, "deadline not passed: app %" PRIu64 " can be "
+                         "claimed from height %" PRIu64, id,
+                    a->deadline + 1);
+    return ZBC_APPS_APPLY;
+}
+
+static int check_with(struct zbc_state *s, const struct zbc_genesis *g,
+                      const struct zbc_checked_tx *ct, uint32_t height,
+                      uint64_t pending, struct zbc_app *a,
+                      struct zbc_err *err)
+{
+    switch (ct->body.type) {
+    case ZBC_TX_APP_CREATE:
+        return check_create(s, g, ct, zbc_apps_tx_app_id(ct), a, err);
+    case ZBC_TX_APP_JOIN:
+        return check_join(s, ct, pending, a, err);
+    case ZBC_TX_APP_MOVE:
+        return check_move(s, ct, a, err);
+    case ZBC_TX_APP_RESIGN:
+        return check_resign(s, ct, a, err);
+    case ZBC_TX_APP_CLAIM:
+        return check_claim(s, ct, height, a, err);
+    case ZBC_TX_SEND:
+        break;
+    }
+    zbc_fail(err, "transaction type %u is not an app transaction",
+             ct->tx.type);
+    return ZBC_APPS_ERROR;
+}
+
+int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
+                   const struct zbc_checked_tx *ct, uint32_t height,
+                   uint64_t pending, struct zbc_err *err)
+{
+    struct zbc_app *a = malloc(sizeof *a);
+    if (a == NULL) {
+        zbc_fail(err, "out of memory checking an app transaction");
+        return ZBC_APPS_ERROR;
+    }
+    int rc = check_with(s, g, ct, height, pending, a, err);
+    free(a);
+    return rc;
+}
+
+/* ---- effects ---- */
+
+static int apply_create(struct actx *c, const struct zbc_checked_tx *ct,
+                        struct zbc_err *err)
+{
+    const struct zbc_body_app_create *b = &ct->body.u.create;
+    struct zbc_app *a = c->a;
+    memset(a, 0, sizeof *a);
+    a->id = zbc_apps_tx_app_id(ct);
+    a->type = b->app_type;
+    a->status = ZBC_APP_OPEN;
+    a->seats = b->seats;
+    a->clock = ZBC_APP_NO_CLOCK;
+    a->stake = b->stake;
+    a->created = c->height;
+    a->has_opponent = b->has_opponent;
+    if (b->has_opponent)
+        a->opponent = b->opponent;
+    a->params_len = b->params_len;
+    memcpy(a->params, b->params, b->params_len);
+    if (!zbc_ledger_debit(c->s, &ct->tx.sender, b->stake, err))
+        return 0;
+    a->pot = b->stake;
+    a->seat[0] = ct->tx.sender;
+    a->n_seated = 1;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_CREATE, c);
+    e.a = ct->tx.sender;
+    e.seat = 0;
+    e.amount = b->stake;
+    if (!emit(c, &e, NULL, 0, err))
+        return 0;
+    if (!zbc_bet_is_solo(a->type))
+        return 1;
+    /* solo bet: escrow what a win could need beyond the stake */
+    struct zbc_bet bet;
+    uint64_t max_ret;
+    if (!zbc_bet_parse(&bet, a->type, a->params, a->params_len, err) ||
+        !zbc_bet_max_return(&bet, a->stake, &max_ret, err))
+        return 0;
+    a->escrow = max_ret > a->stake ? max_ret - a->stake : 0;
+    if (a->escrow > UINT64_MAX - a->pot)
+        return zbc_fail(err, "bet escrow overflows the pot");
+    if (a->escrow > 0 &&
+        !zbc_ledger_debit(c->s, &c->g->fund_account, a->escrow, err))
+        return 0;
+    a->pot += a->escrow;
+    a->status = ZBC_APP_ACTIVE;
+    a->joined = c->height;
+    ev_init(&e, ZBC_EVENT_APP_ESCROW, c);
+    e.a = c->g->fund_account;
+    e.amount = a->escrow;
+    if (!emit(c, &e, NULL, 0, err))
+        return 0;
+    if (c->height == UINT32_MAX)
+        return zbc_fail(err, "the chain is at its last height");
+    return sched_add(c->s, c->height + 1, ZBC_SCHED_BET, a->id, err);
+}
+
+static int apply_join(struct actx *c, const struct zbc_checked_tx *ct,
+                      struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (!zbc_ledger_debit(c->s, &ct->tx.sender, a->stake, err))
+        return 0;
+    a->pot += a->stake;
+    uint8_t seat = a->n_seated++;
+    a->seat[seat] = ct->tx.sender;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_JOIN, c);
+    e.a = ct->tx.sender;
+    e.seat = seat;
+    e.amount = a->stake;
+    if (!emit(c, &e, NULL, 0, err))
+        return 0;
+    if (a->n_seated < a->seats)
+        return 1;
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng == NULL)
+        return zbc_fail(err, "app %" PRIu64 " has no engine", a->id);
+    a->status = ZBC_APP_ACTIVE;
+    a->joined = c->height;
+    a->deadline = deadline_from(c);
+    if (eng->draws_first) {
+        a->first_pending = true;
+        if (c->height > UINT32_MAX - 2)
+            return zbc_fail(err, "the chain is at its last height");
+        return sched_add(c->s, c->height + 2, ZBC_SCHED_ACTIVATE, a->id, err);
+    }
+    /* the engine fixes its own opening (battleship): start now */
+    struct zbc_err why;
+    int next;
+    if (!zbc_app_start(a, 0, NULL, &why))
+        return end_draw(c, why.msg, err);
+    if (!zbc_app_turn(a, &next, err))
+        return 0;
+    a->clock = next >= 0 && next < a->seats ? (uint8_t)next : ZBC_APP_NO_CLOCK;
+    ev_init(&e, ZBC_EVENT_APP_ACTIVATE, c);
+    e.seat = a->clock;
+    e.amount = a->deadline;
+    return emit(c, &e, NULL, 0, err);
+}
+
+/* Event data of a move: rolls used (count u32 LE | the first bytes). */
+static void roll_data(struct zbc_event *e, const struct zbc_roll *used)
+{
+    uint64_t n = used->used > UINT32_MAX ? UINT32_MAX : used->used;
+    put(e->data, n, 4);
+    struct zbc_roll again;
+    size_t k = 0;
+    zbc_roll_init(&again, used->seed, used->tag, used->tag_len);
+    while (k < n && k < ZBC_EVENT_DATA_MAX - 4) {
+        if (!zbc_roll_byte(&again, &e->data[4 + k]))
+            break;
+        k++;
+    }
+    e->data_len = (uint8_t)(4 + k);
+}
+
+static int play(struct actx *c, uint8_t seat, const uint8_t *move,
+                size_t len, struct zbc_roll *rolls, const uint8_t *tx_hash,
+                struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    struct zbc_result res;
+    int next;
+    if (!zbc_app_play(a, seat, move, len, rolls, &res, &next, err))
+        return 0;
+    a->moves++;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_MOVE, c);
+    memcpy(e.tx_hash, tx_hash, 32);
+    e.a = a->seat[seat];
+    e.seat = seat;
+    e.amount = res.kind == ZBC_RESULT_ONGOING ? deadline_from(c) : 0;
+    if (rolls != NULL)
+        roll_data(&e, rolls);
+    return emit(c, &e, move, len, err) && after_play(c, &res, next, err);
+}
+
+static int apply_move(struct actx *c, const struct zbc_checked_tx *ct,
+                      struct zbc_err *err)
+{
+    const struct zbc_body_app_move *m = &ct->body.u.move;
+    struct zbc_app *a = c->a;
+    uint8_t seat = (uint8_t)zbc_app_seat_of(a, &ct->tx.sender);
+    struct zbc_event e;
+    if (m->move_len == 0) {
+        a->deadline = deadline_from(c);
+        ev_init(&e, ZBC_EVENT_APP_KEEPALIVE, c);
+        e.a = ct->tx.sender;
+        e.seat = seat;
+        e.amount = a->deadline;
+        return emit(c, &e, NULL, 0, err);
+    }
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->dice) {
+        a->has_pending = true;
+        a->pending_seat = seat;
+        memcpy(a->pending_hash, ct->hash, 32);
+        a->pending_len = m->move_len;
+        memcpy(a->pending_move, m->move, m->move_len);
+        a->clock = ZBC_APP_NO_CLOCK;
+        ev_init(&e, ZBC_EVENT_APP_PENDING, c);
+        e.a = ct->tx.sender;
+        e.seat = seat;
+        if (!emit(c, &e, m->move, m->move_len, err))
+            return 0;
+        if (c->height == UINT32_MAX)
+            return zbc_fail(err, "the chain is at its last height");
+        return sched_add(c->s, c->height + 1, ZBC_SCHED_MOVE, a->id, err);
+    }
+    return play(c, seat, m->move, m->move_len, NULL, ct->hash, err);
+}
+
+static int apply_resign(struct actx *c, const struct zbc_checked_tx *ct,
+                        struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    uint8_t seat = (uint8_t)zbc_app_seat_of(a, &ct->tx.sender);
+    struct zbc_event e;
+    if (a->status == ZBC_APP_OPEN) {
+        /* leave with a full refund; later seats move down */
+        a->pot -= a->stake;
+        if (!zbc_ledger_credit(c->s, &ct->tx.sender, a->stake, err))
+            return 0;
+        ev_init(&e, ZBC_EVENT_APP_LEAVE, c);
+        e.a = ct->tx.sender;
+        e.seat = seat;
+        e.amount = a->stake;
+        for (uint8_t i = seat; i + 1 < a->n_seated; i++)
+            a->seat[i] = a->seat[i + 1];
+        a->n_seated--;
+        memset(&a->seat[a->n_seated], 0, sizeof a->seat[0]);
+        if (!emit(c, &e, NULL, 0, err))
+            return 0;
+        if (a->n_seated > 0)
+            return 1;
+        return finish(c, ZBC_END_NONE, ZBC_EVENT_NO_SEAT, "abandoned", err);
+    }
+    ev_init(&e, ZBC_EVENT_APP_RESIGN, c);
+    e.a = ct->tx.sender;
+    e.seat = seat;
+    if (!emit(c, &e, NULL, 0, err) ||
+        !discard_pending(c, "the app ended: a seat resigned", err))
+        return 0;
+    return end_split(c, seat, ZBC_END_RESIGN, "resign", err);
+}
+
+static int apply_claim(struct actx *c, const struct zbc_checked_tx *ct,
+                       struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_CLAIM, c);
+    e.a = ct->tx.sender;
+    e.seat = (uint8_t)zbc_app_seat_of(a, &ct->tx.sender);
+    e.amount = a->deadline;
+    if (!emit(c, &e, NULL, 0, err))
+        return 0;
+    return end_split(c, a->clock, ZBC_END_TIMEOUT, "timeout", err);
+}
+
+static int apply_with(struct actx *c, const struct zbc_checked_tx *ct,
+                      struct zbc_err *err)
+{
+    bool found;
+    if (ct->body.type != ZBC_TX_APP_CREATE) {
+        if (!zbc_apps_get(c->s, zbc_apps_tx_app_id(ct), c->a, &found, err))
+            return 0;
+        if (!found)
+            return zbc_fail(err, "unknown app %" PRIu64, zbc_apps_tx_app_id(ct));
+    }
+    int ok = 0;
+    switch (ct->body.type) {
+    case ZBC_TX_APP_CREATE:
+        ok = apply_create(c, ct, err);
+        break;
+    case ZBC_TX_APP_JOIN:
+        ok = apply_join(c, ct, err);
+        break;
+    case ZBC_TX_APP_MOVE:
+        ok = apply_move(c, ct, err);
+        break;
+    case ZBC_TX_APP_RESIGN:
+        ok = apply_resign(c, ct, err);
+        break;
+    case ZBC_TX_APP_CLAIM:
+        ok = apply_claim(c, ct, err);
+        break;
+    case ZBC_TX_SEND:
+        return zbc_fail(err, "SendZBC is not an app transaction");
+    }
+    return ok && app_put(c->s, c->a, err);
+}
+
+int zbc_apps_apply_tx(struct zbc_state *s, const struct zbc_genesis *g,
+                      const struct zbc_checked_tx *ct, uint32_t index,
+                      uint32_t height, struct zbc_events *ev,
+                      struct zbc_err *err)
+{
+    struct actx c = {s, g, ev, NULL, height, index, ct->hash};
+    c.a = malloc(sizeof *c.a);
+    if (c.a == NULL)
+        return zbc_fail(err, "out of memory applying an app transaction");
+    int ok = apply_with(&c, ct, err);
+    free(c.a);
+    return ok;
+}
+
+/* ---- start of block ---- */
+
+static int do_activate(struct actx *c, const uint8_t seed[32],
+                       struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (a->status != ZBC_APP_ACTIVE || !a->first_pending)
+        return 1; /* ended meanwhile (resign) */
+    uint8_t first = zbc_app_first_seat(seed, a->id, a->seats);
+    uint8_t tag[8];
+    put(tag, a->id, 8);
+    struct zbc_roll rolls;
+    zbc_roll_init(&rolls, seed, tag, 8);
+    a->first_pending = false;
+    struct zbc_err why;
+    int next;
+    if (!zbc_app_start(a, first, &rolls, &why))
+        return end_draw(c, why.msg, err) && app_put(c->s, a, err);
+    if (!zbc_app_turn(a, &next, err))
+        return 0;
+    a->clock = next >= 0 && next < a->seats ? (uint8_t)next : ZBC_APP_NO_CLOCK;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_APP_ACTIVATE, c);
+    e.seat = first;
+    e.amount = a->deadline;
+    if (zbc_app_engine(a)->start_rolls)
+        roll_data(&e, &rolls);
+    return emit(c, &e, NULL, 0, err) && app_put(c->s, a, err);
+}
+
+static int do_move(struct actx *c, const uint8_t seed[32],
+                   struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (a->status != ZBC_APP_ACTIVE || !a->has_pending)
+        return 1; /* discarded when the app ended */
+    uint8_t seat = a->pending_seat, hash[32], move[ZBC_MOVE_WIRE_MAX];
+    uint16_t len = a->pending_len;
+    memcpy(hash, a->pending_hash, 32);
+    memcpy(move, a->pending_move, len);
+    struct zbc_roll rolls;
+    zbc_roll_init(&rolls, seed, hash, 32);
+    struct zbc_err why;
+    if (!zbc_app_check_move(a, seat, move, len, &why)) {
+        char reason[ZBC_EVENT_REASON_MAX];
+        snprintf(reason, sizeof reason, "illegal move: %s", why.msg);
+        int next;
+        if (!discard_pending(c, reason, err) || !zbc_app_turn(a, &next, err))
+            return 0;
+        a->deadline = deadline_from(c);
+        a->clock = next >= 0 && next < a->seats ? (uint8_t)next
+                                                 : ZBC_APP_NO_CLOCK;
+        return app_put(c->s, a, err);
+    }
+    a->has_pending = false;
+    a->pending_len = 0;
+    memset(a->pending_hash, 0, 32);
+    /* the tx hash of the move names the events of its application */
+    c->tx_hash = hash;
+    int ok = play(c, seat, move, len, &rolls, hash, err);
+    c->tx_hash = NULL;
+    return ok && app_put(c->s, a, err);
+}
+
+static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (a->status != ZBC_APP_ACTIVE)
+        return 1;
+    struct zbc_bet bet;
+    struct zbc_bet_outcome out;
+    char server[65];
+    zbc_fair_server_seed(server, seed);
+    if (!zbc_bet_parse(&bet, a->type, a->params, a->params_len, err))
+        return 0;
+    uint32_t u = zbc_fair_u32(server, bet.client_seed, a->id, 0);
+    if (!zbc_bet_outcome(&bet, a->stake, u, &out, err))
+        return 0;
+    struct zbc_event e;
+    ev_init(&e, ZBC_EVENT_BET_SETTLE, c);
+    e.a = a->seat[0];
+    e.seat = 0;
+    e.amount = out.returns;
+    put(e.data, out.u, 4);
+    put(e.data + 4, out.value, 4);
+    e.data[8] = out.win ? 1 : 0;
+    e.data_len = 9;
+    snprintf(e.reason, sizeof e.reason, "%s", out.win ? "win" : "loss");
+    if (!emit(c, &e, NULL, 0, err))
+        return 0;
+    if (out.returns > a->pot)
+        return zbc_fail(err, "bet %" PRIu64 " returns more than its escrow",
+                        a->id);
+    if (out.returns > 0 && !pay(c, 0, &a->seat[0], out.returns, "bet", err))
+        return 0;
+    if (!pay(c, ZBC_EVENT_NO_SEAT, &c->g->fund_account, a->pot, "escrow",
+             err))
+        return 0;
+    a->escrow = 0;
+    return finish(c, ZBC_END_BET, out.win ? 0 : ZBC_EVENT_NO_SEAT,
+                  out.win ? "bet won" : "bet lost", err) &&
+           app_put(c->s, a, err);
+}
+
+static int begin_item(struct actx *c, const struct zbc_sched_item *it,
+                      const uint8_t seed[32], struct zbc_err *err)
+{
+    bool found;
+    if (!zbc_apps_get(c->s, it->app_id, c->a, &found, err))
+        return 0;
+    if (!found)
+        return zbc_fail(err, "scheduled app %" PRIu64 " does not exist",
+                        it->app_id);
+    switch ((enum zbc_sched_kind)it->kind) {
+    case ZBC_SCHED_ACTIVATE:
+        return do_activate(c, seed, err);
+    case ZBC_SCHED_MOVE:
+        return do_move(c, seed, err);
+    case ZBC_SCHED_BET:
+        return do_bet(c, seed, err);
+    }
+    return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
+}
+
+int zbc_apps_begin_block(struct zbc_state *s, const struct zbc_genesis *g,
+                         uint32_t height, const uint8_t seed[32],
+                         struct zbc_events *ev, struct zbc_err *err)
+{
+    uint32_t n;
+    if (!sched_count(s, height, &n, err))
+        return 0;
+    if (n == 0)
+        return 1;
+    struct actx c = {s, g, ev, NULL, height, ZBC_EVENT_NO_TX, NULL};
+    c.a = malloc(sizeof *c.a);
+    if (c.a == NULL)
+        return zbc_fail(err, "out of memory at the start of a block");
+    int ok = 1;
+    for (uint32_t i = 0; ok && i < n; i++) {
+        struct zbc_sched_item it;
+        uint8_t key[8];
+        put(key, height, 4);
+        put(key + 4, i, 4);
+        ok = sched_item(s, height, i, &it, err) &&
+             zbc_state_del(s, ZBC_TABLE_PENDING, key, 8, err) &&
+             begin_item(&c, &it, seed, err);
+    }
+    free(c.a);
+    uint8_t key[4];
+    put(key, height, 4);
+    return ok && zbc_state_del(s, ZBC_TABLE_PENDING, key, 4, err);
+}
+
+/* ---- money invariant ---- */
+
+struct pot_scan {
+    uint64_t sum;
+    struct zbc_app *a;
+};
+
+static int add_pot(void *arg, const uint8_t *key, size_t klen,
+                   const uint8_t *val, size_t vlen, struct zbc_err *err)
+{
+    struct pot_scan *p = arg;
+    (void)key;
+    if (klen != 8)
+        return zbc_fail(err, "app key of %zu bytes is not 8", klen);
+    if (!zbc_app_decode(p->a, val, vlen, err))
+        return 0;
+    if (p->sum > UINT64_MAX - p->a->pot)
+        return zbc_fail(err, "app pots overflow u64");
+    p->sum += p->a->pot;
+    return 1;
+}
+
+int zbc_apps_sum_pots(struct zbc_state *s, uint64_t *sum, struct zbc_err *err)
+{
+    if (s->kv.ops->each == NULL)
+        return zbc_fail(err, "the state backend cannot scan its tables");
+    struct pot_scan p = {0, malloc(sizeof(struct zbc_app))};
+    if (p.a == NULL)
+        return zbc_fail(err, "out of memory scanning apps");
+    int ok = s->kv.ops->each(s->kv.ctx, ZBC_TABLE_APPS, add_pot, &p, err);
+    free(p.a);
+    *sum = p.sum;
+    return ok;
+}
