@@ -1,0 +1,224 @@
+/* P2P framing and envelope decoding (node/p2p_wire.h): byte-exact
+ * encoding checked against hand-assembled protobuf bytes; truncated,
+ * oversized, empty and garbage input refused; field rules enforced. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "node/p2p_wire.h"
+#include "testlib.h"
+
+static void test_frame_check(void)
+{
+    struct zbc_err err = {{0}};
+    uint32_t n = 0;
+    const uint8_t four[4] = {7, 0, 0, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(four, 3, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(zbc_p2p_frame_check(four, 4, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(n, 7);
+    uint8_t buf[11] = {7, 0, 0, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 10, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 11, &n, &err), ZBC_P2P_FRAME_READY);
+    const uint8_t zero[4] = {0, 0, 0, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(zero, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+    CHECK(strstr(err.msg, "length is 0") != NULL);
+    /* exactly 4 MiB is allowed, one more byte is not */
+    const uint8_t max[4] = {0, 0, 0x40, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(max, 4, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(n, 4u << 20);
+    const uint8_t over[4] = {1, 0, 0x40, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(over, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+    CHECK(strstr(err.msg, "above the") != NULL);
+    const uint8_t huge[4] = {0xff, 0xff, 0xff, 0xff};
+    CHECK_EQ_INT(zbc_p2p_frame_check(huge, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+}
+
+static void test_encode_bytes(void)
+{
+    /* Envelope{tx: Tx{raw: "abc"}}: field 2 length-delimited (0x12),
+     * length 5, then Tx field 1 (0x0a) length 3 "abc". */
+    static const uint8_t want[] = {7, 0, 0, 0, 0x12, 5, 0x0a, 3, 'a', 'b',
+                                   'c'};
+    Zbc__P2p__Tx tx = ZBC__P2P__TX__INIT;
+    tx.raw.data = (uint8_t *)"abc";
+    tx.raw.len = 3;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX;
+    m.tx = &tx;
+    uint8_t *out = NULL;
+    size_t len = 0;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    CHECK_EQ_INT(len, sizeof want);
+    CHECK_EQ_MEM(out, want, sizeof want);
+    zbc_p2p_msg *d = NULL;
+    CHECK(zbc_p2p_decode(&d, out + 4, len - 4, &err));
+    CHECK(d != NULL && d->msg_case == ZBC__P2P__ENVELOPE__MSG_TX);
+    if (d != NULL && d->msg_case == ZBC__P2P__ENVELOPE__MSG_TX) {
+        CHECK_EQ_INT(d->tx->raw.len, 3);
+        CHECK_EQ_MEM(d->tx->raw.data, "abc", 3);
+        CHECK_EQ_STR(zbc_p2p_msg_name(d), "tx");
+    }
+    zbc_p2p_msg_free(d);
+    /* every truncation of the envelope is refused */
+    for (size_t k = 1; k < len - 4; k++) {
+        d = NULL;
+        CHECK(!zbc_p2p_decode(&d, out + 4, k, &err));
+        CHECK(d == NULL);
+    }
+    free(out);
+}
+
+static void test_hello_round_trip(void)
+{
+    uint8_t g[32], key[32], tip[32];
+    memset(g, 0x11, 32);
+    memset(key, 0x22, 32);
+    memset(tip, 0x33, 32);
+    Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
+    h.protocol_version = ZBC_P2P_PROTOCOL_VERSION;
+    h.genesis_hash = (ProtobufCBinaryData){32, g};
+    h.node_key = (ProtobufCBinaryData){32, key};
+    h.tip_hash = (ProtobufCBinaryData){32, tip};
+    h.height = 77;
+    h.listen_port = 9000;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
+    m.hello = &h;
+    uint8_t *out = NULL;
+    size_t len = 0;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    zbc_p2p_msg *d = NULL;
+    CHECK(zbc_p2p_decode(&d, out + 4, len - 4, &err));
+    if (d != NULL) {
+        CHECK_EQ_INT(d->hello->height, 77);
+        CHECK_EQ_INT(d->hello->listen_port, 9000);
+        CHECK_EQ_MEM(d->hello->tip_hash.data, tip, 32);
+    }
+    zbc_p2p_msg_free(d);
+    free(out);
+    /* a 31-byte genesis hash is refused */
+    h.genesis_hash.len = 31;
+    CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    d = NULL;
+    CHECK(!zbc_p2p_decode(&d, out + 4, len - 4, &err));
+    CHECK(strstr(err.msg, "hello genesis hash is 31 bytes") != NULL);
+    free(out);
+    h.genesis_hash.len = 32;
+    h.listen_port = 70000;
+    CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    CHECK(!zbc_p2p_decode(&d, out + 4, len - 4, &err));
+    CHECK(strstr(err.msg, "not a port") != NULL);
+    free(out);
+}
+
+static int decode_fails(const zbc_p2p_msg *m, const char *want)
+{
+    uint8_t *out = NULL;
+    size_t len = 0;
+    struct zbc_err err = {{0}};
+    if (!zbc_p2p_encode(m, &out, &len, &err))
+        return 0;
+    zbc_p2p_msg *d = NULL;
+    int refused = !zbc_p2p_decode(&d, out + 4, len - 4, &err);
+    zbc_p2p_msg_free(d);
+    free(out);
+    if (refused && strstr(err.msg, want) == NULL) {
+        fprintf(stderr, "error '%s' lacks '%s'\n", err.msg, want);
+        return 0;
+    }
+    return refused;
+}
+
+static void test_field_rules(void)
+{
+    uint8_t hashes[65][32];
+    memset(hashes, 0x44, sizeof hashes);
+    ProtobufCBinaryData loc[65];
+    for (int i = 0; i < 65; i++)
+        loc[i] = (ProtobufCBinaryData){32, hashes[i]};
+    Zbc__P2p__GetBlocks gb = ZBC__P2P__GET_BLOCKS__INIT;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS;
+    m.get_blocks = &gb;
+    gb.locator = loc;
+    gb.n_locator = 0;
+    gb.count = 10;
+    CHECK(decode_fails(&m, "0 locator hashes"));
+    gb.n_locator = 65;
+    CHECK(decode_fails(&m, "65 locator hashes"));
+    gb.n_locator = 64;
+    gb.count = 0;
+    CHECK(decode_fails(&m, "count 0"));
+    gb.count = 129;
+    CHECK(decode_fails(&m, "count 129"));
+    gb.count = 128;
+    CHECK(!decode_fails(&m, ""));
+    loc[3].len = 33;
+    CHECK(decode_fails(&m, "locator hash is 33 bytes"));
+
+    Zbc__P2p__Block blk = ZBC__P2P__BLOCK__INIT;
+    uint8_t raw[400] = {0};
+    blk.raw = (ProtobufCBinaryData){327, raw};
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCK;
+    m.block = &blk;
+    CHECK(decode_fails(&m, "shorter than a header"));
+
+    Zbc__P2p__Tx tx = ZBC__P2P__TX__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX;
+    m.tx = &tx;
+    CHECK(decode_fails(&m, "tx message is empty"));
+
+    Zbc__P2p__Ping ping = ZBC__P2P__PING__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+    m.ping = &ping;
+    CHECK(decode_fails(&m, "ping tip hash is 0 bytes"));
+}
+
+static void test_garbage(void)
+{
+    struct zbc_err err = {{0}};
+    zbc_p2p_msg *d = NULL;
+    /* an empty envelope has no kind */
+    CHECK(!zbc_p2p_decode(&d, (const uint8_t *)"", 0, &err));
+    CHECK(strstr(err.msg, "no known kind") != NULL);
+    /* only an unknown field (15, varint) */
+    const uint8_t unknown[] = {0x78, 0x01};
+    CHECK(!zbc_p2p_decode(&d, unknown, sizeof unknown, &err));
+    /* a length running past the end */
+    const uint8_t overrun[] = {0x12, 0x7f, 0x0a};
+    CHECK(!zbc_p2p_decode(&d, overrun, sizeof overrun, &err));
+    CHECK(strstr(err.msg, "not a valid protobuf") != NULL);
+    /* random bytes, deterministic */
+    uint32_t x = 12345;
+    uint8_t buf[64];
+    int refused = 0;
+    for (int round = 0; round < 2000; round++) {
+        for (size_t i = 0; i < sizeof buf; i++) {
+            x = x * 1103515245u + 12345u;
+            buf[i] = (uint8_t)(x >> 16);
+        }
+        size_t len = 1 + (x >> 8) % sizeof buf;
+        d = NULL;
+        if (!zbc_p2p_decode(&d, buf, len, &err)) {
+            CHECK(d == NULL);
+            refused++;
+        }
+        zbc_p2p_msg_free(d);
+    }
+    CHECK(refused > 1900);
+}
+
+int main(void)
+{
+    TEST_RUN(test_frame_check);
+    TEST_RUN(test_encode_bytes);
+    TEST_RUN(test_hello_round_trip);
+    TEST_RUN(test_field_rules);
+    TEST_RUN(test_garbage);
+    return test_summary("node_p2p_wire");
+}
