@@ -1,0 +1,289 @@
+/* Apps through blocks: transaction builders for the five app types and a
+ * block helper that applies hand-made blocks (so no-ops can be included),
+ * checks the money invariant and that the block's undo record restores
+ * the exact previous state. */
+#ifndef ZBC_TEST_APPS_FIXTURE_H
+#define ZBC_TEST_APPS_FIXTURE_H
+
+#include "chain_fixture.h"
+#include "consensus/apps_apply.h"
+#include "crypto/hash.h"
+#include "testlib.h"
+
+#define AX_SLOTS 16
+#define AX_TX_MAX 4400
+
+static uint8_t ax_buf[AX_SLOTS][AX_TX_MAX];
+static struct zbc_tx_ref ax_refs[AX_SLOTS];
+static uint32_t ax_n;
+
+static inline uint64_t ax_le64(const uint8_t *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+static inline void ax_put(uint8_t *p, uint64_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* Appends a signed transaction to the next block; returns its slot.  The
+ * timestamp goes back one second per slot so equal bodies differ. */
+static inline uint32_t ax_tx(struct fx *f, const struct fx_key *k,
+                             uint32_t type, const uint8_t *body, uint32_t len,
+                             int64_t fee)
+{
+    uint32_t i = ax_n++;
+    if (i >= AX_SLOTS) {
+        fprintf(stderr, "apps fixture: too many transactions\n");
+        exit(2);
+    }
+    ax_refs[i].bytes = ax_buf[i];
+    ax_refs[i].len = (uint32_t)fx_tx(ax_buf[i], AX_TX_MAX, k, type, NULL, body,
+                                     len, fee, fx_now_s(f) - (int64_t)i,
+                                     f->g.hash);
+    return i;
+}
+
+static inline void ax_hash(uint8_t h[32], uint32_t slot)
+{
+    zbc_tx_ref_hash(h, &ax_refs[slot]);
+}
+
+/* CreateApp; returns the app id (= the transaction id). */
+static inline uint64_t ax_create(struct fx *f, const struct fx_key *k,
+                                 uint8_t type, uint64_t stake, uint8_t seats,
+                                 const uint8_t *params, uint16_t plen,
+                                 const struct zbc_addr *opponent, int64_t fee)
+{
+    static uint8_t body[20 + 4096 + 36];
+    body[0] = type;
+    ax_put(body + 1, 0, 8);
+    ax_put(body + 9, stake, 8);
+    body[17] = seats;
+    ax_put(body + 18, plen, 2);
+    if (plen)
+        memcpy(body + 20, params, plen);
+    uint32_t len = 20u + plen;
+    if (opponent != NULL)
+        len += (uint32_t)zbc_addr_write(body + len, opponent);
+    uint32_t slot = ax_tx(f, k, ZBC_TX_APP_CREATE, body, len, fee);
+    uint8_t h[32];
+    ax_hash(h, slot);
+    return ax_le64(h);
+}
+
+static inline uint32_t ax_ref(struct fx *f, const struct fx_key *k,
+                              uint32_t type, uint64_t id)
+{
+    uint8_t body[8];
+    ax_put(body, id, 8);
+    return ax_tx(f, k, type, body, 8, FX_FEE);
+}
+
+static inline uint32_t ax_move(struct fx *f, const struct fx_key *k,
+                               uint64_t id, const uint8_t *move, uint16_t len)
+{
+    static uint8_t body[10 + 4096];
+    ax_put(body, id, 8);
+    ax_put(body + 8, len, 2);
+    if (len)
+        memcpy(body + 10, move, len);
+    return ax_tx(f, k, ZBC_TX_APP_MOVE, body, 10u + len,
+                 len > 1000 ? 6000 : FX_FEE);
+}
+
+static inline uint32_t ax_move1(struct fx *f, const struct fx_key *k,
+                                uint64_t id, uint8_t m)
+{
+    return ax_move(f, k, id, &m, 1);
+}
+
+/* Undo check: rolling the block back on a copy of the state gives back
+ * `pre` exactly (every entry and the accumulator). */
+static inline void ax_check_undo(struct fx *f, struct zbc_mem_kv *pre,
+                                 const struct zbc_undo *u)
+{
+    struct zbc_mem_kv *post = zbc_mem_kv_clone(f->m);
+    struct zbc_state st;
+    struct zbc_err err;
+    CHECK(zbc_state_open(&st, zbc_mem_kv(post), &err));
+    CHECK(zbc_state_undo_block(&st, u, &err));
+    CHECK(zbc_mem_kv_equal(post, pre));
+    uint8_t r1[32], r2[32];
+    zbc_state_root(&st, r1);
+    zbc_state_close(&st);
+    struct zbc_state ps;
+    CHECK(zbc_state_open(&ps, zbc_mem_kv(pre), &err));
+    zbc_state_root(&ps, r2);
+    zbc_state_close(&ps);
+    CHECK_EQ_MEM(r1, r2, 32);
+    zbc_mem_kv_free(post);
+}
+
+/* Applies the queued transactions as the next block (hand-made, so no-ops
+ * are included), then clears the queue.  *ev gets the events (caller
+ * frees).  Returns 1 when the block applied. */
+static inline int ax_block(struct fx *f, struct zbc_events *ev)
+{
+    struct zbc_err err = {{0}};
+    uint64_t ts = f->tip.timestamp_ms + 1000;
+    struct zbc_block b;
+    uint8_t zero[32] = {0}, root[32];
+    fx_hand_block(&b, ax_refs, f, &f->val, ax_n, ts, zero);
+    /* the state root, from a trial run on a copy */
+    struct zbc_mem_kv *trial = zbc_mem_kv_clone(f->m);
+    struct zbc_state t;
+    struct zbc_events tev = {0};
+    CHECK(zbc_state_open(&t, zbc_mem_kv(trial), &err));
+    zbc_state_begin(&t);
+    CHECK(zbc_apps_begin_block(&t, &f->g, b.header.height, b.header.seed,
+                               &tev, &err));
+    for (uint32_t i = 0; i < ax_n; i++) {
+        struct zbc_checked_tx ct;
+        if (!zbc_tx_check_stateless(&ct, &f->g, ax_refs[i].bytes,
+                                    ax_refs[i].len, &err) ||
+            !zbc_tx_apply(&t, &f->g, &ct, i, b.header.height, ts,
+                          f->val.pk, &tev, &err))
+            fprintf(stderr, "  trial tx %u: %s\n", i, err.msg);
+    }
+    CHECK(zbc_ledger_set_height(&t, b.header.height, &err));
+    zbc_state_root(&t, root);
+    zbc_state_close(&t);
+    zbc_mem_kv_free(trial);
+    zbc_events_free(&tev);
+    memcpy(b.header.state_root, root, 32);
+    zbc_block_sign(&b.header, f->val.sk);
+
+    struct zbc_mem_kv *pre = zbc_mem_kv_clone(f->m);
+    struct zbc_undo u;
+    int ok = zbc_block_validate_apply(&f->s, &f->g, &f->tip, &b, ts, &u, ev,
+                                      &err);
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "  block: %s\n", err.msg);
+    } else {
+        zbc_parent_from_header(&f->tip, &b.header);
+        CHECK(zbc_ledger_check_money(&f->s, &err));
+        ax_check_undo(f, pre, &u);
+    }
+    zbc_undo_free(&u);
+    zbc_mem_kv_free(pre);
+    ax_n = 0;
+    return ok;
+}
+
+/* Builds the next block with the producer path from the queued
+ * candidates (no-ops are left out); returns the count included. */
+static inline uint32_t ax_build(struct fx *f, struct zbc_events *ev)
+{
+    struct zbc_err err = {{0}};
+    struct zbc_block b;
+    struct zbc_undo u;
+    struct zbc_mem_kv *pre = zbc_mem_kv_clone(f->m);
+    uint32_t n = 0;
+    int ok = zbc_block_build(&b, &f->s, &f->g, &f->tip, ax_refs, ax_n,
+                             f->tip.timestamp_ms + 1000, f->val.sk, &u, ev,
+                             &err);
+    CHECK(ok);
+    if (ok) {
+        n = b.n_tx;
+        zbc_parent_from_header(&f->tip, &b.header);
+        CHECK(zbc_ledger_check_money(&f->s, &err));
+        ax_check_undo(f, pre, &u);
+        zbc_block_free(&b);
+        zbc_undo_free(&u);
+    } else {
+        fprintf(stderr, "  build: %s\n", err.msg);
+    }
+    zbc_mem_kv_free(pre);
+    ax_n = 0;
+    return n;
+}
+
+/* Empty blocks until the tip is at `height`. */
+static inline void ax_until(struct fx *f, uint32_t height)
+{
+    while (f->tip.height < height) {
+        struct zbc_events ev = {0};
+        ax_n = 0;
+        (void)ax_build(f, &ev);
+        zbc_events_free(&ev);
+    }
+}
+
+/* The nth (0-based) event of a kind, or NULL. */
+static inline const struct zbc_event *ax_ev(const struct zbc_events *ev,
+                                            enum zbc_event_kind kind,
+                                            unsigned nth)
+{
+    for (size_t i = 0; i < ev->n; i++)
+        if (ev->e[i].kind == kind && nth-- == 0)
+            return &ev->e[i];
+    return NULL;
+}
+
+static inline size_t ax_count(const struct zbc_events *ev,
+                              enum zbc_event_kind kind)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < ev->n; i++)
+        n += ev->e[i].kind == kind;
+    return n;
+}
+
+/* The transaction in `slot` was a no-op whose reason contains `want`. */
+#define AX_NOOP(ev, slot, want)                                              \
+    do {                                                                     \
+        const struct zbc_event *_e = NULL;                                   \
+        for (size_t _i = 0; _i < (ev)->n; _i++)                              \
+            if ((ev)->e[_i].tx_index == (slot))                              \
+                _e = &(ev)->e[_i];                                           \
+        CHECK(_e != NULL && _e->kind == ZBC_EVENT_NOOP);                     \
+        if (_e != NULL && strstr(_e->reason, (want)) == NULL) {              \
+            test_failures++;                                                 \
+            fprintf(stderr, "%s:%d: no-op reason \"%s\" lacks \"%s\"\n",     \
+                    __FILE__, __LINE__, _e->reason, (want));                 \
+        }                                                                    \
+    } while (0)
+
+static inline void ax_app(struct fx *f, uint64_t id, struct zbc_app *a)
+{
+    bool found = false;
+    struct zbc_err err;
+    CHECK(zbc_apps_get(&f->s, id, a, &found, &err));
+    CHECK(found);
+}
+
+/* Funds b and c from a (block 1). */
+static inline void ax_fund(struct fx *f)
+{
+    struct zbc_events ev = {0};
+    ax_refs[0].bytes = ax_buf[0];
+    ax_refs[0].len = (uint32_t)fx_send(ax_buf[0], f, &f->a, &f->b.addr,
+                                       200000, FX_FEE, fx_now_s(f));
+    ax_refs[1].bytes = ax_buf[1];
+    ax_refs[1].len = (uint32_t)fx_send(ax_buf[1], f, &f->a, &f->c.addr,
+                                       200000, FX_FEE, fx_now_s(f));
+    ax_n = 2;
+    CHECK(ax_block(f, &ev));
+    zbc_events_free(&ev);
+}
+
+/* First seat by the formula, computed here with SHA3 directly. */
+static inline uint8_t ax_first(const uint8_t seed[32], uint64_t id,
+                               uint8_t seats)
+{
+    uint8_t buf[48], h[32];
+    memcpy(buf, "ZBC-TURN", 8);
+    memcpy(buf + 8, seed, 32);
+    ax_put(buf + 40, id, 8);
+    zbc_sha3_256(h, buf, 48);
+    return (uint8_t)(ax_le64(h) % seats);
+}
+
+#endif
