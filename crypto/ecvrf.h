@@ -8,7 +8,17 @@
  *
  * Verification follows RFC 9381 §5.3 with validate_key on: a public key of
  * small order (8*Y = identity) is refused, proofs are decoded per §5.4.4
- * (Gamma must be a canonical curve point, s < L). */
+ * (Gamma must be a canonical curve point, s < L).
+ *
+ * KEY REUSE WARNING: the VRF secret scalar and nonce prefix are those of
+ * Ed25519 with the same seed, and the nonce is SHA-512(prefix || H_string)
+ * exactly as Ed25519's is SHA-512(prefix || message).  If the key ever
+ * Ed25519-signs a 32-byte message equal to H_string (H = encode_to_curve(
+ * pk, alpha), public, computable before the proof is made), both use the
+ * same nonce and (s - S) / (c - k) mod L is the secret scalar.  So a key
+ * used here must only ever Ed25519-sign tagged digests H("ZBC-..." || ...)
+ * (block signing, messages, transactions do), never bytes a peer chose
+ * (e.g. a raw handshake challenge). */
 #ifndef ZBC_ECVRF_H
 #define ZBC_ECVRF_H
 
