@@ -520,32 +520,6 @@ static void test_join_noops(void)
     fx_free(&f);
 }
 
-/* An Ethereum-account transaction (secp256k1 personal_sign). */
-static uint32_t eth_tx(struct fx *f, const uint8_t sk[32], uint32_t type,
-                       const uint8_t *body, uint32_t len)
-{
-    struct zbc_tx tx;
-    struct zbc_err err;
-    memset(&tx, 0, sizeof tx);
-    tx.type = type;
-    tx.version = 1;
-    tx.timestamp = fx_now_s(f) - (int64_t)ax_n;
-    CHECK(zbc_eth_address(&tx.sender, sk));
-    zbc_addr_empty(&tx.recipient);
-    tx.fee = FX_FEE;
-    tx.body = body;
-    tx.body_len = len;
-    uint32_t i = ax_n++;
-    size_t n;
-    uint8_t digest[32];
-    CHECK(zbc_tx_write_unsigned(ax_buf[i], AX_TX_MAX, &n, &tx, &err));
-    zbc_tx_digest_v2(digest, f->g.hash, ax_buf[i], n);
-    CHECK(zbc_eth_sign(ax_buf[i] + n, sk, digest));
-    ax_refs[i].bytes = ax_buf[i];
-    ax_refs[i].len = (uint32_t)(n + 65);
-    return i;
-}
-
 static void test_non_zbc_seat(void)
 {
     struct fx f;
