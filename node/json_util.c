@@ -278,6 +278,20 @@ static int block_lists(json_t *o, const struct zbc_block *b,
     return 1;
 }
 
+/* The encoded block (header || body), so a client such as zbc-audit
+ * --peer can verify it without trusting this node's decoded fields. */
+static int block_bytes(json_t *o, const struct zbc_block *b,
+                       struct zbc_err *err)
+{
+    uint8_t *raw;
+    size_t len;
+    if (!zbc_block_encode(b, &raw, &len, err))
+        return 0;
+    json_t *j = zbc_json_hex(raw, len);
+    free(raw);
+    return zbc_json_set(o, "block_bytes", j, err);
+}
+
 int zbc_json_block(json_t **out, const struct zbc_block *b,
                    const struct zbc_events *ev, struct zbc_err *err)
 {
@@ -311,7 +325,7 @@ int zbc_json_block(json_t **out, const struct zbc_block *b,
         zbc_json_set(o, "tx_count", json_integer(h->tx_count), err) &&
         zbc_json_set(o, "signature",
                      zbc_json_hex(h->signature, ZBC_BLOCK_SIG_LEN), err) &&
-        block_lists(o, b, ev, err);
+        block_lists(o, b, ev, err) && block_bytes(o, b, err);
     if (!ok) {
         json_decref(o);
         return 0;

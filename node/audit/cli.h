@@ -1,0 +1,48 @@
+/* zbc-audit's command-line plumbing shared by its commands (zbc_audit.c,
+ * app.c). */
+#ifndef ZBC_AUDIT_CLI_H
+#define ZBC_AUDIT_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "consensus/genesis.h"
+#include "node/audit/replay.h"
+#include "node/audit/report.h"
+#include "node/audit/source.h"
+
+/* Exit codes (docs/audit.md "Exit codes"). */
+enum zbc_audit_exit {
+    ZBC_AUDIT_EXIT_OK = 0,         /* everything checked, no divergence */
+    ZBC_AUDIT_EXIT_DIVERGENCE = 1, /* at least one divergence */
+    ZBC_AUDIT_EXIT_USAGE = 2,      /* bad command line */
+    ZBC_AUDIT_EXIT_CANNOT = 3,     /* source or genesis unreadable */
+};
+
+struct zbc_audit_opts {
+    const char *datadir;
+    const char *peer;
+    const char *genesis;
+    bool json;
+    int timeout_s;
+    char bad[200];
+};
+
+/* Loads the genesis (--genesis or DIR/genesis.json) and opens the
+ * source. */
+ZBC_WUR int zbc_audit_open(struct zbc_audit_source *src, struct zbc_genesis *g,
+                           const struct zbc_audit_opts *o,
+                           struct zbc_err *err);
+/* Prints "could not audit" and returns ZBC_AUDIT_EXIT_CANNOT. */
+int zbc_audit_could_not(const struct zbc_audit_opts *o, const char *msg);
+/* Prints and frees j. */
+void zbc_audit_print_json(json_t *j);
+void zbc_audit_print_summary(const struct zbc_audit_opts *o,
+                             const struct zbc_audit_source *src,
+                             const struct zbc_genesis *g,
+                             const struct zbc_audit_stats *st,
+                             const struct zbc_audit_report *rep, double secs,
+                             const char *checks, int code);
+
+#endif

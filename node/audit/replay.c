@@ -1,0 +1,383 @@
+#include "node/audit/replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "consensus/ledger.h"
+#include "consensus/tx.h"
+#include "crypto/hex.h"
+#include "node/json_util.h"
+
+static void hex32(char out[65], const uint8_t h[32])
+{
+    zbc_hex_encode(out, h, 32);
+}
+
+/* JSON text of one event (for expected/found), or a placeholder. */
+static char *event_text(const struct zbc_event *e)
+{
+    json_t *j;
+    struct zbc_err err;
+    if (e == NULL)
+        return strdup("(no event)");
+    if (!zbc_json_event(&j, e, &err))
+        return strdup("(event not renderable)");
+    char *s = json_dumps(j, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(j);
+    return s;
+}
+
+static void report_event_pair(struct zbc_audit_report *r, uint32_t height,
+                              size_t i, const struct zbc_event *want,
+                              const struct zbc_event *got, const char *how)
+{
+    char *ws = event_text(want), *gs = event_text(got);
+    zbc_audit_add(r, height, ZBC_AUDIT_EVENTS, ws != NULL ? ws : "?",
+                  gs != NULL ? gs : "?", "%s event %zu differs from the "
+                  "replay's", how, i);
+    free(ws);
+    free(gs);
+}
+
+int zbc_audit_compare_events_raw(uint32_t height,
+                                 const struct zbc_events *computed,
+                                 const uint8_t *stored, size_t len,
+                                 struct zbc_audit_report *r,
+                                 struct zbc_err *err)
+{
+    uint8_t *enc;
+    size_t elen;
+    if (!zbc_events_encode(computed, &enc, &elen, err))
+        return 0;
+    bool same = elen == len && memcmp(enc, stored, len) == 0;
+    free(enc);
+    if (same)
+        return 1;
+    struct zbc_events sev;
+    struct zbc_err derr;
+    memset(&sev, 0, sizeof sev);
+    if (!zbc_events_decode(&sev, stored, len, &derr)) {
+        zbc_audit_add(r, height, ZBC_AUDIT_EVENTS, NULL, derr.msg,
+                      "the stored event record does not decode");
+        return 1;
+    }
+    size_t n = computed->n > sev.n ? computed->n : sev.n;
+    for (size_t i = 0; i < n; i++) {
+        const struct zbc_event *a = i < computed->n ? &computed->e[i] : NULL;
+        const struct zbc_event *b = i < sev.n ? &sev.e[i] : NULL;
+        uint8_t ab[ZBC_EVENT_BYTES_MAX], bb[ZBC_EVENT_BYTES_MAX];
+        size_t al = a != NULL ? zbc_event_encode_one(a, ab, sizeof ab) : 0;
+        size_t bl = b != NULL ? zbc_event_encode_one(b, bb, sizeof bb) : 0;
+        if (al != bl || memcmp(ab, bb, al) != 0) {
+            report_event_pair(r, height, i, a, b, "stored");
+            zbc_events_free(&sev);
+            return 1;
+        }
+    }
+    /* every event equal yet the bytes differ: the list framing */
+    zbc_audit_add(r, height, ZBC_AUDIT_EVENTS, NULL, NULL,
+                  "the stored event record is not the canonical encoding of "
+                  "the replay's events");
+    zbc_events_free(&sev);
+    return 1;
+}
+
+int zbc_audit_compare_events_json(uint32_t height,
+                                  const struct zbc_events *computed,
+                                  json_t *served, struct zbc_audit_report *r,
+                                  struct zbc_err *err)
+{
+    size_t ns = json_array_size(served);
+    size_t n = computed->n > ns ? computed->n : ns;
+    for (size_t i = 0; i < n; i++) {
+        json_t *mine = NULL;
+        if (i < computed->n && !zbc_json_event(&mine, &computed->e[i], err))
+            return 0;
+        json_t *theirs = json_array_get(served, i);
+        if (mine != NULL && theirs != NULL && json_equal(mine, theirs)) {
+            json_decref(mine);
+            continue;
+        }
+        char *ws = mine != NULL ? json_dumps(mine, JSON_COMPACT |
+                                                       JSON_SORT_KEYS)
+                                : strdup("(no event)");
+        char *gs = theirs != NULL ? json_dumps(theirs, JSON_COMPACT |
+                                                           JSON_SORT_KEYS)
+                                  : strdup("(no event)");
+        zbc_audit_add(r, height, ZBC_AUDIT_EVENTS, ws != NULL ? ws : "?",
+                      gs != NULL ? gs : "?",
+                      "served event %zu differs from the replay's (%zu "
+                      "replayed, %zu served)", i, computed->n, ns);
+        free(ws);
+        free(gs);
+        json_decref(mine);
+        return 1;
+    }
+    return 1;
+}
+
+static int compare_undo(uint32_t height, struct zbc_undo *u,
+                        const uint8_t *stored, size_t len,
+                        struct zbc_audit_report *r, struct zbc_err *err)
+{
+    uint8_t *enc;
+    size_t elen;
+    if (!zbc_undo_encode(u, &enc, &elen, err))
+        return 0;
+    if (elen != len || memcmp(enc, stored, len) != 0) {
+        char want[64], got[64];
+        snprintf(want, sizeof want, "%zu bytes, %zu entries", elen, u->n);
+        snprintf(got, sizeof got, "%zu bytes", len);
+        size_t i = 0;
+        while (i < elen && i < len && enc[i] == stored[i])
+            i++;
+        zbc_audit_add(r, height, ZBC_AUDIT_UNDO, want, got,
+                      "the stored undo record differs from the replay's "
+                      "from byte %zu", i);
+    }
+    free(enc);
+    return 1;
+}
+
+static void count_txs(struct zbc_audit_stats *st,
+                      const struct zbc_checked_block *cb)
+{
+    for (uint32_t i = 0; i < cb->block->n_tx; i++) {
+        uint32_t t = cb->txs[i].tx.type;
+        st->txs++;
+        if (t >= ZBC_TX_APP_CREATE && t <= ZBC_TX_APP_CLAIM)
+            st->app_txs++;
+        if (t == ZBC_TX_APP_CREATE)
+            st->apps_created++;
+    }
+}
+
+static void check_money(struct zbc_audit_replay *rp, uint32_t height,
+                        struct zbc_audit_report *r)
+{
+    struct zbc_err merr;
+    if (!zbc_ledger_check_money(&rp->st, &merr))
+        zbc_audit_add(r, height, ZBC_AUDIT_MONEY, NULL, NULL,
+                      "money invariant fails after the block: %s", merr.msg);
+}
+
+/* Outcome of one height. */
+enum step {
+    STEP_OK,      /* replayed; go on */
+    STEP_STOP,    /* a divergence the replay cannot continue past */
+    STEP_ERROR,   /* the audit itself failed: err filled */
+};
+
+/* The checks on a block that the replay refused, before the consensus
+ * message: which header claim is wrong, with values. */
+static void explain_refusal(uint32_t h, const struct zbc_block *b,
+                            const struct zbc_err *cerr,
+                            struct zbc_audit_report *r)
+{
+    char want[65];
+    if (strstr(cerr->msg, "state root") != NULL) {
+        hex32(want, b->header.state_root);
+        zbc_audit_add(r, h, ZBC_AUDIT_STATE_ROOT, "the root of the replayed "
+                      "state (differs)", want, "%s", cerr->msg);
+        return;
+    }
+    zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_INVALID, NULL, NULL,
+                  "the block breaks a consensus rule: %s", cerr->msg);
+}
+
+static enum step replay_one(struct zbc_audit_replay *rp,
+                            struct zbc_audit_source *src,
+                            const struct zbc_genesis *g, uint32_t h,
+                            uint64_t now_ms,
+                            const struct zbc_audit_hooks *hooks,
+                            struct zbc_audit_report *r, struct zbc_err *err)
+{
+    struct zbc_audit_block ab;
+    int rc = src->ops->block(src->ctx, h, &ab, err);
+    if (rc == ZBC_KV_ERROR)
+        return STEP_ERROR;
+    if (rc == ZBC_KV_NOTFOUND) {
+        zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_MISSING, NULL, NULL,
+                      "the source has no block at height %u below its tip "
+                      "%u", h, rp->stats.source_height);
+        return STEP_STOP;
+    }
+    enum step out = STEP_STOP;
+    struct zbc_block b;
+    struct zbc_err cerr;
+    char want[80], got[80];
+    if (!zbc_block_decode(&b, ab.bytes, ab.len, &cerr)) {
+        zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_DECODE, NULL, NULL,
+                      "the block bytes do not decode: %s", cerr.msg);
+        zbc_audit_block_free(&ab);
+        return STEP_STOP;
+    }
+    uint8_t hash[32];
+    zbc_block_hash(hash, &b.header);
+    if (b.header.height != h) {
+        snprintf(want, sizeof want, "%u", h);
+        snprintf(got, sizeof got, "%u", b.header.height);
+        zbc_audit_add(r, h, ZBC_AUDIT_HEIGHT, want, got,
+                      "the block stored at height %u says another height", h);
+        goto done;
+    }
+    if (memcmp(b.header.prev_hash, rp->parent.hash, 32) != 0) {
+        hex32(want, rp->parent.hash);
+        hex32(got, b.header.prev_hash);
+        zbc_audit_add(r, h, ZBC_AUDIT_HASH_CHAIN, want, got,
+                      "the block's previous hash is not the hash of %s %u",
+                      h == 1 ? "the genesis" : "block", h - 1);
+        goto done;
+    }
+    struct zbc_checked_block cb;
+    if (!zbc_block_precheck(&cb, g, &rp->parent, &b, now_ms, &cerr)) {
+        explain_refusal(h, &b, &cerr, r);
+        goto done;
+    }
+    struct zbc_undo undo;
+    struct zbc_events ev;
+    if (!zbc_block_apply(&rp->st, g, &rp->parent, &cb, &undo, &ev, &cerr)) {
+        explain_refusal(h, &b, &cerr, r);
+        zbc_checked_block_free(&cb);
+        goto done;
+    }
+    out = STEP_OK;
+    check_money(rp, h, r);
+    if (ab.has_events_raw) {
+        rp->stats.events_compared++;
+        if (!zbc_audit_compare_events_raw(h, &ev, ab.events_raw,
+                                          ab.events_len, r, err))
+            out = STEP_ERROR;
+    } else if (ab.events_json != NULL) {
+        rp->stats.events_compared++;
+        if (!zbc_audit_compare_events_json(h, &ev, ab.events_json, r, err))
+            out = STEP_ERROR;
+    }
+    if (out == STEP_OK && ab.has_undo) {
+        rp->stats.undo_compared++;
+        if (!compare_undo(h, &undo, ab.undo_raw, ab.undo_len, r, err))
+            out = STEP_ERROR;
+    }
+    if (out == STEP_OK && src->ops->check_indexes != NULL) {
+        uint8_t(*th)[32] = malloc((b.n_tx > 0 ? b.n_tx : 1) * sizeof *th);
+        if (th == NULL) {
+            out = STEP_ERROR;
+            zbc_fail(err, "out of memory");
+        } else {
+            for (uint32_t i = 0; i < b.n_tx; i++)
+                memcpy(th[i], cb.txs[i].hash, 32);
+            if (!src->ops->check_indexes(src->ctx, h, hash,
+                                         (const uint8_t(*)[32])th, b.n_tx, r,
+                                         err))
+                out = STEP_ERROR;
+            free(th);
+        }
+    }
+    rp->stats.events += ev.n;
+    count_txs(&rp->stats, &cb);
+    if (hooks != NULL && hooks->on_block != NULL)
+        hooks->on_block(hooks->arg, h, &b, &cb, &ev);
+    zbc_parent_from_header(&rp->parent, &b.header);
+    memcpy(rp->seeds[h], b.header.seed, 32);
+    rp->stats.checked = h;
+    zbc_events_free(&ev);
+    zbc_undo_free(&undo);
+    zbc_checked_block_free(&cb);
+done:
+    zbc_block_free(&b);
+    zbc_audit_block_free(&ab);
+    return out;
+}
+
+/* After the last block: the source's tip claims and its stored state. */
+static int check_end(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
+                     const struct zbc_audit_tip *tip,
+                     struct zbc_audit_report *r, struct zbc_err *err)
+{
+    uint32_t h = rp->parent.height;
+    char want[65], got[65];
+    uint8_t root[32];
+    zbc_state_root(&rp->st, root);
+    if (tip->height > 0 && memcmp(tip->hash, rp->parent.hash, 32) != 0) {
+        hex32(want, rp->parent.hash);
+        hex32(got, tip->hash);
+        zbc_audit_add(r, h, ZBC_AUDIT_TIP, want, got,
+                      "the source's tip hash is not the hash of the last "
+                      "replayed block");
+    }
+    if (tip->has_state_root && memcmp(tip->state_root, root, 32) != 0) {
+        hex32(want, root);
+        hex32(got, tip->state_root);
+        zbc_audit_add(r, h, ZBC_AUDIT_STATE_ROOT, want, got,
+                      "the state root the source reports for its tip is not "
+                      "the replayed state's");
+    }
+    struct zbc_err cerr;
+    if (!zbc_state_check_root(&rp->st, &cerr))
+        zbc_audit_add(r, h, ZBC_AUDIT_STATE_ROOT, NULL, NULL,
+                      "the replayed state's accumulator does not match a "
+                      "full rescan: %s", cerr.msg);
+    struct zbc_audit_final f = {.height = h, .replayed = rp->st.kv};
+    memcpy(f.hash, rp->parent.hash, 32);
+    memcpy(f.state_root, root, 32);
+    return src->ops->check_final(src->ctx, &f, r, err);
+}
+
+int zbc_audit_replay(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
+                     const struct zbc_genesis *g, uint64_t now_ms,
+                     const struct zbc_audit_hooks *hooks,
+                     struct zbc_audit_report *r, struct zbc_err *err)
+{
+    memset(rp, 0, sizeof *rp);
+    struct zbc_audit_tip tip;
+    if (!src->ops->tip(src->ctx, &tip, err))
+        return 0;
+    rp->stats.source_height = tip.height;
+    char want[65], got[65];
+    if (!tip.has_genesis) {
+        hex32(want, g->hash);
+        zbc_audit_add(r, 0, ZBC_AUDIT_GENESIS, want, "none",
+                      "the source names no genesis (ledger never "
+                      "initialised)");
+        return 1;
+    }
+    if (memcmp(tip.genesis_hash, g->hash, 32) != 0) {
+        hex32(want, g->hash);
+        hex32(got, tip.genesis_hash);
+        zbc_audit_add(r, 0, ZBC_AUDIT_GENESIS, want, got,
+                      "the source's chain is not the chain of this genesis "
+                      "file");
+        return 1;
+    }
+    rp->seeds = malloc(((size_t)tip.height + 1) * 32);
+    rp->mem = zbc_mem_kv_new();
+    if (rp->seeds == NULL || rp->mem == NULL)
+        return zbc_fail(err, "out of memory for a replay of %u blocks",
+                        tip.height);
+    if (!zbc_state_open(&rp->st, zbc_mem_kv(rp->mem), err))
+        return 0;
+    rp->state_open = true;
+    if (!zbc_ledger_init_genesis(&rp->st, g, err))
+        return zbc_fail_prefix(err, "genesis state");
+    zbc_parent_genesis(&rp->parent, g);
+    memcpy(rp->seeds[0], rp->parent.seed, 32);
+    check_money(rp, 0, r);
+    for (uint32_t h = 1; h <= tip.height; h++) {
+        enum step s = replay_one(rp, src, g, h, now_ms, hooks, r, err);
+        if (s == STEP_ERROR)
+            return zbc_fail_prefix(err, "height %u", h);
+        if (s == STEP_STOP)
+            return 1;
+    }
+    rp->stats.complete = true;
+    return check_end(rp, src, &tip, r, err);
+}
+
+void zbc_audit_replay_free(struct zbc_audit_replay *rp)
+{
+    if (rp->state_open)
+        zbc_state_close(&rp->st);
+    zbc_mem_kv_free(rp->mem);
+    free(rp->seeds);
+    memset(rp, 0, sizeof *rp);
+}

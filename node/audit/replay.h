@@ -1,0 +1,84 @@
+/* zbc-audit's replay: every block of a source, from genesis, through the
+ * full consensus validation onto an in-memory state (consensus/mem_kv.h),
+ * with the auditor's own comparisons at every height
+ * (docs/audit.md "What is checked, in order"). */
+#ifndef ZBC_AUDIT_REPLAY_H
+#define ZBC_AUDIT_REPLAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "consensus/apply.h"
+#include "consensus/block.h"
+#include "consensus/events.h"
+#include "consensus/genesis.h"
+#include "consensus/mem_kv.h"
+#include "consensus/producer.h"
+#include "consensus/state.h"
+#include "crypto/err.h"
+#include "node/audit/report.h"
+#include "node/audit/source.h"
+
+struct zbc_audit_stats {
+    uint32_t source_height;  /* the tip the source claimed */
+    uint32_t checked;        /* blocks replayed and checked: 1..checked */
+    bool complete;           /* every block up to the claimed tip */
+    uint64_t txs;            /* transactions in those blocks */
+    uint64_t app_txs;        /* of which app transactions (types 24..28) */
+    uint64_t apps_created;   /* CreateApp transactions */
+    uint64_t events;         /* events the replay produced */
+    uint32_t events_compared; /* heights whose stored/served events were
+                                 compared */
+    uint32_t undo_compared;  /* heights whose stored undo was compared */
+};
+
+/* Called after each block that replayed (state already holds it). */
+struct zbc_audit_hooks {
+    void (*on_block)(void *arg, uint32_t height, const struct zbc_block *b,
+                     const struct zbc_checked_block *cb,
+                     const struct zbc_events *ev);
+    void *arg;
+};
+
+/* The replay's result: the state after the last good block, and every
+ * seed on the way (the app history needs them). */
+struct zbc_audit_replay {
+    struct zbc_mem_kv *mem;
+    struct zbc_state st;
+    bool state_open;
+    struct zbc_parent parent;    /* the last good block (genesis at 0) */
+    uint8_t (*seeds)[32];        /* seed(0) .. seed(parent.height) */
+    struct zbc_audit_stats stats;
+};
+
+/* Replays src against the genesis g (whose hash must be the source's).
+ * now_ms is the auditor's clock for the "not more than 10 s in the
+ * future" rule.  Divergences go to r; the replay stops at the first block
+ * the consensus refuses (everything after it would rest on a state the
+ * auditor cannot vouch for) and stats.complete tells whether it reached
+ * the claimed tip.  Returns 0 only when the audit itself could not run
+ * (source unreadable, out of memory): err says why. */
+ZBC_WUR int zbc_audit_replay(struct zbc_audit_replay *rp,
+                             struct zbc_audit_source *src,
+                             const struct zbc_genesis *g, uint64_t now_ms,
+                             const struct zbc_audit_hooks *hooks,
+                             struct zbc_audit_report *r, struct zbc_err *err);
+void zbc_audit_replay_free(struct zbc_audit_replay *rp);
+
+/* The comparisons, exposed for the unit tests.  Stored event record bytes
+ * against the replay's events (byte-exact; the first differing event is
+ * reported as JSON). */
+ZBC_WUR int zbc_audit_compare_events_raw(uint32_t height,
+                                         const struct zbc_events *computed,
+                                         const uint8_t *stored, size_t len,
+                                         struct zbc_audit_report *r,
+                                         struct zbc_err *err);
+/* Served events (the API's JSON array) against the replay's, rendered by
+ * the API's own renderer (zbc_json_event). */
+ZBC_WUR int zbc_audit_compare_events_json(uint32_t height,
+                                          const struct zbc_events *computed,
+                                          json_t *served,
+                                          struct zbc_audit_report *r,
+                                          struct zbc_err *err);
+
+#endif
