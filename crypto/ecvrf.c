@@ -14,6 +14,8 @@
 
 #include <sodium.h>
 
+#include "crypto/declassify.h"
+
 #define SUITE 0x03
 #define PT 32
 
@@ -125,6 +127,30 @@ static int mul_sub(uint8_t out[PT], const uint8_t s[32], const uint8_t h[PT])
     return crypto_scalarmult_ed25519_noclamp(out, s, h) == 0;
 }
 
+/* out = s * B and out = s * P (P in the prime-order subgroup) for a SECRET
+ * scalar s (the key x, the nonce k).  libsodium computes these in constant
+ * time, then branches on whether the result is the identity or s is zero
+ * (-1 then); for s derived from SHA-512 that has probability about 2^-252
+ * and leaks nothing otherwise, so the outcome is declassified.  Kept out of
+ * line so that the constant-time check's suppressions
+ * (tests/ctime/valgrind.supp) can name exactly these two calls. */
+__attribute__((noinline)) static int vrf_mul_secret_base(uint8_t out[PT],
+                                                         const uint8_t s[32])
+{
+    int ok = crypto_scalarmult_ed25519_base_noclamp(out, s) == 0;
+    zbc_declassify(&ok, sizeof ok);
+    return ok;
+}
+
+__attribute__((noinline)) static int vrf_mul_secret(uint8_t out[PT],
+                                                    const uint8_t s[32],
+                                                    const uint8_t p[PT])
+{
+    int ok = crypto_scalarmult_ed25519_noclamp(out, s, p) == 0;
+    zbc_declassify(&ok, sizeof ok);
+    return ok;
+}
+
 /* §5.4.1.1 encode_to_curve, try-and-increment, salt = the public key. */
 static int encode_to_curve(uint8_t h[PT], const uint8_t pk[PT],
                            const uint8_t *alpha, size_t alpha_len)
@@ -206,15 +232,17 @@ int zbc_vrf_prove(uint8_t pi[ZBC_VRF_PROOF_LEN],
     uint8_t c[32] = {0}, cx[32], s[32], kwide[64];
     int ok = 0;
     expand_seed(x, prefix, seed);
-    if (crypto_scalarmult_ed25519_base_noclamp(y, x) != 0) {
+    if (!vrf_mul_secret_base(y, x)) {
         zbc_fail(err, "VRF secret scalar is zero");
         goto out;
     }
+    /* y is the public key: hash-to-curve may branch on it */
+    zbc_declassify(y, sizeof y);
     if (!encode_to_curve(h, y, alpha, alpha_len)) {
         zbc_fail(err, "VRF hash-to-curve found no point");
         goto out;
     }
-    if (crypto_scalarmult_ed25519_noclamp(gamma, x, h) != 0) {
+    if (!vrf_mul_secret(gamma, x, h)) {
         zbc_fail(err, "VRF Gamma computation failed");
         goto out;
     }
@@ -226,8 +254,7 @@ int zbc_vrf_prove(uint8_t pi[ZBC_VRF_PROOF_LEN],
         crypto_hash_sha512_final(&st, kwide);
         crypto_core_ed25519_scalar_reduce(k, kwide);
     }
-    if (crypto_scalarmult_ed25519_base_noclamp(kb, k) != 0 ||
-        crypto_scalarmult_ed25519_noclamp(kh, k, h) != 0) {
+    if (!vrf_mul_secret_base(kb, k) || !vrf_mul_secret(kh, k, h)) {
         zbc_fail(err, "VRF nonce is zero");
         goto out;
     }

@@ -12,6 +12,7 @@
 
 #include <sodium.h>
 
+#include "crypto/declassify.h"
 #include "crypto/hash.h"
 
 static const uint8_t magic[6] = {'Z', 'B', 'C', 'K', 'E', 'Y'};
@@ -99,6 +100,27 @@ static int derive(uint8_t key[32], const char *pass, size_t pass_len,
     return 1;
 }
 
+/* The secretbox step on its own, apart from Argon2id, so that tests/ctime
+ * can check it for constant time with the key and the secret marked
+ * secret (Argon2id is data-dependent by design, docs/crypto.md). */
+static void box_seal(uint8_t *c, const uint8_t *m, size_t len,
+                     const uint8_t nonce[NONCE_LEN], const uint8_t key[32])
+{
+    crypto_secretbox_easy(c, m, len, nonce, key);
+    wipe_stack_below();
+}
+
+/* 1 when the MAC verifies (m then holds the len plaintext bytes), else 0. */
+static int box_open(uint8_t *m, const uint8_t *c, size_t len,
+                    const uint8_t nonce[NONCE_LEN], const uint8_t key[32])
+{
+    int bad = crypto_secretbox_open_easy(m, c, MAC_LEN + len, nonce, key);
+    wipe_stack_below();
+    /* whether the MAC verified is what open reports: public */
+    zbc_declassify(&bad, sizeof bad);
+    return bad == 0;
+}
+
 int zbc_keyfile_seal(uint8_t **out, size_t *out_len, const uint8_t *secret,
                      size_t secret_len, const char *pass, size_t pass_len,
                      const struct zbc_kdf_params *params, struct zbc_err *err)
@@ -134,11 +156,11 @@ int zbc_keyfile_seal(uint8_t **out, size_t *out_len, const uint8_t *secret,
     p[3] = 0;
     p += 4;
     if (!derive(key, pass, pass_len, salt, params->opslimit, params->memlimit, err)) {
+        sodium_memzero(key, sizeof key);
         free(f);
         return 0;
     }
-    crypto_secretbox_easy(p, secret, secret_len, nonce, key);
-    wipe_stack_below();
+    box_seal(p, secret, secret_len, nonce, key);
     sodium_memzero(key, sizeof key);
     p += MAC_LEN + secret_len;
     zbc_sha256(p, f, (size_t)(p - f));
@@ -185,12 +207,13 @@ int zbc_keyfile_open(uint8_t *secret, size_t cap, size_t *secret_len,
     if (cap < slen)
         return zbc_fail(err, "secret of %u bytes does not fit the %zu-byte buffer",
                         slen, cap);
-    if (!derive(key, pass, pass_len, salt, ops, mem, err))
+    if (!derive(key, pass, pass_len, salt, ops, mem, err)) {
+        sodium_memzero(key, sizeof key);
         return 0;
-    int bad = crypto_secretbox_open_easy(secret, ct, MAC_LEN + (size_t)slen, nonce, key);
-    wipe_stack_below();
+    }
+    int opened = box_open(secret, ct, slen, nonce, key);
     sodium_memzero(key, sizeof key);
-    if (bad != 0) {
+    if (!opened) {
         sodium_memzero(secret, slen);
         return zbc_fail(err, "wrong passphrase for this key file");
     }
