@@ -460,12 +460,12 @@ static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
     int rc = check_ref(s, id, a, "nobody can join it", err);
     if (rc != ZBC_APPS_APPLY)
         return rc;
-    if (a->status != ZBC_APP_OPEN)
-        return noop(err, "app %" PRIu64 " is full", id);
     if (ct->tx.sender.type != ZBC_ACCT_ZBC)
         return noop(err, MULTI_ZBC);
     if (zbc_app_seat_of(a, &ct->tx.sender) >= 0)
         return noop(err, "already seated in app %" PRIu64, id);
+    if (a->status != ZBC_APP_OPEN)
+        return noop(err, "app %" PRIu64 " is full", id);
     if (a->has_opponent && !zbc_addr_equal(&a->opponent, &ct->tx.sender))
         return noop(err, "app %" PRIu64 " is reserved for its designated "
                          "opponent", id);
@@ -595,6 +595,23 @@ int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
     int rc = check_with(s, g, ct, height, pending, a, err);
     free(a);
     return rc;
+}
+
+int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
+                      uint64_t *stake, struct zbc_err *err)
+{
+    *stake = 0;
+    if (ct->body.type != ZBC_TX_APP_JOIN)
+        return 1;
+    struct zbc_app *a = malloc(sizeof *a);
+    if (a == NULL)
+        return zbc_fail(err, "out of memory reading an app");
+    bool found;
+    int ok = zbc_apps_get(s, ct->body.u.ref.app_id, a, &found, err);
+    if (ok && found)
+        *stake = a->stake;
+    free(a);
+    return ok;
 }
 
 /* ---- effects ---- */

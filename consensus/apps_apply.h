@@ -51,6 +51,13 @@ int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    const struct zbc_checked_tx *ct, uint32_t height,
                    uint64_t pending, struct zbc_err *err);
 
+/* What an app transaction spends beyond fee and zbc_tx_cost: the stake
+ * a JoinApp pays (0 for other types or an unknown app).  The mempool adds
+ * it to the sender's pending spends. */
+ZBC_WUR int zbc_apps_tx_spend(struct zbc_state *s,
+                              const struct zbc_checked_tx *ct,
+                              uint64_t *stake, struct zbc_err *err);
+
 /* The app a transaction concerns: the CreateApp's own id (first 8 bytes
  * of its hash, LE) or the app id in the body; 0 for SendZBC. */
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct);

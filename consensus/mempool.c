@@ -4,13 +4,14 @@
 #include <string.h>
 
 #include "consensus/apply.h"
+#include "consensus/apps_apply.h"
 #include "crypto/hash.h"
 
 struct pool_entry {
     uint8_t *raw;                /* owned copy; ct borrows it */
     size_t len;
     struct zbc_checked_tx ct;
-    uint64_t cost;               /* fee + amount */
+    uint64_t cost;               /* fee + amount or stake (a join's too) */
     uint64_t arrival_ms;
     uint64_t seq;                /* arrival order */
 };
@@ -171,6 +172,14 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
         free(e.raw);
         return 0;
     }
+    uint64_t stake;
+    if (!zbc_apps_tx_spend(tip, &e.ct, &stake, err) ||
+        (e.cost > UINT64_MAX - stake &&
+         !zbc_fail(err, "insufficient balance: cost overflows"))) {
+        free(e.raw);
+        return 0;
+    }
+    e.cost += stake; /* a join's stake counts as a pending spend */
     if (mp->n == mp->cap) {
         size_t ncap = mp->cap ? mp->cap * 2 : 64;
         struct pool_entry *ne = realloc(mp->e, ncap * sizeof *ne);
