@@ -46,6 +46,12 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm(p, ZBC_PRODUCER_RECHECK_MS);
         return;
     }
+    /* A peer is known to be ahead (node/p2p.h): building on a stale tip
+     * would only make a branch that loses. */
+    if (!zbc_chain_synced(p->chain)) {
+        arm(p, ZBC_PRODUCER_SYNC_WAIT_MS);
+        return;
+    }
     uint64_t now = p->now_ms();
     if (now < slot.earliest_ms) {
         arm(p, slot.earliest_ms - now);

@@ -7,7 +7,9 @@
  *
  * The wall clock is read here (the node layer), never in consensus.  The
  * timer re-checks at least once a second, so a clock step or a tip that
- * changed under it (later: a block from a peer) is picked up. */
+ * changed under it (a block from a peer) is picked up.  With several
+ * validators each node produces at its own rank's slot on its best tip;
+ * if rank 0 is silent, rank 1 publishes smith_delay later, and so on. */
 #ifndef ZBC_NODE_PRODUCER_LOOP_H
 #define ZBC_NODE_PRODUCER_LOOP_H
 
@@ -20,6 +22,9 @@
 
 /* The longest the timer sleeps before looking again. */
 #define ZBC_PRODUCER_RECHECK_MS 1000u
+/* While the chain is not synced with its peers (zbc_chain_synced), the
+ * loop does not produce and looks again after this long. */
+#define ZBC_PRODUCER_SYNC_WAIT_MS 100u
 
 /* Milliseconds since the Unix epoch (CLOCK_REALTIME). */
 uint64_t zbc_wall_clock_ms(void);

@@ -3,7 +3,7 @@
  *   zbcd init --datadir D [--genesis G]
  *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
  *            [--log-level debug|info|warn|error] [--log-file F]
- *            [--no-produce]
+ *            [--no-produce] [--p2p HOST:PORT] [--peer HOST:PORT]...
  *   zbcd show-key --datadir D
  *   zbcd --help | --version
  *
@@ -27,12 +27,14 @@
 #include "node/chain.h"
 #include "node/datadir.h"
 #include "node/log.h"
+#include "node/p2p.h"
 #include "node/producer_loop.h"
 
 #define ZBCD_VERSION "0.1.0"
 #define EXIT_RUNTIME 1
 #define EXIT_USAGE 2
 #define DEFAULT_API "127.0.0.1:8080"
+#define MAX_PEER_FLAGS 64
 
 static const char usage_text[] =
     "usage:\n"
@@ -42,8 +44,11 @@ static const char usage_text[] =
     "      the genesis file; prints the node key as JSON\n"
     "  zbcd run --datadir DIR [--genesis FILE] [--api HOST:PORT]\n"
     "           [--log-level debug|info|warn|error] [--log-file FILE] [--no-produce]\n"
+    "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
     "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
+    "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
+    "      it whenever the connection drops;\n"
     "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
@@ -57,6 +62,9 @@ struct options {
     const char *log_level;
     const char *log_file;
     bool no_produce;
+    const char *p2p;
+    const char *peers[MAX_PEER_FLAGS];
+    size_t n_peers;
 };
 
 static int usage_error(const char *fmt, ...)
@@ -95,10 +103,14 @@ static int parse_options(struct options *o, int argc, char **argv,
         else if (strcmp(a, "--no-produce") == 0 && is_run) {
             o->no_produce = true;
             continue;
-        } else if (strcmp(a, "--p2p") == 0 || strcmp(a, "--peer") == 0)
-            return usage_error("%s: P2P networking is not part of this "
-                               "version of zbcd yet", a);
-        else
+        } else if (strcmp(a, "--p2p") == 0 && is_run)
+            slot = &o->p2p;
+        else if (strcmp(a, "--peer") == 0 && is_run) {
+            if (o->n_peers == MAX_PEER_FLAGS)
+                return usage_error("at most %d --peer options",
+                                   MAX_PEER_FLAGS);
+            slot = &o->peers[o->n_peers++];
+        } else
             return usage_error("unknown option '%s'", a);
         if (i + 1 >= argc)
             return usage_error("option %s needs a value", a);
@@ -234,6 +246,7 @@ static int cmd_run(const struct options *o)
     struct zbc_chain *chain = NULL;
     struct zbc_api *api = NULL;
     struct zbc_producer_loop *producer = NULL;
+    struct zbc_p2p *p2p = NULL;
     struct daemon d = {0};
     struct event *sigterm = NULL, *sigint = NULL;
     memset(&key, 0, sizeof key);
@@ -293,6 +306,14 @@ static int cmd_run(const struct options *o)
         run_fail("startup", &err);
         goto out;
     }
+    if (o->p2p != NULL || o->n_peers > 0) {
+        struct zbc_p2p_config pcfg = {.listen = o->p2p, .peers = o->peers,
+                                      .n_peers = o->n_peers};
+        if (!zbc_p2p_start(&p2p, d.base, chain, &pcfg, &err)) {
+            run_fail("startup", &err);
+            goto out;
+        }
+    }
     if (!o->no_produce &&
         !zbc_producer_loop_start(&producer, d.base, chain, NULL, &err)) {
         run_fail("startup", &err);
@@ -329,6 +350,7 @@ out:
     if (sigint != NULL)
         event_free(sigint);
     zbc_producer_loop_stop(producer);
+    zbc_p2p_stop(p2p);
     zbc_api_stop(api);
     zbc_chain_close(chain); /* syncs and closes LMDB */
     if (d.base != NULL)
