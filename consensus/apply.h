@@ -19,12 +19,16 @@
  *   - timestamp window (zbc_tx_valid_time): tx.timestamp*1000 <= block
  *     time + 10 s and >= block time - 3600 s;
  *   - hash never included before (TXSEEN);
- *   - sender can pay fee + amount ("insufficient balance");
+ *   - sender can pay fee + amount / stake ("insufficient balance");
  *   - SendZBC: amount moves sender -> recipient; the fee goes to the block
  *     producer's account (type 0 ZooBC account whose key is the node key);
- *   - App transactions (24..28) are rejected with "app transactions are
- *     not enabled on this chain yet" (rule "apps-not-enabled").
- * A transaction failing any rule makes the whole block invalid. */
+ *   - App transactions (24..28, docs/protocol-apps.md): CreateApp's app
+ *     rules are part of stateless validity; a valid app transaction that
+ *     is not applicable (zbc_apps_check) is a no-op in a block: event
+ *     "noop" with the reason, hash marked used, no fee.
+ * A transaction failing any other rule makes the whole block invalid.
+ * Before the first transaction, zbc_apps_begin_block runs the work
+ * scheduled for the block's height (activations, dice moves, bets). */
 #ifndef ZBC_APPLY_H
 #define ZBC_APPLY_H
 
@@ -70,10 +74,11 @@ ZBC_WUR int zbc_tx_cost(uint64_t *cost, const struct zbc_checked_tx *ct,
                         struct zbc_err *err);
 
 /* Stateful checks only (no writes): time window against time_ms, hash
- * not seen, type applicable, sender holds cost + pending (the mempool's
- * sum of that sender's other pending transactions; 0 in a block).  The
- * same function zbc_tx_apply runs first, so the mempool and blocks agree.
- */
+ * not seen, sender holds cost + pending (the mempool's sum of that
+ * sender's other pending transactions; 0 in a block), and for app
+ * transactions applicability in the block after the state's height
+ * (zbc_apps_check; the failure text is the no-op reason).  The mempool
+ * and the block builder use it; zbc_tx_apply runs the same checks. */
 ZBC_WUR int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
                                const struct zbc_checked_tx *ct,
                                uint64_t time_ms, uint64_t pending,
@@ -121,8 +126,9 @@ ZBC_WUR int zbc_block_validate_apply(struct zbc_state *s,
 /* Producer path: builds, applies and signs the block after `parent` at
  * time_ms with the node key sk (libsodium 64 bytes; the public key is its
  * second half).  Candidates are tried in the given order (the mempool's);
- * each one that is stateless-valid and applies is included, the rest are
- * skipped, until max_block_bytes is reached.  Fails when the key is no
+ * each one that is stateless-valid and applicable (zbc_tx_check_state)
+ * is included, the rest (no-ops too) are skipped, until max_block_bytes
+ * is reached.  Fails when the key is no
  * validator or time_ms is before the key's earliest publish time.
  * Success: *out is the block (tx refs borrow the candidates' bytes; free
  * with zbc_block_free), the state holds its effects as with
