@@ -213,7 +213,11 @@ static void test_pig_pending(void)
     /* keep-alive by the holder: deadline = height + 240 at once */
     uint32_t k = ax_move(&f, P, id, NULL, 0);
     uint32_t k2 = ax_move(&f, Q, id, NULL, 0);
+    uint32_t k3 = ax_move1(&f, P, id, 1); /* hold with nothing to bank */
+    uint32_t k4 = ax_move1(&f, P, id, 7);
     CHECK(ax_block(&f, &ev));
+    AX_NOOP(&ev, k3, "illegal move: ");
+    AX_NOOP(&ev, k4, "illegal move: ");
     const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_KEEPALIVE, 0);
     CHECK(e != NULL && e->tx_index == k && e->amount == f.tip.height + 240);
     AX_NOOP(&ev, k2, "not your turn");
@@ -335,6 +339,58 @@ static void test_battleship_opening(void)
     CHECK(zbc_apps_history(&f.s, id, a->history_n - 1, h, &found, &err));
     CHECK(found && h->move_len == 3201 && memcmp(h->move, mv, 3201) == 0);
     free(h);
+    free(a);
+    fx_free(&f);
+}
+
+/* Lines draws its start position with the first seat: the activation
+ * consumes H("ZBC-DICE" || seed(J+2) || app_id LE8 || counter). */
+static void test_lines_start_rolls(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    uint8_t rounds = 5;
+    uint64_t id = ax_create(&f, &f.a, 10, STAKE, 2, &rounds, 1, NULL, FX_FEE);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    CHECK(ax_block(&f, &ev));
+    const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_ACTIVATE, 0);
+    CHECK(e != NULL && e->seat == ax_first(f.tip.seed, id, 2));
+    CHECK(e != NULL && e->data_len > 4);
+    if (e != NULL && e->data_len > 4) {
+        uint8_t buf[8 + 32 + 8 + 4], blk[32];
+        size_t have = (size_t)e->data_len - 4;
+        for (uint32_t ctr = 0; ctr * 32 < have; ctr++) {
+            memcpy(buf, "ZBC-DICE", 8);
+            memcpy(buf + 8, f.tip.seed, 32);
+            ax_put(buf + 40, id, 8);
+            ax_put(buf + 48, ctr, 4);
+            zbc_sha3_256(blk, buf, sizeof buf);
+            size_t n = have - ctr * 32 < 32 ? have - ctr * 32 : 32;
+            CHECK_EQ_MEM(e->data + 4 + ctr * 32, blk, n);
+        }
+    }
+    zbc_events_free(&ev);
+    /* the start position is the engine's init with those rolls */
+    struct zbc_app *a = malloc(sizeof *a);
+    ax_app(&f, id, a);
+    static struct zbc_app b;
+    b = *a;
+    uint8_t tag[8];
+    ax_put(tag, id, 8);
+    struct zbc_roll r;
+    zbc_roll_init(&r, f.tip.seed, tag, 8);
+    struct zbc_err err;
+    CHECK(zbc_app_start(&b, ax_first(f.tip.seed, id, 2), &r, &err));
+    CHECK_EQ_INT(b.state_len, a->state_len);
+    CHECK_EQ_MEM(b.state, a->state, a->state_len);
     free(a);
     fx_free(&f);
 }
@@ -561,6 +617,7 @@ int main(void)
     TEST_RUN(test_tictactoe_draw);
     TEST_RUN(test_pig_pending);
     TEST_RUN(test_battleship_opening);
+    TEST_RUN(test_lines_start_rolls);
     TEST_RUN(test_resign_open_and_active);
     TEST_RUN(test_timeout_claim);
     TEST_RUN(test_join_noops);
