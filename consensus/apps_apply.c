@@ -518,6 +518,9 @@ static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
         return noop(err, "not your turn in app %" PRIu64, id);
     if (m->move_len == 0)
         return ZBC_APPS_APPLY;
+    if (m->move_len > ZBC_MOVE_WIRE_MAX)
+        return noop(err, "illegal move: %u bytes, longer than the %d any "
+                         "game accepts", m->move_len, ZBC_MOVE_WIRE_MAX);
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
         return noop(err, "illegal move: %s", why.msg);

@@ -11,7 +11,7 @@
 #include "testlib.h"
 
 #define AX_SLOTS 16
-#define AX_TX_MAX 4400
+#define AX_TX_MAX 4600
 
 static uint8_t ax_buf[AX_SLOTS][AX_TX_MAX];
 static struct zbc_tx_ref ax_refs[AX_SLOTS];
@@ -88,7 +88,7 @@ static inline uint32_t ax_ref(struct fx *f, const struct fx_key *k,
 static inline uint32_t ax_move(struct fx *f, const struct fx_key *k,
                                uint64_t id, const uint8_t *move, uint16_t len)
 {
-    static uint8_t body[10 + 4096];
+    static uint8_t body[10 + 4200];
     ax_put(body, id, 8);
     ax_put(body + 8, len, 2);
     if (len)

@@ -215,7 +215,10 @@ static void test_pig_pending(void)
     uint32_t k2 = ax_move(&f, Q, id, NULL, 0);
     uint32_t k3 = ax_move1(&f, P, id, 1); /* hold with nothing to bank */
     uint32_t k4 = ax_move1(&f, P, id, 7);
+    static uint8_t longmove[4097];
+    uint32_t k5 = ax_move(&f, P, id, longmove, sizeof longmove);
     CHECK(ax_block(&f, &ev));
+    AX_NOOP(&ev, k5, "longer than the 4096");
     AX_NOOP(&ev, k3, "illegal move: ");
     AX_NOOP(&ev, k4, "illegal move: ");
     const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_KEEPALIVE, 0);
