@@ -12,14 +12,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/queue.h>
 #include <sys/socket.h>
 
 #include "consensus/seed.h"
 #include "consensus/tx.h"
 #include "crypto/hex.h"
+#include "node/chain_apps.h"
+#include "node/json_app.h"
 #include "node/json_util.h"
 #include "node/log.h"
 #include "node/producer_loop.h"
+#include "node/sse.h"
 
 #define API_MAX_SEGMENTS 8
 #define API_MAX_HEADERS (64 * 1024)
@@ -33,6 +37,7 @@ struct zbc_api {
     bool has_token;
     char version[64];
     uint16_t port;
+    struct zbc_sse *sse;
 };
 
 /* One request being answered. */
@@ -43,6 +48,7 @@ struct call {
     const char *path;
     char *seg[API_MAX_SEGMENTS]; /* decoded path segments after /api/v1 */
     int nseg;
+    struct evkeyvalq query;      /* decoded query string */
 };
 
 /* ---- replies ---- */
@@ -521,6 +527,238 @@ static void get_block(struct call *c, const char *which)
     reply_built(c, 200, o, ok, &err);
 }
 
+/* ---- apps (docs/api.md "Apps") ---- */
+
+static int parse_u64(uint64_t *out, const char *text)
+{
+    size_t n = strlen(text);
+    if (n == 0 || n > 20)
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return 0;
+        unsigned d = (unsigned)(text[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 1;
+}
+
+static int parse_status(uint8_t *out, const char *text)
+{
+    static const enum zbc_app_status all[] = {ZBC_APP_OPEN, ZBC_APP_ACTIVE,
+                                              ZBC_APP_FINISHED,
+                                              ZBC_APP_ABANDONED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(text, zbc_app_status_name(all[i])) == 0) {
+            *out = (uint8_t)all[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Fills the list filter from ?status=&type=&seat=&cursor=; *limit from
+ * ?limit=.  Replies 400 and returns 0 on a bad value. */
+static int list_query(struct call *c, struct zbc_app_filter *f, size_t *limit)
+{
+    const char *v;
+    struct zbc_err err = {{0}};
+    memset(f, 0, sizeof *f);
+    *limit = 20;
+    if ((v = evhttp_find_header(&c->query, "status")) != NULL && v[0]) {
+        if (!parse_status(&f->status, v)) {
+            reply_error(c, 400, "status must be open, active, finished or "
+                        "abandoned");
+            return 0;
+        }
+        f->has_status = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "type")) != NULL && v[0]) {
+        uint64_t t;
+        f->type = parse_u64(&t, v) && t <= 255 ? (uint8_t)t
+                                               : zbc_app_type_by_name(v);
+        if (f->type == 0 || zbc_app_game_name(f->type) == NULL) {
+            reply_error(c, 400, "type must be a known app type code or game "
+                        "name (e.g. 1 or tictactoe)");
+            return 0;
+        }
+        f->has_type = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "seat")) != NULL && v[0]) {
+        if (!zbc_addr_parse_text(&f->seat, v, &err)) {
+            reply_error(c, 400, "invalid seat address: %s", err.msg);
+            return 0;
+        }
+        f->has_seat = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "cursor")) != NULL && v[0]) {
+        const char *dash = strchr(v, '-');
+        char h[16];
+        size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
+        if (dash == NULL || hl == 0 || hl >= sizeof h) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<id>)");
+            return 0;
+        }
+        memcpy(h, v, hl);
+        h[hl] = '\0';
+        if (!parse_height(&f->before_height, h) ||
+            !parse_u64(&f->before_id, dash + 1)) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<id>)");
+            return 0;
+        }
+        f->has_before = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "limit")) != NULL && v[0]) {
+        uint64_t n;
+        if (!parse_u64(&n, v) || n < 1 || n > ZBC_APP_LIST_MAX) {
+            reply_error(c, 400, "limit must be from 1 to %u",
+                        ZBC_APP_LIST_MAX);
+            return 0;
+        }
+        *limit = (size_t)n;
+    }
+    return 1;
+}
+
+static void get_apps(struct call *c)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_app_filter f;
+    size_t limit;
+    if (!list_query(c, &f, &limit))
+        return;
+    struct zbc_app_list l;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_app_list(zbc_chain_store(c->api->chain), &f, limit, &l,
+                            &err)) {
+        reply_error(c, 500, "cannot list apps: %s", err.msg);
+        return;
+    }
+    json_t *o = json_object();
+    json_t *arr = json_array();
+    int ok = o != NULL && zbc_json_set(o, "apps", arr, &err);
+    for (size_t i = 0; ok && i < l.n; i++) {
+        json_t *j;
+        ok = zbc_json_app_summary(&j, &l.apps[i], l.tip, &err);
+        if (ok && json_array_append_new(arr, j) != 0)
+            ok = zbc_fail(&err, "out of memory listing apps");
+    }
+    char cursor[40];
+    if (l.more && l.n > 0)
+        snprintf(cursor, sizeof cursor, "%u-%llu", l.apps[l.n - 1].created,
+                 (unsigned long long)l.apps[l.n - 1].id);
+    ok = ok && zbc_json_set(o, "count", json_integer((json_int_t)l.n), &err) &&
+         zbc_json_set(o, "height", json_integer(l.tip), &err) &&
+         zbc_json_set(o, "next_cursor",
+                      l.more && l.n > 0 ? json_string(cursor) : json_null(),
+                      &err);
+    zbc_app_list_free(&l);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* Parses an app id; replies 400 and returns 0 when it is not one. */
+static int app_id_arg(struct call *c, const char *text, uint64_t *id)
+{
+    if (parse_u64(id, text))
+        return 1;
+    reply_error(c, 400, "app id must be a decimal number from 0 to "
+                "18446744073709551615");
+    return 0;
+}
+
+static void get_app(struct call *c, const char *text)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    uint64_t id;
+    if (!app_id_arg(c, text, &id))
+        return;
+    struct zbc_app_snapshot *s = malloc(sizeof *s);
+    struct zbc_err err = {{0}};
+    bool found = false;
+    if (s == NULL) {
+        reply_error(c, 500, "out of memory reading app %s", text);
+        return;
+    }
+    if (!zbc_chain_app_get(zbc_chain_store(c->api->chain), id, s, &found,
+                           &err)) {
+        free(s);
+        reply_error(c, 500, "cannot read app %s: %s", text, err.msg);
+        return;
+    }
+    if (!found) {
+        free(s);
+        reply_error(c, 404, "unknown app");
+        return;
+    }
+    json_t *o = NULL;
+    int ok = zbc_json_app(&o, s, &err);
+    zbc_app_snapshot_free(s);
+    free(s);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* GET /apps/<id>/events and /accounts/<address>/events: a live stream. */
+static void get_events(struct call *c, const char *text, bool is_app)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_sse_filter f;
+    struct zbc_err err = {{0}};
+    memset(&f, 0, sizeof f);
+    f.is_app = is_app;
+    if (is_app) {
+        if (!app_id_arg(c, text, &f.app_id))
+            return;
+        struct zbc_app_snapshot *s = malloc(sizeof *s);
+        bool found = false;
+        int ok = s != NULL && zbc_chain_app_get(zbc_chain_store(c->api->chain),
+                                                f.app_id, s, &found, &err);
+        if (s != NULL)
+            zbc_app_snapshot_free(s);
+        free(s);
+        if (!ok) {
+            reply_error(c, 500, "cannot read app %s: %s", text, err.msg);
+            return;
+        }
+        if (!found) {
+            reply_error(c, 404, "unknown app");
+            return;
+        }
+    } else if (!zbc_addr_parse_text(&f.account, text, &err)) {
+        reply_error(c, 400, "invalid account address: %s", err.msg);
+        return;
+    }
+    uint32_t from = zbc_chain_tip(c->api->chain)->height + 1, index = 0;
+    const char *last = evhttp_find_header(
+        evhttp_request_get_input_headers(c->req), "Last-Event-ID");
+    const char *fh = evhttp_find_header(&c->query, "from_height");
+    if (last != NULL && last[0]) {
+        if (!zbc_sse_parse_id(last, &from, &index, &err) ||
+            index == UINT32_MAX) {
+            reply_error(c, 400, "Last-Event-ID: %s", err.msg);
+            return;
+        }
+        index++; /* the events after that one */
+    } else if (fh != NULL && !parse_height(&from, fh)) {
+        reply_error(c, 400, "from_height must be a decimal block height");
+        return;
+    }
+    if (!zbc_sse_open(c->api->sse, c->req, &f, from, index, &err)) {
+        reply_error(c, 503, "%s", err.msg);
+        return;
+    }
+    zbc_log_info("api: event stream opened on %s from block %u (%zu open)",
+                 c->path, from, zbc_sse_count(c->api->sse));
+}
+
 static bool token_ok(struct call *c)
 {
     if (!c->api->has_token)
@@ -577,6 +815,16 @@ static void route(struct call *c)
         get_transaction(c, s[1], true);
     else if (n == 2 && strcmp(s[0], "accounts") == 0)
         get_account(c, s[1]);
+    else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
+             strcmp(s[2], "events") == 0)
+        get_events(c, s[1], false);
+    else if (n == 1 && strcmp(s[0], "apps") == 0)
+        get_apps(c);
+    else if (n == 2 && strcmp(s[0], "apps") == 0)
+        get_app(c, s[1]);
+    else if (n == 3 && strcmp(s[0], "apps") == 0 &&
+             strcmp(s[2], "events") == 0)
+        get_events(c, s[1], true);
     else if (n == 2 && strcmp(s[0], "blocks") == 0)
         get_block(c, s[1]);
     else if (n == 2 && strcmp(s[0], "admin") == 0)
@@ -623,15 +871,20 @@ static void on_request(struct evhttp_request *req, void *arg)
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
     const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
     c.path = path != NULL ? path : "";
+    TAILQ_INIT(&c.query);
     char *copy = path != NULL ? strdup(path) : NULL;
     if (copy == NULL) {
         reply_error(&c, 400, "request has no valid path");
         return;
     }
+    const char *q = uri != NULL ? evhttp_uri_get_query(uri) : NULL;
     if (!split_path(&c, copy))
         reply_error(&c, 404, "unknown endpoint: %s %s", c.method, c.path);
+    else if (q != NULL && evhttp_parse_query_str(q, &c.query) != 0)
+        reply_error(&c, 400, "the query string does not decode");
     else
         route(&c);
+    evhttp_clear_headers(&c.query);
     for (int i = 0; i < c.nseg; i++)
         free(c.seg[i]);
     free(copy);
@@ -700,10 +953,17 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
                                             EVHTTP_REQ_OPTIONS |
                                             EVHTTP_REQ_PATCH);
     evhttp_set_gencb(a->http, on_request, a);
+    if (!zbc_sse_start(&a->sse, base, zbc_chain_store(chain),
+                       ZBC_SSE_MAX_STREAMS, err)) {
+        evhttp_free(a->http);
+        free(a);
+        return 0;
+    }
     const char *host = cfg->host != NULL ? cfg->host : "127.0.0.1";
     struct evhttp_bound_socket *bs =
         evhttp_bind_socket_with_handle(a->http, host, cfg->port);
     if (bs == NULL) {
+        zbc_sse_stop(a->sse);
         evhttp_free(a->http);
         free(a);
         return zbc_fail(err, "cannot listen on %s:%u (address in use or not "
@@ -733,6 +993,7 @@ void zbc_api_stop(struct zbc_api *a)
 {
     if (a == NULL)
         return;
+    zbc_sse_stop(a->sse);
     evhttp_free(a->http);
     sodium_memzero(a->token, sizeof a->token);
     free(a);

@@ -1356,3 +1356,8 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
     free(work);
     return 1;
 }
+
+struct zbc_store *zbc_chain_store(struct zbc_chain *c)
+{
+    return c->store;
+}

@@ -240,4 +240,9 @@ bool zbc_chain_synced(const struct zbc_chain *c);
 int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
                       struct zbc_account *acc, struct zbc_err *err);
 
+/* The ledger, for read-only queries other node modules make through
+ * zbc_store_read (node/chain_apps.c, node/sse.c).  Writes belong to the
+ * chain alone. */
+struct zbc_store *zbc_chain_store(struct zbc_chain *c);
+
 #endif

@@ -244,6 +244,13 @@ int zbc_json_event(json_t **out, const struct zbc_event *e,
         zbc_json_set(o, "amount", zbc_json_u64(e->amount), err) &&
         zbc_json_set(o, "ref", zbc_json_u64(e->ref), err) &&
         zbc_json_set(o, "reason", json_string(e->reason), err);
+    /* App kinds carry a seat and data bytes (consensus/events.h). */
+    if (ok && e->kind >= ZBC_EVENT_APP_CREATE)
+        ok = zbc_json_set(o, "seat",
+                          e->seat == ZBC_EVENT_NO_SEAT ? json_null()
+                                                       : json_integer(e->seat),
+                          err) &&
+             zbc_json_set(o, "data", zbc_json_hex(e->data, e->data_len), err);
     if (!ok) {
         json_decref(o);
         return 0;
