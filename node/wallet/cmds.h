@@ -4,6 +4,7 @@
 #define ZBC_WALLET_CMDS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "crypto/address.h"
 #include "node/wallet/fail.h"
@@ -24,6 +25,22 @@ int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv
 /* tx status|show|prepare|submit */
 int zbc_cmd_tx(const struct zbc_opts *o, int argc, const char *const *argv,
                json_t **result, struct zbc_wfail *f);
+
+/* zbc app create GAME | move ID NOTATION | show | list | watch |
+ * claim-timeout (cmd_app.c); handles() says whether argv (after "app") is
+ * one of these rather than a raw transaction form. */
+bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *argv);
+int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv,
+                json_t **result, struct zbc_wfail *f);
+/* zbc app watch ID [--auto-reveal] (app_watch.c) */
+int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv,
+                  json_t **result, struct zbc_wfail *f);
+/* zbc bet dice|coin|roulette|limbo ... --stake X (cmd_bet.c) */
+int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv,
+                json_t **result, struct zbc_wfail *f);
+/* zbc verify APP (cmd_verify.c) */
+int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv,
+                   json_t **result, struct zbc_wfail *f);
 
 /* Every text form of a typed address (shared by address and key show). */
 json_t *zbc_addr_forms_json(const struct zbc_addr *a);

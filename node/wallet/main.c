@@ -21,9 +21,19 @@ static const char usage[] =
     "node (--api URL, ZBC_API, default " ZBC_DEFAULT_API "):\n"
     "  balance [ADDRESS|NAME]\n"
     "  send [SEED|-] <recipient> <amount> [--fee F] [--message M] [--from NAME] [--wait]\n"
-    "  app create [SEED|-] <app-type> <stake> <seats> [--params-hex H] [--opponent ZBC_...]\n"
-    "  app join|resign|claim [SEED|-] <app-id>\n"
-    "  app move [SEED|-] <app-id> <move-hex>\n"
+    "  app create GAME [--stake A] [--seats N] [--params k=v|HEX] [--opponent ZBC_...]\n"
+    "             [--board CELLS]           (battleship: fleet kept in the wallet)\n"
+    "  app join|resign|claim-timeout <app-id>\n"
+    "  app move <app-id> NOTATION...        e2e4, 11x18, d3, fire B7, reveal, roll, hold,\n"
+    "                                       commit rock / reveal (rps), commit (battleship)\n"
+    "  app show <app-id>                    board, seats, pot, clock, history, result\n"
+    "  app watch <app-id> [--auto-reveal]   follow the game live\n"
+    "  app list [--open] [--game G] [--status S]\n"
+    "  bet dice under|over PCT | coin heads|tails | roulette KIND [N] | limbo X\n"
+    "      --stake A [--client-seed S]      solo bets against the apps fund\n"
+    "  verify <app-id>                      recompute rolls, draws, bets and payouts\n"
+    "  raw: app create [SEED|-] <type> <stake> <seats> [--params-hex H]\n"
+    "       app join|resign|claim [SEED|-] <app-id>   app move SEED|- <app-id> <move-hex>\n"
     "  tx status <hash> [--wait]          tx show <hash>\n"
     "  tx prepare --from-address <0x...|1...> send <recipient> <amount> [--out FILE]\n"
     "  tx submit --prepared FILE|HEX --signature HEX [--wait]\n"
@@ -57,6 +67,8 @@ static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail 
     if (strcmp(cmd, "send") == 0)
         return zbc_cmd_transact(o, o->npos, o->pos, result, f);
     if (strcmp(cmd, "app") == 0) {
+        if (zbc_cmd_app_handles(o, argc, argv))
+            return zbc_cmd_app(o, argc, argv, result, f);
         if (argc < 1 || !is_app_tx(argv[0]))
             return zbc_wfail(f, ZBC_EXIT_USAGE,
                              "usage: zbc app create|join|move|resign|claim ... (see zbc --help)");
@@ -64,6 +76,10 @@ static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail 
     }
     if (strcmp(cmd, "tx") == 0)
         return zbc_cmd_tx(o, argc, argv, result, f);
+    if (strcmp(cmd, "bet") == 0)
+        return zbc_cmd_bet(o, argc, argv, result, f);
+    if (strcmp(cmd, "verify") == 0)
+        return zbc_cmd_verify(o, argc, argv, result, f);
     return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown command '%s' (see zbc --help)", cmd);
 }
 

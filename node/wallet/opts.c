@@ -47,6 +47,15 @@ static const struct spec specs[] = {
     {"--stake-token", STR, F(stake_token)},
     {"--params-hex", STR, F(params_hex)},
     {"--opponent", STR, F(opponent)},
+    {"--stake", STR, F(stake)},
+    {"--seats", STR, F(seats)},
+    {"--params", STR, F(params)},
+    {"--board", STR, F(board)},
+    {"--client-seed", STR, F(client_seed)},
+    {"--game", STR, F(game)},
+    {"--status", STR, F(status)},
+    {"--open", FLAG, F(open_only)},
+    {"--auto-reveal", FLAG, F(auto_reveal)},
 };
 
 static int parse_int(int *out, const char *opt, const char *v, struct zbc_wfail *f)

@@ -43,6 +43,15 @@ struct zbc_opts {
     const char *stake_token;      /* app create */
     const char *params_hex;       /* app create */
     const char *opponent;         /* app create */
+    const char *stake;            /* app create GAME, bet */
+    const char *seats;            /* app create GAME */
+    const char *params;           /* app create GAME: k=v words or hex */
+    const char *board;            /* app create battleship: ship cells */
+    const char *client_seed;      /* bet */
+    const char *game;             /* app list */
+    const char *status;           /* app list */
+    int open_only;                /* app list --open */
+    int auto_reveal;              /* app watch */
     int npos;
     const char *pos[ZBC_MAX_POSITIONAL];
 };

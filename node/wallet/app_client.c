@@ -1,0 +1,219 @@
+#include "node/wallet/app_client.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
+
+#include "crypto/hex.h"
+#include "crypto/sig.h"
+#include "node/wallet/client.h"
+#include "node/wallet/cmds.h"
+#include "node/wallet/keystore.h"
+
+int zbc_app_parse_id(uint64_t *id, const char *text)
+{
+    size_t n = strlen(text);
+    uint64_t v = 0;
+    if (n == 0 || n > 20)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return 0;
+        unsigned d = (unsigned)(text[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    *id = v;
+    return 1;
+}
+
+int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
+                  struct zbc_wfail *f)
+{
+    uint64_t v;
+    if (!zbc_app_parse_id(&v, id))
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "app id '%s' must be a decimal number", id);
+    char path[64];
+    snprintf(path, sizeof path, "/api/v1/apps/%" PRIu64, v);
+    struct zbc_client api = {o->api, o->timeout_s};
+    return zbc_client_call(&api, path, NULL, app, f);
+}
+
+int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t height,
+                       struct zbc_wfail *f)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
+    struct zbc_client api = {o->api, o->timeout_s};
+    json_t *b;
+    if (!zbc_client_call(&api, path, NULL, &b, f))
+        return 0;
+    const char *hex = json_string_value(json_object_get(b, "seed"));
+    int ok = hex != NULL && strlen(hex) == 64 && zbc_hex_decode_exact(seed, 32, hex);
+    json_decref(b);
+    if (!ok)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "block %u has no 32-byte seed in the node's answer",
+                         height);
+    return 1;
+}
+
+int zbc_app_caller(struct zbc_addr *a, char text[ZBC_ADDR_TEXT_MAX], const struct zbc_opts *o,
+                   struct zbc_wfail *f)
+{
+    uint8_t pk[32];
+    char name[ZBC_KEY_NAME_MAX + 1];
+    if (o->from == NULL && o->env_key != NULL) {
+        uint8_t seed[32], sk[64];
+        if (strlen(o->env_key) != 64 || !zbc_hex_decode_exact(seed, 32, o->env_key))
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "ZBC_KEY must be a 32-byte seed as 64 hex characters");
+        zbc_ed25519_keypair(pk, sk, seed);
+        memset(sk, 0, sizeof sk);
+        memset(seed, 0, sizeof seed);
+    } else if (!zbc_keystore_pubkey(o, o->from, pk, name, f)) {
+        return 0;
+    }
+    zbc_addr_from_ed25519(a, pk);
+    zbc_addr_to_text(text, a);
+    return 1;
+}
+
+int zbc_app_seat_in(const json_t *app, const char *addr_text)
+{
+    json_t *players = json_object_get(app, "players");
+    size_t i;
+    json_t *p;
+    json_array_foreach(players, i, p) {
+        const char *a = json_string_value(json_object_get(p, "address"));
+        if (a != NULL && strcmp(a, addr_text) == 0)
+            return (int)json_integer_value(json_object_get(p, "seat"));
+    }
+    return -1;
+}
+
+int zbc_app_state(const struct zbc_engine **e, struct zbc_game_state *st, const json_t *app,
+                  struct zbc_wfail *f)
+{
+    int type = (int)json_integer_value(json_object_get(app, "type"));
+    *e = type > 0 && type < 256 ? zbc_engine_by_type((uint8_t)type) : NULL;
+    if (*e == NULL)
+        return zbc_wfail(f, ZBC_EXIT_REJECTED, "app type %d is not a game with moves", type);
+    const char *hex = json_string_value(json_object_get(app, "state_hex"));
+    size_t hl = hex != NULL ? strlen(hex) : 0;
+    if (hl == 0)
+        return zbc_wfail(f, ZBC_EXIT_REJECTED,
+                         "the game has not started yet (waiting for players or the first-turn draw)");
+    uint8_t *bytes = malloc(hl / 2 + 1);
+    size_t n = 0;
+    struct zbc_err err;
+    int ok = bytes != NULL && zbc_hex_decode(bytes, hl / 2 + 1, &n, hex, hl) &&
+             (*e)->decode(st, bytes, n, &err);
+    free(bytes);
+    if (!ok)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node's state_hex of this app does not decode");
+    return 1;
+}
+
+uint64_t zbc_app_id_of_hash(const uint8_t hash[32])
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = v << 8 | hash[i];
+    return v;
+}
+
+int zbc_app_send(json_t **result, const struct zbc_opts *o, const char *cmd, int argc,
+                 const char *const *argv, const char *params_hex, struct zbc_wfail *f)
+{
+    const char *args[8];
+    if (argc > 6)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "too many transaction arguments");
+    args[0] = cmd;
+    for (int i = 0; i < argc; i++)
+        args[i + 1] = argv[i];
+    struct zbc_opts o2 = *o;
+    o2.params_hex = params_hex;
+    if (!zbc_cmd_transact(&o2, argc + 1, args, result, f))
+        return 0;
+    const char *h = json_string_value(json_object_get(*result, "transaction_hash"));
+    uint8_t hash[32];
+    if (strcmp(cmd, "create") == 0 && h != NULL && zbc_hex_decode_exact(hash, 32, h)) {
+        char id[24];
+        snprintf(id, sizeof id, "%" PRIu64, zbc_app_id_of_hash(hash));
+        json_object_set_new(*result, "app_id", json_string(id));
+    }
+    return 1;
+}
+
+/* ---- secret files ---- */
+
+static int secret_path(char *out, size_t cap, const struct zbc_opts *o, uint64_t id,
+                       int make_dir, struct zbc_wfail *f)
+{
+    char dir[ZBC_WALLET_PATH_MAX];
+    if (!zbc_keystore_dir(dir, o, f))
+        return 0;
+    if (make_dir && mkdir(dir, 0700) != 0 && errno != EEXIST)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot create the wallet directory %s: %s", dir,
+                         strerror(errno));
+    int n = snprintf(out, cap, "%s/apps", dir);
+    if (n < 0 || (size_t)n >= cap)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet directory path is too long");
+    if (make_dir && mkdir(out, 0700) != 0 && errno != EEXIST)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot create %s: %s", out, strerror(errno));
+    n = snprintf(out, cap, "%s/apps/%" PRIu64 ".json", dir, id);
+    if (n < 0 || (size_t)n >= cap)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet directory path is too long");
+    return 1;
+}
+
+int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, json_t *secret,
+                        struct zbc_wfail *f)
+{
+    char path[ZBC_WALLET_PATH_MAX + 64], tmp[ZBC_WALLET_PATH_MAX + 80];
+    if (!secret_path(path, sizeof path, o, app_id, 1, f))
+        return 0;
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    char *text = json_dumps(secret, JSON_COMPACT | JSON_SORT_KEYS);
+    if (text == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory writing %s", path);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    size_t len = strlen(text);
+    int ok = fd >= 0 && write(fd, text, len) == (ssize_t)len && fsync(fd) == 0;
+    if (fd >= 0 && close(fd) != 0)
+        ok = 0;
+    free(text);
+    if (!ok || rename(tmp, path) != 0) {
+        int e = errno;
+        unlink(tmp);
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot write the app secret file %s: %s", path,
+                         strerror(e));
+    }
+    return 1;
+}
+
+int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id, json_t **secret,
+                        struct zbc_wfail *f)
+{
+    char path[ZBC_WALLET_PATH_MAX + 64];
+    *secret = NULL;
+    if (!secret_path(path, sizeof path, o, app_id, 0, f))
+        return 0;
+    if (access(path, F_OK) != 0)
+        return 1;
+    json_error_t jerr;
+    *secret = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
+    if (!json_is_object(*secret)) {
+        json_decref(*secret);
+        *secret = NULL;
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "app secret file %s is not a JSON object: %s", path,
+                         jerr.text);
+    }
+    return 1;
+}

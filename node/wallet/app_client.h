@@ -1,0 +1,58 @@
+/* What the wallet's app commands share (docs/wallet.md "Apps"): reading
+ * an app and blocks from the node, the caller's account and seat, the
+ * engine state of an app, sending an app transaction through the same
+ * path as `zbc app create|join|move|...` with raw arguments, and the
+ * secret files of commit-reveal games. */
+#ifndef ZBC_WALLET_APP_CLIENT_H
+#define ZBC_WALLET_APP_CLIENT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "apps/engine.h"
+#include "crypto/address.h"
+#include "node/wallet/fail.h"
+#include "node/wallet/opts.h"
+
+/* GET /api/v1/apps/<id> (id as typed: decimal).  Unknown app: exit 7. */
+ZBC_WUR int zbc_app_fetch(json_t **app, const struct zbc_opts *o,
+                          const char *id, struct zbc_wfail *f);
+/* GET /api/v1/blocks/<height> "seed" (32 bytes). */
+ZBC_WUR int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o,
+                               uint32_t height, struct zbc_wfail *f);
+
+/* The account that signs: --from NAME, ZBC_KEY, else the wallet's
+ * default key (the same choice as the raw transaction commands). */
+ZBC_WUR int zbc_app_caller(struct zbc_addr *a, char text[ZBC_ADDR_TEXT_MAX],
+                           const struct zbc_opts *o, struct zbc_wfail *f);
+/* The caller's seat in the app view, or -1. */
+int zbc_app_seat_in(const json_t *app, const char *addr_text);
+
+/* The engine and decoded state of an app view (state_hex); fails (exit
+ * rejected) for a solo bet or an app that has not started. */
+ZBC_WUR int zbc_app_state(const struct zbc_engine **e,
+                          struct zbc_game_state *st, const json_t *app,
+                          struct zbc_wfail *f);
+
+/* Signs and submits one app transaction exactly as `zbc app CMD ARGS...`
+ * does (cmd: create, join, move, resign, claim), with params_hex for
+ * create.  *result as that command prints it, plus "app_id". */
+ZBC_WUR int zbc_app_send(json_t **result, const struct zbc_opts *o,
+                         const char *cmd, int argc, const char *const *argv,
+                         const char *params_hex, struct zbc_wfail *f);
+
+/* The app id of a CreateApp transaction hash (hex): first 8 bytes LE. */
+uint64_t zbc_app_id_of_hash(const uint8_t hash[32]);
+
+/* Secret file <wallet>/apps/<app id>.json (mode 0600, directory 0700):
+ * a JSON object the game's commands define. */
+ZBC_WUR int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id,
+                                json_t *secret, struct zbc_wfail *f);
+/* *secret = NULL when there is no file. */
+ZBC_WUR int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id,
+                                json_t **secret, struct zbc_wfail *f);
+
+/* Parses a decimal u64 (app ids). */
+ZBC_WUR int zbc_app_parse_id(uint64_t *id, const char *text);
+
+#endif

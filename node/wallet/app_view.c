@@ -1,0 +1,120 @@
+#include "node/wallet/app_view.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct buf {
+    char *p;
+    size_t len, cap;
+};
+
+static void put(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void put(struct buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (b->p == NULL || n < 0)
+        return;
+    if (b->len + (size_t)n + 1 > b->cap) {
+        size_t cap = (b->len + (size_t)n + 1) * 2;
+        char *p = realloc(b->p, cap);
+        if (p == NULL) {
+            free(b->p);
+            b->p = NULL;
+            return;
+        }
+        b->p = p;
+        b->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s != NULL ? s : "-";
+}
+
+static long long num(const json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static void history(struct buf *b, const json_t *app)
+{
+    const json_t *h = json_object_get(app, "history");
+    size_t n = json_array_size(h), from = n > 12 ? n - 12 : 0;
+    if (n == 0)
+        return;
+    put(b, "history%s:\n", from > 0 ? " (last 12)" : "");
+    for (size_t i = from; i < n; i++) {
+        const json_t *e = json_array_get(h, i);
+        const json_t *seat = json_object_get(e, "seat");
+        put(b, "  #%-4lld h%-6lld %-9s", num(e, "seq"), num(e, "height"), str(e, "kind"));
+        if (json_is_integer(seat))
+            put(b, " seat %lld", json_integer_value(seat));
+        if (json_is_string(json_object_get(e, "notation")))
+            put(b, " %s", str(e, "notation"));
+        if (num(e, "amount") != 0 && strcmp(str(e, "kind"), "app_move") != 0)
+            put(b, " amount %lld", num(e, "amount"));
+        if (str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
+            put(b, " (%s)", str(e, "reason"));
+        put(b, "\n");
+    }
+}
+
+char *zbc_app_view_text(const json_t *app, const char *me)
+{
+    struct buf b = {malloc(1024), 0, 1024};
+    if (b.p == NULL)
+        return NULL;
+    b.p[0] = '\0';
+    put(&b, "app %s: %s, %s, stake %lld, pot %lld", str(app, "id"), str(app, "game"),
+        str(app, "status"), num(app, "stake"), num(app, "pot"));
+    if (num(app, "escrow") != 0)
+        put(&b, " (escrow %lld)", num(app, "escrow"));
+    put(&b, ", seats %lld/%lld, height %lld\n", num(app, "seated"), num(app, "seats"),
+        num(app, "height"));
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(app, "players"), i, p) {
+        const char *a = str(p, "address");
+        put(&b, "  seat %lld  %s%s\n", num(p, "seat"), a,
+            me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
+    }
+    const json_t *clock = json_object_get(app, "clock");
+    if (json_is_true(json_object_get(app, "first_turn_pending")))
+        put(&b, "first turn pending: the first seat is drawn at block %lld\n",
+            num(app, "joined") + 2);
+    else if (json_is_integer(clock))
+        put(&b, "to move: seat %lld, deadline block %lld (%lld blocks left)%s\n",
+            json_integer_value(clock), num(app, "deadline"), num(app, "blocks_left"),
+            json_is_true(json_object_get(app, "timeout_claimable")) ? ", timeout claimable" : "");
+    const json_t *pend = json_object_get(app, "pending");
+    if (json_is_object(pend))
+        put(&b, "pending: seat %lld %s (applied at block %lld)\n", num(pend, "seat"),
+            json_is_string(json_object_get(pend, "notation")) ? str(pend, "notation") : "move",
+            num(pend, "applies_at"));
+    if (json_is_string(json_object_get(app, "board")))
+        put(&b, "\n%s\n", str(app, "board"));
+    history(&b, app);
+    const json_t *r = json_object_get(app, "result");
+    if (json_is_object(r)) {
+        put(&b, "result: %s", str(r, "ending"));
+        if (json_is_integer(json_object_get(r, "winner")))
+            put(&b, ", winner seat %lld", num(r, "winner"));
+        put(&b, " at block %lld, rake %lld\n", num(r, "ended"), num(r, "rake"));
+        json_array_foreach(json_object_get(r, "payouts"), i, p)
+            put(&b, "  paid %lld to %s (%s)\n", num(p, "amount"), str(p, "address"),
+                str(p, "reason"));
+    }
+    return b.p;
+}

@@ -1,0 +1,208 @@
+/* zbc app watch ID [--auto-reveal]: follows an app live through the node's
+ * event stream (GET /api/v1/apps/<id>/events, server-sent events), redraws
+ * the app after every event and, with --auto-reveal, answers a shot at our
+ * battleship board with the reveal from the wallet's secret file.  Ends
+ * when the app is finished or abandoned.  With --json nothing is printed
+ * until the end (one JSON object: the final app view). */
+#include <errno.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "apps/games/battleship.h"
+#include "node/wallet/app_client.h"
+#include "node/wallet/app_view.h"
+#include "node/wallet/cmds.h"
+
+struct stream {
+    int fd;
+    char buf[8192];
+    size_t len;
+};
+
+/* Opens GET <api>/api/v1/apps/<id>/events (HTTP/1.0: the node streams
+ * without chunked encoding and closes at the end). */
+static int stream_open(struct stream *s, const char *api, const char *id, struct zbc_wfail *f)
+{
+    char host[256], port[8] = "80", prefix[256] = "";
+    const char *p = api;
+    if (strncmp(p, "http://", 7) != 0)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "--api must be an http:// URL for app watch");
+    p += 7;
+    size_t hl = strcspn(p, ":/");
+    if (hl == 0 || hl >= sizeof host)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "--api URL has no host");
+    memcpy(host, p, hl);
+    host[hl] = '\0';
+    p += hl;
+    if (*p == ':') {
+        size_t pl = strcspn(p + 1, "/");
+        if (pl == 0 || pl >= sizeof port)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "--api URL has a bad port");
+        memcpy(port, p + 1, pl);
+        port[pl] = '\0';
+        p += 1 + pl;
+    }
+    snprintf(prefix, sizeof prefix, "%s", p);
+    size_t pre = strlen(prefix);
+    while (pre > 0 && prefix[pre - 1] == '/')
+        prefix[--pre] = '\0';
+    struct addrinfo hints = {.ai_socktype = SOCK_STREAM}, *res = NULL;
+    if (getaddrinfo(host, port, &hints, &res) != 0)
+        return zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot resolve %s", host);
+    s->fd = -1;
+    for (struct addrinfo *a = res; a != NULL && s->fd < 0; a = a->ai_next) {
+        s->fd = socket(a->ai_family, a->ai_socktype, a->ai_protocol);
+        if (s->fd >= 0 && connect(s->fd, a->ai_addr, a->ai_addrlen) != 0) {
+            close(s->fd);
+            s->fd = -1;
+        }
+    }
+    freeaddrinfo(res);
+    if (s->fd < 0)
+        return zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot connect to %s:%s", host, port);
+    char req[768];
+    int n = snprintf(req, sizeof req,
+                     "GET %s/api/v1/apps/%s/events HTTP/1.0\r\nHost: %s\r\n"
+                     "Accept: text/event-stream\r\n\r\n", prefix, id, host);
+    if (write(s->fd, req, (size_t)n) != n) {
+        close(s->fd);
+        return zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot send the stream request");
+    }
+    s->len = 0;
+    return 1;
+}
+
+/* Waits for the next complete SSE message ("\n\n") that carries an event
+ * (comments and the header are skipped).  0 on EOF or error. */
+static int stream_next(struct stream *s)
+{
+    for (;;) {
+        s->buf[s->len] = '\0';
+        char *end = strstr(s->buf, "\n\n");
+        if (end != NULL) {
+            bool event = strstr(s->buf, "\nevent:") != NULL || strncmp(s->buf, "event:", 6) == 0 ||
+                         strstr(s->buf, "\ndata:") != NULL;
+            bool header = strncmp(s->buf, "HTTP/", 5) == 0;
+            size_t used = (size_t)(end - s->buf) + 2;
+            memmove(s->buf, s->buf + used, s->len - used);
+            s->len -= used;
+            if (event && !header)
+                return 1;
+            continue;
+        }
+        if (s->len + 1 >= sizeof s->buf)
+            s->len = 0; /* an oversized message: drop it */
+        struct pollfd pf = {.fd = s->fd, .events = POLLIN};
+        if (poll(&pf, 1, 30000) < 0 && errno != EINTR)
+            return 0;
+        if (!(pf.revents & (POLLIN | POLLHUP)))
+            continue;
+        ssize_t r = read(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len);
+        if (r <= 0)
+            return 0;
+        /* normalise CRLF (the HTTP header) to LF */
+        for (ssize_t i = 0; i < r; i++) {
+            char c = s->buf[s->len + (size_t)i];
+            if (c != '\r')
+                s->buf[s->len++] = c;
+        }
+    }
+}
+
+int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
+                  struct zbc_wfail *f)
+{
+    if (argc != 2)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc app watch ID [--auto-reveal]");
+    const char *id = argv[1];
+    struct zbc_addr me;
+    char me_text[ZBC_ADDR_TEXT_MAX] = "";
+    struct zbc_wfail quiet = {0};
+    if (!zbc_app_caller(&me, me_text, o, &quiet)) {
+        if (o->auto_reveal) {
+            *f = quiet;
+            return 0;
+        }
+        me_text[0] = '\0';
+    }
+    zbc_wfail_clear(&quiet);
+    struct stream s = {.fd = -1};
+    if (!stream_open(&s, o->api, id, f))
+        return 0;
+    json_t *app = NULL;
+    long long revealed_at = -1; /* app "moves" when we last revealed */
+    int reveals = 0, updates = 0, ok = 1;
+    for (;;) {
+        json_decref(app);
+        if (!zbc_app_fetch(&app, o, id, f)) {
+            app = NULL;
+            ok = 0;
+            break;
+        }
+        updates++;
+        if (!o->json) {
+            char *text = zbc_app_view_text(app, me_text);
+            if (text != NULL)
+                printf("%s\n", text);
+            free(text);
+            fflush(stdout);
+        }
+        const char *status = json_string_value(json_object_get(app, "status"));
+        if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
+            break;
+        int seat = zbc_app_seat_in(app, me_text);
+        const char *game = json_string_value(json_object_get(app, "game"));
+        long long moves = json_integer_value(json_object_get(app, "moves"));
+        if (o->auto_reveal && seat >= 0 && game != NULL && strcmp(game, "battleship") == 0 &&
+            moves != revealed_at) {
+            const struct zbc_engine *e;
+            struct zbc_game_state *st = malloc(sizeof *st);
+            struct zbc_wfail sf = {0};
+            if (st != NULL && zbc_app_state(&e, st, app, &sf) &&
+                zbc_battleship_pending_cell(st, (uint8_t)seat) >= 0) {
+                const char *margs[] = {"move", id, "reveal"};
+                json_t *r = NULL;
+                if (zbc_cmd_app(o, 3, margs, &r, &sf)) {
+                    reveals++;
+                    revealed_at = moves;
+                    if (!o->json)
+                        printf("auto-reveal sent: %s\n",
+                               json_string_value(json_object_get(r, "transaction_hash")));
+                } else {
+                    fprintf(stderr, "zbc: auto-reveal failed: %s\n", sf.err.msg);
+                }
+                json_decref(r);
+            }
+            zbc_wfail_clear(&sf);
+            free(st);
+        }
+        if (!stream_next(&s)) {
+            close(s.fd);
+            if (!stream_open(&s, o->api, id, f)) {
+                ok = 0;
+                break;
+            }
+        }
+    }
+    if (s.fd >= 0)
+        close(s.fd);
+    if (!ok) {
+        json_decref(app);
+        return 0;
+    }
+    json_t *r = json_object();
+    json_object_set_new(r, "app", app);
+    json_object_set_new(r, "updates", json_integer(updates));
+    json_object_set_new(r, "reveals_sent", json_integer(reveals));
+    json_object_set_new(r, "status", json_string(json_string_value(json_object_get(app, "status"))));
+    char text[128];
+    snprintf(text, sizeof text, "app %s is %s\n", id, json_string_value(json_object_get(app, "status")));
+    json_object_set_new(r, "_text", json_string(text));
+    *result = r;
+    return 1;
+}

@@ -1,0 +1,162 @@
+/* zbc bet dice|coin|roulette|limbo ... --stake A [--client-seed S]: a solo
+ * bet (CreateApp with seats = 1, SPEC §6) settled by the next block. */
+#include <ctype.h>
+#include <inttypes.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/fair.h"
+#include "crypto/hex.h"
+#include "node/wallet/amount.h"
+#include "node/wallet/app_client.h"
+#include "node/wallet/cmds.h"
+
+static const char bet_usage[] =
+    "usage: zbc bet dice under|over PERCENT | coin heads|tails | roulette "
+    "red|black|odd|even|low|high|straight N|dozen N|column N | limbo MULTIPLIER "
+    "--stake AMOUNT [--client-seed S]";
+
+/* "49.5" -> 4950: a decimal with at most two decimals, in hundredths. */
+static int hundredths(uint64_t *out, const char *text)
+{
+    uint64_t v = 0;
+    int dec = -1;
+    if (*text == '\0')
+        return 0;
+    for (const char *p = text; *p != '\0'; p++) {
+        if (*p == '.' && dec < 0) {
+            dec = 0;
+            continue;
+        }
+        if (!isdigit((unsigned char)*p) || dec == 2 || v > UINT32_MAX)
+            return 0;
+        v = v * 10 + (uint64_t)(*p - '0');
+        if (dec >= 0)
+            dec++;
+    }
+    for (int i = dec < 0 ? 0 : dec; i < 2; i++)
+        v *= 10;
+    *out = v;
+    return 1;
+}
+
+static int roulette_kind(const char *w)
+{
+    static const char *names[] = {"straight", "red", "black", "odd", "even",
+                                  "low", "high", "dozen", "column"};
+    for (int i = 0; i < 9; i++)
+        if (strcmp(w, names[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* The bet's fields from the words after the game name. */
+static int bet_fields(struct zbc_bet *b, int argc, const char *const *argv, struct zbc_wfail *f)
+{
+    const char *g = argv[0];
+    uint64_t v;
+    memset(b, 0, sizeof *b);
+    if (strcmp(g, "dice") == 0 && argc == 3) {
+        b->game = ZBC_BET_DICE;
+        if (strcmp(argv[1], "under") != 0 && strcmp(argv[1], "over") != 0)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "dice bets are 'under' or 'over', not '%s'", argv[1]);
+        b->direction = strcmp(argv[1], "over") == 0;
+        if (!hundredths(&v, argv[2]) || v < 1 || v > 9999)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "dice target must be from 0.01 to 99.99, not '%s'",
+                             argv[2]);
+        b->target16 = (uint16_t)v;
+        return 1;
+    }
+    if (strcmp(g, "coin") == 0 && argc == 2) {
+        b->game = ZBC_BET_COIN;
+        if (strcmp(argv[1], "heads") != 0 && strcmp(argv[1], "tails") != 0)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "coin bets are 'heads' or 'tails', not '%s'", argv[1]);
+        b->direction = strcmp(argv[1], "tails") == 0;
+        return 1;
+    }
+    if (strcmp(g, "roulette") == 0 && (argc == 2 || argc == 3)) {
+        b->game = ZBC_BET_ROULETTE;
+        int k = roulette_kind(argv[1]);
+        bool numbered = k == ZBC_ROULETTE_STRAIGHT || k == ZBC_ROULETTE_DOZEN ||
+                        k == ZBC_ROULETTE_COLUMN;
+        if (k < 0 || numbered != (argc == 3))
+            return zbc_wfail(f, ZBC_EXIT_USAGE,
+                             "roulette bets: red, black, odd, even, low, high, straight N, dozen N "
+                             "or column N");
+        b->kind = (uint8_t)k;
+        if (numbered) {
+            char *end;
+            unsigned long n = strtoul(argv[2], &end, 10);
+            if (*end != '\0' || argv[2][0] == '\0' || n > 36)
+                return zbc_wfail(f, ZBC_EXIT_USAGE, "roulette number '%s' is not 0-36", argv[2]);
+            b->number = (uint8_t)n;
+        }
+        return 1;
+    }
+    if (strcmp(g, "limbo") == 0 && argc == 2) {
+        b->game = ZBC_BET_LIMBO;
+        if (!hundredths(&v, argv[1]) || v < 101 || v > UINT32_MAX)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "limbo target must be a multiplier of at least 1.01, "
+                             "not '%s'", argv[1]);
+        b->target32 = (uint32_t)v;
+        return 1;
+    }
+    return zbc_wfail(f, ZBC_EXIT_USAGE, "%s", bet_usage);
+}
+
+int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
+                struct zbc_wfail *f)
+{
+    struct zbc_bet b;
+    if (argc < 1)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s", bet_usage);
+    if (!bet_fields(&b, argc, argv, f))
+        return 0;
+    if (o->stake == NULL)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "a bet needs --stake AMOUNT");
+    uint64_t stake;
+    struct zbc_err err;
+    if (!zbc_amount_parse(&stake, o->stake, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "--stake");
+    if (o->client_seed != NULL) {
+        size_t n = strlen(o->client_seed);
+        if (n > ZBC_CLIENT_SEED_MAX)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "--client-seed is at most %d characters",
+                             ZBC_CLIENT_SEED_MAX);
+        memcpy(b.client_seed, o->client_seed, n + 1);
+        b.client_seed_len = (uint8_t)n;
+    } else {
+        uint8_t r[8];
+        randombytes_buf(r, sizeof r);
+        zbc_hex_encode(b.client_seed, r, sizeof r);
+        b.client_seed_len = 16;
+    }
+    uint8_t params[128];
+    size_t plen = zbc_bet_encode(&b, params, sizeof params);
+    struct zbc_bet check;
+    if (plen == 0 || !zbc_bet_parse(&check, (uint8_t)b.game, params, plen, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "bet");
+    char phex[2 * sizeof params + 1], type[8], st[24];
+    zbc_hex_encode(phex, params, plen);
+    snprintf(type, sizeof type, "%u", (unsigned)b.game);
+    snprintf(st, sizeof st, "%" PRIu64, stake);
+    const char *args[] = {type, st, "1"};
+    if (!zbc_app_send(result, o, "create", 3, args, phex, f))
+        return 0;
+    uint64_t max_ret = 0;
+    if (zbc_bet_max_return(&b, stake, &max_ret, &err))
+        json_object_set_new(*result, "max_return", json_integer((json_int_t)max_ret));
+    json_object_set_new(*result, "game", json_string(argv[0]));
+    json_object_set_new(*result, "client_seed", json_string(b.client_seed));
+    char text[256];
+    snprintf(text, sizeof text,
+             "bet %s placed: %s, stake %s units, client seed %s\n"
+             "settled by the next block; then: zbc app show %s / zbc verify %s\n",
+             json_string_value(json_object_get(*result, "app_id")), argv[0], st, b.client_seed,
+             json_string_value(json_object_get(*result, "app_id")),
+             json_string_value(json_object_get(*result, "app_id")));
+    json_object_set_new(*result, "_text", json_string(text));
+    return 1;
+}

@@ -1,0 +1,379 @@
+/* zbc verify APP: recomputes an app's outcome from chain data (block
+ * seeds, move transaction hashes, the recorded moves) with the same pure
+ * code the chain runs (apps/app.h, apps/fair.h, the engines), and compares
+ * it with what the node reports.  Exit 10 (verify_failed) on a mismatch.
+ *
+ *   solo bet: server_seed = hex of seed(N+1), the first float, the
+ *             outcome and the return, the payout;
+ *   game:     the first-seat draw (seed(J+2)), the start position and
+ *             every dice roll (seed of the applying block, move tx hash),
+ *             a full engine replay of the recorded moves compared with the
+ *             node's state, the result, the rake and every payout. */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/app.h"
+#include "apps/fair.h"
+#include "consensus/events.h"
+#include "crypto/hex.h"
+#include "node/wallet/app_client.h"
+#include "node/wallet/client.h"
+#include "node/wallet/cmds.h"
+
+struct vctx {
+    const struct zbc_opts *o;
+    json_t *app;
+    json_t *checks;   /* list of what was checked */
+    char mismatch[512];
+};
+
+static void checked(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void checked(struct vctx *v, const char *fmt, ...)
+{
+    char buf[300];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    json_array_append_new(v->checks, json_string(buf));
+}
+
+static int mismatch(struct vctx *v, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int mismatch(struct vctx *v, const char *fmt, ...)
+{
+    if (v->mismatch[0] == '\0') {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(v->mismatch, sizeof v->mismatch, fmt, ap);
+        va_end(ap);
+    }
+    return 1; /* keep going: the first mismatch is reported */
+}
+
+static long long num(const json_t *o, const char *k)
+{
+    return json_integer_value(json_object_get(o, k));
+}
+
+static const char *str(const json_t *o, const char *k)
+{
+    const char *s = json_string_value(json_object_get(o, k));
+    return s != NULL ? s : "";
+}
+
+static int hex_bytes(uint8_t *out, size_t cap, size_t *len, const char *hex)
+{
+    return zbc_hex_decode(out, cap, len, hex, strlen(hex));
+}
+
+/* The first history entry of a kind, or NULL. */
+static const json_t *entry(const json_t *app, const char *kind)
+{
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(app, "history"), i, e)
+        if (strcmp(str(e, "kind"), kind) == 0)
+            return e;
+    return NULL;
+}
+
+/* ---- solo bets ---- */
+
+static int verify_bet(struct vctx *v, uint64_t id, struct zbc_wfail *f)
+{
+    const json_t *app = v->app;
+    uint8_t params[256], seed[32];
+    size_t plen;
+    struct zbc_bet bet;
+    struct zbc_bet_outcome out;
+    struct zbc_err err;
+    if (!hex_bytes(params, sizeof params, &plen, str(app, "params_hex")) ||
+        !zbc_bet_parse(&bet, (uint8_t)num(app, "type"), params, plen, &err))
+        return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "the bet's params do not parse");
+    const json_t *settle = entry(app, "bet_settle");
+    if (settle == NULL)
+        return zbc_wfail(f, ZBC_EXIT_REJECTED, "bet %" PRIu64 " is not settled yet (wait a block)", id);
+    uint32_t h = (uint32_t)num(app, "created") + 1;
+    if ((uint32_t)num(settle, "height") != h)
+        mismatch(v, "the bet was settled at block %lld, not N+1 = %u", num(settle, "height"), h);
+    if (!zbc_app_block_seed(seed, v->o, h, f))
+        return 0;
+    char server[65];
+    zbc_fair_server_seed(server, seed);
+    uint32_t u = zbc_fair_u32(server, bet.client_seed, id, 0);
+    uint64_t stake = (uint64_t)num(app, "stake");
+    if (!zbc_bet_outcome(&bet, stake, u, &out, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_VERIFY_FAILED, &err, "outcome");
+    checked(v, "server seed = seed(%u) = %s", h, server);
+    checked(v, "HMAC_SHA256(server_seed, \"%s:%" PRIu64 ":0\") first float u = %u", bet.client_seed,
+            id, u);
+    if ((uint32_t)num(settle, "u") != u)
+        mismatch(v, "the node's float u = %lld, recomputed %u", num(settle, "u"), u);
+    if ((uint32_t)num(settle, "value") != out.value)
+        mismatch(v, "the node's outcome value = %lld, recomputed %u", num(settle, "value"), out.value);
+    if (json_is_true(json_object_get(settle, "win")) != out.win)
+        mismatch(v, "the node says %s, recomputed %s",
+                 json_is_true(json_object_get(settle, "win")) ? "win" : "loss",
+                 out.win ? "win" : "loss");
+    if ((uint64_t)num(settle, "amount") != out.returns)
+        mismatch(v, "the node returned %lld, recomputed %" PRIu64, num(settle, "amount"), out.returns);
+    checked(v, "outcome value %u: %s, returns %" PRIu64, out.value, out.win ? "win" : "loss",
+            out.returns);
+    uint64_t paid = 0;
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(json_object_get(app, "result"), "payouts"), i, p)
+        if (strcmp(str(p, "reason"), "bet") == 0)
+            paid += (uint64_t)num(p, "amount");
+    if (paid != out.returns)
+        mismatch(v, "the bettor was paid %" PRIu64 ", the outcome returns %" PRIu64, paid, out.returns);
+    return 1;
+}
+
+/* ---- games ---- */
+
+/* Replays the engine over the recorded moves; compares state and rolls. */
+static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8_t seats,
+                  struct zbc_game_state *st, struct zbc_result *res, struct zbc_wfail *f)
+{
+    const json_t *app = v->app;
+    struct zbc_err err;
+    uint8_t params[ZBC_APP_PARAMS_MAX], seed[32];
+    size_t plen;
+    if (!hex_bytes(params, sizeof params, &plen, str(app, "params_hex")))
+        return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "the app's params are not hex");
+    const json_t *act = entry(app, "app_activate");
+    uint8_t first = 0;
+    struct zbc_roll start, *startp = NULL;
+    if (e->draws_first) {
+        if (act == NULL)
+            return zbc_wfail(f, ZBC_EXIT_REJECTED, "app %" PRIu64 " has not drawn its first seat yet",
+                             id);
+        uint32_t h = (uint32_t)num(act, "height");
+        if (h != (uint32_t)num(app, "joined") + 2)
+            mismatch(v, "the first seat was drawn at block %u, not J+2 = %lld", h,
+                     num(app, "joined") + 2);
+        if (!zbc_app_block_seed(seed, v->o, h, f))
+            return 0;
+        first = zbc_app_first_seat(seed, id, seats);
+        checked(v, "first seat = LE64(H(\"ZBC-TURN\" || seed(%u) || id)) mod %u = %u", h, seats, first);
+        if (e->start_rolls) {
+            uint8_t tag[8];
+            for (int i = 0; i < 8; i++)
+                tag[i] = (uint8_t)(id >> (8 * i));
+            zbc_roll_init(&start, seed, tag, 8);
+            startp = &start;
+        }
+    }
+    if (!e->init(st, seats, params, plen, first, startp, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_VERIFY_FAILED, &err, "start position");
+    if (act != NULL && e->draws_first && num(act, "seat") != e->turn(st))
+        mismatch(v, "the node gave the first turn to seat %lld, the draw says seat %d",
+                 num(act, "seat"), e->turn(st));
+    size_t i, moves = 0, rolled = 0;
+    json_t *h;
+    uint8_t *move = malloc(ZBC_MOVE_WIRE_MAX);
+    if (move == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+    json_array_foreach(json_object_get(app, "history"), i, h) {
+        if (strcmp(str(h, "kind"), "app_move") != 0)
+            continue;
+        size_t len;
+        uint8_t hash[32];
+        int seat = (int)num(h, "seat");
+        if (!hex_bytes(move, ZBC_MOVE_WIRE_MAX, &len, str(h, "move_hex")) || len == 0) {
+            free(move);
+            return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "history entry %lld has no move bytes",
+                             num(h, "seq"));
+        }
+        struct zbc_roll r;
+        if (e->dice) {
+            if (strlen(str(h, "tx_hash")) != 64 || !zbc_hex_decode_exact(hash, 32, str(h, "tx_hash")) ||
+                !zbc_app_block_seed(seed, v->o, (uint32_t)num(h, "height"), f)) {
+                free(move);
+                return f->code != ZBC_EXIT_OK ? 0
+                                              : zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED,
+                                                          "a dice move has no transaction hash");
+            }
+            zbc_roll_init(&r, seed, hash, 32);
+        }
+        if (!e->apply_move(st, (uint8_t)seat, move, len, e->dice ? &r : NULL, &err)) {
+            mismatch(v, "recorded move #%lld by seat %d is illegal on the replayed board: %s",
+                     num(h, "seq"), seat, err.msg);
+            break;
+        }
+        moves++;
+        if (e->dice) {
+            /* the rolls the node recorded are the first bytes of the stream */
+            uint8_t rec[ZBC_EVENT_DATA_MAX], again;
+            size_t rlen;
+            struct zbc_roll r2;
+            zbc_roll_init(&r2, seed, hash, 32);
+            if (!hex_bytes(rec, sizeof rec, &rlen, str(h, "rolls_hex")))
+                rlen = 0;
+            if ((uint64_t)num(h, "roll_bytes_used") != r.used)
+                mismatch(v, "move #%lld used %" PRIu64 " roll bytes on replay, the node says %lld",
+                         num(h, "seq"), r.used, num(h, "roll_bytes_used"));
+            for (size_t k = 0; k < rlen; k++)
+                if (!zbc_roll_byte(&r2, &again) || again != rec[k]) {
+                    mismatch(v, "roll byte %zu of move #%lld differs from H(\"ZBC-DICE\" || "
+                             "seed(%lld) || tx hash || counter)", k, num(h, "seq"), num(h, "height"));
+                    break;
+                }
+            rolled++;
+        }
+    }
+    free(move);
+    checked(v, "replayed %zu moves (%zu with dice rolls from block seeds and move hashes)", moves,
+            rolled);
+    uint8_t *enc = malloc(ZBC_GAME_STATE_MAX);
+    char *hex = malloc(2 * ZBC_GAME_STATE_MAX + 1);
+    size_t n = enc != NULL ? e->encode(st, enc, ZBC_GAME_STATE_MAX) : 0;
+    if (n > 0 && hex != NULL) {
+        zbc_hex_encode(hex, enc, n);
+        if (strcmp(hex, str(app, "state_hex")) != 0)
+            mismatch(v, "the replayed state differs from the node's state");
+        else
+            checked(v, "replayed state equals the node's state (%zu bytes)", n);
+    }
+    free(enc);
+    free(hex);
+    e->result(st, res);
+    return 1;
+}
+
+/* Expected payouts from the ending; compares them with the node's. */
+static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
+                          const struct zbc_result *res, struct zbc_wfail *f)
+{
+    (void)f;
+    const json_t *r = json_object_get(v->app, "result");
+    if (!json_is_object(r)) {
+        if (res->kind != ZBC_RESULT_ONGOING)
+            mismatch(v, "the replayed game is over but the node shows no result");
+        checked(v, "the game is still running: no payouts yet");
+        return 1;
+    }
+    const char *ending = str(r, "ending");
+    int winner = json_is_integer(json_object_get(r, "winner")) ? (int)num(r, "winner") : -1;
+    if (res->kind == ZBC_RESULT_WIN && (strcmp(ending, "win") != 0 || winner != res->winner))
+        mismatch(v, "the replay ends in a win of seat %u, the node says %s (seat %d)", res->winner,
+                 ending, winner);
+    if (res->kind == ZBC_RESULT_DRAW && strcmp(ending, "draw") != 0)
+        mismatch(v, "the replay ends in a draw, the node says %s", ending);
+    if (res->kind == ZBC_RESULT_ONGOING &&
+        (strcmp(ending, "win") == 0 || strcmp(ending, "draw") == 0))
+        mismatch(v, "the node says %s but the replayed game is not over", ending);
+    uint64_t stake = (uint64_t)num(v->app, "stake"), pot = stake * seats;
+    uint64_t want[ZBC_SEATS_MAX] = {0}, rake = 0;
+    bool paid[ZBC_SEATS_MAX] = {false};
+    if (strcmp(ending, "draw") == 0) {
+        for (unsigned i = 0; i < seats; i++) {
+            want[i] = stake;
+            paid[i] = true;
+        }
+    } else {
+        rake = zbc_app_rake(pot, (uint32_t)rake_bps);
+        if (strcmp(ending, "win") == 0 && winner >= 0 && winner < seats) {
+            want[winner] = pot - rake;
+            paid[winner] = true;
+        } else if (winner >= 0 && winner < seats) { /* resign, timeout: all but winner */
+            uint64_t each, extra;
+            zbc_app_split(pot - rake, seats - 1u, &each, &extra);
+            bool first = true;
+            for (unsigned i = 0; i < seats; i++) {
+                if ((int)i == winner)
+                    continue;
+                want[i] = each + (first ? extra : 0);
+                paid[i] = true;
+                first = false;
+            }
+        }
+    }
+    if ((uint64_t)num(r, "rake") != rake)
+        mismatch(v, "rake: the node took %lld, the rule gives %" PRIu64, num(r, "rake"), rake);
+    uint64_t got[ZBC_SEATS_MAX] = {0};
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(r, "payouts"), i, p) {
+        int s = (int)num(p, "seat");
+        if (s >= 0 && s < seats && json_is_integer(json_object_get(p, "seat")))
+            got[s] += (uint64_t)num(p, "amount");
+    }
+    for (unsigned s = 0; s < seats; s++) {
+        if (got[s] != want[s])
+            mismatch(v, "seat %u was paid %" PRIu64 ", the %s rule gives %" PRIu64, s, got[s], ending,
+                     want[s]);
+        else if (paid[s])
+            checked(v, "seat %u paid %" PRIu64 " (%s)", s, want[s], ending);
+    }
+    checked(v, "rake %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000)", rake, pot, rake_bps);
+    return 1;
+}
+
+static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
+{
+    const struct zbc_engine *e = zbc_engine_by_type((uint8_t)num(v->app, "type"));
+    uint8_t seats = (uint8_t)num(v->app, "seats");
+    if (e == NULL || seats < 1 || seats > ZBC_SEATS_MAX)
+        return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %" PRIu64 " has an unknown game", id);
+    if (strlen(str(v->app, "state_hex")) == 0)
+        return zbc_wfail(f, ZBC_EXIT_REJECTED, "app %" PRIu64 " has not started yet", id);
+    struct zbc_client api = {v->o->api, v->o->timeout_s};
+    json_t *info;
+    if (!zbc_client_call(&api, "/api/v1/node/info", NULL, &info, f))
+        return 0;
+    uint64_t rake_bps = (uint64_t)num(info, "rake_bps");
+    json_decref(info);
+    struct zbc_game_state *st = malloc(sizeof *st);
+    struct zbc_result res;
+    if (st == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+    int ok = replay(v, e, id, seats, st, &res, f) && verify_payouts(v, seats, rake_bps, &res, f);
+    free(st);
+    return ok;
+}
+
+int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
+                   struct zbc_wfail *f)
+{
+    if (argc != 1)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc verify APP-ID");
+    uint64_t id;
+    if (!zbc_app_parse_id(&id, argv[0]))
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "app id '%s' must be a decimal number", argv[0]);
+    struct vctx v = {.o = o, .checks = json_array()};
+    if (!zbc_app_fetch(&v.app, o, argv[0], f)) {
+        json_decref(v.checks);
+        return 0;
+    }
+    int ok = zbc_bet_is_solo((uint8_t)num(v.app, "type")) ? verify_bet(&v, id, f)
+                                                          : verify_game(&v, id, f);
+    json_decref(v.app);
+    if (!ok) {
+        json_decref(v.checks);
+        return 0;
+    }
+    if (v.mismatch[0] != '\0') {
+        f->api_response = json_pack("{s:o}", "checks", v.checks);
+        return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %s does not verify: %s", argv[0],
+                         v.mismatch);
+    }
+    size_t cap = 256 + 320 * json_array_size(v.checks), len = 0, i;
+    char *text = malloc(cap);
+    json_t *c;
+    if (text != NULL) {
+        len += (size_t)snprintf(text, cap, "app %s verified from chain data:\n", argv[0]);
+        json_array_foreach(v.checks, i, c)
+            len += (size_t)snprintf(text + len, cap - len, "  ok  %s\n", json_string_value(c));
+    }
+    json_t *r = json_pack("{s:s, s:b, s:o}", "app_id", argv[0], "verified", 1, "checks", v.checks);
+    if (text != NULL)
+        json_object_set_new(r, "_text", json_string(text));
+    free(text);
+    *result = r;
+    return 1;
+}
