@@ -1,6 +1,7 @@
 #include "node/wallet/txbuild.h"
 
 #include <errno.h>
+#include <sodium.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -233,6 +234,7 @@ int zbc_wtx_sign(struct zbc_wtx *w, const uint8_t seed[32], const struct zbc_cha
     w->chain = *chain;
     uint8_t pk[32], sk[64];
     zbc_ed25519_keypair(pk, sk, seed);
+    sodium_memzero(sk, sizeof sk); /* only the public key is needed here */
     zbc_addr_from_ed25519(&w->tx.sender, pk);
     if (!zbc_tx_unsigned_size(&w->tx, &size, &err))
         return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "cannot encode the transaction");
