@@ -397,6 +397,16 @@ static int noop(struct zbc_err *err, const char *fmt, ...)
 }
 
 #define MULTI_ZBC "multiplayer apps require a ZBC account"
+#define ILLEGAL "illegal move: "
+
+/* An engine's refusal as a no-op reason: "illegal move: <sentence>"
+ * (engines whose sentence already starts so are not prefixed twice). */
+static const char *illegal(struct zbc_err *why)
+{
+    if (strncmp(why->msg, ILLEGAL, sizeof ILLEGAL - 1) != 0)
+        zbc_fail_prefix(why, "illegal move");
+    return why->msg;
+}
 
 static int check_create(struct zbc_state *s, const struct zbc_genesis *g,
                         const struct zbc_checked_tx *ct, uint64_t id,
@@ -523,7 +533,7 @@ static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
                          "game accepts", m->move_len, ZBC_MOVE_WIRE_MAX);
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
-        return noop(err, "illegal move: %s", why.msg);
+        return noop(err, "%s", illegal(&why));
     return ZBC_APPS_APPLY;
 }
 
@@ -931,10 +941,9 @@ static int do_move(struct actx *c, const uint8_t seed[32],
     zbc_roll_init(&rolls, seed, hash, 32);
     struct zbc_err why;
     if (!zbc_app_check_move(a, seat, move, len, &why)) {
-        char reason[ZBC_EVENT_REASON_MAX];
-        snprintf(reason, sizeof reason, "illegal move: %s", why.msg);
         int next;
-        if (!discard_pending(c, reason, err) || !zbc_app_turn(a, &next, err))
+        if (!discard_pending(c, illegal(&why), err) ||
+            !zbc_app_turn(a, &next, err))
             return 0;
         a->deadline = deadline_from(c);
         a->clock = next >= 0 && next < a->seats ? (uint8_t)next

@@ -80,7 +80,10 @@ static void test_tictactoe_win(void)
     const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_MOVE, 0);
     CHECK(e != NULL && e->tx_index == s1 && e->seat == x &&
           e->amount == f.tip.height + 240);
-    AX_NOOP(&ev, s2, "illegal move: ");
+    AX_NOOP(&ev, s2, "illegal move: square 1 is taken by X");
+    for (size_t k = 0; k < ev.n; k++)
+        if (ev.e[k].tx_index == s2)
+            CHECK(strstr(ev.e[k].reason, "illegal move: illegal") == NULL);
     AX_NOOP(&ev, s3, "deadline not passed");
     zbc_events_free(&ev);
     /* O 3, X 1, O 4, X 2: X wins */
