@@ -559,6 +559,7 @@ static void test_join_noops(void)
     uint32_t s7 = ax_move1(&f, &f.a, 12345, 0);
     uint32_t s8 = ax_ref(&f, &f.a, ZBC_TX_APP_CLAIM, 12345);
     uint64_t b0 = fx_balance(&f, &f.b.addr);
+    struct zbc_err err;
     CHECK(ax_block(&f, &ev));
     AX_NOOP(&ev, s0, "reserved for its designated opponent");
     AX_NOOP(&ev, s1, "already seated");
@@ -570,11 +571,30 @@ static void test_join_noops(void)
     AX_NOOP(&ev, s7, "unknown app");
     AX_NOOP(&ev, s8, "unknown app");
     zbc_events_free(&ev);
+    /* an app id that exists already (planted: ids are tx ids, so a real
+     * collision needs a hash collision) makes a CreateApp a no-op */
+    uint64_t clash = ax_create(&f, &f.b, 1, 1, 2, NULL, 0, NULL, FX_FEE);
+    {
+        static struct zbc_app p;
+        static uint8_t rec[ZBC_APP_RECORD_MAX];
+        memset(&p, 0, sizeof p);
+        p.type = 1;
+        p.status = ZBC_APP_ABANDONED;
+        p.seats = 2;
+        p.clock = ZBC_APP_NO_CLOCK;
+        size_t rl = zbc_app_encode(&p, rec, sizeof rec);
+        uint8_t key[8];
+        ax_put(key, clash, 8);
+        CHECK(zbc_state_put(&f.s, ZBC_TABLE_APPS, key, 8, rec, rl, &err));
+        CHECK(zbc_state_commit(&f.s, &err));
+    }
+    CHECK(ax_block(&f, &ev));
+    AX_NOOP(&ev, 0, "already exists");
+    zbc_events_free(&ev);
     /* b paid one fee and one stake; its no-ops cost nothing */
     CHECK_EQ_INT(fx_balance(&f, &f.b.addr), b0 - FX_FEE - STAKE);
     /* a no-op's hash is used: the same bytes again make a block invalid */
     struct zbc_checked_tx ct;
-    struct zbc_err err;
     CHECK(zbc_tx_check_stateless(&ct, &f.g, ax_buf[s2], ax_refs[s2].len,
                                  &err));
     CHECK(!zbc_tx_check_state(&f.s, &f.g, &ct, f.tip.timestamp_ms, 0, &err));
