@@ -590,30 +590,6 @@ int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
     return db_del(t, DB_TX_INDEX, tx_hash, 32, err);
 }
 
-int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
-                        const uint8_t hash[32], uint32_t parent_height,
-                        const uint8_t parent_hash[32], struct zbc_err *err)
-{
-    uint8_t k[4];
-    be32(k, height);
-    if (!db_del(t, DB_BLOCKS, k, 4, err) ||
-        !db_del(t, DB_BLOCK_HASH, hash, 32, err) ||
-        !db_del(t, DB_UNDO, k, 4, err) || !db_del(t, DB_EVENTS, k, 4, err))
-        return 0;
-    if (parent_height == 0)
-        return db_del(t, DB_META, "tip", 3, err);
-    uint8_t tip[36];
-    le32(tip, parent_height);
-    memcpy(tip + 4, parent_hash, 32);
-    return db_put(t, DB_META, "tip", 3, tip, sizeof tip, err);
-}
-
-int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           struct zbc_err *err)
-{
-    return db_del(t, DB_TX_INDEX, tx_hash, 32, err);
-}
-
 /* ---- reads ---- */
 
 int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
