@@ -563,8 +563,10 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n};
     int ok = with_state_write(c, produce_fn, &bc, err);
     if (ok) {
-        new_tip(c, &bc, &bc.built, info);
+        /* before new_tip: the built block borrows the pooled transactions'
+         * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
+        new_tip(c, &bc, &bc.built, info);
     }
     if (bc.has_built)
         zbc_block_free(&bc.built);
