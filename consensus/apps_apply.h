@@ -47,7 +47,7 @@ enum zbc_apps_rc {
  * block at `height` on state s.  pending = what the sender's other
  * mempool transactions already spend (0 in a block); the balance rules
  * here count it.  Returns enum zbc_apps_rc. */
-int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
+ZBC_WUR int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    const struct zbc_checked_tx *ct, uint32_t height,
                    uint64_t pending, struct zbc_err *err);
 

@@ -18,6 +18,7 @@ enum zbc_audit_exit {
     ZBC_AUDIT_EXIT_DIVERGENCE = 1, /* at least one divergence */
     ZBC_AUDIT_EXIT_USAGE = 2,      /* bad command line */
     ZBC_AUDIT_EXIT_CANNOT = 3,     /* source or genesis unreadable */
+    ZBC_AUDIT_EXIT_NOT_FOUND = 4,  /* app: no such app on the chain */
 };
 
 struct zbc_audit_opts {
@@ -44,5 +45,8 @@ void zbc_audit_print_summary(const struct zbc_audit_opts *o,
                              const struct zbc_audit_stats *st,
                              const struct zbc_audit_report *rep, double secs,
                              const char *checks, int code);
+
+/* zbc-audit app ID (app.c). */
+int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id);
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
 #include "consensus/tx.h"
 #include "crypto/hex.h"
@@ -147,8 +148,24 @@ static void count_txs(struct zbc_audit_stats *st,
         st->txs++;
         if (t >= ZBC_TX_APP_CREATE && t <= ZBC_TX_APP_CLAIM)
             st->app_txs++;
-        if (t == ZBC_TX_APP_CREATE)
-            st->apps_created++;
+        if (t != ZBC_TX_APP_CREATE)
+            continue;
+        /* grows at powers of two; a failed growth drops the list only */
+        uint64_t n = st->apps_created++;
+        if (st->app_ids_dropped)
+            continue;
+        if ((n & (n - 1)) == 0) {
+            uint64_t *ids = realloc(st->app_ids,
+                                    (size_t)(n > 0 ? 2 * n : 1) * sizeof *ids);
+            if (ids == NULL) {
+                free(st->app_ids);
+                st->app_ids = NULL;
+                st->app_ids_dropped = true;
+                continue;
+            }
+            st->app_ids = ids;
+        }
+        st->app_ids[n] = zbc_apps_tx_app_id(&cb->txs[i]);
     }
 }
 
@@ -379,5 +396,6 @@ void zbc_audit_replay_free(struct zbc_audit_replay *rp)
         zbc_state_close(&rp->st);
     zbc_mem_kv_free(rp->mem);
     free(rp->seeds);
+    free(rp->stats.app_ids);
     memset(rp, 0, sizeof *rp);
 }

@@ -26,6 +26,8 @@ struct zbc_audit_stats {
     uint64_t txs;            /* transactions in those blocks */
     uint64_t app_txs;        /* of which app transactions (types 24..28) */
     uint64_t apps_created;   /* CreateApp transactions */
+    uint64_t *app_ids;       /* their app ids, in chain order (heap) */
+    bool app_ids_dropped;    /* out of memory: the list is not kept */
     uint64_t events;         /* events the replay produced */
     uint32_t events_compared; /* heights whose stored/served events were
                                  compared */

@@ -12,6 +12,7 @@
 #include "node/audit/replay.h"
 #include "node/audit/report.h"
 #include "node/audit/source.h"
+#include "node/json_util.h"
 
 static double mono_s(void)
 {
@@ -32,10 +33,12 @@ static void usage(FILE *out)
     fputs("usage:\n"
           "  zbc-audit replay (--datadir DIR | --peer http://HOST:PORT)\n"
           "                   [--genesis FILE] [--json] [--timeout S]\n"
+          "  zbc-audit app ID (--datadir DIR | --peer http://HOST:PORT)\n"
+          "                   [--genesis FILE] [--json] [--timeout S]\n"
           "  zbc-audit --help | --version\n"
           "--genesis defaults to DIR/genesis.json (required with --peer).\n"
           "exit: 0 no divergence, 1 divergence(s), 2 usage, 3 could not "
-          "audit\n",
+          "audit, 4 app not found\n",
           out);
 }
 
@@ -219,6 +222,10 @@ void zbc_audit_print_summary(const struct zbc_audit_opts *o,
             secs, "checked_per_block", checks, "checked_at_end", end,
             "divergence_count", (json_int_t)rep->total, "divergences",
             zbc_audit_divergences_json(rep));
+        json_t *ids = json_array();
+        for (uint64_t i = 0; st->app_ids != NULL && i < st->apps_created; i++)
+            json_array_append_new(ids, zbc_json_u64(st->app_ids[i]));
+        json_object_set_new(j, "app_ids", ids);
         zbc_audit_print_json(j);
         return;
     }
@@ -230,6 +237,12 @@ void zbc_audit_print_summary(const struct zbc_audit_opts *o,
     printf("transactions: %llu (app transactions %llu, apps created %llu)\n",
            (unsigned long long)st->txs, (unsigned long long)st->app_txs,
            (unsigned long long)st->apps_created);
+    if (st->app_ids != NULL && st->apps_created > 0) {
+        printf("apps (zbc-audit app ID shows one):");
+        for (uint64_t i = 0; i < st->apps_created && i < 20; i++)
+            printf(" %llu", (unsigned long long)st->app_ids[i]);
+        printf("%s\n", st->apps_created > 20 ? " ..." : "");
+    }
     printf("events: %llu replayed; the source's events compared at %u "
            "heights, undo records at %u\n",
            (unsigned long long)st->events, st->events_compared,
@@ -264,6 +277,17 @@ int main(int argc, char **argv)
         if (!parse_opts(&o, argc, argv, 2))
             return usage_error(&o, o.bad);
         return cmd_replay(&o);
+    }
+    if (strcmp(argv[1], "app") == 0) {
+        if (argc < 3)
+            return usage_error(NULL, "app needs an app ID");
+        char *end;
+        unsigned long long id = strtoull(argv[2], &end, 10);
+        if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0')
+            return usage_error(NULL, "the app ID must be a decimal number");
+        if (!parse_opts(&o, argc, argv, 3))
+            return usage_error(&o, o.bad);
+        return zbc_audit_cmd_app(&o, (uint64_t)id);
     }
     char msg[200];
     snprintf(msg, sizeof msg, "unknown command %.100s", argv[1]);

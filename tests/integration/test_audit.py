@@ -5,14 +5,23 @@ and finds no divergence; then copies of the data directory are tampered
 with (one stored account balance, one byte of one stored block, one
 stored event record) and zbc-audit must exit 1 naming the height and the
 kind of divergence.  A genesis file of another chain is refused too."""
+import hashlib
+import hmac
 import json
 import os
 import shutil
+import struct
 import subprocess
+import time
 
 from framework import ZBC, TestFailure, ZbcTest, assert_equal, assert_true
 
 FEE = 2000000
+SEEDS = {"alice": "11" * 32, "bob": "22" * 32}
+
+
+def app_id(tx_hash):
+    return int.from_bytes(bytes.fromhex(tx_hash)[:8], "little")
 
 
 class Audit(ZbcTest):
@@ -53,9 +62,103 @@ class Audit(ZbcTest):
         assert_true(hit, "no %s divergence at height %d in %r" % (what, height, divs))
         return hit[0]
 
+    def seed(self, node, h):
+        """seed(h) as served (kept: the later checks run on a stopped node)."""
+        if not hasattr(self, "seeds"):
+            self.seeds = {}
+        if h not in self.seeds:
+            st, b = node.get("/api/v1/blocks/%d" % h)
+            assert_equal(st, 200, "block %d" % h)
+            self.seeds[h] = bytes.fromhex(b["seed"])
+        return self.seeds[h]
+
+    def app_tx(self, node, who, ttype, body):
+        """Signs an app transaction with txgen (not the wallet's app
+        commands) and waits until a block includes it; returns (hash,
+        height)."""
+        exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "txgen")
+        gh = node.info()["genesis_hash"].lower()
+        p = subprocess.run([exe, SEEDS[who], gh, str(ttype), str(int(time.time())), str(FEE),
+                            body.hex()], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                           timeout=30)
+        if p.returncode != 0:
+            raise TestFailure("txgen failed: %s" % p.stderr.decode())
+        st, j = node.post("/api/v1/transactions",
+                          json.dumps({"transaction_bytes": p.stdout.decode().strip()}))
+        assert_equal(st, 202, "app transaction admitted: %r" % (j,))
+        done = self.wait_confirmed(j["transaction_hash"], node)
+        return j["transaction_hash"], done["block_height"]
+
+    def create(self, node, who, game, seats, params=b""):
+        body = struct.pack("<BQQBH", game, 0, ZBC, seats, len(params)) + params
+        tx, h = self.app_tx(node, who, 24, body)
+        return app_id(tx), h
+
+    def move(self, node, who, app, mv):
+        return self.app_tx(node, who, 26, struct.pack("<QH", app, len(mv)) + mv)
+
+    def play_apps(self, node):
+        """A tic-tac-toe game won by the first seat, a pig game with one
+        dice roll then a resignation, and a coin-flip bet."""
+        ttt, _ = self.create(node, "alice", 1, 2)
+        _, jh = self.app_tx(node, "bob", 25, struct.pack("<Q", ttt))
+        node.wait_for_height(jh + 2)
+        # the first seat, computed here from the served seed (SPEC §4)
+        d = hashlib.sha3_256(b"ZBC-TURN" + self.seed(node, jh + 2) + ttt.to_bytes(8, "little"))
+        first = int.from_bytes(d.digest()[:8], "little") % 2
+        x, o = ["alice", "bob"][first], ["alice", "bob"][1 - first]
+        self.ttt_first = first
+        for who, cell in [(x, 0), (o, 3), (x, 1), (o, 4), (x, 2)]:
+            self.move(node, who, ttt, bytes([cell]))
+
+        pig, _ = self.create(node, "bob", 33, 2)
+        _, jh = self.app_tx(node, "alice", 25, struct.pack("<Q", pig))
+        node.wait_for_height(jh + 2)
+        d = hashlib.sha3_256(b"ZBC-TURN" + self.seed(node, jh + 2) + pig.to_bytes(8, "little"))
+        first = int.from_bytes(d.digest()[:8], "little") % 2
+        self.pig_roll = self.move(node, ["bob", "alice"][first], pig, b"\x00")
+        node.wait_for_height(self.pig_roll[1] + 1)
+        self.app_tx(node, "alice", 27, struct.pack("<Q", pig))
+
+        params = bytes([1, 5]) + b"audit"  # tails, client seed "audit"
+        bet, self.bet_height = self.create(node, "alice", 17, 1, params)
+        node.wait_for_height(self.bet_height + 2)
+        return ttt, pig, bet
+
+    def check_app_histories(self, node, ttt, pig, bet, src):
+        gen = self.genesis_path
+        j = self.audit("app", ttt, *src, "--genesis", gen)
+        assert_equal((j["status"], j["end"], j["game"]), ("finished", "win", "tictactoe"),
+                     "tic-tac-toe replayed to a win")
+        kinds = [e["kind"] for e in j["history"]]
+        assert_equal(kinds, ["create", "join", "activate", "move", "move", "move", "move",
+                             "move", "rake", "payout", "end"], "tic-tac-toe history")
+        act = j["history"][2]
+        assert_equal(act["first"], self.ttt_first, "first seat as computed by the test")
+        pay = j["history"][9]
+        assert_equal(pay["amount"], 2 * ZBC - 2 * ZBC // 100, "pot minus 1 % rake")
+        j = self.audit("app", pig, *src, "--genesis", gen)
+        kinds = [e["kind"] for e in j["history"]]
+        assert_true("pending" in kinds and "resign" in kinds and j["end"] == "resign",
+                    "pig history: %r" % kinds)
+        mv = [e for e in j["history"] if e["kind"] == "move"][0]
+        tx, n = self.pig_roll
+        assert_equal(mv["height"], n + 1, "the dice move applies in the next block")
+        want = hashlib.sha3_256(b"ZBC-DICE" + self.seed(node, n + 1) + bytes.fromhex(tx) +
+                                (0).to_bytes(4, "little")).digest()
+        assert_equal(mv["roll_bytes"], want[:mv["roll_bytes_used"]].hex(),
+                     "roll bytes computed by the test")
+        j = self.audit("app", bet, *src, "--genesis", gen)
+        b = [e for e in j["history"] if e["kind"] == "bet"][0]
+        server = self.seed(node, self.bet_height + 1).hex()
+        mac = hmac.new(server.encode(), ("audit:%d:0" % bet).encode(), hashlib.sha256).digest()
+        assert_equal((b["server_seed"], b["u"]), (server, int.from_bytes(mac[:4], "big")),
+                     "provably-fair float computed by the test")
+        assert_equal(b["win"], b["u"] >= 2 ** 31, "tails wins when u >= 2^31")
+
     def run_test(self):
-        alice = self.wallet_key("alice")
-        bob = self.wallet_key("bob")
+        alice = self.wallet_key("alice", SEEDS["alice"])
+        bob = self.wallet_key("bob", SEEDS["bob"])
         node = self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)])
         gen = self.genesis_path
         heights = []
@@ -65,17 +168,21 @@ class Audit(ZbcTest):
         r = self.zbc("send", "--from", "bob", alice, "0.5ZBC", "--fee", FEE, "--wait")
         heights.append(r["block_height"])
         node.wait_for_height(max(heights) + 2)
+        ttt, pig, bet = self.play_apps(node)
 
         # 1. the running node: over HTTP and its data directory (LMDB readers)
         j = self.audit("replay", "--peer", node.api_url, "--genesis", gen)
         assert_true(j["complete"] and j["heights_checked"] >= max(heights),
                     "peer audit incomplete: %r" % j)
-        assert_equal(j["transactions"], 4, "transactions replayed over HTTP")
+        assert_equal(j["transactions"] - j["app_transactions"], 4,
+                     "transfers replayed over HTTP")
         assert_equal(j["divergence_count"], 0, "peer divergences")
         assert_true(j["events_compared_heights"] == j["heights_checked"],
                     "served events compared at every height")
         j = self.audit("replay", "--datadir", node.datadir, "--genesis", gen)
-        assert_equal(j["transactions"], 4, "transactions replayed from the running node's datadir")
+        assert_true(j["apps_created"] == 3 and j["app_transactions"] >= 10,
+                    "apps replayed from the running node's datadir: %r" % j)
+        self.check_app_histories(node, ttt, pig, bet, ["--peer", node.api_url])
 
         # 2. the stopped node
         node.stop()
@@ -85,6 +192,8 @@ class Audit(ZbcTest):
         assert_equal(j["events_compared_heights"], tip, "stored events compared at every height")
         assert_equal(j["undo_compared_heights"], tip, "stored undo records compared")
         self.log("clean audit of %d blocks in %.3f s" % (tip, j["seconds"]))
+        self.check_app_histories(node, ttt, pig, bet, ["--datadir", node.datadir])
+        self.audit("app", "123", "--datadir", node.datadir, "--genesis", gen, expect=4)
 
         # 3. a stored balance rewritten: the replay is fine, the stored state is not
         d = self.copy_datadir(node, "tamper-balance")
