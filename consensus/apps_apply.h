@@ -48,8 +48,8 @@ enum zbc_apps_rc {
  * mempool transactions already spend (0 in a block); the balance rules
  * here count it.  Returns enum zbc_apps_rc. */
 ZBC_WUR int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
-                   const struct zbc_checked_tx *ct, uint32_t height,
-                   uint64_t pending, struct zbc_err *err);
+                           const struct zbc_checked_tx *ct, uint32_t height,
+                           uint64_t pending, struct zbc_err *err);
 
 /* What an app transaction spends beyond fee and zbc_tx_cost: the stake
  * a JoinApp pays (0 for other types or an unknown app).  The mempool adds
