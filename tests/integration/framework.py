@@ -386,3 +386,63 @@ class ZbcTest:
                 self.log("teardown: %s" % e)
                 ok = False
         return ok
+
+
+# ---- multi-node helpers (P2P; docs/p2p.md) ----
+
+def p2p_args(node, peers):
+    """zbcd run flags: listen on node's P2P port, dial every node in peers."""
+    args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
+    for p in peers:
+        args += ["--peer", "127.0.0.1:%d" % p.p2p_port]
+    return args
+
+
+def start_network(test, n, balances, fund_account=None, extra=None, **genesis_over):
+    """n validators on loopback, fully meshed (node i dials nodes 0..i-1);
+    returns the nodes.  Node i's zbcd flags are kept in node.run_args so a
+    test can restart it the same way (node.start(test.genesis_path, node.run_args))."""
+    nodes = [test.add_node() for _ in range(n)]
+    keys = [nd.init() for nd in nodes]
+    if fund_account is None:
+        fund_account = test.wallet_key("apps-fund")
+    g = genesis_mod.make_genesis(keys, fund_account, balances, **genesis_over)
+    test.genesis = g
+    test.genesis_path = os.path.join(test.tmpdir, "genesis.json")
+    genesis_mod.write_genesis(test.genesis_path, g)
+    for i, nd in enumerate(nodes):
+        nd.run_args = p2p_args(nd, nodes[:i]) + list((extra or {}).get(i, []))
+        nd.start(test.genesis_path, nd.run_args)
+    return nodes
+
+
+def kill_node(node):
+    """SIGKILL (a crash): no clean shutdown, the log is still checked."""
+    node.proc.kill()
+    node.proc.wait()
+    node.proc = None
+    node.log.close()
+    node.check_log()
+
+
+def tips(nodes):
+    """(height, tip_hash, state_root) of each node."""
+    out = []
+    for nd in nodes:
+        j = nd.info()
+        out.append((int(j["height"]), j["tip_hash"], j["state_root"]))
+    return out
+
+
+def wait_converged(nodes, min_height=0, timeout=60):
+    """Every node at the same tip hash and state root, at least min_height."""
+    def same():
+        t = tips(nodes)
+        if len(set((h, tip, root) for h, tip, root in t)) == 1 and t[0][0] >= min_height:
+            return t[0]
+        return None
+    try:
+        return wait_until(same, timeout, "nodes to converge at height >= %d" % min_height,
+                          interval=0.3)
+    except TestFailure:
+        raise TestFailure("nodes did not converge: %r" % tips(nodes))
