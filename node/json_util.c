@@ -230,6 +230,10 @@ int zbc_json_event(json_t **out, const struct zbc_event *e,
     if (o == NULL)
         return zbc_fail(err, "out of memory building an event");
     bool block_level = e->tx_index == ZBC_EVENT_NO_TX;
+    /* a block-level event may still name a transaction (a pending dice
+     * move applied at the start of the next block) */
+    static const uint8_t zero[32];
+    bool no_hash = block_level && memcmp(e->tx_hash, zero, 32) == 0;
     int ok =
         zbc_json_set(o, "kind", json_string(zbc_event_kind_name(e->kind)),
                      err) &&
@@ -237,7 +241,7 @@ int zbc_json_event(json_t **out, const struct zbc_event *e,
                      block_level ? json_null() : json_integer(e->tx_index),
                      err) &&
         zbc_json_set(o, "tx_hash",
-                     block_level ? json_null() : zbc_json_hex(e->tx_hash, 32),
+                     no_hash ? json_null() : zbc_json_hex(e->tx_hash, 32),
                      err) &&
         zbc_json_set(o, "from", zbc_json_addr_text(&e->a), err) &&
         zbc_json_set(o, "to", zbc_json_addr_text(&e->b), err) &&

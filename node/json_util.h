@@ -54,7 +54,8 @@ ZBC_WUR int zbc_json_submit_body(uint8_t **raw, size_t *len, const char *body,
 ZBC_WUR int zbc_json_tx(json_t **out, const uint8_t *raw, size_t len,
                         struct zbc_err *err);
 
-/* One event: kind (name), tx_index (null for block-level), tx_hash,
+/* One event: kind (name), tx_index (null for block-level), tx_hash (null
+ * for a block-level event that names no transaction),
  * from/to (text or null), amount, ref, reason; app kinds also seat (null
  * for none) and data (hex). */
 ZBC_WUR int zbc_json_event(json_t **out, const struct zbc_event *e,
