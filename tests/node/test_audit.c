@@ -1,0 +1,361 @@
+/* zbc-audit's replay and divergence reporting (node/audit/): a three-block
+ * chain built by the consensus code is served by an in-memory source; the
+ * clean chain audits clean, and each tampering (a block re-signed with
+ * another state root, a stored event, a missing block, another genesis)
+ * is reported at its height with expected vs found. */
+#include "testlib.h"
+
+#include "consensus/chain_fixture.h"
+#include "consensus/events.h"
+#include "node/audit/replay.h"
+#include "node/audit/report.h"
+#include "node/audit/source.h"
+#include "node/json_util.h"
+
+#define N_BLOCKS 3
+
+struct mem_block {
+    uint8_t *bytes;
+    size_t len;
+    uint8_t *ev;
+    size_t ev_len;
+};
+
+struct chain {
+    struct fx f;
+    struct mem_block b[N_BLOCKS + 1]; /* 1..N_BLOCKS */
+    uint8_t root[N_BLOCKS + 1][32];   /* header state roots */
+    uint8_t tip_hash[32];
+};
+
+/* The source the replay reads: this test's chain. */
+struct fake {
+    struct chain *c;
+    uint32_t claim_height;
+    uint8_t genesis[32];
+};
+
+static int f_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
+{
+    struct fake *k = ctx;
+    (void)err;
+    memset(t, 0, sizeof *t);
+    t->has_genesis = true;
+    memcpy(t->genesis_hash, k->genesis, 32);
+    t->height = k->claim_height;
+    memcpy(t->hash, k->c->tip_hash, 32);
+    return 1;
+}
+
+static int f_block(void *ctx, uint32_t h, struct zbc_audit_block *out,
+                   struct zbc_err *err)
+{
+    struct fake *k = ctx;
+    (void)err;
+    memset(out, 0, sizeof *out);
+    if (h < 1 || h > N_BLOCKS)
+        return ZBC_KV_NOTFOUND;
+    struct mem_block *m = &k->c->b[h];
+    out->bytes = malloc(m->len);
+    memcpy(out->bytes, m->bytes, m->len);
+    out->len = m->len;
+    out->events_raw = malloc(m->ev_len);
+    memcpy(out->events_raw, m->ev, m->ev_len);
+    out->events_len = m->ev_len;
+    out->has_events_raw = true;
+    return ZBC_KV_FOUND;
+}
+
+static int f_final(void *ctx, const struct zbc_audit_final *fin,
+                   struct zbc_audit_report *r, struct zbc_err *err)
+{
+    (void)ctx;
+    (void)fin;
+    (void)r;
+    (void)err;
+    return 1;
+}
+
+static void f_close(void *ctx)
+{
+    (void)ctx;
+}
+
+static const struct zbc_audit_source_ops fake_ops = {
+    f_tip, f_block, NULL, f_final, f_close,
+};
+
+static void build_chain(struct chain *c)
+{
+    memset(c, 0, sizeof *c);
+    fx_init(&c->f);
+    struct zbc_err err;
+    for (uint32_t h = 1; h <= N_BLOCKS; h++) {
+        uint8_t tx[512];
+        struct zbc_tx_ref ref = {tx, 0};
+        size_t n = 0;
+        if (h < N_BLOCKS) /* the last block is empty */
+            n = fx_send(tx, &c->f, &c->f.a, &c->f.b.addr, 1000 * h, FX_FEE,
+                        fx_now_s(&c->f));
+        ref.len = (uint32_t)n;
+        struct zbc_block b;
+        struct zbc_undo u;
+        struct zbc_events ev;
+        if (!zbc_block_build(&b, &c->f.s, &c->f.g, &c->f.tip, &ref,
+                             n > 0 ? 1 : 0, c->f.tip.timestamp_ms + 1000,
+                             c->f.val.sk, &u, &ev, &err)) {
+            fprintf(stderr, "build: %s\n", err.msg);
+            exit(2);
+        }
+        if (!zbc_block_encode(&b, &c->b[h].bytes, &c->b[h].len, &err) ||
+            !zbc_events_encode(&ev, &c->b[h].ev, &c->b[h].ev_len, &err)) {
+            fprintf(stderr, "encode: %s\n", err.msg);
+            exit(2);
+        }
+        memcpy(c->root[h], b.header.state_root, 32);
+        zbc_block_hash(c->tip_hash, &b.header);
+        zbc_parent_from_header(&c->f.tip, &b.header);
+        zbc_block_free(&b);
+        zbc_undo_free(&u);
+        zbc_events_free(&ev);
+    }
+}
+
+static void free_chain(struct chain *c)
+{
+    for (int h = 1; h <= N_BLOCKS; h++) {
+        free(c->b[h].bytes);
+        free(c->b[h].ev);
+    }
+    fx_free(&c->f);
+}
+
+static int run(struct chain *c, uint32_t claim, const uint8_t *genesis,
+               struct zbc_audit_report *r, struct zbc_audit_stats *st)
+{
+    struct fake k = {c, claim, {0}};
+    memcpy(k.genesis, genesis != NULL ? genesis : c->f.g.hash, 32);
+    struct zbc_audit_source src = {&fake_ops, &k, "test"};
+    struct zbc_audit_replay rp;
+    struct zbc_err err;
+    memset(r, 0, sizeof *r);
+    int ok = zbc_audit_replay(&rp, &src, &c->f.g, FX_T0 + 3600000, NULL, r,
+                              &err);
+    if (!ok)
+        fprintf(stderr, "replay: %s\n", err.msg);
+    *st = rp.stats;
+    st->app_ids = NULL;
+    zbc_audit_replay_free(&rp);
+    return ok;
+}
+
+static void test_clean(void)
+{
+    struct chain c;
+    build_chain(&c);
+    struct zbc_audit_report r;
+    struct zbc_audit_stats st;
+    CHECK(run(&c, N_BLOCKS, NULL, &r, &st));
+    CHECK(zbc_audit_clean(&r));
+    CHECK_EQ_INT(st.checked, N_BLOCKS);
+    CHECK(st.complete);
+    CHECK_EQ_INT(st.txs, N_BLOCKS - 1);
+    CHECK_EQ_INT(st.events_compared, N_BLOCKS);
+    zbc_audit_report_free(&r);
+    free_chain(&c);
+}
+
+/* Block 2 re-signed by the producer with another state root: everything
+ * else verifies; the replay computes the real root. */
+static void test_state_root(void)
+{
+    struct chain c;
+    build_chain(&c);
+    struct zbc_block b;
+    struct zbc_err err;
+    CHECK(zbc_block_decode(&b, c.b[2].bytes, c.b[2].len, &err));
+    b.header.state_root[0] ^= 0x80;
+    zbc_block_sign(&b.header, c.f.val.sk);
+    uint8_t *bytes;
+    size_t len;
+    CHECK(zbc_block_encode(&b, &bytes, &len, &err));
+    char want[65], found[65];
+    zbc_hex_encode(want, c.root[2], 32);
+    zbc_hex_encode(found, b.header.state_root, 32);
+    zbc_block_free(&b);
+    free(c.b[2].bytes);
+    c.b[2].bytes = bytes;
+    c.b[2].len = len;
+    struct zbc_audit_report r;
+    struct zbc_audit_stats st;
+    CHECK(run(&c, N_BLOCKS, NULL, &r, &st));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1) {
+        CHECK_EQ_INT(r.d[0].height, 2);
+        CHECK_EQ_STR(zbc_audit_what_name(r.d[0].what), "state_root");
+        CHECK_EQ_STR(r.d[0].expected, want);
+        CHECK_EQ_STR(r.d[0].found, found);
+    }
+    CHECK_EQ_INT(st.checked, 1);
+    CHECK(!st.complete);
+    zbc_audit_report_free(&r);
+    free_chain(&c);
+}
+
+/* A stored event record with another amount: reported with both events;
+ * the replay goes on. */
+static void test_events(void)
+{
+    struct chain c;
+    build_chain(&c);
+    struct zbc_events ev;
+    struct zbc_err err;
+    memset(&ev, 0, sizeof ev);
+    CHECK(zbc_events_decode(&ev, c.b[1].ev, c.b[1].ev_len, &err));
+    CHECK(ev.n >= 2);
+    uint64_t amount = ev.e[1].amount;
+    ev.e[1].amount += 7;
+    free(c.b[1].ev);
+    CHECK(zbc_events_encode(&ev, &c.b[1].ev, &c.b[1].ev_len, &err));
+    zbc_events_free(&ev);
+    struct zbc_audit_report r;
+    struct zbc_audit_stats st;
+    CHECK(run(&c, N_BLOCKS, NULL, &r, &st));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1) {
+        char want[40], got[40];
+        snprintf(want, sizeof want, "\"amount\":%llu",
+                 (unsigned long long)amount);
+        snprintf(got, sizeof got, "\"amount\":%llu",
+                 (unsigned long long)amount + 7);
+        CHECK_EQ_INT(r.d[0].height, 1);
+        CHECK_EQ_STR(zbc_audit_what_name(r.d[0].what), "events");
+        CHECK(strstr(r.d[0].detail, "event 1") != NULL);
+        CHECK(strstr(r.d[0].expected, want) != NULL);
+        CHECK(strstr(r.d[0].found, got) != NULL);
+    }
+    CHECK(st.complete);
+    zbc_audit_report_free(&r);
+    free_chain(&c);
+}
+
+/* The source claims one block more than it has; then another genesis. */
+static void test_missing_and_genesis(void)
+{
+    struct chain c;
+    build_chain(&c);
+    struct zbc_audit_report r;
+    struct zbc_audit_stats st;
+    CHECK(run(&c, N_BLOCKS + 1, NULL, &r, &st));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1) {
+        CHECK_EQ_INT(r.d[0].height, N_BLOCKS + 1);
+        CHECK_EQ_STR(zbc_audit_what_name(r.d[0].what), "block_missing");
+    }
+    CHECK_EQ_INT(st.checked, N_BLOCKS);
+    CHECK(!st.complete);
+    zbc_audit_report_free(&r);
+
+    uint8_t other[32];
+    memcpy(other, c.f.g.hash, 32);
+    other[31] ^= 1;
+    CHECK(run(&c, N_BLOCKS, other, &r, &st));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1) {
+        CHECK_EQ_INT(r.d[0].height, 0);
+        CHECK_EQ_STR(zbc_audit_what_name(r.d[0].what), "genesis");
+    }
+    CHECK_EQ_INT(st.checked, 0);
+    zbc_audit_report_free(&r);
+    free_chain(&c);
+}
+
+/* Served (JSON) events: equal when rendered alike, one field changed is
+ * a divergence naming the index. */
+static void test_events_json(void)
+{
+    struct zbc_events ev;
+    struct zbc_event e;
+    struct zbc_err err;
+    memset(&ev, 0, sizeof ev);
+    memset(&e, 0, sizeof e);
+    e.kind = ZBC_EVENT_TRANSFER;
+    zbc_addr_empty(&e.a);
+    zbc_addr_empty(&e.b);
+    e.amount = 5;
+    CHECK(zbc_events_push(&ev, &e, &err));
+    e.kind = ZBC_EVENT_FEE;
+    e.amount = 9;
+    CHECK(zbc_events_push(&ev, &e, &err));
+    json_t *served = json_array();
+    for (size_t i = 0; i < ev.n; i++) {
+        json_t *j;
+        CHECK(zbc_json_event(&j, &ev.e[i], &err));
+        json_array_append_new(served, j);
+    }
+    struct zbc_audit_report r;
+    memset(&r, 0, sizeof r);
+    CHECK(zbc_audit_compare_events_json(7, &ev, served, &r, &err));
+    CHECK(zbc_audit_clean(&r));
+    json_object_set_new(json_array_get(served, 1), "amount", json_integer(10));
+    CHECK(zbc_audit_compare_events_json(7, &ev, served, &r, &err));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1) {
+        CHECK_EQ_INT(r.d[0].height, 7);
+        CHECK(strstr(r.d[0].detail, "served event 1") != NULL);
+        CHECK(strstr(r.d[0].found, "10") != NULL);
+    }
+    zbc_audit_report_free(&r);
+    /* one event fewer served */
+    json_array_remove(served, 1);
+    CHECK(zbc_audit_compare_events_json(7, &ev, served, &r, &err));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1)
+        CHECK_EQ_STR(r.d[0].found, "(no event)");
+    zbc_audit_report_free(&r);
+    /* a stored record that does not decode */
+    uint8_t junk[3] = {1, 9, 9};
+    CHECK(zbc_audit_compare_events_raw(4, &ev, junk, sizeof junk, &r, &err));
+    CHECK_EQ_INT(r.total, 1);
+    if (r.n == 1)
+        CHECK(strstr(r.d[0].detail, "does not decode") != NULL);
+    zbc_audit_report_free(&r);
+    json_decref(served);
+    zbc_events_free(&ev);
+}
+
+/* The report keeps ZBC_AUDIT_KEEP_MAX divergences and counts the rest;
+ * its JSON carries every kept one. */
+static void test_report_limits(void)
+{
+    struct zbc_audit_report r;
+    memset(&r, 0, sizeof r);
+    CHECK(zbc_audit_clean(&r));
+    for (int i = 0; i < ZBC_AUDIT_KEEP_MAX + 5; i++)
+        zbc_audit_add(&r, (uint32_t)i, ZBC_AUDIT_MONEY, "a", "b", "n %d", i);
+    CHECK(!zbc_audit_clean(&r));
+    CHECK_EQ_INT(r.n, ZBC_AUDIT_KEEP_MAX);
+    CHECK_EQ_INT(r.total, ZBC_AUDIT_KEEP_MAX + 5);
+    json_t *j = zbc_audit_divergences_json(&r);
+    CHECK_EQ_INT(json_array_size(j), ZBC_AUDIT_KEEP_MAX);
+    json_t *last = json_array_get(j, ZBC_AUDIT_KEEP_MAX - 1);
+    CHECK_EQ_STR(json_string_value(json_object_get(last, "what")), "money");
+    CHECK_EQ_STR(json_string_value(json_object_get(last, "detail")), "n 999");
+    CHECK_EQ_INT(json_integer_value(json_object_get(last, "height")), 999);
+    json_decref(j);
+    for (int w = 0; w < ZBC_AUDIT_WHAT_COUNT; w++)
+        CHECK(strcmp(zbc_audit_what_name((enum zbc_audit_what)w), "?") != 0);
+    zbc_audit_report_free(&r);
+    CHECK(zbc_audit_clean(&r));
+}
+
+int main(void)
+{
+    TEST_RUN(test_clean);
+    TEST_RUN(test_state_root);
+    TEST_RUN(test_events);
+    TEST_RUN(test_missing_and_genesis);
+    TEST_RUN(test_events_json);
+    TEST_RUN(test_report_limits);
+    return test_summary("audit");
+}
