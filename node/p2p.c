@@ -828,6 +828,11 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
 
 /* ---- public ---- */
 
+uint16_t zbc_p2p_listen_port(const struct zbc_p2p *p)
+{
+    return p->listen_port;
+}
+
 uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p)
 {
     uint32_t n = 0;

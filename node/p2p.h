@@ -52,6 +52,9 @@ ZBC_WUR int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                           struct zbc_err *err);
 void zbc_p2p_stop(struct zbc_p2p *p);
 
+/* The port the listener is bound to (the real one when --p2p gave port
+ * 0); 0 without a listener. */
+uint16_t zbc_p2p_listen_port(const struct zbc_p2p *p);
 /* Peers past the handshake (distinct node keys). */
 uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p);
 /* True when no sync is in flight and no peer announced a tip this node
