@@ -71,6 +71,7 @@ struct zbc_p2p {
     uint8_t (*seen)[32];      /* ring of recently seen tx/block hashes */
     size_t seen_next, seen_count;
     struct event *tick;
+    uint64_t started_ms;
 };
 
 /* ---- small helpers ---- */
@@ -621,7 +622,9 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
     zbc_log_debug("p2p: sync with %s done at height %u", pe->addr,
                   zbc_chain_tip(p->chain)->height);
     if (!zbc_chain_knows_block(p->chain, pe->tip))
-        pe->tip_unknown = false; /* could not get it (final fork, ...) */
+        zbc_log_debug("p2p: %s's tip is still unknown after a sync (a final "
+                      "fork, or it moved on)", pe->addr);
+    pe->tip_unknown = false; /* asked again when it announces a new tip */
     update_status(p);
     return true;
 }
@@ -816,8 +819,9 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
                 if (!send_ping(pe, false, now))
                     goto next;
             }
-            if (pe->tip_unknown && !pe->sync_pending &&
-                !zbc_chain_knows_block(p->chain, pe->tip))
+            if (pe->tip_unknown && zbc_chain_knows_block(p->chain, pe->tip))
+                pe->tip_unknown = false;
+            if (pe->tip_unknown && !pe->sync_pending)
                 (void)request_blocks(pe, NULL);
         }
     next:
@@ -851,6 +855,15 @@ uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p)
 
 bool zbc_p2p_synced(const struct zbc_p2p *p)
 {
+    /* Right after start, give the configured peers a moment to say where
+     * they are before producing on what may be a stale tip. */
+    if (p->now_ms() < p->started_ms + ZBC_P2P_STARTUP_GRACE_MS) {
+        for (size_t i = 0; i < p->n_slots; i++) {
+            const struct slot *s = &p->slots[i];
+            if (!s->is_self && (s->peer == NULL || !s->peer->handshaken))
+                return false;
+        }
+    }
     uint32_t height = zbc_chain_tip(p->chain)->height;
     for (const struct peer *a = p->peers; a != NULL; a = a->next) {
         if (!a->handshaken)
@@ -873,6 +886,7 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
     p->base = base;
     p->chain = c;
     p->now_ms = cfg->now_ms != NULL ? cfg->now_ms : zbc_wall_clock_ms;
+    p->started_ms = p->now_ms();
     p->seen = calloc(ZBC_P2P_SEEN_CACHE, 32);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
     if (p->seen == NULL || p->slots == NULL) {

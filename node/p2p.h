@@ -25,6 +25,7 @@
 #define ZBC_P2P_BAN_MS 60000u        /* how long a ban lasts */
 #define ZBC_P2P_PING_MS 2000u        /* tip announcement interval */
 #define ZBC_P2P_SYNC_TIMEOUT_MS 10000u
+#define ZBC_P2P_STARTUP_GRACE_MS 3000u /* wait for configured peers */
 #define ZBC_P2P_RETRY_MIN_MS 500u    /* outbound reconnect backoff */
 #define ZBC_P2P_RETRY_MAX_MS 8000u
 #define ZBC_P2P_RELAY_AGE_MS 60000u  /* older blocks are history: not relayed */
@@ -58,7 +59,9 @@ uint16_t zbc_p2p_listen_port(const struct zbc_p2p *p);
 /* Peers past the handshake (distinct node keys). */
 uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p);
 /* True when no sync is in flight and no peer announced a tip this node
- * does not know at a height >= its own: the producer waits otherwise. */
+ * does not know at a height >= its own, and (for the first
+ * ZBC_P2P_STARTUP_GRACE_MS) every configured peer has completed a
+ * handshake: the producer waits otherwise. */
 bool zbc_p2p_synced(const struct zbc_p2p *p);
 
 #endif
