@@ -1,7 +1,9 @@
 #include "node/audit/replay.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
@@ -229,113 +231,224 @@ static void explain_refusal(uint32_t h, const struct zbc_block *b,
                   "the block breaks a consensus rule: %s", cerr->msg);
 }
 
+/* One height fetched, decoded and prechecked ahead of its apply: the
+ * stateless checks (signatures, VRF proof, transactions root) of a batch
+ * run on every core while the apply stays sequential. */
+struct staged {
+    uint32_t h;
+    int rc;                        /* fetch: enum zbc_kv_rc */
+    struct zbc_err ferr;           /* fetch or decode error */
+    struct zbc_audit_block ab;
+    bool decoded;
+    struct zbc_block b;
+    bool has_parent;               /* the previous height decoded */
+    struct zbc_parent parent;      /* its header as the parent */
+    bool prechecked;
+    bool pre_ok;
+    struct zbc_checked_block cb;
+    struct zbc_err perr;
+};
+
+#define STAGE_BATCH 32u
+#define STAGE_THREADS_MAX 4
+
+static uint32_t batch_last_height(uint32_t first, size_t n)
+{
+    return first + (uint32_t)(n - 1);
+}
+
+struct stage_job {
+    struct staged *s;
+    size_t n, first, step;
+    const struct zbc_genesis *g;
+    uint64_t now_ms;
+};
+
+static void *precheck_some(void *arg)
+{
+    struct stage_job *j = arg;
+    for (size_t i = j->first; i < j->n; i += j->step) {
+        struct staged *x = &j->s[i];
+        if (!x->decoded || !x->has_parent)
+            continue;
+        x->prechecked = true;
+        x->pre_ok = zbc_block_precheck(&x->cb, j->g, &x->parent, &x->b,
+                                       j->now_ms, &x->perr) != 0;
+    }
+    return NULL;
+}
+
+static unsigned stage_threads(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > STAGE_THREADS_MAX ? STAGE_THREADS_MAX : (unsigned)n;
+}
+
+/* Fetches and decodes heights first.. (at most STAGE_BATCH, not past
+ * last), then prechecks them in parallel.  Returns the count staged; a
+ * fetch that fails or finds nothing ends the batch (that entry included,
+ * for the sequential pass to report). */
+static size_t stage_batch(struct staged *s, struct zbc_audit_source *src,
+                          const struct zbc_genesis *g,
+                          const struct zbc_parent *parent, uint32_t first,
+                          uint32_t last, uint64_t now_ms)
+{
+    size_t n = 0;
+    for (uint32_t h = first; h <= last && n < STAGE_BATCH; h++) {
+        struct staged *x = &s[n++];
+        memset(x, 0, sizeof *x);
+        x->h = h;
+        x->rc = src->ops->block(src->ctx, h, &x->ab, &x->ferr);
+        if (x->rc != ZBC_KV_FOUND)
+            break;
+        x->decoded = zbc_block_decode(&x->b, x->ab.bytes, x->ab.len,
+                                      &x->ferr) != 0;
+        if (n == 1) {
+            x->parent = *parent;
+            x->has_parent = true;
+        } else if (s[n - 2].decoded) {
+            zbc_parent_from_header(&x->parent, &s[n - 2].b.header);
+            x->has_parent = true;
+        }
+        if (h == UINT32_MAX)
+            break;
+    }
+    unsigned t = stage_threads();
+    pthread_t th[STAGE_THREADS_MAX];
+    struct stage_job jobs[STAGE_THREADS_MAX];
+    unsigned started = 1;
+    for (unsigned i = 0; i < t; i++)
+        jobs[i] = (struct stage_job){s, n, i, t, g, now_ms};
+    for (unsigned i = 1; i < t; i++) {
+        if (pthread_create(&th[i], NULL, precheck_some, &jobs[i]) != 0)
+            break;
+        started++;
+    }
+    /* threads that could not start leave their share to this one */
+    for (unsigned i = started; i < t; i++)
+        precheck_some(&jobs[i]);
+    precheck_some(&jobs[0]);
+    for (unsigned i = 1; i < started; i++)
+        pthread_join(th[i], NULL);
+    return n;
+}
+
+static void staged_free(struct staged *x)
+{
+    if (x->pre_ok)
+        zbc_checked_block_free(&x->cb);
+    if (x->decoded)
+        zbc_block_free(&x->b);
+    zbc_audit_block_free(&x->ab);
+    memset(x, 0, sizeof *x);
+}
+
+/* The checks of one staged height against the replay, then its apply. */
 static enum step replay_one(struct zbc_audit_replay *rp,
                             struct zbc_audit_source *src,
-                            const struct zbc_genesis *g, uint32_t h,
-                            uint64_t now_ms,
+                            const struct zbc_genesis *g, struct staged *x,
                             const struct zbc_audit_hooks *hooks,
                             struct zbc_audit_report *r, struct zbc_err *err)
 {
-    struct zbc_audit_block ab;
-    int rc = src->ops->block(src->ctx, h, &ab, err);
-    if (rc == ZBC_KV_ERROR)
+    uint32_t h = x->h;
+    if (x->rc == ZBC_KV_ERROR) {
+        *err = x->ferr;
         return STEP_ERROR;
-    if (rc == ZBC_KV_NOTFOUND) {
+    }
+    if (x->rc == ZBC_KV_NOTFOUND) {
         zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_MISSING, NULL, NULL,
                       "the source has no block at height %u below its tip "
                       "%u", h, rp->stats.source_height);
         return STEP_STOP;
     }
-    enum step out = STEP_STOP;
-    struct zbc_block b;
-    struct zbc_err cerr;
-    char want[80], got[80];
-    if (!zbc_block_decode(&b, ab.bytes, ab.len, &cerr)) {
+    if (!x->decoded) {
         zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_DECODE, NULL, NULL,
-                      "the block bytes do not decode: %s", cerr.msg);
-        zbc_audit_block_free(&ab);
+                      "the block bytes do not decode: %s", x->ferr.msg);
         return STEP_STOP;
     }
+    struct zbc_block *b = &x->b;
+    struct zbc_audit_block *ab = &x->ab;
+    struct zbc_err cerr;
+    char want[80], got[80];
     uint8_t hash[32];
-    zbc_block_hash(hash, &b.header);
-    if (b.header.height != h) {
+    zbc_block_hash(hash, &b->header);
+    if (b->header.height != h) {
         snprintf(want, sizeof want, "%u", h);
-        snprintf(got, sizeof got, "%u", b.header.height);
+        snprintf(got, sizeof got, "%u", b->header.height);
         zbc_audit_add(r, h, ZBC_AUDIT_HEIGHT, want, got,
                       "the block stored at height %u says another height", h);
-        goto done;
+        return STEP_STOP;
     }
-    if (memcmp(b.header.prev_hash, rp->parent.hash, 32) != 0) {
+    if (memcmp(b->header.prev_hash, rp->parent.hash, 32) != 0) {
         hex32(want, rp->parent.hash);
-        hex32(got, b.header.prev_hash);
+        hex32(got, b->header.prev_hash);
         zbc_audit_add(r, h, ZBC_AUDIT_HASH_CHAIN, want, got,
                       "the block's previous hash is not the hash of %s %u",
                       h == 1 ? "the genesis" : "block", h - 1);
-        goto done;
+        return STEP_STOP;
     }
-    struct zbc_checked_block cb;
-    if (!zbc_block_precheck(&cb, g, &rp->parent, &b, now_ms, &cerr)) {
-        explain_refusal(h, &b, &cerr, NULL, r);
-        goto done;
+    if (!x->prechecked || !x->pre_ok) {
+        if (!x->prechecked)
+            zbc_fail(&x->perr, "the block was not prechecked");
+        explain_refusal(h, b, &x->perr, NULL, r);
+        return STEP_STOP;
     }
+    struct zbc_checked_block *cb = &x->cb;
     struct zbc_undo undo;
     struct zbc_events ev;
-    if (!zbc_block_apply(&rp->st, g, &rp->parent, &cb, &undo, &ev, &cerr)) {
+    if (!zbc_block_apply(&rp->st, g, &rp->parent, cb, &undo, &ev, &cerr)) {
         uint8_t mine[32];
         char mine_hex[65];
         bool have = strstr(cerr.msg, "state root") != NULL &&
-                    replayed_root(&rp->st, g, &cb, mine);
+                    replayed_root(&rp->st, g, cb, mine);
         if (have)
             hex32(mine_hex, mine);
-        explain_refusal(h, &b, &cerr, have ? mine_hex : NULL, r);
-        zbc_checked_block_free(&cb);
-        goto done;
+        explain_refusal(h, b, &cerr, have ? mine_hex : NULL, r);
+        return STEP_STOP;
     }
-    out = STEP_OK;
+    enum step out = STEP_OK;
     check_money(rp, h, r);
-    if (ab.has_events_raw) {
+    if (ab->has_events_raw) {
         rp->stats.events_compared++;
-        if (!zbc_audit_compare_events_raw(h, &ev, ab.events_raw,
-                                          ab.events_len, r, err))
+        if (!zbc_audit_compare_events_raw(h, &ev, ab->events_raw,
+                                          ab->events_len, r, err))
             out = STEP_ERROR;
-    } else if (ab.events_json != NULL) {
+    } else if (ab->events_json != NULL) {
         rp->stats.events_compared++;
-        if (!zbc_audit_compare_events_json(h, &ev, ab.events_json, r, err))
+        if (!zbc_audit_compare_events_json(h, &ev, ab->events_json, r, err))
             out = STEP_ERROR;
     }
-    if (out == STEP_OK && ab.has_undo) {
+    if (out == STEP_OK && ab->has_undo) {
         rp->stats.undo_compared++;
-        if (!compare_undo(h, &undo, ab.undo_raw, ab.undo_len, r, err))
+        if (!compare_undo(h, &undo, ab->undo_raw, ab->undo_len, r, err))
             out = STEP_ERROR;
     }
     if (out == STEP_OK && src->ops->check_indexes != NULL) {
-        uint8_t(*th)[32] = malloc((b.n_tx > 0 ? b.n_tx : 1) * sizeof *th);
+        uint8_t(*th)[32] = malloc((b->n_tx > 0 ? b->n_tx : 1) * sizeof *th);
         if (th == NULL) {
             out = STEP_ERROR;
             zbc_fail(err, "out of memory");
         } else {
-            for (uint32_t i = 0; i < b.n_tx; i++)
-                memcpy(th[i], cb.txs[i].hash, 32);
+            for (uint32_t i = 0; i < b->n_tx; i++)
+                memcpy(th[i], cb->txs[i].hash, 32);
             if (!src->ops->check_indexes(src->ctx, h, hash,
-                                         (const uint8_t(*)[32])th, b.n_tx, r,
+                                         (const uint8_t(*)[32])th, b->n_tx, r,
                                          err))
                 out = STEP_ERROR;
             free(th);
         }
     }
     rp->stats.events += ev.n;
-    count_txs(&rp->stats, &cb);
+    count_txs(&rp->stats, cb);
     if (hooks != NULL && hooks->on_block != NULL)
-        hooks->on_block(hooks->arg, h, &b, &cb, &ev);
-    zbc_parent_from_header(&rp->parent, &b.header);
-    memcpy(rp->seeds[h], b.header.seed, 32);
+        hooks->on_block(hooks->arg, h, b, cb, &ev);
+    zbc_parent_from_header(&rp->parent, &b->header);
+    memcpy(rp->seeds[h], b->header.seed, 32);
     rp->stats.checked = h;
     zbc_events_free(&ev);
     zbc_undo_free(&undo);
-    zbc_checked_block_free(&cb);
-done:
-    zbc_block_free(&b);
-    zbc_audit_block_free(&ab);
     return out;
 }
 
@@ -412,13 +525,30 @@ int zbc_audit_replay(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
     zbc_parent_genesis(&rp->parent, g);
     memcpy(rp->seeds[0], rp->parent.seed, 32);
     check_money(rp, 0, r);
-    for (uint32_t h = 1; h <= tip.height; h++) {
-        enum step s = replay_one(rp, src, g, h, now_ms, hooks, r, err);
-        if (s == STEP_ERROR)
-            return zbc_fail_prefix(err, "height %u", h);
-        if (s == STEP_STOP)
-            return 1;
+    struct staged *batch = calloc(STAGE_BATCH, sizeof *batch);
+    if (batch == NULL)
+        return zbc_fail(err, "out of memory for a replay batch");
+    enum step s = STEP_OK;
+    for (uint32_t h = 1; h <= tip.height && s == STEP_OK;) {
+        size_t n = stage_batch(batch, src, g, &rp->parent, h, tip.height,
+                               now_ms);
+        for (size_t i = 0; i < n; i++) {
+            if (s == STEP_OK) {
+                s = replay_one(rp, src, g, &batch[i], hooks, r, err);
+                if (s == STEP_ERROR)
+                    zbc_fail_prefix(err, "height %u", batch[i].h);
+            }
+            staged_free(&batch[i]);
+        }
+        if (n == 0 || batch_last_height(h, n) == UINT32_MAX)
+            break;
+        h += (uint32_t)n;
     }
+    free(batch);
+    if (s == STEP_ERROR)
+        return 0;
+    if (s == STEP_STOP)
+        return 1;
     rp->stats.complete = true;
     return check_end(rp, src, &tip, r, err);
 }
