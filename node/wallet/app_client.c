@@ -154,7 +154,7 @@ int zbc_app_send(json_t **result, const struct zbc_opts *o, const char *cmd, int
 /* ---- secret files ---- */
 
 static int secret_path(char *out, size_t cap, const struct zbc_opts *o, uint64_t id,
-                       int make_dir, struct zbc_wfail *f)
+                       const char *owner, int make_dir, struct zbc_wfail *f)
 {
     char dir[ZBC_WALLET_PATH_MAX];
     if (!zbc_keystore_dir(dir, o, f))
@@ -167,17 +167,17 @@ static int secret_path(char *out, size_t cap, const struct zbc_opts *o, uint64_t
         return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet directory path is too long");
     if (make_dir && mkdir(out, 0700) != 0 && errno != EEXIST)
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot create %s: %s", out, strerror(errno));
-    n = snprintf(out, cap, "%s/apps/%" PRIu64 ".json", dir, id);
+    n = snprintf(out, cap, "%s/apps/%" PRIu64 "-%s.json", dir, id, owner);
     if (n < 0 || (size_t)n >= cap)
         return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet directory path is too long");
     return 1;
 }
 
-int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, json_t *secret,
-                        struct zbc_wfail *f)
+int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, const char *owner,
+                        json_t *secret, struct zbc_wfail *f)
 {
     char path[ZBC_WALLET_PATH_MAX + 64], tmp[ZBC_WALLET_PATH_MAX + 80];
-    if (!secret_path(path, sizeof path, o, app_id, 1, f))
+    if (!secret_path(path, sizeof path, o, app_id, owner, 1, f))
         return 0;
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     char *text = json_dumps(secret, JSON_COMPACT | JSON_SORT_KEYS);
@@ -198,12 +198,12 @@ int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, json_t *secre
     return 1;
 }
 
-int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id, json_t **secret,
-                        struct zbc_wfail *f)
+int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id, const char *owner,
+                        json_t **secret, struct zbc_wfail *f)
 {
     char path[ZBC_WALLET_PATH_MAX + 64];
     *secret = NULL;
-    if (!secret_path(path, sizeof path, o, app_id, 0, f))
+    if (!secret_path(path, sizeof path, o, app_id, owner, 0, f))
         return 0;
     if (access(path, F_OK) != 0)
         return 1;

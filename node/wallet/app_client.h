@@ -44,13 +44,16 @@ ZBC_WUR int zbc_app_send(json_t **result, const struct zbc_opts *o,
 /* The app id of a CreateApp transaction hash (hex): first 8 bytes LE. */
 uint64_t zbc_app_id_of_hash(const uint8_t hash[32]);
 
-/* Secret file <wallet>/apps/<app id>.json (mode 0600, directory 0700):
- * a JSON object the game's commands define. */
+/* Secret file <wallet>/apps/<app id>-<owner address>.json (mode 0600,
+ * directory 0700): a JSON object the game's commands define.  Keyed by
+ * the owner too, so one wallet can hold both seats of a game. */
 ZBC_WUR int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id,
-                                json_t *secret, struct zbc_wfail *f);
+                                const char *owner, json_t *secret,
+                                struct zbc_wfail *f);
 /* *secret = NULL when there is no file. */
 ZBC_WUR int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id,
-                                json_t **secret, struct zbc_wfail *f);
+                                const char *owner, json_t **secret,
+                                struct zbc_wfail *f);
 
 /* Parses a decimal u64 (app ids). */
 ZBC_WUR int zbc_app_parse_id(uint64_t *id, const char *text);

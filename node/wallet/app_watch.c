@@ -85,8 +85,8 @@ static int stream_next(struct stream *s)
         s->buf[s->len] = '\0';
         char *end = strstr(s->buf, "\n\n");
         if (end != NULL) {
-            bool event = strstr(s->buf, "\nevent:") != NULL || strncmp(s->buf, "event:", 6) == 0 ||
-                         strstr(s->buf, "\ndata:") != NULL;
+            *end = '\0'; /* the message alone */
+            bool event = strstr(s->buf, "\ndata:") != NULL || strncmp(s->buf, "data:", 5) == 0;
             bool header = strncmp(s->buf, "HTTP/", 5) == 0;
             size_t used = (size_t)(end - s->buf) + 2;
             memmove(s->buf, s->buf + used, s->len - used);
@@ -106,8 +106,9 @@ static int stream_next(struct stream *s)
         if (r <= 0)
             return 0;
         /* normalise CRLF (the HTTP header) to LF */
+        size_t from = s->len;
         for (ssize_t i = 0; i < r; i++) {
-            char c = s->buf[s->len + (size_t)i];
+            char c = s->buf[from + (size_t)i];
             if (c != '\r')
                 s->buf[s->len++] = c;
         }

@@ -180,6 +180,10 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
     char *phex = NULL;
     json_t *secret = NULL;
     bool battleship = strcmp(e->name, "battleship") == 0;
+    struct zbc_addr me;
+    char me_text[ZBC_ADDR_TEXT_MAX];
+    if (battleship && o->params == NULL && !zbc_app_caller(&me, me_text, o, f))
+        return 0;
     if (battleship && o->params == NULL) {
         if (!battleship_secret(&phex, &secret, o, f))
             return 0;
@@ -201,7 +205,8 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
     if (ok && secret != NULL) {
         uint64_t id;
         const char *ids = json_string_value(json_object_get(*result, "app_id"));
-        ok = ids != NULL && zbc_app_parse_id(&id, ids) && zbc_app_secret_save(o, id, secret, f);
+        ok = ids != NULL && zbc_app_parse_id(&id, ids) &&
+             zbc_app_secret_save(o, id, me_text, secret, f);
         if (!ok && f->code == ZBC_EXIT_OK)
             zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no app id to keep the board under");
     }
@@ -235,7 +240,7 @@ static int rps_choice(const char *w)
 /* Fills in the secret parts of a move text: battleship commit/reveal,
  * rps commit CHOICE / reveal.  text is rewritten in place (cap bytes). */
 static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_t id,
-                       const struct zbc_engine *e, const struct zbc_game_state *st, uint8_t seat,
+                       const char *me, const struct zbc_engine *e, const struct zbc_game_state *st, uint8_t seat,
                        int argc, const char *const *argv, struct zbc_wfail *f)
 {
     if (strcmp(e->name, "battleship") == 0) {
@@ -244,7 +249,7 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
             json_t *secret;
             if (!battleship_secret(&hex, &secret, o, f))
                 return 0;
-            int ok = zbc_app_secret_save(o, id, secret, f);
+            int ok = zbc_app_secret_save(o, id, me, secret, f);
             json_decref(secret);
             if (ok)
                 snprintf(text, cap, "commit %s", hex);
@@ -257,7 +262,7 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
         if (cell < 0)
             return zbc_wfail(f, ZBC_EXIT_REJECTED, "no shot at your board is waiting to be revealed");
         json_t *secret;
-        if (!zbc_app_secret_load(o, id, &secret, f))
+        if (!zbc_app_secret_load(o, id, me, &secret, f))
             return 0;
         const char *ships = json_string_value(json_object_get(secret, "is_ship"));
         const char *salts = json_string_value(json_object_get(secret, "salts"));
@@ -281,7 +286,7 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
             zbc_hex_encode(shex, salt, sizeof salt);
             json_t *secret = json_pack("{s:s, s:i, s:s}", "game", "rps", "choice",
                                        rps_choice(argv[1]), "salt", shex);
-            int ok = zbc_app_secret_save(o, id, secret, f);
+            int ok = zbc_app_secret_save(o, id, me, secret, f);
             json_decref(secret);
             if (ok)
                 snprintf(text, cap, "commit %s %s", argv[1], shex);
@@ -289,7 +294,7 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
         }
         if (argc == 1 && strcmp(argv[0], "reveal") == 0) {
             json_t *secret;
-            if (!zbc_app_secret_load(o, id, &secret, f))
+            if (!zbc_app_secret_load(o, id, me, &secret, f))
                 return 0;
             const char *salt = json_string_value(json_object_get(secret, "salt"));
             int c = (int)json_integer_value(json_object_get(secret, "choice"));
@@ -340,7 +345,7 @@ static int app_move(const struct zbc_opts *o, int argc, const char *const *argv,
     text[0] = '\0';
     for (int i = 2; i < argc; i++)
         n += (size_t)snprintf(text + n, 8192 - n, "%s%s", i > 2 ? " " : "", argv[i]);
-    if (!secret_move(text, 8192, o, id, e, st, (uint8_t)seat, argc - 2, argv + 2, f))
+    if (!secret_move(text, 8192, o, id, me_text, e, st, (uint8_t)seat, argc - 2, argv + 2, f))
         goto out;
     size_t len = 0;
     struct zbc_err err;
