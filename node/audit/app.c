@@ -735,7 +735,7 @@ int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id)
                  "with that id in heights 1..%u", id, h);
         if (o->json) {
             zbc_audit_print_json(json_pack(
-                "{s:b,s:s,s:i,s:I,s:O}", "success", 0, "error", msg,
+                "{s:b,s:s,s:i,s:I,s:o}", "success", 0, "error", msg,
                 "exit_code", ZBC_AUDIT_EXIT_NOT_FOUND, "divergence_count",
                 (json_int_t)rep.total, "divergences",
                 zbc_audit_divergences_json(&rep)));
