@@ -163,7 +163,7 @@ class TicTacToe(ZbcTest):
         assert_true(b"text/event-stream" in sse.header, "content type %r" % sse.header)
         for e in sse.events:
             d = json.loads(e["data"])
-            assert_equal(d["ref"], int(app_id), "event ref")
+            assert_equal(int(d["ref"]), int(app_id), "event ref (a string above 2^63-1)")
             assert_equal(e["id"], "%d-%d" % (d["height"], d["index"]), "event id")
 
         # a draw refunds both stakes, no rake
