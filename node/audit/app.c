@@ -31,6 +31,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
+#include "node/json_util.h"
 #include "node/wallet/http.h"
 
 struct app_tx {
@@ -624,9 +625,107 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
 /* ---- the node's own view ---- */
 
 /* peer: GET /api/v1/apps/<id>, compared where it names the same fields. */
+static void note_field(char *compared, size_t cap, const char *key)
+{
+    size_t n = strlen(compared);
+    snprintf(compared + n, cap - n, " %s", key);
+}
+
+/* A string field of the node's app view, when present. */
+static void cmp_str(struct out *w, json_t *j, const char *key,
+                    const char *mine, uint64_t id, uint32_t height,
+                    char *compared, size_t cap)
+{
+    json_t *v = json_object_get(j, key);
+    if (!json_is_string(v))
+        return;
+    note_field(compared, cap, key);
+    if (strcmp(json_string_value(v), mine) != 0)
+        zbc_audit_add(w->r, height, ZBC_AUDIT_APP, mine, json_string_value(v),
+                      "the node reports another %s for app %" PRIu64, key,
+                      id);
+}
+
+/* An integer field (or a decimal string past 2^63) when present. */
+static void cmp_u64(struct out *w, json_t *j, const char *key, uint64_t mine,
+                    uint64_t id, uint32_t height, char *compared, size_t cap)
+{
+    json_t *v = json_object_get(j, key);
+    char want[24], got[32];
+    snprintf(want, sizeof want, "%" PRIu64, mine);
+    if (json_is_integer(v))
+        snprintf(got, sizeof got, "%" JSON_INTEGER_FORMAT,
+                 json_integer_value(v));
+    else if (json_is_string(v))
+        snprintf(got, sizeof got, "%s", json_string_value(v));
+    else
+        return;
+    note_field(compared, cap, key);
+    if (strcmp(want, got) != 0)
+        zbc_audit_add(w->r, height, ZBC_AUDIT_APP, want, got,
+                      "the node reports another %s for app %" PRIu64, key,
+                      id);
+}
+
+/* The node's history: one entry per app event the replay emitted (no-ops
+ * are block events only), each carrying at least the fields the API's
+ * event renderer gives the replayed event, equal, and its height. */
+static void cmp_history(struct out *w, json_t *j, const struct collect *c,
+                        uint64_t id, uint32_t height, char *compared,
+                        size_t cap)
+{
+    json_t *hist_j = json_object_get(j, "history");
+    if (!json_is_array(hist_j))
+        return;
+    note_field(compared, cap, "history");
+    size_t k = 0;
+    for (size_t i = 0; i < c->nev; i++) {
+        const struct app_ev *x = &c->ev[i];
+        if (x->e.kind == ZBC_EVENT_NOOP)
+            continue;
+        json_t *theirs = json_array_get(hist_j, k++);
+        json_t *mine = NULL;
+        struct zbc_err err;
+        if (!zbc_json_event(&mine, &x->e, &err))
+            return;
+        json_object_set_new(mine, "height", json_integer(x->height));
+        bool same = theirs != NULL;
+        const char *key;
+        json_t *v;
+        json_object_foreach(mine, key, v)
+        {
+            if (same && !json_equal(v, json_object_get(theirs, key)))
+                same = false;
+        }
+        if (!same) {
+            char *ws = json_dumps(mine, JSON_COMPACT | JSON_SORT_KEYS);
+            char *gs = theirs != NULL
+                           ? json_dumps(theirs, JSON_COMPACT | JSON_SORT_KEYS)
+                           : strdup("(no entry)");
+            zbc_audit_add(w->r, height, ZBC_AUDIT_APP, ws != NULL ? ws : "?",
+                          gs != NULL ? gs : "?",
+                          "history entry %zu of app %" PRIu64 " served by "
+                          "the node differs from the replay's", k - 1, id);
+            free(ws);
+            free(gs);
+            json_decref(mine);
+            return;
+        }
+        json_decref(mine);
+    }
+    if (json_array_size(hist_j) != k) {
+        char want[24], got[24];
+        snprintf(want, sizeof want, "%zu entries", k);
+        snprintf(got, sizeof got, "%zu entries", json_array_size(hist_j));
+        zbc_audit_add(w->r, height, ZBC_AUDIT_APP, want, got,
+                      "the node serves another history length for app %"
+                      PRIu64, id);
+    }
+}
+
 static void node_view_peer(struct out *w, const struct zbc_audit_opts *o,
-                           const struct zbc_app *a, uint32_t height,
-                           char *note, size_t cap)
+                           const struct zbc_app *a, const struct collect *c,
+                           uint32_t height, char *note, size_t cap)
 {
     char path[64];
     snprintf(path, sizeof path, "/api/v1/apps/%" PRIu64, a->id);
@@ -661,30 +760,28 @@ static void node_view_peer(struct out *w, const struct zbc_audit_opts *o,
         json_decref(j);
         return;
     }
-    char compared[200] = "";
-    json_t *st = json_object_get(j, "status");
-    if (json_is_string(st)) {
-        strcat(compared, " status");
-        const char *mine = zbc_app_status_name((enum zbc_app_status)a->status);
-        if (strcmp(json_string_value(st), mine) != 0)
-            zbc_audit_add(w->r, height, ZBC_AUDIT_APP, mine,
-                          json_string_value(st),
-                          "the node reports another status for app %" PRIu64,
-                          a->id);
+    char compared[300] = "";
+    const char *mine = zbc_app_status_name((enum zbc_app_status)a->status);
+    cmp_str(w, j, "status", mine, a->id, height, compared, sizeof compared);
+    cmp_u64(w, j, "pot", a->pot, a->id, height, compared, sizeof compared);
+    cmp_u64(w, j, "stake", a->stake, a->id, height, compared,
+            sizeof compared);
+    cmp_u64(w, j, "escrow", a->escrow, a->id, height, compared,
+            sizeof compared);
+    cmp_u64(w, j, "seats", a->seats, a->id, height, compared,
+            sizeof compared);
+    cmp_u64(w, j, "created", a->created, a->id, height, compared,
+            sizeof compared);
+    cmp_u64(w, j, "moves", a->moves, a->id, height, compared,
+            sizeof compared);
+    char *state = malloc(2 * (size_t)a->state_len + 1);
+    if (state != NULL) {
+        zbc_hex_encode(state, a->state, a->state_len);
+        cmp_str(w, j, "state_hex", state, a->id, height, compared,
+                sizeof compared);
+        free(state);
     }
-    json_t *pot = json_object_get(j, "pot");
-    if (json_is_integer(pot)) {
-        strcat(compared, " pot");
-        if ((uint64_t)json_integer_value(pot) != a->pot) {
-            char want[24], got[24];
-            snprintf(want, sizeof want, "%" PRIu64, a->pot);
-            snprintf(got, sizeof got, "%" JSON_INTEGER_FORMAT,
-                     json_integer_value(pot));
-            zbc_audit_add(w->r, height, ZBC_AUDIT_APP, want, got,
-                          "the node reports another pot for app %" PRIu64,
-                          a->id);
-        }
-    }
+    cmp_history(w, j, c, a->id, height, compared, sizeof compared);
     snprintf(note, cap, "GET %s compared on:%s", path,
              compared[0] ? compared : " nothing (no status or pot field)");
     json_decref(j);
@@ -772,7 +869,7 @@ int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id)
     }
     char note[400] = "";
     if (o->peer != NULL)
-        node_view_peer(&w, o, a, h, note, sizeof note);
+        node_view_peer(&w, o, a, c, h, note, sizeof note);
     else if (rp.stats.complete)
         snprintf(note, sizeof note, "the node's stored app record and "
                  "history were compared entry by entry with the replay "

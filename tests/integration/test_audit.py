@@ -7,12 +7,15 @@ stored event record) and zbc-audit must exit 1 naming the height and the
 kind of divergence.  A genesis file of another chain is refused too."""
 import hashlib
 import hmac
+import http.server
 import json
 import os
 import shutil
 import struct
 import subprocess
+import threading
 import time
+import urllib.request
 
 from framework import ZBC, TestFailure, ZbcTest, assert_equal, assert_true
 
@@ -22,6 +25,46 @@ SEEDS = {"alice": "11" * 32, "bob": "22" * 32}
 
 def app_id(tx_hash):
     return int.from_bytes(bytes.fromhex(tx_hash)[:8], "little")
+
+
+class LyingProxy:
+    """Forwards GETs to a node, rewriting answers: `edit(path, obj)` may
+    change the decoded JSON before it is served."""
+
+    def __init__(self, target, edit):
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                try:
+                    with urllib.request.urlopen(target + self.path, timeout=10) as r:
+                        status, body = r.status, r.read()
+                except urllib.error.HTTPError as e:
+                    status, body = e.code, e.read()
+                try:
+                    obj = json.loads(body)
+                    edit(self.path, obj)
+                    body = json.dumps(obj).encode()
+                except ValueError:
+                    pass
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = "http://127.0.0.1:%d" % self.server.server_address[1]
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+        outer.edited = False
+
+    def close(self):
+        self.server.shutdown()
+        self.server.server_close()
 
 
 class Audit(ZbcTest):
@@ -125,6 +168,33 @@ class Audit(ZbcTest):
         node.wait_for_height(self.bet_height + 2)
         return ttt, pig, bet
 
+    def lying_peer(self, node, h, ttt):
+        """A peer that serves a wrong event amount at height h and a wrong
+        pot/history for app ttt is caught at that height."""
+        gen = self.genesis_path
+
+        def edit(path, obj):
+            if path == "/api/v1/blocks/%d" % h:
+                obj["events"][0]["amount"] += 1
+            if path == "/api/v1/apps/%d" % ttt and "history" in obj:
+                obj["history"][-2]["amount"] += 1  # the winner's payout
+        proxy = LyingProxy(node.api_url, edit)
+        try:
+            j = self.audit("replay", "--peer", proxy.url, "--genesis", gen, expect=1)
+            div = self.expect_divergence(j, h, "events")
+            assert_true("served event 0" in div["detail"], "names the event: %r" % div)
+            assert_true(j["complete"], "a served-event divergence does not stop the replay")
+            st, _ = node.get("/api/v1/apps/%d" % ttt)
+            j = self.audit("app", ttt, "--peer", proxy.url, "--genesis", gen, expect=1)
+            if st == 200:
+                hit = [d for d in j["divergences"] if d["what"] == "app"]
+                assert_true(hit and "history entry" in hit[0]["detail"],
+                            "the served app history divergence: %r" % j["divergences"])
+            else:
+                assert_true("does not serve" in j["node_view"], "node_view: %r" % j["node_view"])
+        finally:
+            proxy.close()
+
     def check_app_histories(self, node, ttt, pig, bet, src):
         gen = self.genesis_path
         j = self.audit("app", ttt, *src, "--genesis", gen)
@@ -179,6 +249,7 @@ class Audit(ZbcTest):
         assert_equal(j["divergence_count"], 0, "peer divergences")
         assert_true(j["events_compared_heights"] == j["heights_checked"],
                     "served events compared at every height")
+        self.lying_peer(node, heights[0], ttt)
         j = self.audit("replay", "--datadir", node.datadir, "--genesis", gen)
         assert_true(j["apps_created"] == 3 and j["app_transactions"] >= 10,
                     "apps replayed from the running node's datadir: %r" % j)
