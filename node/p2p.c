@@ -38,6 +38,7 @@ struct peer {
     bool sync_pending;
     uint64_t sync_sent_ms;
     uint32_t sync_count;
+    uint32_t requests_out;    /* GetBlocks sent minus Blocks received */
     uint64_t next_ping_ms;
     struct peer *next;
 };
@@ -313,6 +314,7 @@ static bool request_blocks(struct peer *pe, const uint8_t *first)
     pe->sync_pending = true;
     pe->sync_sent_ms = p->now_ms();
     pe->sync_count = gb.count;
+    pe->requests_out++;
     zbc_log_debug("p2p: asking %s for blocks (our height %u)", pe->addr,
                   zbc_chain_tip(p->chain)->height);
     bool ok = send_msg(pe, &msg);
@@ -594,9 +596,12 @@ static bool on_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
 static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
 {
     struct zbc_p2p *p = pe->p;
-    if (!pe->sync_pending)
+    if (pe->requests_out == 0)
         return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "blocks nobody asked for");
-    pe->sync_pending = false;
+    pe->requests_out--;
+    /* an answer after the timeout is still taken, but starts nothing */
+    bool expected = pe->sync_pending && pe->requests_out == 0;
+    pe->sync_pending = pe->requests_out > 0;
     uint8_t last[32];
     bool have_last = false;
     uint32_t before = zbc_chain_tip(p->chain)->height, n_fresh = 0;
@@ -617,6 +622,8 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
         zbc_log_info("p2p: sync batch from %s: %zu blocks, %u new, height %u "
                      "-> %u", pe->addr, b->n_raw, n_fresh, before,
                      zbc_chain_tip(p->chain)->height);
+    if (!expected)
+        return true;
     if (b->n_raw >= pe->sync_count && have_last)
         return request_blocks(pe, last); /* a full batch: more to come */
     zbc_log_debug("p2p: sync with %s done at height %u", pe->addr,
