@@ -320,9 +320,35 @@ static void do_activate(struct out *w, struct game *g,
     g->started = g->eng->init(&g->st, c->seats, c->params, c->params_len,
                               first, g->eng->start_rolls ? &rolls : NULL,
                               &err);
-    if (!g->started)
+    if (!g->started) {
         hist(w, h, "activate", NULL, "the start position does not build: %s",
              err.msg);
+        return;
+    }
+    if (!g->eng->start_rolls)
+        return;
+    /* the start position's rolls: tag = the app id, 8 LE bytes */
+    uint32_t used = e->data_len >= 4 ? rd_le32(e->data) : 0;
+    size_t shown = e->data_len >= 4 ? e->data_len - 4u : 0;
+    uint8_t mine[ZBC_EVENT_DATA_MAX];
+    size_t n = rolls.used < sizeof mine ? (size_t)rolls.used : sizeof mine;
+    dice_bytes(mine, n, seeds[h], tag, 8);
+    bool same = rolls.used == used && shown <= n &&
+                memcmp(mine, e->data + 4, shown) == 0;
+    char want[2 * ZBC_EVENT_DATA_MAX + 1], got[2 * ZBC_EVENT_DATA_MAX + 1];
+    zbc_hex_encode(want, mine, n);
+    zbc_hex_encode(got, e->data + 4, shown);
+    if (!same)
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, want, got,
+                      "app %" PRIu64 ": the start position's roll bytes (%"
+                      PRIu64 " drawn here, %u by the node) differ", c->id,
+                      rolls.used, used);
+    hist(w, h, "start",
+         json_pack("{s:s,s:I,s:s}", "seed", seed_hex, "roll_bytes_used",
+                   (json_int_t)rolls.used, "roll_bytes", want),
+         "start position from H(\"ZBC-DICE\" || seed(%u) || id LE8 || "
+         "counter); %" PRIu64 " byte(s) drawn: %s (%s)", h, rolls.used, want,
+         same ? "matches the node" : "DIFFERS from the node");
 }
 
 static void do_move(struct out *w, struct game *g, const struct collect *c,

@@ -163,6 +163,12 @@ class Audit(ZbcTest):
         node.wait_for_height(self.pig_roll[1] + 1)
         self.app_tx(node, "alice", 27, struct.pack("<Q", pig))
 
+        # lines: the start position is drawn from the roll stream at J + 2
+        self.lines, _ = self.create(node, "alice", 10, 2, bytes([3]))
+        self.lines_j = self.app_tx(node, "bob", 25, struct.pack("<Q", self.lines))[1]
+        node.wait_for_height(self.lines_j + 2)
+        self.seed(node, self.lines_j + 2)
+
         params = bytes([1, 5]) + b"audit"  # tails, client seed "audit"
         bet, self.bet_height = self.create(node, "alice", 17, 1, params)
         node.wait_for_height(self.bet_height + 2)
@@ -218,6 +224,16 @@ class Audit(ZbcTest):
                                 (0).to_bytes(4, "little")).digest()
         assert_equal(mv["roll_bytes"], want[:mv["roll_bytes_used"]].hex(),
                      "roll bytes computed by the test")
+        j = self.audit("app", self.lines, *src, "--genesis", gen)
+        st = [e for e in j["history"] if e["kind"] == "start"]
+        assert_equal(len(st), 1, "lines start position line")
+        seed = self.seed(node, self.lines_j + 2)
+        stream = b"".join(hashlib.sha3_256(b"ZBC-DICE" + seed + self.lines.to_bytes(8, "little") +
+                                           c.to_bytes(4, "little")).digest() for c in range(8))
+        n = st[0]["roll_bytes_used"]
+        assert_true(n > 0, "lines drew its start position")
+        assert_equal(st[0]["roll_bytes"], stream[:min(n, 255)].hex(),
+                     "start roll bytes computed by the test")
         j = self.audit("app", bet, *src, "--genesis", gen)
         b = [e for e in j["history"] if e["kind"] == "bet"][0]
         server = self.seed(node, self.bet_height + 1).hex()
@@ -251,7 +267,7 @@ class Audit(ZbcTest):
                     "served events compared at every height")
         self.lying_peer(node, heights[0], ttt)
         j = self.audit("replay", "--datadir", node.datadir, "--genesis", gen)
-        assert_true(j["apps_created"] == 3 and j["app_transactions"] >= 10,
+        assert_true(j["apps_created"] == 4 and j["app_transactions"] >= 10,
                     "apps replayed from the running node's datadir: %r" % j)
         self.check_app_histories(node, ttt, pig, bet, ["--peer", node.api_url])
 
