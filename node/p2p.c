@@ -30,6 +30,7 @@ struct peer {
     struct slot *slot;        /* outbound: the configured peer; else NULL */
     bool connected;
     bool handshaken;
+    const char *doomed;       /* set: dropped at the next tick (why) */
     uint8_t node_key[32];
     uint32_t height;          /* last announced */
     uint8_t tip[32];
@@ -216,19 +217,15 @@ static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
                      pe->addr, err.msg);
         return true;
     }
+    /* Never freed here: a send can happen while another callback of the
+     * same peer is on the stack (gossip from inside its own message). */
     struct evbuffer *out = bufferevent_get_output(pe->bev);
-    if (evbuffer_get_length(out) > ZBC_P2P_MAX_OUTPUT) {
-        free(buf);
-        peer_drop(pe, "it does not read what is sent to it");
-        return false;
-    }
-    int rc = bufferevent_write(pe->bev, buf, len);
+    if (pe->doomed == NULL && evbuffer_get_length(out) > ZBC_P2P_MAX_OUTPUT)
+        pe->doomed = "it does not read what is sent to it";
+    if (pe->doomed == NULL && bufferevent_write(pe->bev, buf, len) != 0)
+        pe->doomed = "write failed";
     free(buf);
-    if (rc != 0) {
-        peer_drop(pe, "write failed");
-        return false;
-    }
-    return true;
+    return pe->doomed == NULL;
 }
 
 static void tip_fields(struct zbc_p2p *p, uint32_t *height, uint8_t tip[32])
@@ -349,7 +346,7 @@ static void broadcast(struct zbc_p2p *p, const zbc_p2p_msg *m)
     struct peer *pe = p->peers;
     while (pe != NULL) {
         struct peer *next = pe->next;
-        if (pe->handshaken)
+        if (pe->handshaken && pe->doomed == NULL)
             (void)send_msg(pe, m);
         pe = next;
     }
@@ -671,6 +668,8 @@ static void on_read(struct bufferevent *bev, void *arg)
     struct peer *pe = arg;
     struct evbuffer *in = bufferevent_get_input(bev);
     for (;;) {
+        if (pe->doomed != NULL)
+            return;
         size_t avail = evbuffer_get_length(in);
         uint8_t *head = evbuffer_pullup(in, avail < 4 ? (ssize_t)avail : 4);
         uint32_t n = 0;
@@ -814,6 +813,10 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     struct peer *pe = p->peers;
     while (pe != NULL) {
         struct peer *next = pe->next;
+        if (pe->doomed != NULL) {
+            peer_drop(pe, pe->doomed);
+            goto next;
+        }
         if (pe->handshaken) {
             if (pe->sync_pending &&
                 now > pe->sync_sent_ms + ZBC_P2P_SYNC_TIMEOUT_MS) {
