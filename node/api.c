@@ -330,6 +330,27 @@ static void post_transaction(struct call *c)
     reply(c, 202, o);
 }
 
+/* Whether a confirmed transaction took effect: "applied", and for a no-op
+ * (valid but not applicable when its block was applied: no fee, no
+ * effect) "noop_reason" from the block's noop event. */
+static int tx_outcome(struct call *c, json_t *o, uint32_t height,
+                      uint32_t index, struct zbc_err *err)
+{
+    struct zbc_events ev = {0};
+    int rc = zbc_chain_events(c->api->chain, height, &ev, err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    const char *reason = NULL;
+    for (size_t i = 0; i < ev.n && reason == NULL; i++)
+        if (ev.e[i].kind == ZBC_EVENT_NOOP && ev.e[i].tx_index == index)
+            reason = ev.e[i].reason;
+    int ok = zbc_json_set(o, "applied", json_boolean(reason == NULL), err) &&
+             (reason == NULL ||
+              zbc_json_set(o, "noop_reason", json_string(reason), err));
+    zbc_events_free(&ev);
+    return ok;
+}
+
 static void get_transaction(struct call *c, const char *hash_text,
                             bool status_only)
 {
@@ -386,7 +407,8 @@ static void get_transaction(struct call *c, const char *hash_text,
                  zbc_json_set(o, "transaction_index", json_integer(lk.index),
                               &err) &&
                  zbc_json_set(o, "confirmations",
-                              json_integer(tip - lk.height + 1), &err);
+                              json_integer(tip - lk.height + 1), &err) &&
+                 tx_outcome(c, o, lk.height, lk.index, &err);
             break;
         }
         zbc_tx_lookup_free(&lk);
@@ -411,7 +433,8 @@ static void get_transaction(struct call *c, const char *hash_text,
                  zbc_json_set(o, "transaction_index", json_integer(lk.index),
                               &err) &&
                  zbc_json_set(o, "confirmations",
-                              json_integer(tip - lk.height + 1), &err);
+                              json_integer(tip - lk.height + 1), &err) &&
+                 tx_outcome(c, o, lk.height, lk.index, &err);
     }
     zbc_tx_lookup_free(&lk);
     reply_built(c, 200, o, ok, &err);

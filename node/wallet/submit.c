@@ -101,6 +101,17 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         }
         json_object_set(r, "status", json_object_get(st, "status"));
         json_object_set(r, "block_height", json_object_get(st, "block_height"));
+        if (json_is_false(json_object_get(st, "applied"))) {
+            /* in a block, but as a no-op: no effect, no fee (SPEC §3) */
+            const char *why = json_string_value(json_object_get(st, "noop_reason"));
+            long long h = (long long)json_integer_value(json_object_get(st, "block_height"));
+            json_decref(r);
+            f->api_response = st;
+            return zbc_wfail(f, zbc_client_classify(400, why != NULL ? why : ""),
+                             "transaction %s was included in block %lld as a no-op (no effect, "
+                             "no fee): %s", hash, h, why != NULL ? why : "no reason given");
+        }
+        json_object_set(r, "applied", json_object_get(st, "applied"));
         json_decref(st);
     }
     char text[256];
