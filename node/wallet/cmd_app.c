@@ -339,6 +339,16 @@ static int app_move(const struct zbc_opts *o, int argc, const char *const *argv,
         zbc_wfail(f, ZBC_EXIT_REJECTED, "%s holds no seat in app %s", me_text, argv[1]);
         goto out;
     }
+    if (argc == 3 && strcmp(argv[2], "keep-alive") == 0) {
+        /* the empty move: a paid keep-alive by the clock holder (SPEC §4) */
+        const char *args[] = {argv[1], ""};
+        ok = zbc_app_send(result, o, "move", 2, args, NULL, f);
+        if (ok)
+            json_object_set_new(*result, "_text",
+                                json_string("keep-alive sent: the deadline moves move_deadline "
+                                            "blocks ahead once it is in a block\n"));
+        goto out;
+    }
     if (!zbc_app_state(&e, st, app, f))
         goto out;
     size_t n = 0;

@@ -94,6 +94,11 @@ class Lifecycle(ZbcTest):
         assert_true("deadline not passed" in r.stderr, "early claim reason: %r" % r)
         r = self.zbc("app", "claim-timeout", app_id, "--from", names[holder], "--fee", FEE, expect=6)
         assert_true("holds the clock" in r.stderr, "holder claim reason: %r" % r)
+        # the clock holder's empty move pushes the deadline move_deadline blocks ahead
+        r = self.zbc("app", "move", app_id, "keep-alive", "--from", names[holder], "--fee", FEE, "--wait")
+        a = self.app(app_id)
+        assert_equal(a["deadline"], r["block_height"] + DEADLINE, "keep-alive deadline")
+        assert_equal(a["history"][-1]["kind"], "app_keepalive", "keep-alive in the history")
         deadline = a["deadline"]
         self.nodes[0].wait_for_height(deadline, timeout=60)
         a = self.app(app_id)

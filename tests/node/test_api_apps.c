@@ -303,6 +303,40 @@ static void test_streams(void)
     CHECK(strstr(r.stream, ": zbc event stream") != NULL);
 }
 
+/* At most ZBC_SSE_MAX_STREAMS streams: one more is 503; a stream whose
+ * client left frees its place. */
+static void test_stream_limit(void)
+{
+    static struct response rs[ZBC_SSE_MAX_STREAMS];
+    struct evhttp_connection *conns[ZBC_SSE_MAX_STREAMS];
+    char path[160];
+    snprintf(path, sizeof path, "/api/v1/apps/%s/events", app_text);
+    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++) {
+        memset(&rs[i], 0, sizeof rs[i]);
+        conns[i] = evhttp_connection_base_new(base, NULL, "127.0.0.1", port);
+        struct evhttp_request *req = evhttp_request_new(on_response, &rs[i]);
+        evhttp_request_set_chunked_cb(req, on_chunk);
+        evhttp_add_header(evhttp_request_get_output_headers(req), "Host", "x");
+        evhttp_make_request(conns[i], req, EVHTTP_REQ_GET, path);
+    }
+    struct timeval tv = {0, 500000};
+    event_base_loopexit(base, &tv);
+    event_base_dispatch(base);
+    int open = 0;
+    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++)
+        open += rs[i].status == 200;
+    CHECK_EQ_INT(open, ZBC_SSE_MAX_STREAMS);
+    check_error(path, 503, "too many event streams are open (64)");
+    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++)
+        evhttp_connection_free(conns[i]);
+    struct timeval t2 = {0, 500000};
+    event_base_loopexit(base, &t2);
+    event_base_dispatch(base);
+    struct response r;
+    stream(&r, path, ": zbc event stream", NULL);
+    CHECK_EQ_INT(r.status, 200);
+}
+
 static void test_bad_input(void)
 {
     check_error("/api/v1/apps/abc", 400, "app id must be a decimal");
@@ -397,6 +431,7 @@ int main(void)
     TEST_RUN(test_app_view);
     TEST_RUN(test_streams);
     TEST_RUN(test_bad_input);
+    TEST_RUN(test_stream_limit);
     TEST_RUN(test_pure);
     zbc_api_stop(api);
     event_base_free(base);
