@@ -1,5 +1,6 @@
 /* zbc-audit: replays a chain from genesis with no trust in any node and
  * reports every divergence (SPEC §0 "Auditors", §8; docs/audit.md). */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -273,6 +274,10 @@ int main(int argc, char **argv)
     struct zbc_audit_opts o;
     memset(&o, 0, sizeof o);
     o.timeout_s = 30;
+    /* --json anywhere also shapes the usage errors found before it */
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--json") == 0)
+            o.json = true;
     if (strcmp(argv[1], "replay") == 0) {
         if (!parse_opts(&o, argc, argv, 2))
             return usage_error(&o, o.bad);
@@ -280,16 +285,18 @@ int main(int argc, char **argv)
     }
     if (strcmp(argv[1], "app") == 0) {
         if (argc < 3)
-            return usage_error(NULL, "app needs an app ID");
+            return usage_error(&o, "app needs an app ID");
         char *end;
+        errno = 0;
         unsigned long long id = strtoull(argv[2], &end, 10);
-        if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0')
-            return usage_error(NULL, "the app ID must be a decimal number");
+        if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0' ||
+            errno == ERANGE)
+            return usage_error(&o, "the app ID must be a decimal number below 2^64");
         if (!parse_opts(&o, argc, argv, 3))
             return usage_error(&o, o.bad);
         return zbc_audit_cmd_app(&o, (uint64_t)id);
     }
     char msg[200];
     snprintf(msg, sizeof msg, "unknown command %.100s", argv[1]);
-    return usage_error(NULL, msg);
+    return usage_error(&o, msg);
 }

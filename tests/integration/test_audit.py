@@ -201,6 +201,28 @@ class Audit(ZbcTest):
         finally:
             proxy.close()
 
+        # a peer without raw blocks cannot be audited; one with bad bytes diverges
+        def strip(path, obj):
+            if path.startswith("/api/v1/blocks/"):
+                obj.pop("block_bytes", None)
+        proxy = LyingProxy(node.api_url, strip)
+        try:
+            j = self.audit("replay", "--peer", proxy.url, "--genesis", gen, expect=3)
+            assert_true("block_bytes" in j["error"], "names block_bytes: %r" % j)
+        finally:
+            proxy.close()
+
+        def garble(path, obj):
+            if path == "/api/v1/blocks/%d" % h:
+                obj["block_bytes"] = obj["block_bytes"][:-2]
+        proxy = LyingProxy(node.api_url, garble)
+        try:
+            j = self.audit("replay", "--peer", proxy.url, "--genesis", gen, expect=1)
+            self.expect_divergence(j, h, "block_decode")
+            assert_equal(j["heights_checked"], h - 1, "stops before the undecodable block")
+        finally:
+            proxy.close()
+
     def check_app_histories(self, node, ttt, pig, bet, src):
         gen = self.genesis_path
         j = self.audit("app", ttt, *src, "--genesis", gen)
@@ -343,6 +365,12 @@ class Audit(ZbcTest):
         self.audit("replay", "--peer", node.api_url, expect=2)
         self.audit("replay", "--datadir", os.path.join(self.tmpdir, "nowhere"),
                    "--genesis", gen, expect=3)
+        self.audit("replay", "--datadir", node.datadir, "--genesis", gen, "--bogus", expect=2)
+        self.audit("replay", "--datadir", node.datadir, "--genesis", gen, "--timeout", "0",
+                   expect=2)
+        self.audit("app", "12x", "--datadir", node.datadir, "--genesis", gen, expect=2)
+        self.audit("replay", "--datadir", node.datadir, "--genesis",
+                   os.path.join(self.tmpdir, "missing.json"), expect=3)
 
 
 if __name__ == "__main__":
