@@ -249,6 +249,18 @@ static void key_text(char *out, size_t cap, enum zbc_table t,
         snprintf(out, cap, "meta \"%.*s\"", (int)klen, (const char *)k);
         return;
     }
+    uint64_t id = 0;
+    for (size_t i = 0; i < 8 && i < klen; i++)
+        id |= (uint64_t)k[i] << (8 * i);
+    if (t == ZBC_TABLE_APPS && klen == 8) {
+        snprintf(out, cap, "app %llu", (unsigned long long)id);
+        return;
+    }
+    if (t == ZBC_TABLE_APP_HISTORY && klen == 12) {
+        snprintf(out, cap, "app %llu history entry %u", (unsigned long long)id,
+                 rd_le32(k + 8));
+        return;
+    }
     char hx[2 * ZBC_KV_KEY_MAX + 1];
     zbc_hex_encode(hx, k, klen);
     snprintf(out, cap, "%s key %s", table_name(t), hx);

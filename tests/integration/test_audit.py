@@ -320,6 +320,20 @@ class Audit(ZbcTest):
         assert_equal(div["expected"], "balance %d" % bal, "replayed balance")
         assert_equal(div["found"], "balance %d" % (bal + 1), "stored balance")
 
+        # 3b. a stored app record (its last byte): named by the replay and
+        # by the app command
+        d = self.copy_datadir(node, "tamper-app")
+        ledger = os.path.join(d, "ledger")
+        key = ttt.to_bytes(8, "little").hex()
+        rec = bytearray(bytes.fromhex(self.tamper(ledger, "get", "s_apps", key)))
+        rec[-1] ^= 0x01
+        self.tamper(ledger, "put", "s_apps", key, rec.hex())
+        j = self.audit("replay", "--datadir", d, "--genesis", gen, expect=1)
+        div = self.expect_divergence(j, tip, "stored_state")
+        assert_true(("app %d" % ttt) in div["detail"], "names the app: %r" % div)
+        j = self.audit("app", ttt, "--datadir", d, "--genesis", gen, expect=1)
+        self.expect_divergence(j, tip, "stored_state")
+
         # 4. one byte of a stored block (the last byte of its last transaction)
         h = heights[1]
         d = self.copy_datadir(node, "tamper-block")
