@@ -61,8 +61,8 @@ struct zbc_audit_source_ops {
     int (*check_indexes)(void *ctx, uint32_t height, const uint8_t hash[32],
                          const uint8_t (*tx_hashes)[32], uint32_t n_tx,
                          struct zbc_audit_report *r, struct zbc_err *err);
-    /* Compares what the source holds at the end (stored state tables, tip
-     * record, served state root) with the replay.  0 only when the source
+    /* Optional (NULL): compares what the source holds at the end (stored
+     * state tables, tip record) with the replay.  0 only when the source
      * cannot be read. */
     int (*check_final)(void *ctx, const struct zbc_audit_final *f,
                        struct zbc_audit_report *r, struct zbc_err *err);
