@@ -636,10 +636,11 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             do_bet(w, c, x, seeds);
             break;
         case ZBC_EVENT_NOOP:
-            hist(w, h, "noop", NULL, "transaction %.16s... by %s was a "
-                 "no-op (no fee): %s", (zbc_hex_encode(txh, e->tx_hash, 32),
-                                        txh), addr_text(acc, &e->a),
-                 e->reason);
+            zbc_hex_encode(txh, e->tx_hash, 32);
+            hist(w, h, "noop", json_pack("{s:s,s:s}", "tx_hash", txh,
+                                         "reason", e->reason),
+                 "transaction %.16s... by %s was a no-op (no fee): %s", txh,
+                 addr_text(acc, &e->a), e->reason);
             break;
         case ZBC_EVENT_TRANSFER:
         case ZBC_EVENT_FEE:
