@@ -168,7 +168,8 @@ static int list_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     zbc_store_txn_kv(t, &kv);
     if (!kv.ops->each(kv.ctx, ZBC_TABLE_APPS, collect, c, err))
         return 0;
-    qsort(c->keys, c->n, sizeof *c->keys, newest_first);
+    if (c->n > 1)
+        qsort(c->keys, c->n, sizeof *c->keys, newest_first);
     size_t take = c->n < c->limit ? c->n : c->limit;
     c->out->more = c->n > take;
     if (take == 0)

@@ -113,13 +113,18 @@ static void unlink_stream(struct stream *st)
     free(st);
 }
 
-/* The client went away: libevent frees the request after this. */
+/* The client went away.  libevent detaches an unfinished incoming request
+ * from a failed connection (req's connection becomes NULL) and leaves it
+ * to its owner: free it here.  A request still attached is freed with its
+ * connection. */
 static void on_close(struct evhttp_connection *conn, void *arg)
 {
     (void)conn;
     struct stream *st = arg;
     zbc_log_info("api: event stream closed by the client (%zu left)",
                  st->sse->n - 1);
+    if (evhttp_request_get_connection(st->req) == NULL)
+        evhttp_request_free(st->req);
     unlink_stream(st);
 }
 
