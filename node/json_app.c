@@ -11,6 +11,7 @@
 #include "node/json_util.h"
 
 #define TEXT_CAP (64 * 1024) /* to_json / render output */
+#define ZBC_APP_LEGAL_MAX 512 /* legal moves listed in one answer */
 
 static const struct {
     uint8_t type;
@@ -149,7 +150,34 @@ int zbc_json_app_summary(json_t **out, const struct zbc_app *a, uint32_t tip,
 
 /* ---- the engine's views ---- */
 
-/* state_hex, view (the engine's JSON object), board (text), turn. */
+/* legal_moves: the notation of every move the seat to move can make that
+ * needs no private data (engine gen_moves; at most ZBC_APP_LEGAL_MAX
+ * listed, legal_moves_total counts all). */
+static int legal_moves(json_t *o, const struct zbc_engine *e,
+                       const struct zbc_game_state *st, struct zbc_err *err)
+{
+    json_t *arr = json_array();
+    if (!zbc_json_set(o, "legal_moves", arr, err))
+        return 0;
+    struct zbc_move *mv = malloc(ZBC_MOVES_MAX * sizeof *mv);
+    if (mv == NULL)
+        return zbc_fail(err, "out of memory listing legal moves");
+    size_t n = e->turn(st) >= 0 ? e->gen_moves(st, mv, ZBC_MOVES_MAX) : 0;
+    int ok = 1;
+    for (size_t i = 0; ok && i < n && i < ZBC_APP_LEGAL_MAX; i++) {
+        char text[256];
+        if (!e->format_move(st, mv[i].b, mv[i].len, text, sizeof text))
+            continue;
+        if (json_array_append_new(arr, json_string(text)) != 0)
+            ok = zbc_fail(err, "out of memory listing legal moves");
+    }
+    free(mv);
+    return ok && zbc_json_set(o, "legal_moves_total",
+                              json_integer((json_int_t)n), err);
+}
+
+/* state_hex, view (the engine's JSON object), board (text), turn,
+ * legal_moves. */
 static int engine_views(json_t *o, const struct zbc_app *a,
                         struct zbc_game_state *st, bool *have_state,
                         struct zbc_err *err)
@@ -162,7 +190,9 @@ static int engine_views(json_t *o, const struct zbc_app *a,
     if (e == NULL || a->state_len == 0)
         return zbc_json_set(o, "view", json_null(), err) &&
                zbc_json_set(o, "board", json_null(), err) &&
-               zbc_json_set(o, "turn", json_null(), err);
+               zbc_json_set(o, "turn", json_null(), err) &&
+               zbc_json_set(o, "legal_moves", json_array(), err) &&
+               zbc_json_set(o, "legal_moves_total", json_integer(0), err);
     struct zbc_err derr;
     if (!e->decode(st, a->state, a->state_len, &derr))
         return zbc_fail(err, "stored state of app %" PRIu64 " does not "
@@ -182,7 +212,8 @@ static int engine_views(json_t *o, const struct zbc_app *a,
     free(buf);
     int turn = e->turn(st);
     return ok && zbc_json_set(o, "turn", turn >= 0 ? json_integer(turn)
-                                                   : json_null(), err);
+                                                   : json_null(), err) &&
+           legal_moves(o, e, st, err);
 }
 
 /* Notation of move bytes, or JSON null when the engine cannot write them
