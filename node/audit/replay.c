@@ -1,6 +1,7 @@
 #include "node/audit/replay.h"
 
 #include <pthread.h>
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -8,6 +9,7 @@
 #include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
 #include "consensus/tx.h"
+#include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/json_util.h"
 
@@ -493,6 +495,12 @@ int zbc_audit_replay(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
                      struct zbc_audit_report *r, struct zbc_err *err)
 {
     memset(rp, 0, sizeof *rp);
+    /* Before any thread starts: libsodium picks its implementations and
+     * the hash module fetches RIPEMD-160 (a lazy static) here, once. */
+    if (sodium_init() < 0)
+        return zbc_fail(err, "libsodium cannot initialise");
+    uint8_t warm[20];
+    zbc_ripemd160(warm, "", 0);
     struct zbc_audit_tip tip;
     if (!src->ops->tip(src->ctx, &tip, err))
         return 0;
