@@ -353,8 +353,14 @@ static int app_move(const struct zbc_opts *o, int argc, const char *const *argv,
         goto out;
     size_t n = 0;
     text[0] = '\0';
-    for (int i = 2; i < argc; i++)
+    for (int i = 2; i < argc; i++) {
+        size_t w = strlen(argv[i]) + 1;
+        if (n + w >= 8192) {
+            zbc_wfail(f, ZBC_EXIT_USAGE, "the move text is too long");
+            goto out;
+        }
         n += (size_t)snprintf(text + n, 8192 - n, "%s%s", i > 2 ? " " : "", argv[i]);
+    }
     if (!secret_move(text, 8192, o, id, me_text, e, st, (uint8_t)seat, argc - 2, argv + 2, f))
         goto out;
     size_t len = 0;

@@ -85,6 +85,15 @@ class Lifecycle(ZbcTest):
         self.started(app2)
         self.zbc("app", "move", app2, "z99", "--from", "bob", expect=2)  # notation the engine rejects
         self.zbc("app", "move", app2, "h8", "--from", "carol", expect=6)  # not seated
+        # wallet-side usage errors (exit 2), before anything is sent
+        for args in (("app", "move", app2, "x" * 9000), ("app", "create", "tictactoe", "--seats", "3"),
+                     ("app", "create", "tictactoe", "--stake", "lots"),
+                     ("app", "create", "dots", "--params", "depth=3"),
+                     ("app", "create", "battleship", "--board", "A1,A2"),
+                     ("app", "show", "abc"), ("app", "watch"), ("verify", "abc"), ("app", "list", "x"),
+                     ("app", "list", "--game", "poker"), ("app", "claim-timeout")):
+            self.zbc(*args, "--from", "bob", expect=2)
+        self.zbc("verify", "424242", expect=7)
 
     def timeout(self, alice, bob):
         app_id, a = self.game("tictactoe", "alice", "bob")
