@@ -447,7 +447,19 @@ static enum step replay_one(struct zbc_audit_replay *rp,
     if (hooks != NULL && hooks->on_block != NULL)
         hooks->on_block(hooks->arg, h, b, cb, &ev);
     zbc_parent_from_header(&rp->parent, &b->header);
-    memcpy(rp->seeds[h], b->header.seed, 32);
+    if (h >= rp->seeds_cap) {
+        size_t cap = 2 * rp->seeds_cap;
+        uint8_t(*seeds)[32] = realloc(rp->seeds, cap * 32);
+        if (seeds == NULL) {
+            zbc_fail(err, "out of memory keeping %u seeds", h + 1);
+            out = STEP_ERROR;
+        } else {
+            rp->seeds = seeds;
+            rp->seeds_cap = cap;
+        }
+    }
+    if (h < rp->seeds_cap)
+        memcpy(rp->seeds[h], b->header.seed, 32);
     rp->stats.checked = h;
     zbc_events_free(&ev);
     zbc_undo_free(&undo);
@@ -521,11 +533,12 @@ int zbc_audit_replay(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
                       "file");
         return 1;
     }
-    rp->seeds = malloc(((size_t)tip.height + 1) * 32);
+    /* grown as blocks replay: a source may claim any tip */
+    rp->seeds_cap = 1024;
+    rp->seeds = malloc(rp->seeds_cap * 32);
     rp->mem = zbc_mem_kv_new();
     if (rp->seeds == NULL || rp->mem == NULL)
-        return zbc_fail(err, "out of memory for a replay of %u blocks",
-                        tip.height);
+        return zbc_fail(err, "out of memory starting a replay");
     if (!zbc_state_open(&rp->st, zbc_mem_kv(rp->mem), err))
         return 0;
     rp->state_open = true;

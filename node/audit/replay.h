@@ -50,6 +50,7 @@ struct zbc_audit_replay {
     bool state_open;
     struct zbc_parent parent;    /* the last good block (genesis at 0) */
     uint8_t (*seeds)[32];        /* seed(0) .. seed(parent.height) */
+    size_t seeds_cap;
     struct zbc_audit_stats stats;
 };
 
