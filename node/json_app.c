@@ -257,18 +257,32 @@ static uint32_t le32(const uint8_t *p)
            (uint32_t)p[3] << 24;
 }
 
-/* Extra fields of a history entry: the rolls a move used, a bet's
- * outcome. */
-static int entry_data(json_t *j, const struct zbc_event *ev,
+/* Extra fields of a history entry: the rolls a move used and where they
+ * come from (roll stream H("ZBC-DICE" || seed(roll_seed_height) ||
+ * roll_tag || counter u32 LE): the move's tx hash, or the app id as 8 LE
+ * bytes for a start position), a bet's outcome. */
+static int entry_data(json_t *j, const struct zbc_app_history *h,
                       struct zbc_err *err)
 {
+    const struct zbc_event *ev = &h->ev;
     if ((ev->kind == ZBC_EVENT_APP_MOVE || ev->kind == ZBC_EVENT_APP_ACTIVATE) &&
-        ev->data_len >= 4)
+        ev->data_len >= 4) {
+        uint8_t tag[8];
+        for (int i = 0; i < 8; i++)
+            tag[i] = (uint8_t)(ev->ref >> (8 * i));
         return zbc_json_set(j, "roll_bytes_used", json_integer(le32(ev->data)),
                             err) &&
                zbc_json_set(j, "rolls_hex",
                             zbc_json_hex(ev->data + 4, ev->data_len - 4u),
+                            err) &&
+               zbc_json_set(j, "roll_seed_height", json_integer(h->height),
+                            err) &&
+               zbc_json_set(j, "roll_tag",
+                            ev->kind == ZBC_EVENT_APP_MOVE
+                                ? zbc_json_hex(ev->tx_hash, 32)
+                                : zbc_json_hex(tag, 8),
                             err);
+    }
     if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 9)
         return zbc_json_set(j, "u", json_integer(le32(ev->data)), err) &&
                zbc_json_set(j, "value", json_integer(le32(ev->data + 4)),
@@ -301,7 +315,7 @@ static int history(json_t *o, const struct zbc_app_snapshot *s,
                           err) ||
             !zbc_json_set(j, "notation", notation(&s->app, st, h->move,
                                                   h->move_len), err) ||
-            !entry_data(j, &h->ev, err))
+            !entry_data(j, h, err))
             return 0;
     }
     return 1;

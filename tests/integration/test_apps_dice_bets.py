@@ -123,6 +123,8 @@ class DiceBets(ZbcTest):
             if move == "roll":
                 stream = dice_stream(self.seed(n + 1), bytes.fromhex(tx), 64)
                 used = done[0]["roll_bytes_used"]
+                assert_equal((done[0]["roll_seed_height"], done[0]["roll_tag"]), (n + 1, tx),
+                             "roll derivation fields")
                 assert_equal(done[0]["rolls_hex"], stream[:used].hex(), "roll bytes = H(ZBC-DICE...)")
                 die = first_d6(stream)
                 # moves are sequential here: the view's last move is this roll

@@ -5,6 +5,8 @@ fool's mate in chess (black mates in two: win, rake and payout exact);
 lines (a start position drawn from seed(J+2), dice) for one round each;
 a few moves of race, ludo, monopoly and checkers chosen from the API's
 legal_moves list."""
+import hashlib
+
 from framework import ZBC, ZbcTest, assert_equal, assert_true, wait_until
 
 FEE = 2_000_000
@@ -69,6 +71,15 @@ class Games(ZbcTest):
         app_id, a, names = self.open("lines", "rounds=1")
         act = [h for h in a["history"] if h["kind"] == "app_activate"][0]
         assert_true(act["roll_bytes_used"] > 0, "lines start drawn from the roll stream")
+        # recomputed here: H("ZBC-DICE" || seed(J+2) || app id LE8 || counter LE32)
+        tag = int(app_id).to_bytes(8, "little")
+        st, blk = self.nodes[0].get("/api/v1/blocks/%d" % (a["joined"] + 2))
+        seed = bytes.fromhex(blk["seed"])
+        stream = b"".join(hashlib.sha3_256(b"ZBC-DICE" + seed + tag + c.to_bytes(4, "little")).digest()
+                          for c in range(8))
+        assert_equal((act["roll_seed_height"], act["roll_tag"]), (a["joined"] + 2, tag.hex()),
+                     "start roll derivation")
+        assert_equal(act["rolls_hex"], stream[:len(act["rolls_hex"]) // 2].hex(), "start rolls")
         a = self.play_legal(app_id, names, 2)
         assert_equal(a["status"], "finished", "lines after one round each")
         self.zbc("verify", app_id)
