@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Three validators on loopback (docs/p2p.md), perturbed the CometBFT e2e way:
   - they converge to the same tip hash and state root;
-  - a transfer submitted to one node is included and visible on all;
+  - a transfer submitted to one node is included and visible on all, and
+    so are three sent at once to three different nodes;
   - kill -9 one node and restart it: it syncs back;
   - SIGSTOP one node past several slots: the others keep producing (rank > 0
     producers fill its slots); SIGCONT: it comes back to the same tip;
@@ -40,6 +41,19 @@ class MultiNode(ZbcTest):
             assert_equal((st, j.get("status"), j.get("block_height")), (200, "confirmed", height),
                          "transaction status on node %d" % nd.index)
             assert_equal(self.balance(bob, nd), 13 * ZBC, "bob's balance on node %d" % nd.index)
+
+        # one transfer sent to each node at once: all confirmed, the same everywhere
+        sent = [self.zbc("send", "--from", "alice", bob, "%dZBC" % (k + 1), "--fee", FEE,
+                         node=nd)["transaction_hash"] for k, nd in enumerate(nodes)]
+        for t in sent:
+            self.wait_confirmed(t, nodes[0], timeout=30)
+        h = max(self.tx_status(t, nodes[0])[1]["block_height"] for t in sent)
+        wait_converged(nodes, min_height=h)
+        for nd in nodes:
+            for t in sent:
+                st, j = self.tx_status(t, nd)
+                assert_equal(j.get("status"), "confirmed", "tx %s on node %d" % (t, nd.index))
+            assert_equal(self.balance(bob, nd), 19 * ZBC, "bob after 4 transfers on node %d" % nd.index)
 
         # kill -9 node 1, the others go on; restart: it syncs back
         kill_node(nodes[1])
@@ -80,7 +94,7 @@ class MultiNode(ZbcTest):
         self.log("late node synced to %d in batches %r" % (h, batches))
         assert_true(len(batches) >= 2 and int(batches[0]) == 128,
                     "the late node did not sync in batches of 128: %r" % batches)
-        assert_equal(self.balance(bob, late), 13 * ZBC, "bob's balance on the late node")
+        assert_equal(self.balance(bob, late), 19 * ZBC, "bob's balance on the late node")
         st, j = self.tx_status(tx, late)
         assert_equal(j.get("block_height"), height, "transaction height on the late node")
         # nothing in the logs says a peer was punished
