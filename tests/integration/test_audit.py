@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.request
 
-from framework import ZBC, TestFailure, ZbcTest, assert_equal, assert_true
+from framework import SANITIZER_RE, ZBC, TestFailure, ZbcTest, assert_equal, assert_true
 
 FEE = 2000000
 SEEDS = {"alice": "11" * 32, "bob": "22" * 32}
@@ -73,6 +73,8 @@ class Audit(ZbcTest):
         p = subprocess.run([exe] + [str(a) for a in args] + ["--json"],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=120)
         out = p.stdout.decode()
+        if SANITIZER_RE.search(p.stderr.decode("utf-8", "replace")):
+            raise TestFailure("zbc-audit reported a sanitizer error:\n%s" % p.stderr.decode())
         try:
             j = json.loads(out)
         except ValueError:
