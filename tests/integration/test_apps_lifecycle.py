@@ -71,6 +71,15 @@ class Lifecycle(ZbcTest):
         assert_equal(self.balance(bob), bb + 8 * ZBC - rake, "the other seat gets pot - rake")
         assert_equal(self.balance(self.genesis["fund_account"]), bf + rake, "rake")
         self.zbc("verify", app_id)
+        # a direct challenge: only the designated opponent may join
+        r = self.zbc("app", "create", "reversi", "--stake", "1ZBC", "--opponent", bob, "--from", "alice",
+                     "--fee", FEE, "--wait")
+        duel = r["app_id"]
+        assert_equal(self.app(duel)["opponent"], bob, "designated opponent in the view")
+        r = self.zbc("app", "join", duel, "--from", "carol", "--fee", FEE, expect=6)
+        assert_true("designated" in r.stderr, "reserved: %r" % r)
+        self.zbc("app", "join", duel, "--from", "bob", "--fee", FEE, "--wait")
+        assert_equal(self.app(duel)["status"], "active", "the opponent joined")
         # refusals: join a full app, join twice, unknown app, move in a finished app
         app2, a = self.game("gomoku", "bob", "alice", wait_start=False)
         r = self.zbc("app", "join", app2, "--from", "carol", "--fee", FEE, expect=6)
