@@ -65,6 +65,10 @@ static void history(struct buf *b, const json_t *app)
             put(b, " %s", str(e, "notation"));
         if (num(e, "amount") != 0 && strcmp(str(e, "kind"), "app_move") != 0)
             put(b, " amount %lld", num(e, "amount"));
+        if (json_is_integer(json_object_get(e, "value")))
+            put(b, " u %lld value %lld", num(e, "u"), num(e, "value"));
+        if (json_is_string(json_object_get(e, "rolls_hex")) && str(e, "rolls_hex")[0] != '\0')
+            put(b, " rolls %.16s", str(e, "rolls_hex"));
         if (str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
             put(b, " (%s)", str(e, "reason"));
         put(b, "\n");
