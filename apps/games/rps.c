@@ -177,6 +177,10 @@ static int step(struct rps_state *s, uint8_t seat, const uint8_t *move,
                             COMMIT_LEN, len);
         if (is_zero(move + 1, 32))
             return zbc_fail(err, "illegal move: an all-zero commitment");
+        /* The other seat's commitment is public: a copy could only ever
+         * be revealed as the same choice, forcing ties for ever. */
+        if (memcmp(move + 1, s->commit[other], 32) == 0)
+            return zbc_fail(err, "illegal move: the same commitment as the other seat's (pick your own salt)");
         memcpy(s->commit[seat], move + 1, 32);
         if (seat == s->first) {
             s->to_move = other;

@@ -393,6 +393,36 @@ static void test_random_playouts(void)
     printf("rps playouts: seat 0 won %d, seat 1 won %d\n", wins[0], wins[1]);
 }
 
+/* The second seat sees the first seat's commitment on chain before it
+ * commits.  Copying it would let it reveal the first seat's own reveal
+ * (same choice, same salt): every round a tie, for ever, until the first
+ * seat gives up and loses on time.  A commitment equal to the other
+ * seat's commitment of the round is refused. */
+static void test_copied_commitment_refused(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    CHECK(E->init(&st, 2, NULL, 0, 1, NULL, &err));
+    uint8_t m[33], salt[32];
+    salt_of(salt, 1, 0);
+    m[0] = 0;
+    CHECK(zbc_rps_commitment(m + 1, ROCK, salt, &err));
+    CHECK(E->apply_move(&st, 1, m, 33, NULL, &err));
+    /* seat 0 copies seat 1's commitment byte for byte */
+    CHECK(!E->check_move(&st, 0, m, 33, &err));
+    CHECK(strstr(err.msg, "same commitment") != NULL);
+    CHECK(!E->apply_move(&st, 0, m, 33, NULL, &err));
+    CHECK_EQ_INT(E->turn(&st), 0);
+    /* a commitment of its own is fine */
+    CHECK(do_commit(&st, 0, PAPER, 0, &err));
+    CHECK(do_reveal(&st, 1, ROCK, 0, &err));
+    CHECK(do_reveal(&st, 0, PAPER, 0, &err));
+    struct zbc_result res;
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 0);
+}
+
 int main(void)
 {
     TEST_RUN(test_commitment);
@@ -401,5 +431,6 @@ int main(void)
     TEST_RUN(test_bad_input);
     TEST_RUN(test_notation);
     TEST_RUN(test_random_playouts);
+    TEST_RUN(test_copied_commitment_refused);
     return test_summary("apps_rps");
 }
