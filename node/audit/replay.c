@@ -262,9 +262,26 @@ static uint32_t batch_last_height(uint32_t first, size_t n)
 struct stage_job {
     struct staged *s;
     size_t n, first, step;
+    struct zbc_audit_source *src;
     const struct zbc_genesis *g;
     uint64_t now_ms;
 };
+
+static void fetch_one(struct staged *x, struct zbc_audit_source *src)
+{
+    x->rc = src->ops->block(src->ctx, x->h, &x->ab, &x->ferr);
+    if (x->rc == ZBC_KV_FOUND)
+        x->decoded = zbc_block_decode(&x->b, x->ab.bytes, x->ab.len,
+                                      &x->ferr) != 0;
+}
+
+static void *fetch_some(void *arg)
+{
+    struct stage_job *j = arg;
+    for (size_t i = j->first; i < j->n; i += j->step)
+        fetch_one(&j->s[i], j->src);
+    return NULL;
+}
 
 static void *precheck_some(void *arg)
 {
@@ -288,52 +305,67 @@ static unsigned stage_threads(void)
     return n > STAGE_THREADS_MAX ? STAGE_THREADS_MAX : (unsigned)n;
 }
 
+/* Runs fn over the batch striped across up to stage_threads() threads,
+ * this one included; a thread that cannot start leaves its share here. */
+static void run_striped(void *(*fn)(void *), struct staged *s, size_t n,
+                        struct zbc_audit_source *src,
+                        const struct zbc_genesis *g, uint64_t now_ms)
+{
+    unsigned t = stage_threads();
+    pthread_t th[STAGE_THREADS_MAX];
+    struct stage_job jobs[STAGE_THREADS_MAX];
+    bool started[STAGE_THREADS_MAX] = {false};
+    for (unsigned i = 0; i < t; i++)
+        jobs[i] = (struct stage_job){s, n, i, t, src, g, now_ms};
+    for (unsigned i = 1; i < t; i++)
+        started[i] = pthread_create(&th[i], NULL, fn, &jobs[i]) == 0;
+    fn(&jobs[0]);
+    for (unsigned i = 1; i < t; i++) {
+        if (started[i])
+            pthread_join(th[i], NULL);
+        else
+            fn(&jobs[i]);
+    }
+}
+
 /* Fetches and decodes heights first.. (at most STAGE_BATCH, not past
- * last), then prechecks them in parallel.  Returns the count staged; a
- * fetch that fails or finds nothing ends the batch (that entry included,
- * for the sequential pass to report). */
+ * last), then prechecks them in parallel.  Sources that allow it are
+ * fetched in parallel too; otherwise a fetch that fails or finds nothing
+ * ends the batch.  Returns the count staged: the sequential pass reports
+ * the first entry that is not a good block. */
 static size_t stage_batch(struct staged *s, struct zbc_audit_source *src,
                           const struct zbc_genesis *g,
                           const struct zbc_parent *parent, uint32_t first,
                           uint32_t last, uint64_t now_ms)
 {
-    size_t n = 0;
-    for (uint32_t h = first; h <= last && n < STAGE_BATCH; h++) {
-        struct staged *x = &s[n++];
-        memset(x, 0, sizeof *x);
-        x->h = h;
-        x->rc = src->ops->block(src->ctx, h, &x->ab, &x->ferr);
-        if (x->rc != ZBC_KV_FOUND)
-            break;
-        x->decoded = zbc_block_decode(&x->b, x->ab.bytes, x->ab.len,
-                                      &x->ferr) != 0;
-        if (n == 1) {
-            x->parent = *parent;
-            x->has_parent = true;
-        } else if (s[n - 2].decoded) {
-            zbc_parent_from_header(&x->parent, &s[n - 2].b.header);
-            x->has_parent = true;
+    size_t n = (size_t)(last - first) + 1;
+    if (n > STAGE_BATCH)
+        n = STAGE_BATCH;
+    for (size_t i = 0; i < n; i++) {
+        memset(&s[i], 0, sizeof s[i]);
+        s[i].h = first + (uint32_t)i;
+    }
+    if (src->ops->parallel_block) {
+        run_striped(fetch_some, s, n, src, g, now_ms);
+    } else {
+        for (size_t i = 0; i < n; i++) {
+            fetch_one(&s[i], src);
+            if (s[i].rc != ZBC_KV_FOUND) {
+                n = i + 1;
+                break;
+            }
         }
-        if (h == UINT32_MAX)
-            break;
     }
-    unsigned t = stage_threads();
-    pthread_t th[STAGE_THREADS_MAX];
-    struct stage_job jobs[STAGE_THREADS_MAX];
-    unsigned started = 1;
-    for (unsigned i = 0; i < t; i++)
-        jobs[i] = (struct stage_job){s, n, i, t, g, now_ms};
-    for (unsigned i = 1; i < t; i++) {
-        if (pthread_create(&th[i], NULL, precheck_some, &jobs[i]) != 0)
-            break;
-        started++;
+    for (size_t i = 0; i < n; i++) {
+        if (i == 0) {
+            s[i].parent = *parent;
+            s[i].has_parent = true;
+        } else if (s[i - 1].decoded) {
+            zbc_parent_from_header(&s[i].parent, &s[i - 1].b.header);
+            s[i].has_parent = true;
+        }
     }
-    /* threads that could not start leave their share to this one */
-    for (unsigned i = started; i < t; i++)
-        precheck_some(&jobs[i]);
-    precheck_some(&jobs[0]);
-    for (unsigned i = 1; i < started; i++)
-        pthread_join(th[i], NULL);
+    run_striped(precheck_some, s, n, src, g, now_ms);
     return n;
 }
 

@@ -67,6 +67,10 @@ struct zbc_audit_source_ops {
     int (*check_final)(void *ctx, const struct zbc_audit_final *f,
                        struct zbc_audit_report *r, struct zbc_err *err);
     void (*close)(void *ctx);
+    /* block may run on several threads at once (the peer: one HTTP
+     * connection per call); false: one thread (an LMDB read transaction
+     * belongs to one thread). */
+    bool parallel_block;
 };
 
 struct zbc_audit_source {

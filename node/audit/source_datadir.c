@@ -410,6 +410,7 @@ static const struct zbc_audit_source_ops datadir_ops = {
     .check_indexes = dd_check_indexes,
     .check_final = dd_check_final,
     .close = dd_close,
+    .parallel_block = false,
 };
 
 int zbc_audit_open_datadir(struct zbc_audit_source *src, const char *dir,

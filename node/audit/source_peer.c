@@ -147,6 +147,7 @@ static const struct zbc_audit_source_ops peer_ops = {
      * (struct zbc_audit_tip); a peer serves no state tables */
     .check_final = NULL,
     .close = peer_close,
+    .parallel_block = true,
 };
 
 int zbc_audit_open_peer(struct zbc_audit_source *src, const char *url,

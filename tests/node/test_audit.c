@@ -81,9 +81,14 @@ static void f_close(void *ctx)
     (void)ctx;
 }
 
+/* The same source fetched one block at a time and in parallel. */
 static const struct zbc_audit_source_ops fake_ops = {
-    f_tip, f_block, NULL, f_final, f_close,
+    f_tip, f_block, NULL, f_final, f_close, false,
 };
+static const struct zbc_audit_source_ops fake_ops_parallel = {
+    f_tip, f_block, NULL, f_final, f_close, true,
+};
+static bool parallel;
 
 static void build_chain(struct chain *c)
 {
@@ -135,7 +140,8 @@ static int run(struct chain *c, uint32_t claim, const uint8_t *genesis,
 {
     struct fake k = {c, claim, {0}};
     memcpy(k.genesis, genesis != NULL ? genesis : c->f.g.hash, 32);
-    struct zbc_audit_source src = {&fake_ops, &k, "test"};
+    struct zbc_audit_source src = {parallel ? &fake_ops_parallel : &fake_ops,
+                                   &k, "test"};
     struct zbc_audit_replay rp;
     struct zbc_err err;
     memset(r, 0, sizeof *r);
@@ -355,6 +361,12 @@ int main(void)
     TEST_RUN(test_state_root);
     TEST_RUN(test_events);
     TEST_RUN(test_missing_and_genesis);
+    parallel = true;
+    TEST_RUN(test_clean);
+    TEST_RUN(test_state_root);
+    TEST_RUN(test_events);
+    TEST_RUN(test_missing_and_genesis);
+    parallel = false;
     TEST_RUN(test_events_json);
     TEST_RUN(test_report_limits);
     return test_summary("audit");
