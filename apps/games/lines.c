@@ -7,7 +7,8 @@
  * include the moved ball vanish and score one point per ball; otherwise
  * three balls of random colours appear on random empty cells, and lines
  * through the new balls vanish and score the same way.  A board that is
- * empty after a move also receives three balls.  A seat whose board is
+ * empty after a move also receives three balls, and so does one that the
+ * spawned balls' lines emptied.  A seat whose board is
  * full is out of moves.  Seats move in turn (from the drawn first seat)
  * until each has made `rounds` moves or is out; the highest score wins and
  * an equal highest score is a draw. */
@@ -287,6 +288,12 @@ static int apply_move(struct zbc_game_state *g, uint8_t seat, const uint8_t *mv,
         if (!spawn(b, SPAWN_BALLS, rolls, placed, &n, err))
             return 0;
         removed += clear_lines(b, placed, n);
+        /* The spawned balls may have completed lines with every ball left:
+         * an empty board would leave the seat nothing to move, so three
+         * more spawn (three balls on an empty board make no line). */
+        if (count_balls(b) == 0 &&
+            !spawn(b, SPAWN_BALLS, rolls, placed, &n, err))
+            return 0;
     }
     if (s.score[seat] > UINT16_MAX - removed)
         return zbc_fail(err, "score overflow");

@@ -318,6 +318,45 @@ static void test_bad_params_and_state(void)
     CHECK(!load(&st, &s));
 }
 
+/* A spawn whose balls complete a line with every ball left on the board
+ * empties it.  A seat with an empty board would have no ball to move and
+ * could only lose on time; three more balls spawn instead. */
+static void test_spawn_that_empties_the_board(void)
+{
+    static struct zbc_game_state st;
+    struct spec s;
+    struct zbc_err err;
+    struct zbc_roll r;
+    fresh_spec(&s);
+    s.board[0][0] = 1; /* a1 */
+    s.board[0][1] = 1; /* b1 */
+    s.board[1][40] = 2;
+    CHECK(load(&st, &s));
+    /* b1 -> c1 makes no line; three colour-1 balls spawn on the free cells
+     * #0, #0, #0 = b1, d1, e1: a1..e1 vanish (5 points), nothing is left;
+     * then three more balls spawn (colour 1 on a1, b1, c1). */
+    uint8_t lit[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+    CHECK(zbc_roll_init_literal(&r, lit, sizeof lit));
+    CHECK(mv(&st, 0, "b1 c1", &r, &err));
+    uint8_t buf[1024];
+    E->encode(&st, buf, sizeof buf);
+    CHECK_EQ_INT(buf[HDR + 1] | buf[HDR + 2] << 8, 5); /* seat 0 score */
+    for (int c = 0; c < CELLS; c++)
+        CHECK_EQ_INT(buf[HDR + 3 + c], c < 3 ? 1 : 0);
+    CHECK_EQ_INT(E->turn(&st), 1);
+    struct zbc_move moves[ZBC_MOVES_MAX];
+    CHECK(E->gen_moves(&st, moves, ZBC_MOVES_MAX) > 0);
+    CHECK(zbc_roll_init_literal(&r, lit, sizeof lit));
+    CHECK(mv(&st, 1, "e5 e6", &r, &err));
+    CHECK_EQ_INT(E->turn(&st), 0);
+    CHECK(E->gen_moves(&st, moves, ZBC_MOVES_MAX) > 0);
+    /* with only six roll bytes the refill cannot be drawn: refused */
+    CHECK(load(&st, &s));
+    CHECK(zbc_roll_init_literal(&r, lit, 6));
+    CHECK(!mv(&st, 0, "b1 c1", &r, &err));
+    CHECK(strstr(err.msg, "exhausted") != NULL);
+}
+
 int main(void)
 {
     E = zbc_engine_by_type(10);
@@ -330,5 +369,6 @@ int main(void)
     TEST_RUN(test_bad_moves);
     TEST_RUN(test_full_board_and_endings);
     TEST_RUN(test_bad_params_and_state);
+    TEST_RUN(test_spawn_that_empties_the_board);
     return test_summary("apps_lines");
 }
