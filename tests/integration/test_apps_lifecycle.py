@@ -71,6 +71,8 @@ class Lifecycle(ZbcTest):
         assert_equal(self.balance(bob), bb + 8 * ZBC - rake, "the other seat gets pot - rake")
         assert_equal(self.balance(self.genesis["fund_account"]), bf + rake, "rake")
         self.zbc("verify", app_id)
+        w = self.zbc("app", "watch", app_id)  # a finished app: one view, then done
+        assert_equal((w["status"], w["app"]["ending"]), ("finished", "resign"), "watch of a finished app")
         # a direct challenge: only the designated opponent may join
         r = self.zbc("app", "create", "reversi", "--stake", "1ZBC", "--opponent", bob, "--from", "alice",
                      "--fee", FEE, "--wait")
@@ -80,6 +82,10 @@ class Lifecycle(ZbcTest):
         assert_true("designated" in r.stderr, "reserved: %r" % r)
         self.zbc("app", "join", duel, "--from", "bob", "--fee", FEE, "--wait")
         assert_equal(self.app(duel)["status"], "active", "the opponent joined")
+        mine = self.zbc("app", "create", "chess", "--stake", "1ZBC", "--from", "carol", "--fee", FEE,
+                        "--wait")["app_id"]
+        assert_equal([x["id"] for x in self.zbc("app", "list", "--open")["apps"]], [mine], "list --open")
+        assert_equal(self.zbc("app", "list", "--open", "--game", "gomoku")["apps"], [], "no open gomoku")
         # refusals: join a full app, join twice, unknown app, move in a finished app
         app2, a = self.game("gomoku", "bob", "alice", wait_start=False)
         r = self.zbc("app", "join", app2, "--from", "carol", "--fee", FEE, expect=6)
