@@ -6,8 +6,9 @@
  * target's owner reveals that cell (checked against its commitment); the
  * owner holds the turn until it has revealed and fired back.  The first
  * seat to have 17 ship cells revealed on the other's board wins; a seat
- * whose 100 shots are all revealed with fewer than 17 ships among them
- * also wins (the other committed too few ships). */
+ * whose revealed shots leave room for fewer than 17 ships on the other's
+ * board (revealed ships + unrevealed cells < 17) also wins: the other
+ * committed too few ships. */
 #include "apps/games/battleship.h"
 
 #include <ctype.h>
@@ -271,6 +272,20 @@ static void bs_result(const struct zbc_game_state *st, struct zbc_result *out)
     }
 }
 
+/* Whether a board's reveals decide the game for its shooter: 17 ship
+ * cells hit, or fewer than 17 ship cells possible (revealed ships plus
+ * cells not yet revealed), so its owner committed too few ships.  The
+ * latter includes SPEC's "all 100 shots and fewer than 17 ships" and
+ * catches a short fleet as soon as it is certain: an honest board always
+ * keeps ships + unrevealed >= 17. */
+static bool board_decided(const uint8_t board[N_CELLS])
+{
+    unsigned ships = count_cells(board, CELL_SHIP);
+    unsigned open = count_cells(board, CELL_UNSHOT) +
+                    count_cells(board, CELL_PENDING);
+    return ships >= FLEET || ships + open < FLEET;
+}
+
 /* Fires `seat` at `cell` of the other seat's board. */
 static int fire(struct bs_state *s, uint8_t seat, uint8_t cell,
                 struct zbc_err *err)
@@ -309,8 +324,7 @@ static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
     s->board[seat][s->pending] = is_ship ? CELL_SHIP : CELL_WATER;
     s->pending = NONE;
     uint8_t shooter = (uint8_t)(1 - seat);
-    if (count_cells(s->board[seat], CELL_SHIP) >= FLEET ||
-        shots_on(s->board[seat]) == N_CELLS) {
+    if (board_decided(s->board[seat])) {
         s->phase = BS_OVER;
         s->winner = shooter;
         s->to_move = shooter;
@@ -480,9 +494,7 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
             return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u to move",
                             by0, by1, (unsigned)s->to_move);
         for (int p = 0; p < 2; p++)
-            if (count_cells(s->board[p], CELL_SHIP) >= FLEET ||
-                count_cells(s->board[p], CELL_SHIP) +
-                        count_cells(s->board[p], CELL_WATER) == N_CELLS)
+            if (board_decided(s->board[p]))
                 return zbc_fail(err, "battleship state: seat %d's board is decided but the game goes on", p);
         return 1;
     }
@@ -491,11 +503,11 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
             pending_cells != 0)
             return zbc_fail(err, "battleship state: a finished game has its winner to move and no pending shot");
         uint8_t w = s->winner, l = (uint8_t)(1 - w);
-        unsigned ships_l = count_cells(s->board[l], CELL_SHIP);
-        bool won = ships_l == FLEET ||
-                   (ships_l < FLEET && shots_on(s->board[l]) == N_CELLS);
-        if (!won || count_cells(s->board[w], CELL_SHIP) >= FLEET ||
-            shots_on(s->board[w]) == N_CELLS)
+        /* the game ends at the first decided board: the loser's shows
+         * exactly 17 ships or a short fleet, the winner's is undecided */
+        bool won = board_decided(s->board[l]) &&
+                   count_cells(s->board[l], CELL_SHIP) <= FLEET;
+        if (!won || board_decided(s->board[w]))
             return zbc_fail(err, "battleship state: the boards do not show seat %u winning", (unsigned)w);
         unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
         if (by0 != by1 + (w == 0 ? 1u : 0u))

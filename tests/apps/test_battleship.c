@@ -300,12 +300,13 @@ static void test_win_by_seventeen_hits(void)
     CHECK_EQ_STR(err.msg, "the game is over");
 }
 
-/* Seat 1 commits 15 ship cells only: seat 0 shoots all 100 and wins. */
+/* Seat 1 commits 16 ship cells only: its board cannot be told from an
+ * honest one before the last cell, so seat 0 shoots all 100 and wins. */
 static void test_cheater_with_few_ships(void)
 {
     struct board b0, b1;
     make_board(&b0, FLEET0, 17, 0);
-    make_board(&b1, FLEET1, 15, 100);
+    make_board(&b1, FLEET1, 16, 100);
     struct zbc_game_state st;
     struct zbc_err err;
     struct zbc_result res;
@@ -336,8 +337,74 @@ static void test_cheater_with_few_ships(void)
     CHECK_EQ_INT(res.winner, 0);
     static char buf[4096];
     CHECK(E->render(&st, buf, sizeof buf) > 0);
-    CHECK(strstr(buf, "seat 1 board: 100 shots by seat 0, 15/17 ship cells hit\n") != NULL);
+    CHECK(strstr(buf, "seat 1 board: 100 shots by seat 0, 16/17 ship cells hit\n") != NULL);
     CHECK(strstr(buf, "seat 0 board: 99 shots by seat 1, 16/17 ship cells hit\n") != NULL);
+    roundtrip(&st);
+}
+
+/* A board whose revealed ships plus unshot cells are fewer than 17 can no
+ * longer hold the fleet: its owner committed too few ships and loses at
+ * once.  Otherwise a cheater committing no ships at all could never be
+ * hit, and would win whenever it sank the honest fleet within its first
+ * 99 shots. */
+static void test_cheater_caught_early(void)
+{
+    struct board b0, b1;
+    make_board(&b0, FLEET0, 17, 0);
+    make_board(&b1, FLEET1, 0, 100); /* no ships at all */
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result res;
+    CHECK(E->init(&st, 2, b0.commit, 3200, 1, NULL, &err));
+    CHECK(commit(&st, &b1, &err));
+    /* seat 1 shoots seat 0's water first, then its ships */
+    uint8_t order[100];
+    size_t k = 0;
+    for (int i = 0; i < 100; i++)
+        if (!b0.ship[i])
+            order[k++] = (uint8_t)i;
+    for (int i = 0; i < 100; i++)
+        if (b0.ship[i])
+            order[k++] = (uint8_t)i;
+    int c;
+    for (c = 0; c < 100; c++) {
+        CHECK(mv_fire(&st, 0, (uint8_t)c, &err));
+        CHECK(mv_reveal(&st, 1, &b1, &err));
+        E->result(&st, &res);
+        if (res.kind != ZBC_RESULT_ONGOING)
+            break;
+        CHECK(mv_fire(&st, 1, order[c], &err));
+        CHECK(mv_reveal(&st, 0, &b0, &err));
+    }
+    /* after 84 revealed water cells only 16 are left unshot */
+    CHECK_EQ_INT(c, 83);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 0);
+    CHECK_EQ_INT(E->turn(&st), ZBC_NOBODY);
+    roundtrip(&st);
+    /* one ship revealed among 83 shots: 1 + 17 unshot = 18, play goes on */
+    uint8_t one[1] = {50};
+    make_board(&b1, one, 1, 100);
+    CHECK(E->init(&st, 2, b0.commit, 3200, 1, NULL, &err));
+    CHECK(commit(&st, &b1, &err));
+    for (c = 0; c < 84; c++) {
+        CHECK(mv_fire(&st, 0, (uint8_t)c, &err));
+        CHECK(mv_reveal(&st, 1, &b1, &err));
+        E->result(&st, &res);
+        if (res.kind != ZBC_RESULT_ONGOING)
+            break;
+        CHECK(mv_fire(&st, 1, order[c], &err));
+        CHECK(mv_reveal(&st, 0, &b0, &err));
+    }
+    /* 84 shots, one of them a ship: 1 + 16 = 17, not yet decided */
+    CHECK_EQ_INT(c, 84);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_ONGOING);
+    roundtrip(&st);
+    CHECK(mv_fire(&st, 0, 84, &err));
+    CHECK(mv_reveal(&st, 1, &b1, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 0);
     roundtrip(&st);
 }
 
@@ -484,6 +551,16 @@ static void test_bad_states(void)
             bad[4 + 100 + FLEET1[i]] = 3;
         for (int i = 0; i < 17; i++)
             bad[4 + 50 + i] = 2;
+    });
+    /* seat 1's board with 84 revealed water cells (room for 16 ships
+     * only) while in play; seat 0's board undecided (16 ships, 68 water) */
+    TRY_BAD({
+        bad[1] = 0;
+        bad[2] = 0xFF;
+        for (int i = 0; i < 84; i++) {
+            bad[4 + 100 + i] = 2;
+            bad[4 + i] = i < 16 ? 3 : 2;
+        }
     });
     /* the same boards as a finished game decode */
     memcpy(bad, good, n);
@@ -703,6 +780,7 @@ int main(void)
     TEST_RUN(test_helpers);
     TEST_RUN(test_win_by_seventeen_hits);
     TEST_RUN(test_cheater_with_few_ships);
+    TEST_RUN(test_cheater_caught_early);
     TEST_RUN(test_bad_moves);
     TEST_RUN(test_bad_states);
     TEST_RUN(test_notation);
