@@ -1,0 +1,171 @@
+/* The wallet's app commands without a node: bet words, game params, fleet
+ * placement, the app view text, app ids, and the event-stream reader of
+ * `app watch` over a socket pair.  Includes the command files to reach
+ * their static helpers. */
+#include <sys/socket.h>
+
+#include "node/wallet/app_watch.c"
+#include "node/wallet/cmd_app.c"
+#include "node/wallet/cmd_bet.c"
+#include "tests/testlib.h"
+
+static void test_hundredths(void)
+{
+    uint64_t v = 0;
+    CHECK(hundredths(&v, "49.5") && v == 4950);
+    CHECK(hundredths(&v, "1") && v == 100);
+    CHECK(hundredths(&v, "0.01") && v == 1);
+    CHECK(hundredths(&v, "2.50") && v == 250);
+    CHECK(!hundredths(&v, "1.234"));
+    CHECK(!hundredths(&v, ""));
+    CHECK(!hundredths(&v, "a"));
+    CHECK(!hundredths(&v, "1.2.3"));
+    CHECK(!hundredths(&v, "-1"));
+}
+
+static void test_bet_words(void)
+{
+    struct zbc_bet b;
+    struct zbc_wfail f = {0};
+    const char *dice[] = {"dice", "under", "49.5"};
+    CHECK(bet_fields(&b, 3, dice, &f));
+    CHECK_EQ_INT(b.game, ZBC_BET_DICE);
+    CHECK_EQ_INT(b.direction, 0);
+    CHECK_EQ_INT(b.target16, 4950);
+    const char *over[] = {"dice", "over", "100"};
+    CHECK(!bet_fields(&b, 3, over, &f));
+    CHECK_EQ_INT(f.code, ZBC_EXIT_USAGE);
+    const char *coin[] = {"coin", "tails"};
+    CHECK(bet_fields(&b, 2, coin, &f) && b.game == ZBC_BET_COIN && b.direction == 1);
+    const char *edge[] = {"coin", "edge"};
+    CHECK(!bet_fields(&b, 2, edge, &f));
+    const char *straight[] = {"roulette", "straight", "17"};
+    CHECK(bet_fields(&b, 3, straight, &f) && b.kind == ZBC_ROULETTE_STRAIGHT && b.number == 17);
+    const char *red5[] = {"roulette", "red", "5"};
+    CHECK(!bet_fields(&b, 3, red5, &f));
+    const char *big[] = {"roulette", "straight", "37"};
+    CHECK(!bet_fields(&b, 3, big, &f));
+    const char *limbo[] = {"limbo", "2.5"};
+    CHECK(bet_fields(&b, 2, limbo, &f) && b.target32 == 250);
+    const char *low[] = {"limbo", "1.00"};
+    CHECK(!bet_fields(&b, 2, low, &f));
+    const char *poker[] = {"poker", "all-in"};
+    CHECK(!bet_fields(&b, 2, poker, &f));
+    zbc_wfail_clear(&f);
+}
+
+static void test_game_params(void)
+{
+    uint8_t p[16];
+    size_t n = 0;
+    struct zbc_wfail f = {0};
+    const struct zbc_engine *dots = zbc_engine_by_name("dots");
+    const struct zbc_engine *rps = zbc_engine_by_name("rps");
+    CHECK(game_params(p, sizeof p, &n, dots, "width=5,height=3", &f));
+    CHECK(n == 2 && p[0] == 5 && p[1] == 3);
+    CHECK(game_params(p, sizeof p, &n, dots, "height=6", &f));
+    CHECK(n == 2 && p[0] == 4 && p[1] == 6); /* width keeps its default */
+    CHECK(game_params(p, sizeof p, &n, rps, "rounds=3", &f) && n == 1 && p[0] == 3);
+    CHECK(game_params(p, sizeof p, &n, rps, "0203", &f) && n == 2 && p[1] == 3);
+    CHECK(game_params(p, sizeof p, &n, rps, NULL, &f) && n == 0);
+    CHECK(!game_params(p, sizeof p, &n, rps, "depth=1", &f));
+    CHECK(!game_params(p, sizeof p, &n, rps, "rounds=", &f));
+    CHECK(!game_params(p, sizeof p, &n, rps, "rounds=300", &f));
+    CHECK(!game_params(p, sizeof p, &n, rps, "zz", &f));
+    CHECK_EQ_INT(f.code, ZBC_EXIT_USAGE);
+    zbc_wfail_clear(&f);
+}
+
+static void test_fleets(void)
+{
+    uint8_t first[ZBC_BATTLESHIP_CELLS], b[ZBC_BATTLESHIP_CELLS];
+    struct zbc_err err;
+    int distinct = 0;
+    random_fleet(first);
+    for (int i = 0; i < 200; i++) {
+        random_fleet(b);
+        int cells = 0;
+        for (int c = 0; c < ZBC_BATTLESHIP_CELLS; c++)
+            cells += b[c];
+        CHECK_EQ_INT(cells, ZBC_BATTLESHIP_FLEET_CELLS);
+        CHECK(zbc_battleship_check_fleet(b, &err));
+        distinct += memcmp(b, first, sizeof b) != 0;
+    }
+    CHECK(distinct > 190); /* random placements, not one layout */
+    struct zbc_wfail f = {0};
+    CHECK(board_cells(b, "A1,A2,A3,A4,A5,C1,C2,C3,C4,E1,E2,E3,G1,G2,G3,I1,I2", &f));
+    CHECK(b[0] == 1 && b[4] == 1 && b[5] == 0 && b[80] == 1 && b[81] == 1);
+    CHECK(!board_cells(b, "A1,A2", &f));
+    CHECK_EQ_INT(f.code, ZBC_EXIT_USAGE);
+    CHECK(!board_cells(b, "A1,Z9", &f));
+    zbc_wfail_clear(&f);
+}
+
+static void test_view_text(void)
+{
+    json_t *app = json_loads(
+        "{\"id\":\"77\",\"game\":\"tictactoe\",\"status\":\"active\",\"stake\":5,\"pot\":10,"
+        "\"escrow\":0,\"seated\":2,\"seats\":2,\"height\":9,\"players\":["
+        "{\"seat\":0,\"address\":\"ZBC_A\"},{\"seat\":1,\"address\":\"ZBC_B\"}],"
+        "\"clock\":1,\"deadline\":20,\"blocks_left\":11,\"first_turn_pending\":false,"
+        "\"timeout_claimable\":false,\"pending\":null,\"board\":\"X . .\","
+        "\"history\":[{\"seq\":3,\"height\":8,\"kind\":\"app_move\",\"seat\":0,"
+        "\"notation\":\"1\",\"amount\":20,\"reason\":\"\"}],"
+        "\"result\":{\"ending\":\"win\",\"winner\":0,\"ended\":9,\"rake\":1,"
+        "\"payouts\":[{\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
+        0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "ZBC_B");
+    CHECK(t != NULL);
+    CHECK(strstr(t, "app 77: tictactoe, active, stake 5, pot 10") != NULL);
+    CHECK(strstr(t, "seat 1  ZBC_B  (you)") != NULL);
+    CHECK(strstr(t, "seat 0  ZBC_A\n") != NULL);
+    CHECK(strstr(t, "to move: seat 1, deadline block 20 (11 blocks left)") != NULL);
+    CHECK(strstr(t, "X . .") != NULL);
+    CHECK(strstr(t, "app_move  seat 0 1\n") != NULL);
+    CHECK(strstr(t, "result: win, winner seat 0 at block 9, rake 1") != NULL);
+    CHECK(strstr(t, "paid 19 to ZBC_A (win)") != NULL);
+    free(t);
+    json_decref(app);
+}
+
+static void test_app_id(void)
+{
+    uint8_t h[32] = {0x01, 0x02, 0, 0, 0, 0, 0, 0x80};
+    CHECK(zbc_app_id_of_hash(h) == 0x8000000000000201ULL);
+    uint64_t id = 0;
+    CHECK(zbc_app_parse_id(&id, "18446744073709551615") && id == UINT64_MAX);
+    CHECK(!zbc_app_parse_id(&id, "18446744073709551616"));
+    CHECK(!zbc_app_parse_id(&id, "12a"));
+    CHECK(!zbc_app_parse_id(&id, ""));
+}
+
+static void test_stream_reader(void)
+{
+    int sv[2];
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    struct stream s = {.fd = sv[0]};
+    const char *wire = "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n"
+                       ": zbc event stream\nretry: 1000\n\n"
+                       ": keep-alive\n\n"
+                       "id: 4-1\nevent: app_move\ndata: {\"height\":4}\n\n"
+                       "id: 4-2\nevent: app_end\ndata: {}\n\n";
+    CHECK(write(sv[1], wire, strlen(wire)) == (ssize_t)strlen(wire));
+    CHECK_EQ_INT(stream_next(&s), 1); /* header, comments skipped */
+    CHECK_EQ_INT(stream_next(&s), 1);
+    close(sv[1]);
+    CHECK_EQ_INT(stream_next(&s), 0); /* end of stream */
+    close(sv[0]);
+}
+
+int main(void)
+{
+    TEST_RUN(test_hundredths);
+    TEST_RUN(test_bet_words);
+    TEST_RUN(test_game_params);
+    TEST_RUN(test_fleets);
+    TEST_RUN(test_view_text);
+    TEST_RUN(test_app_id);
+    TEST_RUN(test_stream_reader);
+    return test_summary("wallet_app_cmds");
+}
