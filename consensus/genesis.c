@@ -23,7 +23,7 @@ struct range {
 
 static const struct range r_block_time = {"block_time_ms", 1, 3600000};
 static const struct range r_smith_delay = {"smith_delay_ms", 1, 3600000};
-static const struct range r_move_deadline = {"move_deadline", 1, 1000000};
+static const struct range r_move_deadline = {"move_deadline", 3, 1000000};
 static const struct range r_rake = {"rake_bps", 0, 10000};
 static const struct range r_block_bytes = {"max_block_bytes", 1024,
                                            ZBC_BLOCK_TX_BYTES_LIMIT};

@@ -226,6 +226,10 @@ static void test_bad(void)
                        "smith_delay_ms");
     expect_bad_variant("\"min_fee_base\":10", "\"move_deadline\":0",
                        "move_deadline");
+    /* the first seat is drawn at J+2 with the deadline J+move_deadline:
+     * below 3 the first mover could be claimed before it can move */
+    expect_bad_variant("\"min_fee_base\":10", "\"move_deadline\":2",
+                       "move_deadline 2 is out of range");
     expect_bad_variant("\"min_fee_base\":10", "\"rake_bps\":10001",
                        "rake_bps 10001 is out of range");
     expect_bad_variant("\"min_fee_base\":10", "\"max_block_bytes\":2097153",

@@ -1,0 +1,232 @@
+/* Review edge cases of apps on chain: every block built by the producer
+ * path is replayed by a second node (zbc_block_validate_apply) and must
+ * give the same state byte for byte; seat renumbering in Open apps; the
+ * first turn's deadline; several bets from one sender in one block. */
+#include "apps_fixture.h"
+
+#include "consensus/mempool.h"
+
+#define STAKE 10000
+
+/* A second node: its own copy of the state at the fixture's start. */
+struct mirror {
+    struct zbc_mem_kv *m;
+    struct zbc_state s;
+    struct zbc_parent tip;
+};
+
+static void mirror_init(struct mirror *mi, struct fx *f)
+{
+    struct zbc_err err;
+    mi->m = zbc_mem_kv_clone(f->m);
+    CHECK(zbc_state_open(&mi->s, zbc_mem_kv(mi->m), &err));
+    mi->tip = f->tip;
+}
+
+static void mirror_free(struct mirror *mi)
+{
+    zbc_state_close(&mi->s);
+    zbc_mem_kv_free(mi->m);
+}
+
+/* Builds the next block from the queued candidates on f and applies it on
+ * the mirror: both must accept it and end with equal stores.  Returns the
+ * number of transactions included; *ev gets the builder's events. */
+static uint32_t build_replay(struct fx *f, struct mirror *mi,
+                             struct zbc_events *ev)
+{
+    struct zbc_err err = {{0}};
+    struct zbc_block b;
+    struct zbc_undo u, u2;
+    struct zbc_events ev2 = {0};
+    uint32_t n = 0;
+    int ok = zbc_block_build(&b, &f->s, &f->g, &f->tip, ax_refs, ax_n,
+                             f->tip.timestamp_ms + 1000, f->val.sk, &u, ev,
+                             &err);
+    CHECK(ok);
+    if (!ok) {
+        fprintf(stderr, "  build: %s\n", err.msg);
+        ax_n = 0;
+        return 0;
+    }
+    /* through the wire format, as a peer receives it */
+    uint8_t *raw;
+    size_t rlen;
+    struct zbc_block got;
+    CHECK(zbc_block_encode(&b, &raw, &rlen, &err));
+    CHECK(zbc_block_decode(&got, raw, rlen, &err));
+    int ok2 = zbc_block_validate_apply(&mi->s, &f->g, &mi->tip, &got,
+                                       b.header.timestamp_ms, &u2, &ev2, &err);
+    CHECK(ok2);
+    if (!ok2)
+        fprintf(stderr, "  replay of block %u: %s\n", b.header.height,
+                err.msg);
+    else
+        zbc_parent_from_header(&mi->tip, &got.header);
+    CHECK(zbc_mem_kv_equal(f->m, mi->m));
+    CHECK_EQ_INT(ev->n, ev2.n);
+    uint8_t *e1, *e2;
+    size_t l1, l2;
+    CHECK(zbc_events_encode(ev, &e1, &l1, &err));
+    CHECK(zbc_events_encode(&ev2, &e2, &l2, &err));
+    CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0);
+    free(e1);
+    free(e2);
+    uint8_t *ub1, *ub2;
+    size_t ul1, ul2;
+    CHECK(zbc_undo_encode(&u, &ub1, &ul1, &err));
+    CHECK(zbc_undo_encode(&u2, &ub2, &ul2, &err));
+    CHECK(ul1 == ul2 && memcmp(ub1, ub2, ul1) == 0);
+    free(ub1);
+    free(ub2);
+    CHECK(zbc_ledger_check_money(&f->s, &err));
+    CHECK(zbc_state_check_root(&f->s, &err));
+    n = b.n_tx;
+    zbc_parent_from_header(&f->tip, &b.header);
+    zbc_block_free(&got);
+    free(raw);
+    zbc_block_free(&b);
+    zbc_undo_free(&u);
+    zbc_undo_free(&u2);
+    zbc_events_free(&ev2);
+    ax_n = 0;
+    return n;
+}
+
+static void until_both(struct fx *f, struct mirror *mi, uint32_t height)
+{
+    while (f->tip.height < height) {
+        struct zbc_events ev = {0};
+        ax_n = 0;
+        (void)build_replay(f, mi, &ev);
+        zbc_events_free(&ev);
+    }
+}
+
+static uint16_t bet_params(uint8_t *out, const uint8_t *fields, size_t n,
+                           const char *client)
+{
+    memcpy(out, fields, n);
+    size_t cl = strlen(client);
+    out[n] = (uint8_t)cl;
+    memcpy(out + n + 1, client, cl);
+    return (uint16_t)(n + 1 + cl);
+}
+
+static const struct fx_key *key_of(struct fx *f, const struct zbc_app *a,
+                                   uint8_t seat)
+{
+    const struct fx_key *ks[] = {&f->a, &f->b, &f->c, &f->fund};
+    for (size_t i = 0; i < 4; i++)
+        if (zbc_addr_equal(&a->seat[seat], &ks[i]->addr))
+            return ks[i];
+    return NULL;
+}
+
+/* Pig, a 3-seat race, tic-tac-toe and bets: every block built by the
+ * producer is accepted by a second node with the same state, events and
+ * undo record. */
+static void test_builder_and_replay_agree(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct mirror mi;
+    mirror_init(&mi, &f);
+    struct zbc_events ev = {0};
+    uint64_t pig = ax_create(&f, &f.a, 33, STAKE, 2, NULL, 0, NULL, FX_FEE);
+    uint64_t race = ax_create(&f, &f.b, 34, 777, 3, NULL, 0, NULL, FX_FEE);
+    uint8_t params[80], heads[1] = {0}, dice[3] = {1, 0x10, 0x27 - 1};
+    uint16_t pl = bet_params(params, heads, 1, "rc");
+    ax_create(&f, &f.c, 17, 1000, 1, params, pl, NULL, FX_FEE);
+    uint8_t p2[80];
+    uint16_t pl2 = bet_params(p2, dice, 3, "x");
+    ax_create(&f, &f.c, 16, 5, 1, p2, pl2, NULL, FX_FEE);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 4);
+    zbc_events_free(&ev);
+    ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, pig);
+    ax_ref(&f, &f.a, ZBC_TX_APP_JOIN, race);
+    ax_ref(&f, &f.c, ZBC_TX_APP_JOIN, race);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 3);
+    CHECK_EQ_INT(ax_count(&ev, ZBC_EVENT_BET_SETTLE), 2);
+    zbc_events_free(&ev);
+    until_both(&f, &mi, f.tip.height + 2);
+    /* play both dice games for a while through the builder */
+    struct zbc_app *a = malloc(sizeof *a);
+    for (int round = 0; round < 40; round++) {
+        uint64_t ids[2] = {pig, race};
+        for (int g = 0; g < 2; g++) {
+            ax_app(&f, ids[g], a);
+            if (a->status != ZBC_APP_ACTIVE || a->clock == ZBC_APP_NO_CLOCK)
+                continue;
+            const struct fx_key *k = key_of(&f, a, a->clock);
+            CHECK(k != NULL);
+            ax_move1(&f, k, ids[g], (uint8_t)(g == 0 && round % 3 == 2));
+        }
+        if (round == 20) {
+            ax_app(&f, race, a);
+            if (a->status == ZBC_APP_ACTIVE)
+                ax_ref(&f, key_of(&f, a, 1), ZBC_TX_APP_RESIGN, race);
+        }
+        (void)build_replay(&f, &mi, &ev);
+        zbc_events_free(&ev);
+    }
+    ax_app(&f, race, a);
+    CHECK_EQ_INT(a->status, ZBC_APP_FINISHED);
+    free(a);
+    mirror_free(&mi);
+    fx_free(&f);
+}
+
+/* The smallest move_deadline (3): the first seat drawn at J+2 still gets
+ * block J+3 (the deadline) to move; a claim at J+3 is a no-op, at J+4 it
+ * wins. */
+static void test_first_turn_deadline(void)
+{
+    struct fx f;
+    fx_init(&f);
+    f.g.move_deadline = 3;
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    uint64_t id = ax_create(&f, &f.a, 1, STAKE, 2, NULL, 0, NULL, FX_FEE);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    uint32_t J = f.tip.height;
+    ax_until(&f, J + 2);
+    uint8_t first = ax_first(f.tip.seed, id, 2);
+    const struct fx_key *H = first == 0 ? &f.a : &f.b;
+    const struct fx_key *W = first == 0 ? &f.b : &f.a;
+    struct zbc_app *a = malloc(sizeof *a);
+    ax_app(&f, id, a);
+    CHECK_EQ_INT(a->clock, first);
+    CHECK_EQ_INT(a->deadline, J + 3);
+    /* J+3: the claim comes first in the block and is still too early */
+    uint32_t c = ax_ref(&f, W, ZBC_TX_APP_CLAIM, id);
+    uint32_t m = ax_move1(&f, H, id, 4);
+    CHECK(ax_block(&f, &ev));
+    AX_NOOP(&ev, c, "can be claimed from height");
+    const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_MOVE, 0);
+    CHECK(e != NULL && e->tx_index == m && e->amount == J + 6);
+    zbc_events_free(&ev);
+    /* W holds the clock until J+6; H claims at J+7 */
+    ax_until(&f, J + 6);
+    ax_ref(&f, H, ZBC_TX_APP_CLAIM, id);
+    CHECK(ax_block(&f, &ev));
+    CHECK(ax_ev(&ev, ZBC_EVENT_APP_CLAIM, 0) != NULL);
+    zbc_events_free(&ev);
+    ax_app(&f, id, a);
+    CHECK_EQ_INT(a->end, ZBC_END_TIMEOUT);
+    CHECK_EQ_INT(a->winner, 1 - first);
+    free(a);
+    fx_free(&f);
+}
+
+int main(void)
+{
+    TEST_RUN(test_builder_and_replay_agree);
+    TEST_RUN(test_first_turn_deadline);
+    return test_summary("consensus_apps_edges");
+}
