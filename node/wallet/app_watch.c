@@ -77,9 +77,10 @@ static int stream_open(struct stream *s, const char *api, const char *id, struct
     return 1;
 }
 
-/* Waits for the next complete SSE message ("\n\n") that carries an event
- * (comments and the header are skipped).  0 on EOF or error. */
-static int stream_next(struct stream *s)
+/* Waits up to wait_ms (-1: for ever) for the next complete SSE message
+ * ("\n\n") that carries an event (comments and the header are skipped).
+ * 1 = an event, 0 = end of stream or error, -1 = nothing within wait_ms. */
+static int stream_next(struct stream *s, int wait_ms)
 {
     for (;;) {
         s->buf[s->len] = '\0';
@@ -98,8 +99,11 @@ static int stream_next(struct stream *s)
         if (s->len + 1 >= sizeof s->buf)
             s->len = 0; /* an oversized message: drop it */
         struct pollfd pf = {.fd = s->fd, .events = POLLIN};
-        if (poll(&pf, 1, 30000) < 0 && errno != EINTR)
+        int pr = poll(&pf, 1, wait_ms);
+        if (pr < 0 && errno != EINTR)
             return 0;
+        if (pr == 0 && wait_ms >= 0)
+            return -1;
         if (!(pf.revents & (POLLIN | POLLHUP)))
             continue;
         ssize_t r = read(s->fd, s->buf + s->len, sizeof s->buf - 1 - s->len);
@@ -182,7 +186,11 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             zbc_wfail_clear(&sf);
             free(st);
         }
-        if (!stream_next(&s)) {
+        int got = stream_next(&s, -1);
+        /* one redraw for the events of one block: drain what follows at once */
+        while (got == 1 && (got = stream_next(&s, 150)) == 1) {
+        }
+        if (got == 0) {
             close(s.fd);
             if (!stream_open(&s, o->api, id, f)) {
                 ok = 0;

@@ -151,10 +151,16 @@ static void test_stream_reader(void)
                        "id: 4-1\nevent: app_move\ndata: {\"height\":4}\n\n"
                        "id: 4-2\nevent: app_end\ndata: {}\n\n";
     CHECK(write(sv[1], wire, strlen(wire)) == (ssize_t)strlen(wire));
-    CHECK_EQ_INT(stream_next(&s), 1); /* header, comments skipped */
-    CHECK_EQ_INT(stream_next(&s), 1);
+    CHECK_EQ_INT(stream_next(&s, -1), 1); /* header, comments skipped */
+    CHECK_EQ_INT(stream_next(&s, 100), 1);
+    CHECK_EQ_INT(stream_next(&s, 50), -1); /* nothing more yet */
+    const char *partial = "id: 5-0\nevent: app_move\ndata: {}\n";
+    CHECK(write(sv[1], partial, strlen(partial)) == (ssize_t)strlen(partial));
+    CHECK_EQ_INT(stream_next(&s, 50), -1); /* incomplete message */
+    CHECK(write(sv[1], "\n", 1) == 1);
+    CHECK_EQ_INT(stream_next(&s, 50), 1);
     close(sv[1]);
-    CHECK_EQ_INT(stream_next(&s), 0); /* end of stream */
+    CHECK_EQ_INT(stream_next(&s, -1), 0); /* end of stream */
     close(sv[0]);
 }
 
