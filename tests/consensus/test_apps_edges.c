@@ -224,9 +224,117 @@ static void test_first_turn_deadline(void)
     fx_free(&f);
 }
 
+/* Open apps: leaving renumbers the later seats, a leaver may come back
+ * (once), and the payouts of the Active app follow the final seat order. */
+static void test_open_renumbering(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct mirror mi;
+    mirror_init(&mi, &f);
+    struct zbc_events ev = {0};
+    uint64_t id = ax_create(&f, &f.a, 33, 1001, 4, NULL, 0, NULL, FX_FEE);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    zbc_events_free(&ev);
+    ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    ax_ref(&f, &f.c, ZBC_TX_APP_JOIN, id);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 2);
+    zbc_events_free(&ev);
+    /* b leaves (c moves down to seat 1), then joins again: seat 2; its
+     * second join in the same block is a no-op (a's move, a no-op while
+     * Open, keeps b's join bytes apart from its first join's) */
+    uint32_t mv = ax_move1(&f, &f.a, id, 0);
+    uint32_t l = ax_ref(&f, &f.b, ZBC_TX_APP_RESIGN, id);
+    uint32_t j1 = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    uint32_t j2 = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    CHECK(ax_block(&f, &ev));
+    mirror_free(&mi);
+    mirror_init(&mi, &f);
+    AX_NOOP(&ev, mv, "has not started");
+    const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_LEAVE, 0);
+    CHECK(e != NULL && e->tx_index == l && e->seat == 1 && e->amount == 1001);
+    e = ax_ev(&ev, ZBC_EVENT_APP_JOIN, 0);
+    CHECK(e != NULL && e->tx_index == j1 && e->seat == 2);
+    AX_NOOP(&ev, j2, "already seated");
+    zbc_events_free(&ev);
+    struct zbc_app *a = malloc(sizeof *a);
+    ax_app(&f, id, a);
+    CHECK_EQ_INT(a->n_seated, 3);
+    CHECK(zbc_addr_equal(&a->seat[0], &f.a.addr));
+    CHECK(zbc_addr_equal(&a->seat[1], &f.c.addr));
+    CHECK(zbc_addr_equal(&a->seat[2], &f.b.addr));
+    CHECK_EQ_INT(a->pot, 3 * 1001);
+    /* the fund account fills seat 3: Active */
+    ax_ref(&f, &f.fund, ZBC_TX_APP_JOIN, id);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    zbc_events_free(&ev);
+    ax_app(&f, id, a);
+    CHECK_EQ_INT(a->status, ZBC_APP_ACTIVE);
+    CHECK_EQ_INT(a->pot, 4004);
+    /* c (seat 1) resigns: rake 40, 3964 split among seats 0, 2, 3:
+     * 1322 to seat 0 (remainder 2), 1321 to seats 2 and 3 */
+    uint64_t a0 = fx_balance(&f, &f.a.addr), b0 = fx_balance(&f, &f.b.addr);
+    uint64_t u0 = fx_balance(&f, &f.fund.addr), c0 = fx_balance(&f, &f.c.addr);
+    ax_ref(&f, &f.c, ZBC_TX_APP_RESIGN, id);
+    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(fx_balance(&f, &f.a.addr), a0 + 1322);
+    CHECK_EQ_INT(fx_balance(&f, &f.b.addr), b0 + 1321);
+    CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), u0 + 1321 + 40);
+    CHECK_EQ_INT(fx_balance(&f, &f.c.addr), c0 - FX_FEE);
+    ax_app(&f, id, a);
+    CHECK_EQ_INT(a->end, ZBC_END_RESIGN);
+    CHECK_EQ_INT(a->winner, 1);
+    CHECK_EQ_INT(a->pot, 0);
+    free(a);
+    mirror_free(&mi);
+    fx_free(&f);
+}
+
+/* A challenge (designated opponent): only that account may join; when the
+ * creator leaves the app is abandoned and the challenge is void; a
+ * challenge to oneself can never fill and is left by resigning. */
+static void test_designated_opponent(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    uint64_t a0 = fx_balance(&f, &f.a.addr);
+    uint64_t id = ax_create(&f, &f.a, 3, STAKE, 2, NULL, 0, &f.b.addr, FX_FEE);
+    uint64_t self = ax_create(&f, &f.c, 3, STAKE, 2, NULL, 0, &f.c.addr,
+                              FX_FEE);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    uint32_t r = ax_ref(&f, &f.a, ZBC_TX_APP_RESIGN, id);
+    uint32_t j = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
+    uint32_t s1 = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, self);
+    uint32_t s2 = ax_ref(&f, &f.c, ZBC_TX_APP_JOIN, self);
+    CHECK(ax_block(&f, &ev));
+    CHECK(ax_ev(&ev, ZBC_EVENT_APP_LEAVE, 0)->tx_index == r);
+    AX_NOOP(&ev, j, "was abandoned");
+    AX_NOOP(&ev, s1, "reserved for its designated opponent");
+    AX_NOOP(&ev, s2, "already seated");
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(fx_balance(&f, &f.a.addr), a0 - 2 * FX_FEE);
+    uint64_t c0 = fx_balance(&f, &f.c.addr);
+    ax_ref(&f, &f.c, ZBC_TX_APP_RESIGN, self);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(fx_balance(&f, &f.c.addr), c0 - FX_FEE + STAKE);
+    struct zbc_app *a = malloc(sizeof *a);
+    ax_app(&f, self, a);
+    CHECK_EQ_INT(a->status, ZBC_APP_ABANDONED);
+    free(a);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_builder_and_replay_agree);
     TEST_RUN(test_first_turn_deadline);
+    TEST_RUN(test_open_renumbering);
+    TEST_RUN(test_designated_opponent);
     return test_summary("consensus_apps_edges");
 }
