@@ -291,6 +291,39 @@ static void test_fivefold_repetition(void)
     CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
 }
 
+/* The same board with the other side to move is another position: after
+ * white loses a tempo by triangulating, the start board with black to
+ * move is new, and five occurrences of it are needed for the draw. */
+static void test_repetition_needs_same_side(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result r;
+    char buf[2048];
+    fen(&st, "n6k/8/8/8/8/8/8/K6N w - - 0 1");
+    CHECK_EQ_INT(ph_play(E, &st, "a1b1,h8g8,b1b2,g8h8,b2a1", &err), -1);
+    check_fen(&st, "n6k/8/8/8/8/8/8/K6N b - - 5 3");
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"repetitions\":1") != NULL);
+    const char *cycle = "h8g8,a1b1,g8h8,b1a1";
+    for (int k = 0; k < 3; k++)
+        CHECK_EQ_INT(ph_play(E, &st, cycle, &err), -1);
+    E->result(&st, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_ONGOING);
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"repetitions\":4") != NULL);
+    /* a decoded copy counts the same */
+    uint8_t enc[512];
+    struct zbc_game_state st2;
+    size_t n = E->encode(&st, enc, sizeof enc);
+    CHECK(n > 0 && E->decode(&st2, enc, n, &err));
+    CHECK_EQ_INT(ph_play(E, &st2, cycle, &err), -1);
+    E->result(&st2, &r);
+    CHECK_EQ_INT(r.kind, ZBC_RESULT_DRAW);
+    CHECK(E->render(&st2, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "result: draw by fivefold repetition\n") != NULL);
+}
+
 static void test_promotion(void)
 {
     struct zbc_game_state st;
@@ -598,6 +631,7 @@ int main(void)
     TEST_RUN(test_insufficient_material);
     TEST_RUN(test_seventy_five_moves);
     TEST_RUN(test_fivefold_repetition);
+    TEST_RUN(test_repetition_needs_same_side);
     TEST_RUN(test_promotion);
     TEST_RUN(test_no_castling_no_en_passant);
     TEST_RUN(test_bad_moves);
