@@ -311,6 +311,7 @@ static int rps_validate(const struct rps_state *s, struct zbc_err *err)
         } else {
             bool first_done = s->to_move == other;
             if (is_zero(s->commit[0], 32) || is_zero(s->commit[1], 32) ||
+                memcmp(s->commit[0], s->commit[1], 32) == 0 ||
                 s->choice[other] != 0 ||
                 (first_done ? choice_name(s->choice[s->first]) == NULL
                             : s->choice[s->first] != 0))

@@ -272,6 +272,7 @@ static void test_bad_input(void)
     TRY_BAD(bad[5] = 1);          /* a win with no last round */
     TRY_BAD(bad[7] = 1);          /* choice before the first reveal */
     TRY_BAD(memset(bad + 11, 0, 32)); /* missing commitment */
+    TRY_BAD(memcpy(bad + 43, bad + 11, 32)); /* equal commitments */
     TRY_BAD(bad[9] = 4);          /* last round choice */
     TRY_BAD({ bad[9] = 1; bad[10] = 2; }); /* seat 0 won a round, 0 wins */
     TRY_BAD(bad[2] = 2);          /* over without a winner */
