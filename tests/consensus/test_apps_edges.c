@@ -330,11 +330,163 @@ static void test_designated_opponent(void)
     fx_free(&f);
 }
 
+/* ---- random play: hand-made and built blocks, replayed ---- */
+
+static uint64_t rs = 0x2545f4914f6cdd1dull;
+static uint32_t rnd(uint32_t n)
+{
+    rs ^= rs << 13;
+    rs ^= rs >> 7;
+    rs ^= rs << 17;
+    return (uint32_t)(rs % n);
+}
+
+static uint32_t fee_seq;
+
+/* A transaction with a fee unique to it, so equal bodies never repeat. */
+static uint32_t rtx(struct fx *f, const struct fx_key *k, uint32_t type,
+                    const uint8_t *body, uint32_t len)
+{
+    return ax_tx(f, k, type, body, len, 600 + (int64_t)(fee_seq++ % 5000));
+}
+
+#define RAPPS 24
+#ifndef RBLOCKS
+#define RBLOCKS 60
+#endif
+
+/* Random app transactions (many of them no-ops) from four accounts over
+ * tic-tac-toe, pig, race and the four bets, with move_deadline 3 so that
+ * claims happen; odd blocks are hand-made (no-ops included) and checked
+ * by ax_block, even blocks are built and replayed on a second node.  The
+ * money invariant, the state root rescan and the undo record are checked
+ * after every block. */
+static void test_random_play(void)
+{
+    struct fx f;
+    fx_init(&f);
+    f.g.move_deadline = 3;
+    ax_fund(&f);
+    const struct fx_key *ks[4] = {&f.a, &f.b, &f.c, &f.fund};
+    uint64_t ids[RAPPS];
+    uint32_t n_ids = 0;
+    struct mirror mi;
+    struct zbc_events ev = {0};
+    struct zbc_err err;
+    unsigned ends = 0, noops = 0, claims = 0, bets = 0;
+    for (int blk = 0; blk < RBLOCKS; blk++) {
+        bool hand = blk % 2 == 1;
+        if (!hand)
+            mirror_init(&mi, &f);
+        uint32_t want = 4 + rnd(9);
+        uint8_t body[64];
+        /* keep the players funded from the fund account */
+        {
+            uint32_t i = ax_n++;
+            ax_refs[i].bytes = ax_buf[i];
+            ax_refs[i].len = (uint32_t)fx_send(ax_buf[i], &f, &f.fund,
+                                               &ks[rnd(3)]->addr, 30000,
+                                               700 + fee_seq++ % 5000,
+                                               fx_now_s(&f) - (int64_t)i);
+        }
+        while (ax_n < want) {
+            const struct fx_key *k = ks[rnd(4)];
+            uint32_t kind = rnd(10);
+            uint64_t id = n_ids ? ids[rnd(n_ids)] : 1;
+            if (rnd(20) == 0)
+                id = rnd(1000);
+            if (kind == 0 && n_ids < RAPPS) {
+                static const uint8_t types[3] = {1, 33, 34};
+                uint8_t t = types[rnd(3)];
+                uint8_t seats = t == 1 ? 2 : (uint8_t)(2 + rnd(3));
+                body[0] = t;
+                ax_put(body + 1, 0, 8);
+                ax_put(body + 9, rnd(3000), 8);
+                body[17] = seats;
+                ax_put(body + 18, 0, 2);
+                uint32_t slot = rtx(&f, k, ZBC_TX_APP_CREATE, body, 20);
+                uint8_t h[32];
+                ax_hash(h, slot);
+                ids[n_ids++] = ax_le64(h);
+            } else if (kind == 1) {
+                uint8_t t = (uint8_t[]){16, 17, 18, 22}[rnd(4)];
+                uint8_t fl[4] = {0};
+                uint32_t fn = 0;
+                switch (t) {
+                case 16:
+                    fl[0] = (uint8_t)rnd(2);
+                    ax_put(fl + 1, 1 + rnd(9999), 2);
+                    fn = 3;
+                    break;
+                case 17:
+                    fl[0] = (uint8_t)rnd(2);
+                    fn = 1;
+                    break;
+                case 18:
+                    fl[0] = (uint8_t)rnd(9);
+                    fl[1] = fl[0] == 0 ? (uint8_t)rnd(37)
+                            : fl[0] >= 7 ? (uint8_t)(1 + rnd(3)) : 0;
+                    fn = 2;
+                    break;
+                default:
+                    ax_put(fl, 101 + rnd(100000), 4);
+                    fn = 4;
+                }
+                uint8_t params[16];
+                uint16_t pl = bet_params(params, fl, fn, "r");
+                body[0] = t;
+                ax_put(body + 1, 0, 8);
+                ax_put(body + 9, rnd(5000), 8);
+                body[17] = 1;
+                ax_put(body + 18, pl, 2);
+                memcpy(body + 20, params, pl);
+                rtx(&f, k, ZBC_TX_APP_CREATE, body, 20u + pl);
+                bets++;
+            } else if (kind <= 3) {
+                ax_put(body, id, 8);
+                rtx(&f, k, ZBC_TX_APP_JOIN, body, 8);
+            } else if (kind <= 7) {
+                ax_put(body, id, 8);
+                uint16_t len = rnd(8) == 0 ? 0 : 1;
+                ax_put(body + 8, len, 2);
+                body[10] = (uint8_t)rnd(9);
+                rtx(&f, k, ZBC_TX_APP_MOVE, body, 10u + len);
+            } else if (kind == 8) {
+                ax_put(body, id, 8);
+                rtx(&f, k, rnd(3) == 0 ? ZBC_TX_APP_RESIGN : ZBC_TX_APP_CLAIM,
+                    body, 8);
+            } else {
+                ax_put(body, id, 8);
+                rtx(&f, k, ZBC_TX_APP_CLAIM, body, 8);
+            }
+        }
+        if (hand) {
+            CHECK(ax_block(&f, &ev));
+        } else {
+            (void)build_replay(&f, &mi, &ev);
+            mirror_free(&mi);
+        }
+        CHECK(zbc_state_check_root(&f.s, &err));
+        noops += ax_count(&ev, ZBC_EVENT_NOOP);
+        ends += ax_count(&ev, ZBC_EVENT_APP_END);
+        claims += ax_count(&ev, ZBC_EVENT_APP_CLAIM);
+        zbc_events_free(&ev);
+    }
+    fprintf(stderr, "random play: %u no-ops, %u endings, %u claims, %u bets\n", noops, ends, claims, bets);
+    /* the run reached the paths it is meant to cover */
+    CHECK(noops > 50);
+    CHECK(ends > 5);
+    CHECK(claims > 0);
+    CHECK(bets > 5);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_builder_and_replay_agree);
     TEST_RUN(test_first_turn_deadline);
     TEST_RUN(test_open_renumbering);
     TEST_RUN(test_designated_opponent);
+    TEST_RUN(test_random_play);
     return test_summary("consensus_apps_edges");
 }
