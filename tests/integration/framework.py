@@ -446,3 +446,45 @@ def wait_converged(nodes, min_height=0, timeout=60):
                           interval=0.3)
     except TestFailure:
         raise TestFailure("nodes did not converge: %r" % tips(nodes))
+
+
+# ---- crash and perturbation helpers (tests/integration/test_crash*.py, test_perturb*.py) ----
+
+def run_audit(test, *args, expect=0, timeout=120):
+    """zbc-audit ARGS --json from --build; the exit code must equal expect
+    (None: any); returns the parsed JSON report."""
+    exe = os.path.join(os.path.abspath(test.args.build), "node", "audit", "zbc-audit")
+    p = subprocess.run([exe] + [str(a) for a in args] + ["--json"],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=timeout)
+    out, errs = p.stdout.decode("utf-8", "replace"), p.stderr.decode("utf-8", "replace")
+    if SANITIZER_RE.search(errs):
+        raise TestFailure("zbc-audit reported a sanitizer error:\n%s" % errs)
+    try:
+        j = json.loads(out)
+    except ValueError:
+        raise TestFailure("zbc-audit did not print one JSON object (exit %d):\n%s\n%s"
+                          % (p.returncode, out, errs))
+    if expect is not None and p.returncode != expect:
+        raise TestFailure("zbc-audit %s: exit %d, want %d:\n%s"
+                          % (" ".join(map(str, args)), p.returncode, expect, out))
+    return j
+
+
+def audit_datadir_clean(test, datadir, genesis_path):
+    """A full zbc-audit replay of a stopped node's data directory: no
+    divergence (signatures, rolls, state roots, money invariant at every
+    height), every height checked; returns the height audited."""
+    j = run_audit(test, "replay", "--datadir", datadir, "--genesis", genesis_path)
+    assert_true(j["complete"] and j["heights_checked"] == j["source_height"],
+                "audit of %s incomplete: %r" % (datadir, j))
+    assert_equal(j["divergence_count"], 0, "divergences in %s" % datadir)
+    return j["heights_checked"]
+
+
+def started_tip(node):
+    """(height, tip hash) of the node's last 'zbcd ... started:' log line:
+    what its ledger held when it opened, before any sync."""
+    m = re.findall(r"zbcd \S+ started: .* height=(\d+) tip=([0-9a-f]{64})", node.read_log())
+    if not m:
+        raise TestFailure("node %d logged no start line" % node.index)
+    return int(m[-1][0]), m[-1][1]
