@@ -1,8 +1,10 @@
 #include "node/store.h"
 
+#include <errno.h>
 #include <lmdb.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "node/log.h"
 
@@ -287,6 +289,34 @@ static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
     return 1;
 }
 
+/* The data file must hold every page up to the last one its meta page
+ * names.  A shorter file (truncated by a full disk, a bad copy or an
+ * operator) would be mapped as it is, and the first read of a missing page
+ * would kill the process with SIGBUS instead of an error. */
+static int check_data_file(MDB_env *env, const char *dir, struct zbc_err *err)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    mdb_filehandle_t fd;
+    int rc;
+    if ((rc = mdb_env_info(env, &info)) != 0 ||
+        (rc = mdb_env_stat(env, &st)) != 0 ||
+        (rc = mdb_env_get_fd(env, &fd)) != 0)
+        return store_fail_lmdb(err, "cannot inspect the ledger", rc);
+    struct stat fs;
+    if (fstat(fd, &fs) != 0)
+        return zbc_fail(err, "cannot stat %s/data.mdb: %s", dir,
+                        strerror(errno));
+    unsigned long long need =
+        ((unsigned long long)info.me_last_pgno + 1) * st.ms_psize;
+    if ((unsigned long long)fs.st_size < need)
+        return zbc_fail(err, "ledger file %s/data.mdb is truncated: %lld "
+                        "bytes, but its last page ends at byte %llu (restore "
+                        "the data directory or start a fresh one and sync)",
+                        dir, (long long)fs.st_size, need);
+    return 1;
+}
+
 int zbc_store_open(struct zbc_store **out, const char *dir,
                    const struct zbc_store_options *opt, struct zbc_err *err)
 {
@@ -314,6 +344,11 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
         free(s);
         return zbc_fail(err, "cannot open the ledger in %s: %s", dir,
                         mdb_strerror(rc));
+    }
+    if (!check_data_file(s->env, dir, err)) {
+        mdb_env_close(s->env);
+        free(s);
+        return 0;
     }
     /* Opened without a configured size, LMDB adopts the size recorded in
      * the file, so a ledger that grew in an earlier run keeps its size;
