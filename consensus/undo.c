@@ -99,6 +99,11 @@ static int decode_entries(struct zbc_undo *u, const uint8_t *buf, size_t len,
         if (rem < (size_t)e->klen + 1)
             return zbc_fail(err, "undo entry %u is truncated (key)", i);
         memcpy(e->key, p, e->klen);
+        if (e->table == ZBC_TABLE_META &&
+            e->klen == sizeof ZBC_META_KEY_LTHASH - 1 &&
+            memcmp(e->key, ZBC_META_KEY_LTHASH, e->klen) == 0)
+            return zbc_fail(err, "undo entry %u names the reserved meta key "
+                                 "\"%s\"", i, ZBC_META_KEY_LTHASH);
         p += e->klen;
         rem -= e->klen;
         uint8_t had = *p++;

@@ -142,6 +142,18 @@ static void test_every_change_moves_root(void)
     longer[6] = 0; /* key length 0 */
     CHECK(!zbc_undo_decode(&t, longer, len, &err));
     free(longer);
+    {
+        /* an entry for the accumulator's own META key: restoring it would
+         * put the bookkeeping entry into the root, so it never decodes */
+        const uint8_t lt[] = {1, 1, 0, 0, 0, ZBC_TABLE_META, 6, 'l', 't',
+                              'h', 'a', 's', 'h', 0};
+        CHECK(!zbc_undo_decode(&t, lt, sizeof lt, &err));
+        CHECK(strstr(err.msg, "reserved") != NULL);
+        const uint8_t ok[] = {1, 1, 0, 0, 0, ZBC_TABLE_META, 6, 'h', 'e',
+                              'i', 'g', 'h', 't', 0};
+        CHECK(zbc_undo_decode(&t, ok, sizeof ok, &err));
+        zbc_undo_free(&t);
+    }
     free(bytes);
     zbc_undo_free(&u);
 
