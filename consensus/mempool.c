@@ -14,17 +14,201 @@ struct pool_entry {
     uint64_t cost;               /* fee + amount or stake (a join's too) */
     uint64_t arrival_ms;
     uint64_t seq;                /* arrival order */
+    bool dead;                   /* marked for the next compaction */
 };
 
-/* Entries are kept sorted by priority; lookups are linear (pools here are
- * small; documented in docs/protocol-chain.md "Mempool"). */
+/* One sender's pooled transactions: their count and the sum of their
+ * costs (128 bits: a sum above UINT64_MAX is reported as the overflow the
+ * admission rule refuses, exactly as a running 64-bit sum would). */
+struct sender_sum {
+    struct zbc_addr addr;
+    size_t count;
+    unsigned __int128 sum;
+};
+
+/* Open-addressing table (linear probing, backward-shift deletion) of
+ * pointers; capacity a power of two, at most half full. */
+struct ptab {
+    void **slot;
+    size_t cap, n;
+};
+
+/* Entries are heap objects; `order` holds them sorted by priority (a total
+ * order: fee per byte, then arrival), `by_hash` finds one by hash in O(1)
+ * and its position by binary search in `order`; `senders` keeps each
+ * sender's pending sum.  docs/benchmarks.md "Mempool" gives the costs. */
 struct zbc_mempool {
+    struct pool_entry **order;
     size_t n, cap;
-    struct pool_entry *e;
+    struct ptab by_hash;         /* struct pool_entry * */
+    struct ptab senders;         /* struct sender_sum * */
     size_t bytes;
     size_t max_txs, max_bytes;
     uint64_t next_seq;
 };
+
+/* ---- hash tables ---- */
+
+static uint64_t load64(const uint8_t *p)
+{
+    uint64_t v;
+    memcpy(&v, p, 8);
+    return v;
+}
+
+static uint64_t addr_key(const struct zbc_addr *a)
+{
+    /* FNV-1a over type, length and payload */
+    uint64_t h = 1469598103934665603ull;
+    uint8_t head[5];
+    memcpy(head, &a->type, 4);
+    head[4] = a->len;
+    for (size_t i = 0; i < 5; i++)
+        h = (h ^ head[i]) * 1099511628211ull;
+    for (size_t i = 0; i < a->len && i < sizeof a->payload; i++)
+        h = (h ^ a->payload[i]) * 1099511628211ull;
+    return h;
+}
+
+static uint64_t entry_key(const void *p)
+{
+    /* the tx hash is SHA3-256 output: its first bytes are uniform */
+    return load64(((const struct pool_entry *)p)->ct.hash);
+}
+
+static uint64_t sender_key(const void *p)
+{
+    return addr_key(&((const struct sender_sum *)p)->addr);
+}
+
+static int ptab_grow(struct ptab *t, uint64_t (*key)(const void *))
+{
+    size_t ncap = t->cap ? t->cap * 2 : 64;
+    void **ns = calloc(ncap, sizeof *ns);
+    if (ns == NULL)
+        return 0;
+    for (size_t i = 0; i < t->cap; i++) {
+        if (t->slot[i] == NULL)
+            continue;
+        size_t j = (size_t)key(t->slot[i]) & (ncap - 1);
+        while (ns[j] != NULL)
+            j = (j + 1) & (ncap - 1);
+        ns[j] = t->slot[i];
+    }
+    free(t->slot);
+    t->slot = ns;
+    t->cap = ncap;
+    return 1;
+}
+
+/* Inserts p (not present); 0 on allocation failure. */
+static int ptab_put(struct ptab *t, void *p, uint64_t (*key)(const void *))
+{
+    if ((t->n + 1) * 2 > t->cap && !ptab_grow(t, key))
+        return 0;
+    size_t j = (size_t)key(p) & (t->cap - 1);
+    while (t->slot[j] != NULL)
+        j = (j + 1) & (t->cap - 1);
+    t->slot[j] = p;
+    t->n++;
+    return 1;
+}
+
+static void ptab_del_at(struct ptab *t, size_t i,
+                        uint64_t (*key)(const void *))
+{
+    size_t mask = t->cap - 1;
+    t->slot[i] = NULL;
+    t->n--;
+    for (size_t j = (i + 1) & mask; t->slot[j] != NULL; j = (j + 1) & mask) {
+        size_t home = (size_t)key(t->slot[j]) & mask;
+        /* move slot j into the hole when its home is not in (i, j] */
+        if (((j - home) & mask) >= ((j - i) & mask)) {
+            t->slot[i] = t->slot[j];
+            t->slot[j] = NULL;
+            i = j;
+        }
+    }
+}
+
+static size_t hash_slot(const struct zbc_mempool *mp, const uint8_t hash[32])
+{
+    const struct ptab *t = &mp->by_hash;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    for (size_t j = (size_t)load64(hash) & (t->cap - 1); t->slot[j] != NULL;
+         j = (j + 1) & (t->cap - 1)) {
+        const struct pool_entry *e = t->slot[j];
+        if (memcmp(e->ct.hash, hash, 32) == 0)
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+static struct pool_entry *by_hash(const struct zbc_mempool *mp,
+                                  const uint8_t hash[32])
+{
+    size_t j = hash_slot(mp, hash);
+    return j == SIZE_MAX ? NULL : mp->by_hash.slot[j];
+}
+
+static size_t sender_slot(const struct zbc_mempool *mp,
+                          const struct zbc_addr *a)
+{
+    const struct ptab *t = &mp->senders;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    for (size_t j = (size_t)addr_key(a) & (t->cap - 1); t->slot[j] != NULL;
+         j = (j + 1) & (t->cap - 1)) {
+        const struct sender_sum *s = t->slot[j];
+        if (zbc_addr_equal(&s->addr, a))
+            return j;
+    }
+    return SIZE_MAX;
+}
+
+static struct sender_sum *sender_of(const struct zbc_mempool *mp,
+                                    const struct zbc_addr *a)
+{
+    size_t j = sender_slot(mp, a);
+    return j == SIZE_MAX ? NULL : mp->senders.slot[j];
+}
+
+/* The sender's record, created empty when missing; NULL when out of
+ * memory. */
+static struct sender_sum *sender_get(struct zbc_mempool *mp,
+                                     const struct zbc_addr *a)
+{
+    struct sender_sum *s = sender_of(mp, a);
+    if (s != NULL)
+        return s;
+    s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return NULL;
+    s->addr = *a;
+    if (!ptab_put(&mp->senders, s, sender_key)) {
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Takes e's cost out of its sender's sum (the record goes with its last
+ * transaction). */
+static void sender_sub(struct zbc_mempool *mp, const struct pool_entry *e)
+{
+    size_t j = sender_slot(mp, &e->ct.tx.sender);
+    if (j == SIZE_MAX)
+        return;
+    struct sender_sum *s = mp->senders.slot[j];
+    s->sum -= e->cost;
+    if (--s->count == 0) {
+        ptab_del_at(&mp->senders, j, sender_key);
+        free(s);
+    }
+}
+
+/* ---- the pool ---- */
 
 struct zbc_mempool *zbc_mempool_new(size_t max_txs, size_t max_bytes)
 {
@@ -40,9 +224,15 @@ void zbc_mempool_free(struct zbc_mempool *mp)
 {
     if (mp == NULL)
         return;
-    for (size_t i = 0; i < mp->n; i++)
-        free(mp->e[i].raw);
-    free(mp->e);
+    for (size_t i = 0; i < mp->n; i++) {
+        free(mp->order[i]->raw);
+        free(mp->order[i]);
+    }
+    for (size_t i = 0; i < mp->senders.cap; i++)
+        free(mp->senders.slot[i]);
+    free(mp->senders.slot);
+    free(mp->by_hash.slot);
+    free(mp->order);
     free(mp);
 }
 
@@ -66,34 +256,61 @@ static bool before(const struct pool_entry *a, const struct pool_entry *b)
     return a->seq < b->seq;
 }
 
-static size_t index_of(const struct zbc_mempool *mp, const uint8_t hash[32])
+/* Number of entries in order[0, n) that come before e (its insertion
+ * point; its index when e is there: seq makes the order total). */
+static size_t rank_of(struct pool_entry *const *order, size_t n,
+                      const struct pool_entry *e)
 {
-    for (size_t i = 0; i < mp->n; i++)
-        if (memcmp(mp->e[i].ct.hash, hash, 32) == 0)
-            return i;
-    return SIZE_MAX;
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (before(order[mid], e))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
 }
 
-static void remove_at(struct zbc_mempool *mp, size_t i)
+/* Drops e from the hash and sender indexes and frees it (not from
+ * `order`: the caller compacts or shifts). */
+static void drop_entry(struct zbc_mempool *mp, struct pool_entry *e)
 {
-    mp->bytes -= mp->e[i].len;
-    free(mp->e[i].raw);
-    memmove(&mp->e[i], &mp->e[i + 1], (mp->n - i - 1) * sizeof mp->e[0]);
-    mp->n--;
+    size_t j = hash_slot(mp, e->ct.hash);
+    if (j != SIZE_MAX)
+        ptab_del_at(&mp->by_hash, j, entry_key);
+    sender_sub(mp, e);
+    mp->bytes -= e->len;
+    free(e->raw);
+    free(e);
+}
+
+/* Removes every entry marked dead in one pass. */
+static void compact(struct zbc_mempool *mp)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < mp->n; i++) {
+        struct pool_entry *e = mp->order[i];
+        if (e->dead)
+            drop_entry(mp, e);
+        else
+            mp->order[k++] = e;
+    }
+    mp->n = k;
 }
 
 bool zbc_mempool_find(const struct zbc_mempool *mp, const uint8_t hash[32],
                       size_t *position, const uint8_t **raw, size_t *len)
 {
-    size_t i = index_of(mp, hash);
-    if (i == SIZE_MAX)
+    const struct pool_entry *e = by_hash(mp, hash);
+    if (e == NULL)
         return false;
     if (position != NULL)
-        *position = i;
+        *position = rank_of(mp->order, mp->n, e);
     if (raw != NULL)
-        *raw = mp->e[i].raw;
+        *raw = e->raw;
     if (len != NULL)
-        *len = mp->e[i].len;
+        *len = e->len;
     return true;
 }
 
@@ -102,44 +319,53 @@ size_t zbc_mempool_select(const struct zbc_mempool *mp, struct zbc_tx_ref *out,
 {
     size_t n = mp->n < cap ? mp->n : cap;
     for (size_t i = 0; i < n; i++) {
-        out[i].bytes = mp->e[i].raw;
-        out[i].len = (uint32_t)mp->e[i].len;
+        out[i].bytes = mp->order[i]->raw;
+        out[i].len = (uint32_t)mp->order[i]->len;
     }
     return n;
 }
 
 void zbc_mempool_remove(struct zbc_mempool *mp, const uint8_t hash[32])
 {
-    size_t i = index_of(mp, hash);
-    if (i != SIZE_MAX)
-        remove_at(mp, i);
+    struct pool_entry *e = by_hash(mp, hash);
+    if (e == NULL)
+        return;
+    size_t i = rank_of(mp->order, mp->n, e);
+    memmove(&mp->order[i], &mp->order[i + 1],
+            (mp->n - i - 1) * sizeof mp->order[0]);
+    mp->n--;
+    drop_entry(mp, e);
+}
+
+static bool expired(const struct pool_entry *e, uint64_t now_ms)
+{
+    return now_ms > e->arrival_ms && now_ms - e->arrival_ms > ZBC_MEMPOOL_TTL_MS;
 }
 
 void zbc_mempool_expire(struct zbc_mempool *mp, uint64_t now_ms)
 {
-    for (size_t i = mp->n; i > 0; i--) {
-        const struct pool_entry *e = &mp->e[i - 1];
-        if (now_ms > e->arrival_ms && now_ms - e->arrival_ms > ZBC_MEMPOOL_TTL_MS)
-            remove_at(mp, i - 1);
-    }
+    bool any = false;
+    for (size_t i = 0; i < mp->n; i++)
+        if (expired(mp->order[i], now_ms))
+            mp->order[i]->dead = any = true;
+    if (any)
+        compact(mp);
 }
 
-/* Sum of costs of pooled transactions from sender among entries [0, upto)
- * (skipping `skip`). */
-static int pending_of(const struct zbc_mempool *mp, const struct zbc_addr *sender,
-                      size_t upto, uint64_t *sum, struct zbc_err *err)
+/* A pending sum as the admission rule sees it. */
+static int pending_value(unsigned __int128 sum, uint64_t *out,
+                         struct zbc_err *err)
 {
-    uint64_t s = 0;
-    for (size_t i = 0; i < upto; i++) {
-        if (!zbc_addr_equal(&mp->e[i].ct.tx.sender, sender))
-            continue;
-        if (s > UINT64_MAX - mp->e[i].cost)
-            return zbc_fail(err, "insufficient balance: pending spends "
-                                 "overflow");
-        s += mp->e[i].cost;
-    }
-    *sum = s;
+    if (sum > UINT64_MAX)
+        return zbc_fail(err, "insufficient balance: pending spends overflow");
+    *out = (uint64_t)sum;
     return 1;
+}
+
+static void discard(struct pool_entry *e)
+{
+    free(e->raw);
+    free(e);
 }
 
 int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
@@ -149,54 +375,72 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
 {
     *duplicate = false;
     zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
-    if (index_of(mp, hash) != SIZE_MAX) {
+    if (by_hash(mp, hash) != NULL) {
         *duplicate = true;
         return 1;
     }
     if (mp->n >= mp->max_txs || len > mp->max_bytes - mp->bytes)
         return zbc_fail(err, "mempool is full");
 
-    struct pool_entry e;
-    memset(&e, 0, sizeof e);
-    e.raw = malloc(len > 0 ? len : 1);
-    if (e.raw == NULL)
+    struct pool_entry *e = calloc(1, sizeof *e);
+    if (e == NULL)
         return zbc_fail(err, "out of memory admitting a transaction");
+    e->raw = malloc(len > 0 ? len : 1);
+    if (e->raw == NULL) {
+        free(e);
+        return zbc_fail(err, "out of memory admitting a transaction");
+    }
     if (len > 0)
-        memcpy(e.raw, raw, len);
-    e.len = len;
-    uint64_t pending;
-    if (!zbc_tx_check_stateless(&e.ct, g, e.raw, len, err) ||
-        !zbc_tx_cost(&e.cost, &e.ct, err) ||
-        !pending_of(mp, &e.ct.tx.sender, mp->n, &pending, err) ||
-        !zbc_tx_check_state(tip, g, &e.ct, now_ms, pending, err)) {
-        free(e.raw);
+        memcpy(e->raw, raw, len);
+    e->len = len;
+    if (!zbc_tx_check_stateless(&e->ct, g, e->raw, len, err) ||
+        !zbc_tx_cost(&e->cost, &e->ct, err)) {
+        discard(e);
+        return 0;
+    }
+    const struct sender_sum *ss = sender_of(mp, &e->ct.tx.sender);
+    uint64_t pending = 0;
+    if ((ss != NULL && !pending_value(ss->sum, &pending, err)) ||
+        !zbc_tx_check_state(tip, g, &e->ct, now_ms, pending, err)) {
+        discard(e);
         return 0;
     }
     uint64_t stake;
-    if (!zbc_apps_tx_spend(tip, &e.ct, &stake, err) ||
-        (e.cost > UINT64_MAX - stake &&
+    if (!zbc_apps_tx_spend(tip, &e->ct, &stake, err) ||
+        (e->cost > UINT64_MAX - stake &&
          !zbc_fail(err, "insufficient balance: cost overflows"))) {
-        free(e.raw);
+        discard(e);
         return 0;
     }
-    e.cost += stake; /* a join's stake counts as a pending spend */
+    e->cost += stake; /* a join's stake counts as a pending spend */
+    e->arrival_ms = now_ms;
+    e->seq = mp->next_seq;
     if (mp->n == mp->cap) {
         size_t ncap = mp->cap ? mp->cap * 2 : 64;
-        struct pool_entry *ne = realloc(mp->e, ncap * sizeof *ne);
-        if (ne == NULL) {
-            free(e.raw);
+        struct pool_entry **no = realloc(mp->order, ncap * sizeof *no);
+        if (no == NULL) {
+            discard(e);
             return zbc_fail(err, "out of memory admitting a transaction");
         }
-        mp->e = ne;
+        mp->order = no;
         mp->cap = ncap;
     }
-    e.arrival_ms = now_ms;
-    e.seq = mp->next_seq++;
-    size_t at = mp->n;
-    while (at > 0 && before(&e, &mp->e[at - 1]))
-        at--;
-    memmove(&mp->e[at + 1], &mp->e[at], (mp->n - at) * sizeof mp->e[0]);
-    mp->e[at] = e;
+    struct sender_sum *s = sender_get(mp, &e->ct.tx.sender);
+    if (s == NULL || !ptab_put(&mp->by_hash, e, entry_key)) {
+        if (s != NULL && s->count == 0) {
+            ptab_del_at(&mp->senders, sender_slot(mp, &s->addr), sender_key);
+            free(s);
+        }
+        discard(e);
+        return zbc_fail(err, "out of memory admitting a transaction");
+    }
+    s->count++;
+    s->sum += e->cost;
+    mp->next_seq++;
+    size_t at = rank_of(mp->order, mp->n, e);
+    memmove(&mp->order[at + 1], &mp->order[at],
+            (mp->n - at) * sizeof mp->order[0]);
+    mp->order[at] = e;
     mp->n++;
     mp->bytes += len;
     return 1;
@@ -210,21 +454,43 @@ int zbc_mempool_after_block(struct zbc_mempool *mp, struct zbc_state *tip,
     for (uint32_t i = 0; i < b->n_tx; i++) {
         uint8_t h[32];
         zbc_tx_ref_hash(h, &b->txs[i]);
-        zbc_mempool_remove(mp, h);
+        struct pool_entry *e = by_hash(mp, h);
+        if (e != NULL)
+            e->dead = true;
     }
-    zbc_mempool_expire(mp, now_ms);
+    for (size_t i = 0; i < mp->n; i++)
+        if (expired(mp->order[i], now_ms))
+            mp->order[i]->dead = true;
+    compact(mp);
     /* Re-check in priority order, each sender's earlier kept
-     * transactions counting as pending. */
-    size_t i = 0;
-    while (i < mp->n) {
-        uint64_t pending;
+     * transactions counting as pending: the sums restart from zero and
+     * grow with each kept transaction. */
+    for (size_t i = 0; i < mp->senders.cap; i++) {
+        struct sender_sum *s = mp->senders.slot[i];
+        if (s != NULL)
+            s->sum = 0;
+    }
+    bool any = false;
+    for (size_t i = 0; i < mp->n; i++) {
+        struct pool_entry *e = mp->order[i];
+        struct sender_sum *s = sender_of(mp, &e->ct.tx.sender);
+        uint64_t pending = 0;
         struct zbc_err why;
-        if (!pending_of(mp, &mp->e[i].ct.tx.sender, i, &pending, &why) ||
-            !zbc_tx_check_state(tip, g, &mp->e[i].ct, now_ms, pending, &why)) {
-            remove_at(mp, i);
+        if (!pending_value(s->sum, &pending, &why) ||
+            !zbc_tx_check_state(tip, g, &e->ct, now_ms, pending, &why)) {
+            e->dead = any = true;
             continue;
         }
-        i++;
+        s->sum += e->cost;
+    }
+    if (any) {
+        /* the dead ones' costs were never added back: put them in so
+         * drop_entry's subtraction leaves the kept ones' sum */
+        for (size_t i = 0; i < mp->n; i++)
+            if (mp->order[i]->dead)
+                sender_of(mp, &mp->order[i]->ct.tx.sender)->sum +=
+                    mp->order[i]->cost;
+        compact(mp);
     }
     (void)err;
     return 1;
