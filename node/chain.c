@@ -437,6 +437,7 @@ struct block_ctx {
     bool has_built;
     /* apply */
     const struct zbc_block *received;
+    bool invalid; /* the block broke a rule (else the ledger failed) */
     /* result */
     struct zbc_block_header header;
     uint8_t hash[32];
@@ -492,9 +493,12 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
     struct block_ctx *bc = arg;
     struct zbc_undo undo = {0};
     struct zbc_events ev = {0};
+    bc->invalid = false;
     if (!zbc_block_validate_apply(st, c->g, &c->tip, bc->received, bc->now_ms,
-                                  &undo, &ev, err))
+                                  &undo, &ev, err)) {
+        bc->invalid = true;
         return 0;
+    }
     int ok = finish_block(t, st, bc, bc->received, &undo, &ev, err);
     zbc_undo_free(&undo);
     zbc_events_free(&ev);
@@ -575,12 +579,17 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
 }
 
 /* Validates b on top of the tip and commits it in one write transaction. */
+/* *invalid (may be NULL) tells a block that broke a rule from a ledger
+ * that could not store it (a full disk is not the sender's fault). */
 static int apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
                         uint64_t now_ms, struct zbc_block_info *info,
-                        struct zbc_err *err)
+                        bool *invalid, struct zbc_err *err)
 {
     struct block_ctx bc = {.now_ms = now_ms, .received = b};
-    if (!with_state_write(c, apply_fn, &bc, err))
+    int ok = with_state_write(c, apply_fn, &bc, err);
+    if (invalid != NULL)
+        *invalid = !ok && bc.invalid;
+    if (!ok)
         return 0;
     new_tip(c, &bc, b, info);
     return 1;
@@ -593,7 +602,7 @@ int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
     struct zbc_block b;
     if (!zbc_block_decode(&b, bytes, len, err))
         return 0;
-    int ok = apply_on_tip(c, &b, now_ms, info, err);
+    int ok = apply_on_tip(c, &b, now_ms, info, NULL, err);
     zbc_block_free(&b);
     return ok;
 }
@@ -1106,7 +1115,7 @@ static int apply_side(struct zbc_chain *c, const uint8_t hash[32],
     struct zbc_block_info info;
     int ok = zbc_block_decode(&b, bytes, len, err);
     if (ok) {
-        ok = apply_on_tip(c, &b, now_ms, &info, err);
+        ok = apply_on_tip(c, &b, now_ms, &info, NULL, err);
         zbc_block_free(&b);
     }
     if (ok)
@@ -1213,8 +1222,10 @@ static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
     }
     if (memcmp(h->prev_hash, c->tip.hash, 32) == 0) {
         struct zbc_block_info info;
-        if (!apply_on_tip(c, &b, now_ms, &info, err)) {
-            ok = recv_fail(r, ZBC_RECV_INVALID);
+        bool invalid;
+        if (!apply_on_tip(c, &b, now_ms, &info, &invalid, err)) {
+            ok = recv_fail(r, invalid ? ZBC_RECV_INVALID
+                                      : ZBC_RECV_LOCAL_ERROR);
             goto out;
         }
         r->kind = ZBC_RECV_EXTENDED;

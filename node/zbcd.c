@@ -205,6 +205,47 @@ static int run_fail(const char *what, const struct zbc_err *err)
     return EXIT_RUNTIME;
 }
 
+/* DIR/ledger.created (the genesis hash, hex) is written once the chain has
+ * opened; from then on the ledger must be there.  LMDB takes a missing or
+ * empty data.mdb for a new ledger, so a deleted or zero-truncated ledger
+ * would otherwise restart the chain from its genesis without a word. */
+#define LEDGER_MARK "ledger.created"
+
+static int check_ledger_present(const char *dir, struct zbc_err *err)
+{
+    char mark[ZBC_DATADIR_PATH_MAX], data[ZBC_DATADIR_PATH_MAX];
+    if (!zbc_datadir_path(mark, sizeof mark, dir, LEDGER_MARK, err) ||
+        !zbc_datadir_path(data, sizeof data, dir,
+                          ZBC_DATADIR_LEDGER "/data.mdb", err))
+        return 0;
+    struct stat st;
+    if (stat(mark, &st) != 0)
+        return errno == ENOENT ? 1
+                               : zbc_fail(err, "cannot stat %s: %s", mark,
+                                          strerror(errno));
+    if (stat(data, &st) == 0 && st.st_size > 0)
+        return 1;
+    return zbc_fail(err, "the ledger %s is missing or empty, but this data "
+                    "directory held one (%s exists); restore the ledger, or "
+                    "delete %s/%s and %s to start again from the genesis and "
+                    "sync from peers", data, mark, dir, ZBC_DATADIR_LEDGER,
+                    mark);
+}
+
+static int mark_ledger_created(const char *dir, const uint8_t genesis[32],
+                               struct zbc_err *err)
+{
+    char mark[ZBC_DATADIR_PATH_MAX], line[66];
+    if (!zbc_datadir_path(mark, sizeof mark, dir, LEDGER_MARK, err))
+        return 0;
+    if (access(mark, F_OK) == 0)
+        return 1;
+    zbc_hex_encode(line, genesis, 32);
+    line[64] = '\n';
+    line[65] = '\0';
+    return zbc_write_file(mark, line, 65, 0600, err);
+}
+
 static int cmd_run(const struct options *o)
 {
     struct zbc_err err = {{0}};
@@ -284,8 +325,16 @@ static int cmd_run(const struct options *o)
     }
     struct zbc_chain_config ccfg = {.ledger_dir = ledger, .genesis = &g,
                                     .key = &key};
+    if (!check_ledger_present(o->datadir, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
     if (!zbc_chain_open(&chain, &ccfg, &err)) {
         run_fail("cannot open the chain", &err);
+        goto out;
+    }
+    if (!mark_ledger_created(o->datadir, g.hash, &err)) {
+        run_fail("startup", &err);
         goto out;
     }
 

@@ -488,3 +488,22 @@ def started_tip(node):
     if not m:
         raise TestFailure("node %d logged no start line" % node.index)
     return int(m[-1][0]), m[-1][1]
+
+
+def zbcd_once(test, args, timeout=30):
+    """Runs `zbcd ARGS` to its end (a start expected to fail, an init);
+    returns (exit code, stdout + stderr).  A crash (killed by a signal,
+    a sanitizer report) fails the test: a damaged data directory must give
+    an error, never a crash."""
+    env = dict(os.environ)
+    env.setdefault("ASAN_OPTIONS", "detect_leaks=1")
+    try:
+        p = subprocess.run([test.zbcd] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as e:
+        raise TestFailure("zbcd %s still ran after %d s (it should have exited):\n%s"
+                          % (" ".join(args), timeout, (e.output or b"").decode("utf-8", "replace")[-3000:]))
+    out = p.stdout.decode("utf-8", "replace")
+    if p.returncode < 0 or p.returncode >= 128 or SANITIZER_RE.search(out):
+        raise TestFailure("zbcd %s crashed (exit %d):\n%s" % (" ".join(args), p.returncode, out[-3000:]))
+    return p.returncode, out

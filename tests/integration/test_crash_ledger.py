@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""A damaged ledger or a full disk: a clear error, never a crash, never
+silent data loss.
+  - copies of a stopped node's data directory with data.mdb truncated (to
+    a quarter, by one page, to zero bytes), both LMDB meta pages zeroed, a
+    stored balance rewritten, the tip record pointing at no block: `zbcd
+    run` exits 1 naming the damage (no SIGBUS, no start from genesis);
+  - the untouched original still starts and a zbc-audit replay is clean;
+  - disk full (a 2 MiB tmpfs, when this runs as root): a follower whose
+    disk fills logs that it cannot store blocks, does not punish the
+    producer, keeps its last committed block, restarts on the full disk,
+    and catches up once space is freed; its ledger audits clean; `zbcd
+    init` on the full disk fails with the reason and leaves no half
+    initialised directory; a fresh ledger on it is refused at start."""
+import os
+import re
+import shutil
+import subprocess
+
+from framework import (ZBC, TestFailure, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
+                       wait_converged, wait_until, zbcd_once)
+
+FEE = 2_000_000
+
+
+class CrashLedger(ZbcTest):
+    def copy(self, node, name):
+        d = os.path.join(self.tmpdir, name)
+        shutil.copytree(node.datadir, d)
+        return d
+
+    def refused(self, datadir, want, what):
+        rc, out = zbcd_once(self, ["run", "--datadir", datadir, "--genesis", self.genesis_path,
+                                   "--api", "127.0.0.1:0", "--no-produce"])
+        assert_equal(rc, 1, "%s: exit code of zbcd run (output %s)" % (what, out[-800:]))
+        assert_true(want in out, "%s: the error does not say %r:\n%s" % (what, want, out[-1500:]))
+        assert_true("started" not in out and "ledger initialised" not in out,
+                    "%s: the node started anyway:\n%s" % (what, out[-1500:]))
+        self.log("%s: refused: %s" % (what, [ln for ln in out.splitlines() if "ERROR" in ln][-1]))
+
+    def tamper(self, ledger, *args):
+        exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "ledger_tamper")
+        p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=30)
+        if p.returncode != 0:
+            raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
+        return p.stdout.decode().strip()
+
+    def damaged_copies(self, node, bob):
+        data = lambda d: os.path.join(d, "ledger", "data.mdb")  # noqa: E731
+        full = os.path.getsize(data(node.datadir))
+        for name, size in (("quarter", full // 4), ("one-page-short", full - 4096)):
+            d = self.copy(node, "trunc-" + name)
+            os.truncate(data(d), size)
+            self.refused(d, "is truncated", "data.mdb truncated to %d of %d bytes" % (size, full))
+        d = self.copy(node, "trunc-zero")
+        os.truncate(data(d), 0)
+        self.refused(d, "is missing or empty", "data.mdb truncated to 0 bytes")
+        d = self.copy(node, "ledger-deleted")
+        shutil.rmtree(os.path.join(d, "ledger"))
+        self.refused(d, "is missing or empty", "the ledger directory deleted")
+        d = self.copy(node, "meta-zeroed")
+        with open(data(d), "r+b") as f:
+            f.write(b"\0" * 8192)
+        self.refused(d, "cannot open the ledger", "both meta pages zeroed")
+        d = self.copy(node, "balance")
+        key = self.zbc("address", bob, node=False)["account_bytes"]
+        old = self.tamper(os.path.join(d, "ledger"), "get", "s_accounts", key)
+        bal = int.from_bytes(bytes.fromhex(old[2:]), "little")
+        self.tamper(os.path.join(d, "ledger"), "put", "s_accounts", key,
+                    old[:2] + (bal + 1).to_bytes(8, "little").hex())
+        self.refused(d, "refusing to start", "a stored balance rewritten")
+        d = self.copy(node, "tip")
+        self.tamper(os.path.join(d, "ledger"), "put", "meta", b"tip".hex(),
+                    (10 ** 6).to_bytes(4, "little").hex() + "ab" * 32)
+        self.refused(d, "cannot open the chain", "the tip record names no block")
+
+    def disk_full(self, producer):
+        mnt = os.path.join(self.tmpdir, "small-disk")
+        os.mkdir(mnt)
+        if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", mnt],
+                          stderr=subprocess.DEVNULL).returncode != 0:
+            self.log("disk full: cannot mount a tmpfs (not root?): part skipped")
+            return
+        try:
+            self.disk_full_on(producer, mnt)
+        finally:
+            for n in self.nodes[1:]:
+                if n.proc is not None:
+                    n.stop()
+            subprocess.run(["umount", "-l", mnt])
+
+    def disk_full_on(self, producer, mnt):
+        f = self.add_node()
+        f.datadir = os.path.join(mnt, "follower")
+        f.init()
+        f.run_args = ["--peer", "127.0.0.1:%d" % producer.p2p_port]
+        f.start(self.genesis_path, f.run_args)
+        wait_converged([producer, f], timeout=30)
+        st = os.statvfs(mnt)
+        filler = os.path.join(mnt, "filler")
+        with open(filler, "wb") as w:
+            w.write(b"\0" * max(0, st.f_bavail * st.f_frsize - 24 * 1024))
+        self.expect_log(r"block from \S+ not stored: .*No space left on device")
+        self.expect_log(r"zbcd init: .*No space left on device|cannot .*No space left on device")
+        wait_until(lambda: re.search(r"not stored: .*No space left", f.read_log()), 90,
+                   "the follower to report its full disk")
+        stuck = f.height()
+        producer.wait_for_height(stuck + 5, timeout=30)
+        assert_equal(f.height(), stuck, "the follower's height while its disk is full")
+        # init on the full disk: an error, no key, so a later init can succeed
+        bad = os.path.join(mnt, "new")
+        rc, out = zbcd_once(self, ["init", "--datadir", bad])
+        assert_equal(rc, 1, "zbcd init on a full disk (%s)" % out)
+        assert_true("No space left on device" in out, "init names the full disk: %s" % out)
+        assert_true(not os.path.exists(os.path.join(bad, "node.key")),
+                    "a failed init left a node.key")
+        # restart on the full disk: the last committed block is there
+        f.stop()
+        f.start(self.genesis_path, f.run_args)
+        assert_true(f.height() >= stuck, "the follower reopened below %d" % stuck)
+        os.unlink(filler)
+        wait_converged([producer, f], min_height=producer.height(), timeout=20)
+        log = f.read_log()
+        assert_true("misbehaved" not in producer.read_log() + log and "banning" not in log,
+                    "a full disk was blamed on a peer")
+        self.log("disk full at height %d; caught up after space was freed" % stuck)
+        f.stop()
+        audit_datadir_clean(self, f.datadir, self.genesis_path)
+
+    def run_test(self):
+        alice = self.wallet_key("alice")
+        bob = self.wallet_key("bob")
+        node = self.start_chain(balances=[(alice, 100 * ZBC)], block_time_ms=200,
+                                smith_delay_ms=300)
+        self.zbc("send", "--from", "alice", bob, "1ZBC", "--fee", FEE, "--wait")
+        node.wait_for_height(8)
+        node.stop()
+        self.expect_log(r"startup: |cannot open the chain: ")
+        self.damaged_copies(node, bob)
+        # the original, untouched, is whole
+        audit_datadir_clean(self, node.datadir, self.genesis_path)
+        node.run_args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
+        node.start(self.genesis_path, node.run_args)
+        self.disk_full(node)
+
+
+if __name__ == "__main__":
+    CrashLedger().main()
