@@ -60,9 +60,31 @@ static int check_crypto(const struct zbc_parent *parent,
     return zbc_block_verify_signature(h, err);
 }
 
-static int precheck(struct zbc_checked_block *cb, const struct zbc_genesis *g,
-                    const struct zbc_parent *parent, const struct zbc_block *b,
-                    uint64_t local_now_ms, struct zbc_err *err)
+int zbc_tx_check_stateless_known(struct zbc_checked_tx *ct,
+                                 const struct zbc_genesis *g,
+                                 const uint8_t *raw, size_t len,
+                                 const struct zbc_tx_known *known,
+                                 struct zbc_err *err)
+{
+    if (known != NULL && known->known(known->ctx, raw, len)) {
+        struct zbc_err ignored;
+        memset(ct, 0, sizeof *ct);
+        if (zbc_tx_parse(&ct->tx, raw, len, &ignored) &&
+            zbc_tx_body_parse(&ct->body, ct->tx.type, ct->tx.body,
+                              ct->tx.body_len, &ignored)) {
+            zbc_tx_hash(ct->hash, &ct->tx);
+            return 1;
+        }
+    }
+    return zbc_tx_check_stateless(ct, g, raw, len, err);
+}
+
+/* Everything but the transactions' own checks (zbc_block_precheck_begin). */
+static int precheck_head(struct zbc_checked_block *cb,
+                         const struct zbc_genesis *g,
+                         const struct zbc_parent *parent,
+                         const struct zbc_block *b, uint64_t local_now_ms,
+                         struct zbc_err *err)
 {
     const struct zbc_block_header *h = &b->header;
     if (!check_header(g, parent, h, local_now_ms, err))
@@ -92,11 +114,41 @@ static int precheck(struct zbc_checked_block *cb, const struct zbc_genesis *g,
                              "transactions");
     if (!check_crypto(parent, h, err))
         return 0;
-    for (uint32_t i = 0; i < b->n_tx; i++)
-        if (!zbc_tx_check_stateless(&cb->txs[i], g, b->txs[i].bytes,
-                                    b->txs[i].len, err))
-            return zbc_fail_prefix(err, "block transaction %u", i);
     zbc_block_hash(cb->hash, h);
+    return 1;
+}
+
+int zbc_block_precheck_begin(struct zbc_checked_block *cb,
+                             const struct zbc_genesis *g,
+                             const struct zbc_parent *parent,
+                             const struct zbc_block *b, uint64_t local_now_ms,
+                             struct zbc_err *err)
+{
+    memset(cb, 0, sizeof *cb);
+    cb->block = b;
+    if (!precheck_head(cb, g, parent, b, local_now_ms, err)) {
+        zbc_checked_block_free(cb);
+        return 0;
+    }
+    return 1;
+}
+
+int zbc_block_precheck_known(struct zbc_checked_block *cb,
+                             const struct zbc_genesis *g,
+                             const struct zbc_parent *parent,
+                             const struct zbc_block *b, uint64_t local_now_ms,
+                             const struct zbc_tx_known *known,
+                             struct zbc_err *err)
+{
+    if (!zbc_block_precheck_begin(cb, g, parent, b, local_now_ms, err))
+        return 0;
+    for (uint32_t i = 0; i < b->n_tx; i++) {
+        if (!zbc_tx_check_stateless_known(&cb->txs[i], g, b->txs[i].bytes,
+                                          b->txs[i].len, known, err)) {
+            zbc_checked_block_free(cb);
+            return zbc_fail_prefix(err, "block transaction %u", i);
+        }
+    }
     return 1;
 }
 
@@ -106,13 +158,7 @@ int zbc_block_precheck(struct zbc_checked_block *cb,
                        const struct zbc_block *b, uint64_t local_now_ms,
                        struct zbc_err *err)
 {
-    memset(cb, 0, sizeof *cb);
-    cb->block = b;
-    if (!precheck(cb, g, parent, b, local_now_ms, err)) {
-        zbc_checked_block_free(cb);
-        return 0;
-    }
-    return 1;
+    return zbc_block_precheck_known(cb, g, parent, b, local_now_ms, NULL, err);
 }
 
 void zbc_checked_block_free(struct zbc_checked_block *cb)
@@ -228,7 +274,8 @@ int zbc_block_validate_apply(struct zbc_state *s, const struct zbc_genesis *g,
 static int build(struct zbc_block *out, struct zbc_state *s,
                  const struct zbc_genesis *g, const struct zbc_parent *parent,
                  const struct zbc_tx_ref *cands, size_t n_cands,
-                 uint64_t time_ms, const uint8_t sk[64], struct zbc_events *ev,
+                 uint64_t time_ms, const uint8_t sk[64],
+                 const struct zbc_tx_known *known, struct zbc_events *ev,
                  struct zbc_err *err)
 {
     struct zbc_block_header *h = &out->header;
@@ -271,8 +318,8 @@ static int build(struct zbc_block *out, struct zbc_state *s,
             continue;
         /* a candidate that would be a no-op is left out, like an invalid
          * one: the check runs on the state of this block so far */
-        if (!zbc_tx_check_stateless(&ct, g, cands[i].bytes, cands[i].len,
-                                    &skip) ||
+        if (!zbc_tx_check_stateless_known(&ct, g, cands[i].bytes,
+                                          cands[i].len, known, &skip) ||
             !zbc_tx_check_state(s, g, &ct, time_ms, 0, &skip) ||
             !zbc_tx_apply(s, g, &ct, n, h->height, time_ms, pk, ev, &skip))
             continue;
@@ -301,13 +348,27 @@ int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                     struct zbc_undo *undo, struct zbc_events *ev,
                     struct zbc_err *err)
 {
+    return zbc_block_build_known(out, s, g, parent, cands, n_cands, time_ms,
+                                 sk, NULL, undo, ev, err);
+}
+
+int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
+                          const struct zbc_genesis *g,
+                          const struct zbc_parent *parent,
+                          const struct zbc_tx_ref *cands, size_t n_cands,
+                          uint64_t time_ms, const uint8_t sk[64],
+                          const struct zbc_tx_known *known,
+                          struct zbc_undo *undo, struct zbc_events *ev,
+                          struct zbc_err *err)
+{
     memset(out, 0, sizeof *out);
     memset(undo, 0, sizeof *undo);
     memset(ev, 0, sizeof *ev);
     if (!check_state_height(s, parent, err))
         return 0;
     zbc_state_begin(s);
-    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, ev, err)) {
+    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, known, ev,
+               err)) {
         zbc_block_free(out);
         return abandon(s, ev, err);
     }

@@ -68,6 +68,27 @@ ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
                                    const uint8_t *raw, size_t len,
                                    struct zbc_err *err);
 
+/* Transactions already known to pass zbc_tx_check_stateless on this
+ * chain (a verified-signature cache, node/sig_cache.h).  known(ctx, raw,
+ * len) may return true only for exactly these bytes having passed
+ * zbc_tx_check_stateless with the same genesis before; it may be called
+ * from several threads at once.  A performance hint only: every result is
+ * the same as without it. */
+struct zbc_tx_known {
+    bool (*known)(void *ctx, const uint8_t *raw, size_t len);
+    void *ctx;
+};
+
+/* zbc_tx_check_stateless, but for bytes `known` vouches for (known may be
+ * NULL) the transaction is only parsed again (no signature verification):
+ * stateless validity is a function of the bytes and the genesis alone.
+ * Bytes that do not parse fall back to the full check. */
+ZBC_WUR int zbc_tx_check_stateless_known(struct zbc_checked_tx *ct,
+                                         const struct zbc_genesis *g,
+                                         const uint8_t *raw, size_t len,
+                                         const struct zbc_tx_known *known,
+                                         struct zbc_err *err);
+
 /* What the sender must hold for this transaction: fee + amount (SendZBC)
  * or fee + stake (CreateApp) or fee; overflow fails. */
 ZBC_WUR int zbc_tx_cost(uint64_t *cost, const struct zbc_checked_tx *ct,
@@ -100,6 +121,31 @@ ZBC_WUR int zbc_block_precheck(struct zbc_checked_block *cb,
                                const struct zbc_block *b,
                                uint64_t local_now_ms, struct zbc_err *err);
 void zbc_checked_block_free(struct zbc_checked_block *cb);
+/* zbc_block_precheck with `known` (may be NULL) for the transactions. */
+ZBC_WUR int zbc_block_precheck_known(struct zbc_checked_block *cb,
+                                     const struct zbc_genesis *g,
+                                     const struct zbc_parent *parent,
+                                     const struct zbc_block *b,
+                                     uint64_t local_now_ms,
+                                     const struct zbc_tx_known *known,
+                                     struct zbc_err *err);
+
+/* The part of zbc_block_precheck before the transactions' own checks, so
+ * these can run in parallel (node/verify_pool.h): header against parent,
+ * tx count, size, tx root, VRF proof and seed, producer signature; fills
+ * cb->block and cb->hash and allocates cb->txs (block->n_tx zeroed
+ * entries).  The caller then fills cb->txs[i] with
+ * zbc_tx_check_stateless(_known) for every i; when some fail, the block
+ * fails with the error of the lowest failing i prefixed
+ * "block transaction <i>: " (zbc_fail_prefix), exactly as
+ * zbc_block_precheck reports it.  Failure here: cb is freed. */
+ZBC_WUR int zbc_block_precheck_begin(struct zbc_checked_block *cb,
+                                     const struct zbc_genesis *g,
+                                     const struct zbc_parent *parent,
+                                     const struct zbc_block *b,
+                                     uint64_t local_now_ms,
+                                     struct zbc_err *err);
+
 
 /* Applies a prechecked block on the state of its parent.  Success: the
  * state holds the block's effects, the accumulator is persisted, *undo
@@ -140,5 +186,17 @@ ZBC_WUR int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                             uint64_t time_ms, const uint8_t sk[64],
                             struct zbc_undo *undo, struct zbc_events *ev,
                             struct zbc_err *err);
+
+/* zbc_block_build with `known` (may be NULL) for the candidates (the
+ * mempool's transactions, verified at admission). */
+ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
+                                  const struct zbc_genesis *g,
+                                  const struct zbc_parent *parent,
+                                  const struct zbc_tx_ref *cands,
+                                  size_t n_cands, uint64_t time_ms,
+                                  const uint8_t sk[64],
+                                  const struct zbc_tx_known *known,
+                                  struct zbc_undo *undo, struct zbc_events *ev,
+                                  struct zbc_err *err);
 
 #endif
