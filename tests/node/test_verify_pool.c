@@ -1,0 +1,247 @@
+/* Verify pool and verified-signature cache: the parallel precheck gives
+ * the sequential zbc_block_precheck's verdict and error text for any
+ * thread count (valid blocks, blocks with bad transactions at several
+ * places, a bad header); the cache hits only on identical bytes, stays
+ * within its bounds, and a near-copy of a cached transaction is still
+ * refused. */
+#include <stdatomic.h>
+
+#include "consensus/chain_fixture.h"
+#include "node/sig_cache.h"
+#include "node/verify_pool.h"
+#include "testlib.h"
+
+#define N_TX 300
+#define TX_CAP 256
+
+static uint8_t txs[N_TX][TX_CAP];
+static struct zbc_tx_ref refs[N_TX];
+
+/* N_TX distinct SendZBC from the fund, all valid. */
+static void make_txs(struct fx *f)
+{
+    for (uint32_t i = 0; i < N_TX; i++) {
+        size_t n = fx_send(txs[i], f, &f->fund, &f->c.addr, 1 + i, FX_FEE,
+                           fx_now_s(f));
+        refs[i].bytes = txs[i];
+        refs[i].len = (uint32_t)n;
+    }
+}
+
+/* precheck sequentially and with 1, 2, 3 and 8 threads: same verdict, same
+ * text, same checked transactions */
+static void check_same(struct fx *f, const struct zbc_block *b,
+                       const struct zbc_tx_known *known, bool want_ok,
+                       const char *want_text)
+{
+    struct zbc_checked_block seq;
+    struct zbc_err serr = {{0}};
+    int sok = zbc_block_precheck(&seq, &f->g, &f->tip, b,
+                                 b->header.timestamp_ms, &serr);
+    CHECK_EQ_INT(sok, want_ok);
+    if (!want_ok && strstr(serr.msg, want_text) == NULL) {
+        fprintf(stderr, "  sequential: %s\n  want: %s\n", serr.msg, want_text);
+        test_failures++;
+    }
+    static const unsigned counts[] = {1, 2, 3, 8};
+    for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+        struct zbc_verify_pool *p = zbc_verify_pool_new(counts[k]);
+        CHECK(p != NULL);
+        CHECK_EQ_INT(zbc_verify_pool_threads(p), counts[k]);
+        struct zbc_checked_block cb;
+        struct zbc_err perr = {{0}};
+        int pok = zbc_verify_pool_precheck(p, &cb, &f->g, &f->tip, b,
+                                           b->header.timestamp_ms, known,
+                                           &perr);
+        CHECK_EQ_INT(pok, sok);
+        if (!pok) {
+            CHECK_EQ_STR(perr.msg, serr.msg);
+        } else {
+            CHECK_EQ_MEM(cb.hash, seq.hash, 32);
+            size_t diff = 0;
+            for (uint32_t i = 0; i < b->n_tx; i++)
+                if (memcmp(cb.txs[i].hash, seq.txs[i].hash, 32) != 0 ||
+                    cb.txs[i].tx.fee != seq.txs[i].tx.fee ||
+                    cb.txs[i].body.type != seq.txs[i].body.type ||
+                    cb.txs[i].body.u.send.amount !=
+                        seq.txs[i].body.u.send.amount)
+                    diff++;
+            CHECK_EQ_INT(diff, 0);
+            zbc_checked_block_free(&cb);
+        }
+        zbc_verify_pool_free(p);
+    }
+    if (sok)
+        zbc_checked_block_free(&seq);
+}
+
+static void test_valid_block(void)
+{
+    struct fx f;
+    fx_init(&f);
+    make_txs(&f);
+    struct zbc_block b;
+    uint8_t root[32] = {0};
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, f.tip.timestamp_ms + 1000, root);
+    check_same(&f, &b, NULL, true, NULL);
+    /* empty block */
+    fx_hand_block(&b, refs, &f, &f.val, 0, f.tip.timestamp_ms + 1000, root);
+    check_same(&f, &b, NULL, true, NULL);
+    fx_free(&f);
+}
+
+static void test_invalid_blocks(void)
+{
+    struct fx f;
+    fx_init(&f);
+    make_txs(&f);
+    struct zbc_block b;
+    uint8_t root[32] = {0};
+    uint64_t ts = f.tip.timestamp_ms + 1000;
+
+    /* bad signatures at 37 and 200, a fee too low at 150: the first is
+     * reported */
+    uint8_t keep37[TX_CAP], keep200[TX_CAP], keep150[TX_CAP];
+    uint32_t len150 = refs[150].len;
+    memcpy(keep37, txs[37], TX_CAP);
+    memcpy(keep200, txs[200], TX_CAP);
+    memcpy(keep150, txs[150], TX_CAP);
+    txs[37][refs[37].len - 1] ^= 1;
+    txs[200][refs[200].len - 1] ^= 1;
+    refs[150].len = (uint32_t)fx_send(txs[150], &f, &f.fund, &f.c.addr, 7, 101,
+                                      fx_now_s(&f));
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, NULL, false, "block transaction 37: invalid signature");
+
+    /* with 37 repaired, 150's fee is first */
+    memcpy(txs[37], keep37, TX_CAP);
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, NULL, false, "block transaction 150: fee too low");
+
+    /* only the last one bad */
+    memcpy(txs[150], keep150, TX_CAP);
+    refs[150].len = len150;
+    memcpy(txs[200], keep200, TX_CAP);
+    txs[N_TX - 1][refs[N_TX - 1].len - 1] ^= 1;
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, NULL, false, "block transaction 299: invalid signature");
+    /* bytes that do not parse */
+    uint32_t keep_len = refs[5].len;
+    refs[5].len = 10;
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, NULL, false, "block transaction 5: ");
+    refs[5].len = keep_len;
+    txs[N_TX - 1][refs[N_TX - 1].len - 1] ^= 1;
+
+    /* header failures come before any transaction: wrong producer
+     * signature, wrong tx count */
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    b.header.signature[0] ^= 1;
+    check_same(&f, &b, NULL, false, "signature");
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    b.n_tx = N_TX - 1;
+    check_same(&f, &b, NULL, false, "holds 299 transactions");
+    fx_free(&f);
+}
+
+static void test_cache(void)
+{
+    struct fx f;
+    fx_init(&f);
+    make_txs(&f);
+    struct zbc_sig_cache *c = zbc_sig_cache_new(1 << 16, 1 << 20);
+    CHECK(c != NULL);
+    for (uint32_t i = 0; i < N_TX; i++)
+        zbc_sig_cache_add(c, refs[i].bytes, refs[i].len);
+    zbc_sig_cache_add(c, refs[0].bytes, refs[0].len); /* again: one entry */
+    struct zbc_sig_cache_stats st;
+    zbc_sig_cache_stats(c, &st);
+    CHECK_EQ_INT(st.entries, N_TX);
+    CHECK(zbc_sig_cache_has(c, refs[9].bytes, refs[9].len));
+
+    /* one flipped bit anywhere, or one byte fewer: a miss */
+    uint8_t t[TX_CAP];
+    size_t misses = 0;
+    for (uint32_t at = 0; at < refs[9].len; at++) {
+        memcpy(t, refs[9].bytes, refs[9].len);
+        t[at] ^= 0x10;
+        misses += !zbc_sig_cache_has(c, t, refs[9].len);
+    }
+    CHECK_EQ_INT(misses, refs[9].len);
+    CHECK(!zbc_sig_cache_has(c, refs[9].bytes, refs[9].len - 1));
+
+    /* a block with cached transactions passes with the hint; one whose
+     * signature was altered after caching is still refused with the
+     * sequential text */
+    struct zbc_tx_known known = zbc_sig_cache_known(c);
+    struct zbc_block b;
+    uint8_t root[32] = {0};
+    uint64_t ts = f.tip.timestamp_ms + 1000;
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, &known, true, NULL);
+    zbc_sig_cache_stats(c, &st);
+    CHECK(st.hits >= 4 * N_TX);
+    txs[77][refs[77].len - 1] ^= 1;
+    fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
+    check_same(&f, &b, &known, false, "block transaction 77: invalid signature");
+    txs[77][refs[77].len - 1] ^= 1;
+    zbc_sig_cache_free(c);
+
+    /* bounds: 4 entries (one set), then a byte budget of one transaction */
+    c = zbc_sig_cache_new(1, 1 << 20);
+    for (uint32_t i = 0; i < 10; i++)
+        zbc_sig_cache_add(c, refs[i].bytes, refs[i].len);
+    zbc_sig_cache_stats(c, &st);
+    CHECK_EQ_INT(st.entries, 4);
+    CHECK(zbc_sig_cache_has(c, refs[9].bytes, refs[9].len)); /* newest kept */
+    CHECK(!zbc_sig_cache_has(c, refs[0].bytes, refs[0].len)); /* oldest gone */
+    zbc_sig_cache_free(c);
+    c = zbc_sig_cache_new(64, refs[0].len + 10);
+    for (uint32_t i = 0; i < 10; i++)
+        zbc_sig_cache_add(c, refs[i].bytes, refs[i].len);
+    zbc_sig_cache_stats(c, &st);
+    CHECK(st.entries <= 1 && st.bytes <= refs[0].len + 10);
+    zbc_sig_cache_free(c);
+    fx_free(&f);
+}
+
+static atomic_int seen[5000];
+
+static void count_one(void *ctx, size_t i)
+{
+    (void)ctx;
+    atomic_fetch_add(&seen[i], 1);
+}
+
+static void test_run_covers_each_once(void)
+{
+    struct zbc_verify_pool *p = zbc_verify_pool_new(0);
+    CHECK(p != NULL && zbc_verify_pool_threads(p) >= 1);
+    zbc_verify_pool_free(p);
+    static const size_t ns[] = {0, 1, 3, 4, 5, 4999};
+    for (unsigned t = 1; t <= 5; t += 2) {
+        p = zbc_verify_pool_new(t);
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            for (size_t i = 0; i < 5000; i++)
+                atomic_store(&seen[i], 0);
+            zbc_verify_pool_run(p, ns[k], count_one, NULL);
+            size_t wrong = 0;
+            for (size_t i = 0; i < 5000; i++)
+                wrong += atomic_load(&seen[i]) != (i < ns[k] ? 1 : 0);
+            CHECK_EQ_INT(wrong, 0);
+        }
+        zbc_verify_pool_free(p);
+    }
+    p = zbc_verify_pool_new(1000); /* capped */
+    CHECK_EQ_INT(zbc_verify_pool_threads(p), ZBC_VERIFY_POOL_MAX);
+    zbc_verify_pool_free(p);
+}
+
+int main(void)
+{
+    TEST_RUN(test_valid_block);
+    TEST_RUN(test_invalid_blocks);
+    TEST_RUN(test_cache);
+    TEST_RUN(test_run_covers_each_once);
+    return test_summary("node_verify_pool");
+}
