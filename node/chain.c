@@ -10,6 +10,8 @@
 #include "consensus/state.h"
 #include "crypto/hex.h"
 #include "node/log.h"
+#include "node/sig_cache.h"
+#include "node/verify_pool.h"
 
 struct side_block {
     uint8_t hash[32];
@@ -28,6 +30,11 @@ struct zbc_chain {
     bool has_key;
     struct zbc_node_key key;
     struct zbc_mempool *mp;
+    /* signature work: blocks' transactions checked on every core, and
+     * those verified once (mempool, side blocks) not verified again */
+    struct zbc_verify_pool *pool;
+    struct zbc_sig_cache *sigs;
+    struct zbc_tx_known known;
     struct zbc_parent tip;
     uint8_t tip_state_root[32];
     /* blocks off the best chain (node/chain.h "network") */
@@ -226,6 +233,15 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
         zbc_fail(err, "out of memory creating the mempool");
         goto fail;
     }
+    /* twice the pool's count: room for side-branch blocks' transactions
+     * next to a full mempool; at most the pool's bytes again */
+    c->pool = zbc_verify_pool_new(0);
+    c->sigs = zbc_sig_cache_new(2 * max_txs, max_bytes);
+    if (c->pool == NULL || c->sigs == NULL) {
+        zbc_fail(err, "out of memory creating the verification pool");
+        goto fail;
+    }
+    c->known = zbc_sig_cache_known(c->sigs);
     if (c->has_key && !zbc_genesis_is_validator(c->g, c->key.pk))
         zbc_log_warn("this node's key is not a validator of chain %s: it "
                      "will follow the chain but never produce",
@@ -233,6 +249,9 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     *out = c;
     return 1;
 fail:
+    zbc_mempool_free(c->mp);
+    zbc_verify_pool_free(c->pool);
+    zbc_sig_cache_free(c->sigs);
     zbc_store_close(c->store);
     free(c->side);
     free(c);
@@ -244,6 +263,8 @@ void zbc_chain_close(struct zbc_chain *c)
     if (c == NULL)
         return;
     zbc_mempool_free(c->mp);
+    zbc_verify_pool_free(c->pool);
+    zbc_sig_cache_free(c->sigs);
     for (size_t i = 0; i < c->n_side; i++)
         free(c->side[i].bytes);
     free(c->side);
@@ -297,8 +318,12 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    return zbc_mempool_add(c->mp, st, c->g, s->raw, s->len, s->now_ms,
-                           s->hash, s->duplicate, err);
+    if (!zbc_mempool_add(c->mp, st, c->g, s->raw, s->len, s->now_ms, s->hash,
+                         s->duplicate, err))
+        return 0;
+    if (!*s->duplicate) /* passed zbc_tx_check_stateless */
+        zbc_sig_cache_add(c->sigs, s->raw, s->len);
+    return 1;
 }
 
 int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
@@ -437,6 +462,7 @@ struct block_ctx {
     bool has_built;
     /* apply */
     const struct zbc_block *received;
+    const struct zbc_checked_block *checked; /* received, prechecked */
     bool invalid; /* the block broke a rule (else the ledger failed) */
     /* result */
     struct zbc_block_header header;
@@ -477,8 +503,9 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
     }
     struct zbc_undo undo = {0};
     struct zbc_events ev = {0};
-    if (!zbc_block_build(&bc->built, st, c->g, &c->tip, bc->cands,
-                         bc->n_cands, bc->now_ms, c->key.sk, &undo, &ev, err))
+    if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
+                               bc->n_cands, bc->now_ms, c->key.sk, &c->known,
+                               &undo, &ev, err))
         return 0;
     bc->has_built = true;
     int ok = finish_block(t, st, bc, &bc->built, &undo, &ev, err);
@@ -494,8 +521,7 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
     struct zbc_undo undo = {0};
     struct zbc_events ev = {0};
     bc->invalid = false;
-    if (!zbc_block_validate_apply(st, c->g, &c->tip, bc->received, bc->now_ms,
-                                  &undo, &ev, err)) {
+    if (!zbc_block_apply(st, c->g, &c->tip, bc->checked, &undo, &ev, err)) {
         bc->invalid = true;
         return 0;
     }
@@ -585,8 +611,18 @@ static int apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
                         uint64_t now_ms, struct zbc_block_info *info,
                         bool *invalid, struct zbc_err *err)
 {
-    struct block_ctx bc = {.now_ms = now_ms, .received = b};
+    /* the stateless half first, on every core and outside the write
+     * transaction (it needs no state) */
+    struct zbc_checked_block cb;
+    if (!zbc_verify_pool_precheck(c->pool, &cb, c->g, &c->tip, b, now_ms,
+                                  &c->known, err)) {
+        if (invalid != NULL)
+            *invalid = true;
+        return 0;
+    }
+    struct block_ctx bc = {.now_ms = now_ms, .received = b, .checked = &cb};
     int ok = with_state_write(c, apply_fn, &bc, err);
+    zbc_checked_block_free(&cb);
     if (invalid != NULL)
         *invalid = !ok && bc.invalid;
     if (!ok)
@@ -1261,11 +1297,15 @@ static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
         zbc_parent_from_header(&parent, &ph_hdr);
     }
     struct zbc_checked_block cb;
-    if (!zbc_block_precheck(&cb, c->g, &parent, &b, now_ms, err)) {
+    if (!zbc_verify_pool_precheck(c->pool, &cb, c->g, &parent, &b, now_ms,
+                                  &c->known, err)) {
         ok = recv_fail(r, ZBC_RECV_INVALID);
         goto out;
     }
     zbc_checked_block_free(&cb);
+    /* verified: a reorg onto this block does not verify them again */
+    for (uint32_t i = 0; i < b.n_tx; i++)
+        zbc_sig_cache_add(c->sigs, b.txs[i].bytes, b.txs[i].len);
     if (!side_add(c, h, r->hash, bytes, len, true, err)) {
         ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
         goto out;
