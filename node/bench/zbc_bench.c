@@ -1,0 +1,615 @@
+/* zbc-bench: the node's hot paths, timed (docs/benchmarks.md).
+ *
+ * Every figure is printed as microseconds per operation, operations per
+ * second, and `xbase`: the cost in units of the baseline, one SHA3-256 of
+ * 1 KiB measured in the same run, so that figures taken on different
+ * machines or under different load can be compared.  The parallel
+ * precheck is also given as a speed-up over its one-thread run.
+ *
+ *   zbc-bench [--quick] [--tmp DIR]
+ *
+ * Writes only under DIR (default $TMPDIR or /tmp): scratch LMDB ledgers,
+ * removed at the end.  Exit status 1 when a step fails (the numbers would
+ * mean nothing). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "consensus/apply.h"
+#include "consensus/block.h"
+#include "consensus/genesis.h"
+#include "consensus/ledger.h"
+#include "consensus/mem_kv.h"
+#include "consensus/mempool.h"
+#include "consensus/producer.h"
+#include "consensus/state.h"
+#include "consensus/state_root.h"
+#include "crypto/hash.h"
+#include "crypto/hex.h"
+#include "crypto/sig.h"
+#include "node/chain.h"
+#include "node/sig_cache.h"
+#include "node/store.h"
+#include "node/verify_pool.h"
+
+#define N_SENDERS 20
+#define BLOCK_TXS 2000
+#define GENESIS_MS 1700000000000ULL
+#define BLOCK_MS 1000
+#define FEE 1000
+
+static double base_us; /* one SHA3-256 of 1 KiB */
+static bool quick;
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+static void die(const char *what, const struct zbc_err *err)
+{
+    fprintf(stderr, "zbc-bench: %s: %s\n", what, err != NULL ? err->msg : "");
+    exit(1);
+}
+
+static void report(const char *name, double us_per_op)
+{
+    printf("%-44s %12.2f %12.0f %10.2f\n", name, us_per_op,
+           us_per_op > 0 ? 1e6 / us_per_op : 0.0,
+           base_us > 0 ? us_per_op / base_us : 0.0);
+    fflush(stdout);
+}
+
+/* Runs fn(arg) in rounds of `batch` until min_us has passed; us per call. */
+static double time_loop(void (*fn)(void *), void *arg, size_t batch,
+                        double min_us)
+{
+    size_t n = 0;
+    double t0 = now_us(), t;
+    do {
+        for (size_t i = 0; i < batch; i++)
+            fn(arg);
+        n += batch;
+        t = now_us();
+    } while (t - t0 < min_us);
+    return (t - t0) / (double)n;
+}
+
+/* ---- keys, genesis, transactions ---- */
+
+struct key {
+    uint8_t seed[32], pk[32], sk[64];
+    struct zbc_addr addr;
+};
+
+static struct key validator, fund, senders[N_SENDERS], sink;
+static struct zbc_genesis genesis;
+
+static void make_key(struct key *k, uint8_t a, uint8_t b)
+{
+    memset(k->seed, a, 32);
+    k->seed[31] = b;
+    zbc_ed25519_keypair(k->pk, k->sk, k->seed);
+    zbc_addr_from_ed25519(&k->addr, k->pk);
+}
+
+static void make_genesis(void)
+{
+    make_key(&validator, 0x11, 0);
+    make_key(&fund, 0x55, 0);
+    make_key(&sink, 0x44, 0);
+    for (int i = 0; i < N_SENDERS; i++)
+        make_key(&senders[i], 0x22, (uint8_t)i);
+    static char json[8192];
+    char hex[65], fhex[65];
+    zbc_hex_encode(hex, validator.pk, 32);
+    zbc_hex_encode(fhex, fund.pk, 32);
+    int w = snprintf(json, sizeof json,
+                     "{\"chain_name\":\"bench\",\"genesis_time\":%llu,"
+                     "\"block_time_ms\":%d,\"smith_delay_ms\":1000,"
+                     "\"validators\":[\"%s\"],\"fund_account\":\"%s\","
+                     "\"fund_balance\":1000000000,\"balances\":[",
+                     (unsigned long long)GENESIS_MS, BLOCK_MS, hex, fhex);
+    for (int i = 0; i < N_SENDERS; i++) {
+        zbc_hex_encode(hex, senders[i].pk, 32);
+        w += snprintf(json + w, sizeof json - (size_t)w,
+                      "%s{\"address\":\"%s\",\"amount\":1000000000000}",
+                      i ? "," : "", hex);
+    }
+    snprintf(json + w, sizeof json - (size_t)w,
+             "],\"min_fee_base\":100,\"min_fee_per_byte\":1}");
+    struct zbc_err err;
+    if (!zbc_genesis_parse_json(&genesis, json, strlen(json), &err))
+        die("genesis", &err);
+}
+
+struct txset {
+    uint8_t (*raw)[256];
+    struct zbc_tx_ref *refs;
+    size_t n;
+};
+
+/* n distinct SendZBC transactions, senders in turn. */
+static void make_txs(struct txset *s, size_t n, uint64_t salt)
+{
+    s->raw = calloc(n, sizeof *s->raw);
+    s->refs = calloc(n, sizeof *s->refs);
+    s->n = n;
+    if (s->raw == NULL || s->refs == NULL)
+        die("out of memory", NULL);
+    int64_t ts = (int64_t)((GENESIS_MS + BLOCK_MS) / 1000);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t amount = 1 + i + salt;
+        uint8_t body[8];
+        for (int k = 0; k < 8; k++)
+            body[k] = (uint8_t)(amount >> (8 * k));
+        struct zbc_tx tx;
+        memset(&tx, 0, sizeof tx);
+        tx.type = ZBC_TX_SEND;
+        tx.version = 1;
+        tx.timestamp = ts;
+        tx.recipient = sink.addr;
+        tx.fee = FEE;
+        tx.body = body;
+        tx.body_len = 8;
+        size_t len;
+        struct zbc_err err;
+        if (!zbc_tx_sign_ed25519(s->raw[i], sizeof s->raw[i], &len, &tx,
+                                 senders[i % N_SENDERS].seed, genesis.hash,
+                                 &err))
+            die("signing", &err);
+        s->refs[i].bytes = s->raw[i];
+        s->refs[i].len = (uint32_t)len;
+    }
+}
+
+static void txset_free(struct txset *s)
+{
+    free(s->raw);
+    free(s->refs);
+}
+
+/* ---- baseline and signatures ---- */
+
+static uint8_t kib[1024];
+
+static void sha3_once(void *arg)
+{
+    uint8_t out[32];
+    (void)arg;
+    zbc_sha3_256(out, kib, sizeof kib);
+    kib[0] ^= out[0]; /* keeps the work live */
+}
+
+struct sig_case {
+    struct zbc_addr addr;
+    uint8_t digest[32];
+    uint8_t sig[65];
+    size_t sig_len;
+};
+
+static void verify_once(void *arg)
+{
+    struct sig_case *c = arg;
+    struct zbc_err err;
+    if (!zbc_sig_verify(&c->addr, c->digest, c->sig, c->sig_len, &err))
+        die("signature verify", &err);
+}
+
+static void bench_signatures(double min_us)
+{
+    struct sig_case c;
+    memset(&c, 0, sizeof c);
+    zbc_sha3_256(c.digest, "bench", 5);
+    c.addr = senders[0].addr;
+    zbc_ed25519_sign(c.sig, senders[0].sk, c.digest, 32);
+    c.sig_len = 64;
+    report("verify Ed25519 (type 0)", time_loop(verify_once, &c, 64, min_us));
+
+    uint8_t sec[32];
+    memset(sec, 0x77, 32);
+    if (!zbc_eth_address(&c.addr, sec) || !zbc_eth_sign(c.sig, sec, c.digest))
+        die("ethereum key", NULL);
+    c.sig_len = 65;
+    report("verify Ethereum personal_sign (type 4)",
+           time_loop(verify_once, &c, 64, min_us));
+
+    if (!zbc_btc_address(&c.addr, sec) || !zbc_btc_sign(c.sig, sec, c.digest))
+        die("bitcoin key", NULL);
+    report("verify Bitcoin signmessage (type 5)",
+           time_loop(verify_once, &c, 64, min_us));
+}
+
+/* ---- a block of BLOCK_TXS SendZBC ---- */
+
+struct mem_chain {
+    struct zbc_mem_kv *m;
+    struct zbc_state s;
+};
+
+static void mem_open(struct mem_chain *mc)
+{
+    struct zbc_err err;
+    mc->m = zbc_mem_kv_new();
+    if (mc->m == NULL || !zbc_state_open(&mc->s, zbc_mem_kv(mc->m), &err) ||
+        !zbc_ledger_init_genesis(&mc->s, &genesis, &err))
+        die("memory state", &err);
+}
+
+static void mem_close(struct mem_chain *mc)
+{
+    zbc_state_close(&mc->s);
+    zbc_mem_kv_free(mc->m);
+}
+
+static struct zbc_parent parent0;
+static struct zbc_block block;        /* built; txs borrow the txset */
+static uint8_t *block_bytes;
+static size_t block_len;
+static uint64_t block_ms;
+
+static void build_block(const struct txset *txs)
+{
+    struct mem_chain mc;
+    mem_open(&mc);
+    zbc_parent_genesis(&parent0, &genesis);
+    block_ms = GENESIS_MS + BLOCK_MS;
+    struct zbc_undo u;
+    struct zbc_events ev;
+    struct zbc_err err;
+    if (!zbc_block_build(&block, &mc.s, &genesis, &parent0, txs->refs, txs->n,
+                         block_ms, validator.sk, &u, &ev, &err))
+        die("building the block", &err);
+    if (block.n_tx != txs->n)
+        die("the block left transactions out", NULL);
+    if (!zbc_block_encode(&block, &block_bytes, &block_len, &err))
+        die("encoding the block", &err);
+    zbc_undo_free(&u);
+    zbc_events_free(&ev);
+    mem_close(&mc);
+}
+
+/* best of `reps` runs of one precheck */
+static double precheck_us(struct zbc_verify_pool *p,
+                          const struct zbc_tx_known *known, int reps)
+{
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        struct zbc_checked_block cb;
+        struct zbc_err err;
+        double t0 = now_us();
+        if (!zbc_verify_pool_precheck(p, &cb, &genesis, &parent0, &block,
+                                      block_ms, known, &err))
+            die("precheck", &err);
+        double t = now_us() - t0;
+        zbc_checked_block_free(&cb);
+        if (r == 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+static void bench_precheck(int reps)
+{
+    struct zbc_verify_pool *one = zbc_verify_pool_new(1);
+    struct zbc_verify_pool *all = zbc_verify_pool_new(0);
+    if (one == NULL || all == NULL)
+        die("verify pool", NULL);
+    char name[80];
+    double t1 = precheck_us(one, NULL, reps);
+    snprintf(name, sizeof name, "precheck %d SendZBC, 1 thread", BLOCK_TXS);
+    report(name, t1);
+    double tn = precheck_us(all, NULL, reps);
+    snprintf(name, sizeof name, "precheck %d SendZBC, %u threads", BLOCK_TXS,
+             zbc_verify_pool_threads(all));
+    report(name, tn);
+    printf("%-44s %12.2f\n", "  parallel speed-up (1 thread / all)",
+           tn > 0 ? t1 / tn : 0.0);
+
+    struct zbc_sig_cache *c = zbc_sig_cache_new(2 * BLOCK_TXS, 16u << 20);
+    if (c == NULL)
+        die("signature cache", NULL);
+    for (uint32_t i = 0; i < block.n_tx; i++)
+        zbc_sig_cache_add(c, block.txs[i].bytes, block.txs[i].len);
+    struct zbc_tx_known known = zbc_sig_cache_known(c);
+    snprintf(name, sizeof name, "precheck %d SendZBC, all cached, 1 thr",
+             BLOCK_TXS);
+    double tc = precheck_us(one, &known, reps);
+    report(name, tc);
+    printf("%-44s %12.2f\n", "  cache speed-up (1 thread)",
+           tc > 0 ? t1 / tc : 0.0);
+    zbc_sig_cache_free(c);
+    zbc_verify_pool_free(one);
+    zbc_verify_pool_free(all);
+}
+
+static struct zbc_checked_block checked;
+
+static void bench_apply_mem(int reps)
+{
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        struct mem_chain mc;
+        mem_open(&mc);
+        struct zbc_undo u;
+        struct zbc_events ev;
+        struct zbc_err err;
+        double t0 = now_us();
+        if (!zbc_block_apply(&mc.s, &genesis, &parent0, &checked, &u, &ev,
+                             &err))
+            die("apply in memory", &err);
+        double t = now_us() - t0;
+        if (r == 0 || t < best)
+            best = t;
+        zbc_undo_free(&u);
+        zbc_events_free(&ev);
+        mem_close(&mc);
+    }
+    char name[80];
+    snprintf(name, sizeof name, "apply %d SendZBC, memory state", BLOCK_TXS);
+    report(name, best);
+    report("  per transaction", best / BLOCK_TXS);
+}
+
+/* ---- LMDB ---- */
+
+static char tmp_root[512];
+
+static void rm_tree(const char *dir)
+{
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        fprintf(stderr, "zbc-bench: could not remove %s\n", dir);
+}
+
+static void fresh_dir(char *out, size_t cap, const char *name, int r)
+{
+    snprintf(out, cap, "%s/%s-%d", tmp_root, name, r);
+    rm_tree(out);
+    if (mkdir(out, 0700) != 0) {
+        fprintf(stderr, "zbc-bench: mkdir %s: %s\n", out, strerror(errno));
+        exit(1);
+    }
+}
+
+static int genesis_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)arg;
+    struct zbc_kv kv;
+    struct zbc_state st;
+    zbc_store_txn_kv(t, &kv);
+    if (!zbc_state_open(&st, kv, err))
+        return 0;
+    int ok = zbc_ledger_init_genesis(&st, &genesis, err);
+    zbc_state_close(&st);
+    return ok;
+}
+
+static int apply_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)arg;
+    struct zbc_kv kv;
+    struct zbc_state st;
+    zbc_store_txn_kv(t, &kv);
+    if (!zbc_state_open(&st, kv, err))
+        return 0;
+    struct zbc_undo u;
+    struct zbc_events ev;
+    int ok = zbc_block_apply(&st, &genesis, &parent0, &checked, &u, &ev, err);
+    if (ok) {
+        zbc_undo_free(&u);
+        zbc_events_free(&ev);
+    }
+    zbc_state_close(&st);
+    return ok;
+}
+
+static void bench_apply_lmdb(int reps)
+{
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        char dir[600];
+        fresh_dir(dir, sizeof dir, "store", r);
+        struct zbc_store *s;
+        struct zbc_store_options opt;
+        memset(&opt, 0, sizeof opt);
+        struct zbc_err err;
+        if (!zbc_store_open(&s, dir, &opt, &err) ||
+            !zbc_store_write(s, genesis_fn, NULL, &err))
+            die("LMDB store", &err);
+        double t0 = now_us();
+        if (!zbc_store_write(s, apply_fn, NULL, &err))
+            die("apply on LMDB", &err);
+        double t = now_us() - t0;
+        if (r == 0 || t < best)
+            best = t;
+        zbc_store_close(s);
+        rm_tree(dir);
+    }
+    char name[80];
+    snprintf(name, sizeof name, "apply %d SendZBC, LMDB + commit", BLOCK_TXS);
+    report(name, best);
+
+    /* the node's whole path for a block from a peer: decode, precheck on
+     * every core, apply, block/undo/event/index records, commit */
+    best = 0;
+    for (int r = 0; r < reps; r++) {
+        char dir[600];
+        fresh_dir(dir, sizeof dir, "chain", r);
+        struct zbc_chain_config cfg;
+        memset(&cfg, 0, sizeof cfg);
+        cfg.ledger_dir = dir;
+        cfg.genesis = &genesis;
+        struct zbc_chain *c;
+        struct zbc_err err;
+        if (!zbc_chain_open(&c, &cfg, &err))
+            die("chain", &err);
+        struct zbc_block_info info;
+        double t0 = now_us();
+        if (!zbc_chain_apply_block(c, block_bytes, block_len, block_ms, &info,
+                                   &err))
+            die("chain apply", &err);
+        double t = now_us() - t0;
+        if (r == 0 || t < best)
+            best = t;
+        zbc_chain_close(c);
+        rm_tree(dir);
+    }
+    snprintf(name, sizeof name, "node: peer block %d SendZBC (all steps)",
+             BLOCK_TXS);
+    report(name, best);
+}
+
+/* ---- state root ---- */
+
+struct root_case {
+    struct zbc_lthash h;
+    uint8_t key[34], old[48], val[48];
+};
+
+static void root_entry(void *arg)
+{
+    struct root_case *c = arg;
+    /* one changed entry: its old element out, its new one in */
+    zbc_lthash_sub(&c->h, ZBC_TABLE_ACCOUNTS, c->key, sizeof c->key, c->old,
+                   sizeof c->old);
+    zbc_lthash_add(&c->h, ZBC_TABLE_ACCOUNTS, c->key, sizeof c->key, c->val,
+                   sizeof c->val);
+    c->val[0]++;
+}
+
+static void bench_state_root(double min_us)
+{
+    struct root_case c;
+    memset(&c, 0x5a, sizeof c);
+    zbc_lthash_zero(&c.h);
+    report("state root: one changed entry (sub + add)",
+           time_loop(root_entry, &c, 256, min_us));
+    uint8_t root[32];
+    double t0 = now_us();
+    for (int i = 0; i < 1000; i++)
+        zbc_lthash_root(root, &c.h);
+    report("state root: hash of the accumulator", (now_us() - t0) / 1000);
+}
+
+/* ---- mempool ---- */
+
+static void bench_mempool(size_t n)
+{
+    struct txset txs;
+    make_txs(&txs, n, 1000000);
+    struct mem_chain mc;
+    mem_open(&mc);
+    struct zbc_mempool *mp = zbc_mempool_new(n, (size_t)1 << 30);
+    if (mp == NULL)
+        die("mempool", NULL);
+    uint64_t t_ms = GENESIS_MS + BLOCK_MS;
+    size_t tenth = n / 10;
+    double first = 0, last = 0, t0 = now_us(), start = t0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t h[32];
+        bool dup;
+        struct zbc_err err;
+        if (!zbc_mempool_add(mp, &mc.s, &genesis, txs.refs[i].bytes,
+                             txs.refs[i].len, t_ms, h, &dup, &err) || dup)
+            die("mempool admission", &err);
+        if (i + 1 == tenth)
+            first = now_us() - t0;
+        if (i + 1 == n - tenth)
+            t0 = now_us();
+    }
+    last = now_us() - t0;
+    double total = now_us() - start;
+    char name[80];
+    snprintf(name, sizeof name, "mempool admission (%zu txs)", n);
+    report(name, total / (double)n);
+    snprintf(name, sizeof name, "  first %zu (pool nearly empty)", tenth);
+    report(name, first / (double)tenth);
+    snprintf(name, sizeof name, "  last %zu (pool of %zu)", tenth, n - tenth);
+    report(name, last / (double)tenth);
+
+    struct zbc_tx_ref *out = calloc(n, sizeof *out);
+    double ts = now_us();
+    size_t got = zbc_mempool_select(mp, out, n);
+    report("mempool select, per transaction", (now_us() - ts) / (double)got);
+    ts = now_us();
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t h[32];
+        size_t pos;
+        zbc_sha3_256(h, txs.refs[i].bytes, txs.refs[i].len);
+        found += zbc_mempool_find(mp, h, &pos, NULL, NULL);
+    }
+    if (found != n)
+        die("mempool lookup", NULL);
+    report("mempool find with position (incl. hash)",
+           (now_us() - ts) / (double)n);
+    free(out);
+    zbc_mempool_free(mp);
+    mem_close(&mc);
+    txset_free(&txs);
+}
+
+int main(int argc, char **argv)
+{
+    const char *tmp = getenv("TMPDIR");
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            quick = true;
+        } else if (strcmp(argv[i], "--tmp") == 0 && i + 1 < argc) {
+            tmp = argv[++i];
+        } else {
+            fprintf(stderr, "usage: zbc-bench [--quick] [--tmp DIR]\n");
+            return 2;
+        }
+    }
+    snprintf(tmp_root, sizeof tmp_root, "%s/zbc-bench-%ld",
+             tmp != NULL ? tmp : "/tmp", (long)getpid());
+    if (mkdir(tmp_root, 0700) != 0) {
+        fprintf(stderr, "zbc-bench: mkdir %s: %s\n", tmp_root,
+                strerror(errno));
+        return 1;
+    }
+    /* starts libsodium and the hash module before any thread */
+    struct zbc_verify_pool *warm = zbc_verify_pool_new(1);
+    if (warm == NULL)
+        die("libsodium", NULL);
+    zbc_verify_pool_free(warm);
+    double min_us = quick ? 100000 : 400000;
+    int reps = quick ? 2 : 5;
+
+    make_genesis();
+    printf("%-44s %12s %12s %10s\n", "operation", "us/op", "ops/s", "xbase");
+    base_us = time_loop(sha3_once, NULL, 256, min_us);
+    report("SHA3-256 of 1 KiB (baseline)", base_us);
+    bench_signatures(min_us);
+
+    struct txset txs;
+    make_txs(&txs, BLOCK_TXS, 0);
+    build_block(&txs);
+    struct zbc_err err;
+    if (!zbc_block_precheck(&checked, &genesis, &parent0, &block, block_ms,
+                            &err))
+        die("precheck", &err);
+    bench_precheck(reps);
+    bench_apply_mem(reps);
+    bench_apply_lmdb(quick ? 1 : 3);
+    bench_state_root(min_us);
+    bench_mempool(quick ? 5000 : 20000);
+
+    zbc_checked_block_free(&checked);
+    zbc_block_free(&block);
+    free(block_bytes);
+    txset_free(&txs);
+    rm_tree(tmp_root);
+    zbc_genesis_free(&genesis);
+    return 0;
+}
