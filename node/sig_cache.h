@@ -1,4 +1,4 @@
-/* The verified-signature cache (docs/node.md "Verification"): the bytes
+/* The verified-signature cache (docs/benchmarks.md "Verification"): the bytes
  * of transactions that passed zbc_tx_check_stateless on this chain, so a
  * transaction verified at mempool admission is not verified again when
  * its block is built or applied.

@@ -1,5 +1,5 @@
 /* Parallel stateless checks: a fork-join pool of pthreads for the
- * signature work of a block (docs/node.md "Verification").
+ * signature work of a block (docs/benchmarks.md "Verification").
  *
  * zbc_verify_pool_precheck is zbc_block_precheck with the transactions'
  * stateless checks spread over the pool's threads.  Its verdict and error

@@ -1,6 +1,5 @@
 #include "node/audit/replay.h"
 
-#include <pthread.h>
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +11,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/json_util.h"
+#include "node/verify_pool.h"
 
 static void hex32(char out[65], const uint8_t h[32])
 {
@@ -259,9 +259,8 @@ static uint32_t batch_last_height(uint32_t first, size_t n)
     return first + (uint32_t)(n - 1);
 }
 
-struct stage_job {
+struct stage_ctx {
     struct staged *s;
-    size_t n, first, step;
     struct zbc_audit_source *src;
     const struct zbc_genesis *g;
     uint64_t now_ms;
@@ -275,26 +274,21 @@ static void fetch_one(struct staged *x, struct zbc_audit_source *src)
                                       &x->ferr) != 0;
 }
 
-static void *fetch_some(void *arg)
+static void fetch_at(void *arg, size_t i)
 {
-    struct stage_job *j = arg;
-    for (size_t i = j->first; i < j->n; i += j->step)
-        fetch_one(&j->s[i], j->src);
-    return NULL;
+    struct stage_ctx *c = arg;
+    fetch_one(&c->s[i], c->src);
 }
 
-static void *precheck_some(void *arg)
+static void precheck_at(void *arg, size_t i)
 {
-    struct stage_job *j = arg;
-    for (size_t i = j->first; i < j->n; i += j->step) {
-        struct staged *x = &j->s[i];
-        if (!x->decoded || !x->has_parent)
-            continue;
-        x->prechecked = true;
-        x->pre_ok = zbc_block_precheck(&x->cb, j->g, &x->parent, &x->b,
-                                       j->now_ms, &x->perr) != 0;
-    }
-    return NULL;
+    struct stage_ctx *c = arg;
+    struct staged *x = &c->s[i];
+    if (!x->decoded || !x->has_parent)
+        return;
+    x->prechecked = true;
+    x->pre_ok = zbc_block_precheck(&x->cb, c->g, &x->parent, &x->b,
+                                   c->now_ms, &x->perr) != 0;
 }
 
 static unsigned stage_threads(void)
@@ -305,27 +299,21 @@ static unsigned stage_threads(void)
     return n > STAGE_THREADS_MAX ? STAGE_THREADS_MAX : (unsigned)n;
 }
 
-/* Runs fn over the batch striped across up to stage_threads() threads,
- * this one included; a thread that cannot start leaves its share here. */
-static void run_striped(void *(*fn)(void *), struct staged *s, size_t n,
-                        struct zbc_audit_source *src,
-                        const struct zbc_genesis *g, uint64_t now_ms)
+/* Runs fn over the batch on up to stage_threads() threads, this one
+ * included (node/verify_pool.h); out of memory for the pool: here alone. */
+static void run_parallel(void (*fn)(void *, size_t), struct staged *s,
+                         size_t n, struct zbc_audit_source *src,
+                         const struct zbc_genesis *g, uint64_t now_ms)
 {
-    unsigned t = stage_threads();
-    pthread_t th[STAGE_THREADS_MAX];
-    struct stage_job jobs[STAGE_THREADS_MAX];
-    bool started[STAGE_THREADS_MAX] = {false};
-    for (unsigned i = 0; i < t; i++)
-        jobs[i] = (struct stage_job){s, n, i, t, src, g, now_ms};
-    for (unsigned i = 1; i < t; i++)
-        started[i] = pthread_create(&th[i], NULL, fn, &jobs[i]) == 0;
-    fn(&jobs[0]);
-    for (unsigned i = 1; i < t; i++) {
-        if (started[i])
-            pthread_join(th[i], NULL);
-        else
-            fn(&jobs[i]);
+    struct stage_ctx c = {s, src, g, now_ms};
+    struct zbc_verify_pool *p = zbc_verify_pool_new(stage_threads());
+    if (p == NULL) {
+        for (size_t i = 0; i < n; i++)
+            fn(&c, i);
+        return;
     }
+    zbc_verify_pool_run(p, n, fn, &c);
+    zbc_verify_pool_free(p);
 }
 
 /* Fetches and decodes heights first.. (at most STAGE_BATCH, not past
@@ -346,7 +334,7 @@ static size_t stage_batch(struct staged *s, struct zbc_audit_source *src,
         s[i].h = first + (uint32_t)i;
     }
     if (src->ops->parallel_block) {
-        run_striped(fetch_some, s, n, src, g, now_ms);
+        run_parallel(fetch_at, s, n, src, g, now_ms);
     } else {
         for (size_t i = 0; i < n; i++) {
             fetch_one(&s[i], src);
@@ -365,7 +353,7 @@ static size_t stage_batch(struct staged *s, struct zbc_audit_source *src,
             s[i].has_parent = true;
         }
     }
-    run_striped(precheck_some, s, n, src, g, now_ms);
+    run_parallel(precheck_at, s, n, src, g, now_ms);
     return n;
 }
 
