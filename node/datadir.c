@@ -16,7 +16,6 @@
 #define TOKEN_FILE ZBC_DATADIR_TOKEN
 #define GENESIS_FILE ZBC_DATADIR_GENESIS
 #define LEDGER_DIR ZBC_DATADIR_LEDGER
-#define LOCK_FILE ZBC_DATADIR_LOCK
 #define GENESIS_FILE_MAX (16u << 20)
 
 int zbc_datadir_path(char *out, size_t cap, const char *dir, const char *name,
@@ -254,20 +253,20 @@ int zbc_datadir_init(const char *dir, const char *genesis_path,
     return ok;
 }
 
+/* The lock is taken on the data directory itself: a lock file can be
+ * deleted under a running node, and the next zbcd would then lock a new
+ * file and open the same ledger beside it. */
 int zbc_datadir_lock(const char *dir, int *fd, struct zbc_err *err)
 {
-    char path[ZBC_DATADIR_PATH_MAX];
-    if (!zbc_datadir_path(path, sizeof path, dir, LOCK_FILE, err))
-        return 0;
-    int f = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    int f = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (f < 0)
-        return zbc_fail(err, "cannot open %s: %s", path, strerror(errno));
+        return zbc_fail(err, "cannot open %s: %s", dir, strerror(errno));
     if (flock(f, LOCK_EX | LOCK_NB) != 0) {
         int e = errno;
         close(f);
         if (e == EWOULDBLOCK)
             return zbc_fail(err, "another zbcd is running on %s", dir);
-        return zbc_fail(err, "cannot lock %s: %s", path, strerror(e));
+        return zbc_fail(err, "cannot lock %s: %s", dir, strerror(e));
     }
     *fd = f;
     return 1;
