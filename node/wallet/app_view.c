@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 struct buf {
@@ -63,8 +64,13 @@ static void history(struct buf *b, const json_t *app)
             put(b, " seat %lld", json_integer_value(seat));
         if (json_is_string(json_object_get(e, "notation")))
             put(b, " %s", str(e, "notation"));
-        if (num(e, "amount") != 0 && strcmp(str(e, "kind"), "app_move") != 0)
-            put(b, " amount %lld", num(e, "amount"));
+        /* the event's amount is a deadline height for these kinds
+         * (docs/protocol-apps.md, Events) */
+        const char *k = str(e, "kind");
+        bool is_deadline = strcmp(k, "app_activate") == 0 || strcmp(k, "app_keepalive") == 0 ||
+                           strcmp(k, "app_claim") == 0;
+        if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0)
+            put(b, is_deadline ? " deadline %lld" : " amount %lld", num(e, "amount"));
         if (json_is_integer(json_object_get(e, "value")))
             put(b, " u %lld value %lld", num(e, "u"), num(e, "value"));
         if (json_is_string(json_object_get(e, "rolls_hex")) && str(e, "rolls_hex")[0] != '\0')
