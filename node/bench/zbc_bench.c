@@ -552,6 +552,19 @@ static void bench_mempool(size_t n)
         die("mempool lookup", NULL);
     report("mempool find with position (incl. hash)",
            (now_us() - ts) / (double)n);
+    /* the re-check after a block (an empty one: nothing leaves, every
+     * pooled transaction is checked again against the state) */
+    struct zbc_block empty;
+    memset(&empty, 0, sizeof empty);
+    struct zbc_err err;
+    ts = now_us();
+    if (!zbc_mempool_after_block(mp, &mc.s, &genesis, &empty, t_ms, &err) ||
+        zbc_mempool_count(mp) != n)
+        die("mempool re-check", &err);
+    double re = now_us() - ts;
+    snprintf(name, sizeof name, "mempool re-check after a block (%zu txs)", n);
+    report(name, re);
+    report("  per pooled transaction", re / (double)n);
     free(out);
     zbc_mempool_free(mp);
     mem_close(&mc);
