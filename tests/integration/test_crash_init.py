@@ -34,8 +34,10 @@ class CrashInit(ZbcTest):
         cmd = ["strace", "-f", "-qq", "-s", "96", "-o", trace, "-e", "trace=" + ",".join(calls)]
         if inject:
             cmd += ["-e", "inject=%s:signal=SIGKILL:when=%d" % inject]
+        env = dict(os.environ)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"  # LeakSanitizer cannot run under ptrace
         p = subprocess.Popen(cmd + [self.zbcd] + args, stdout=subprocess.PIPE,
-                             stderr=subprocess.STDOUT, start_new_session=True)
+                             stderr=subprocess.STDOUT, start_new_session=True, env=env)
         try:
             out, _ = p.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
