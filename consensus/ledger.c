@@ -213,7 +213,7 @@ static int sum_account(void *arg, const uint8_t *key, size_t klen,
                        const uint8_t *val, size_t vlen, struct zbc_err *err)
 {
     struct money_scan *m = arg;
-    struct zbc_account acc;
+    struct zbc_account acc = {0};
     if (!decode_account(&acc, val, vlen, err))
         return 0;
     if (m->sum > UINT64_MAX - acc.balance)

@@ -204,9 +204,9 @@ struct bufs {
 static int parse_escrow(struct zbc_escrow *e, const json_t *o,
                         struct zbc_err *err)
 {
-    const char *s;
-    size_t n;
-    json_int_t v;
+    const char *s = NULL;
+    size_t n = 0;
+    json_int_t v = 0;
     const json_t *instr;
     if (!json_is_object(o))
         return zbc_fail(err, "payload \"escrow\" must be an object");
@@ -235,9 +235,9 @@ static int parse_escrow(struct zbc_escrow *e, const json_t *o,
 static int parse_fields(struct zbc_tx *tx, struct bufs *b, const json_t *o,
                         struct zbc_err *err)
 {
-    json_int_t v;
-    const char *s;
-    size_t n, len;
+    json_int_t v = 0;
+    const char *s = NULL;
+    size_t n = 0, len = 0;
     const json_t *j;
 
     memset(tx, 0, sizeof *tx);
