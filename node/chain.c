@@ -1135,12 +1135,15 @@ static void readmit(struct zbc_chain *c, uint8_t **blocks, size_t *lens,
 
 static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
                     uint64_t now_ms, bool may_return,
-                    struct zbc_recv_result *r, struct zbc_err *err);
+                    struct zbc_recv_result *r, bool *invalid,
+                    struct zbc_err *err);
 
-/* Applies the side block `hash` on the tip and takes it out of the pool. */
+/* Applies the side block `hash` on the tip and takes it out of the pool.
+ * *invalid: it failed because it broke a rule (else the ledger failed). */
 static int apply_side(struct zbc_chain *c, const uint8_t hash[32],
-                      uint64_t now_ms, struct zbc_err *err)
+                      uint64_t now_ms, bool *invalid, struct zbc_err *err)
 {
+    *invalid = false;
     struct side_block *s = side_find(c, hash);
     if (s == NULL)
         return zbc_fail(err, "side branch block vanished");
@@ -1150,8 +1153,10 @@ static int apply_side(struct zbc_chain *c, const uint8_t hash[32],
     struct zbc_block b;
     struct zbc_block_info info;
     int ok = zbc_block_decode(&b, bytes, len, err);
+    if (!ok)
+        *invalid = true;
     if (ok) {
-        ok = apply_on_tip(c, &b, now_ms, &info, NULL, err);
+        ok = apply_on_tip(c, &b, now_ms, &info, invalid, err);
         zbc_block_free(&b);
     }
     if (ok)
@@ -1164,12 +1169,18 @@ static int apply_side(struct zbc_chain *c, const uint8_t hash[32],
 
 /* Switches the best chain to the side branch ending at target: undo to
  * the fork point, then apply the branch, one write transaction per block.
- * When a branch block fails to apply, it and its descendants are dropped
- * and (may_return) the node switches back to the chain it left. */
+ * When a branch block breaks a rule, it and its descendants are dropped
+ * (*invalid, may be NULL, set); when the ledger fails (a full disk) the
+ * branch is kept.  Either way (may_return) the node then switches back to
+ * the chain it left. */
 static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
                     uint64_t now_ms, bool may_return,
-                    struct zbc_recv_result *r, struct zbc_err *err)
+                    struct zbc_recv_result *r, bool *invalid,
+                    struct zbc_err *err)
 {
+    bool bad = false;
+    if (invalid != NULL)
+        *invalid = false;
     uint8_t (*br)[32] = NULL;
     size_t n = 0;
     uint32_t fork;
@@ -1193,18 +1204,23 @@ static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
     }
     size_t i = 0;
     for (; ok && i < n; i++) {
-        ok = apply_side(c, br[i], now_ms, err);
+        ok = apply_side(c, br[i], now_ms, &bad, err);
         if (ok)
             r->applied++;
     }
     if (!ok && i > 0) {
         char hex[65];
         hex32(hex, br[i - 1]);
-        zbc_log_warn("reorg: branch block %s refused: %s", hex, err->msg);
-        side_drop_subtree(c, br[i - 1]);
+        if (bad) {
+            zbc_log_warn("reorg: branch block %s refused: %s", hex, err->msg);
+            side_drop_subtree(c, br[i - 1]);
+        } else {
+            zbc_log_error("reorg: branch block %s not stored: %s", hex,
+                          err->msg);
+        }
         if (may_return && memcmp(c->tip.hash, old_tip, 32) != 0) {
             struct zbc_err e2 = {{0}};
-            if (!reorg_to(c, old_tip, now_ms, false, r, &e2))
+            if (!reorg_to(c, old_tip, now_ms, false, r, NULL, &e2))
                 zbc_log_error("reorg: cannot switch back: %s", e2.msg);
         }
     }
@@ -1216,6 +1232,8 @@ static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
     free(lens);
     free(br);
     side_prune(c);
+    if (invalid != NULL)
+        *invalid = bad;
     return ok;
 }
 
@@ -1336,9 +1354,10 @@ static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
     r->kind = ZBC_RECV_SIDE;
     if (better) {
         uint32_t old_height = c->tip.height;
-        ok = reorg_to(c, r->hash, now_ms, true, r, err);
+        bool invalid;
+        ok = reorg_to(c, r->hash, now_ms, true, r, &invalid, err);
         if (!ok) {
-            r->kind = ZBC_RECV_INVALID;
+            r->kind = invalid ? ZBC_RECV_INVALID : ZBC_RECV_LOCAL_ERROR;
             goto out;
         }
         char hex[65];
