@@ -11,7 +11,9 @@ silent data loss.
     producer, keeps its last committed block, restarts on the full disk,
     and catches up once space is freed; its ledger audits clean; `zbcd
     init` on the full disk fails with the reason and leaves no half
-    initialised directory; a fresh ledger on it is refused at start."""
+    initialised directory;
+  - a read-only file system: start and init fail naming it; writable
+    again, the node resumes from its tip."""
 import os
 import re
 import shutil
@@ -128,6 +130,30 @@ class CrashLedger(ZbcTest):
         f.stop()
         audit_datadir_clean(self, f.datadir, self.genesis_path)
 
+    def read_only(self, node):
+        """The data directory on a read-only file system (a read-only bind
+        mount; Linux refuses to remount it while the node writes there):
+        start and init fail naming it; writable again, the node resumes
+        from its tip."""
+        mnt = node.datadir
+        h0 = node.height()
+        node.stop()
+        if subprocess.run(["mount", "--bind", mnt, mnt], stderr=subprocess.DEVNULL).returncode != 0:
+            self.log("read-only: cannot bind-mount (not root?): part skipped")
+            return
+        try:
+            subprocess.run(["mount", "-o", "remount,ro,bind", mnt], check=True)
+            self.refused(node.datadir, "Read-only file system", "a start on a read-only file system")
+            rc, out = zbcd_once(self, ["init", "--datadir", os.path.join(mnt, "new")])
+            assert_true(rc == 1 and "Read-only file system" in out,
+                        "init on a read-only file system: %s" % out)
+        finally:
+            subprocess.run(["umount", "-l", mnt])
+        node.start(self.genesis_path, node.run_args)
+        assert_true(node.height() >= h0, "the node reopened below %d" % h0)
+        node.wait_for_height(h0 + 3, timeout=20)
+        self.log("read-only data directory refused; resumed from %d when writable" % h0)
+
     def run_test(self):
         alice = self.wallet_key("alice")
         bob = self.wallet_key("bob")
@@ -143,6 +169,7 @@ class CrashLedger(ZbcTest):
         node.run_args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
         node.start(self.genesis_path, node.run_args)
         self.disk_full(node)
+        self.read_only(node)
 
 
 if __name__ == "__main__":
