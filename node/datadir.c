@@ -1,6 +1,7 @@
 #include "node/datadir.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -99,11 +100,16 @@ int zbc_read_file(const char *path, size_t max, char **out, size_t *len,
     return 1;
 }
 
-int zbc_write_file(const char *path, const void *data, size_t len,
-                   unsigned mode, struct zbc_err *err)
+/* Writes PATH.tmp (exclusive: PATH.PID.tmp), syncs it and puts it in
+ * place: renamed over PATH, or (exclusive) linked as PATH only if PATH does
+ * not exist yet, so of two processes creating PATH at once one fails. */
+static int write_file_as(const char *path, const void *data, size_t len,
+                         unsigned mode, bool exclusive, struct zbc_err *err)
 {
     char tmp[ZBC_DATADIR_PATH_MAX];
-    int n = snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    int n = exclusive ? snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path,
+                                 (long)getpid())
+                      : snprintf(tmp, sizeof tmp, "%s.tmp", path);
     if (n < 0 || (size_t)n >= sizeof tmp)
         return zbc_fail(err, "path %s is too long", path);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
@@ -132,6 +138,13 @@ int zbc_write_file(const char *path, const void *data, size_t len,
         return zbc_fail(err, "cannot finish %s: %s", tmp, strerror(e));
     }
     close(fd);
+    if (exclusive) {
+        int rc = link(tmp, path), e = errno;
+        unlink(tmp);
+        if (rc != 0)
+            return zbc_fail(err, "cannot create %s: %s", path, strerror(e));
+        return 1;
+    }
     if (rename(tmp, path) != 0) {
         int e = errno;
         unlink(tmp);
@@ -141,8 +154,15 @@ int zbc_write_file(const char *path, const void *data, size_t len,
     return 1;
 }
 
+int zbc_write_file(const char *path, const void *data, size_t len,
+                   unsigned mode, struct zbc_err *err)
+{
+    return write_file_as(path, data, len, mode, false, err);
+}
+
 static int write_secret_hex(const char *dir, const char *name,
-                            const uint8_t bytes[32], struct zbc_err *err)
+                            const uint8_t bytes[32], bool exclusive,
+                            struct zbc_err *err)
 {
     char path[ZBC_DATADIR_PATH_MAX];
     char line[66];
@@ -151,7 +171,7 @@ static int write_secret_hex(const char *dir, const char *name,
     zbc_hex_encode(line, bytes, 32);
     line[64] = '\n';
     line[65] = '\0';
-    int ok = zbc_write_file(path, line, 65, 0600, err);
+    int ok = write_file_as(path, line, 65, 0600, exclusive, err);
     sodium_memzero(line, sizeof line);
     return ok;
 }
@@ -239,15 +259,21 @@ int zbc_datadir_init(const char *dir, const char *genesis_path,
     randombytes_buf(key->seed, sizeof key->seed);
     randombytes_buf(token, sizeof token);
     crypto_sign_seed_keypair(key->pk, key->sk, key->seed);
-    int ok = write_secret_hex(dir, TOKEN_FILE, token, err) &&
+    int ok = write_secret_hex(dir, TOKEN_FILE, token, false, err) &&
              zbc_datadir_path(path, sizeof path, dir, LEDGER_DIR, err) &&
              mkdir_p(path, err);
     if (ok && genesis != NULL)
         ok = zbc_datadir_path(path, sizeof path, dir, GENESIS_FILE, err) &&
              zbc_write_file(path, genesis, genesis_len, 0644, err);
-    /* The key goes last: its presence marks a complete init. */
-    if (ok)
-        ok = write_secret_hex(dir, KEY_FILE, key->seed, err);
+    /* The key goes last: its presence marks a complete init.  It never
+     * replaces one that another init created meanwhile. */
+    if (ok) {
+        ok = write_secret_hex(dir, KEY_FILE, key->seed, true, err);
+        if (!ok && zbc_datadir_path(path, sizeof path, dir, KEY_FILE, err) &&
+            access(path, F_OK) == 0)
+            zbc_fail(err, "data directory %s is already initialised (%s "
+                     "exists)", dir, path);
+    }
     sodium_memzero(token, sizeof token);
     free(genesis);
     return ok;

@@ -2,10 +2,12 @@
 """Interrupt at every step (Bitcoin Core feature_dbcrash.py, done exactly):
 strace kills zbcd with SIGKILL on the Nth call of one system call, for
 every call that writes the data directory, in turn:
-  - `zbcd init`: every mkdir, open, write, fchmod, fsync and rename.  After
-    each kill the directory is either initialised whole (show-key works,
-    the key and token are 64 hex characters, mode 0600) or not at all (a
-    second init succeeds); never half.
+  - `zbcd init`: every mkdir, open, write, fchmod, fsync, rename, link and
+    unlink.  After each kill the directory is either initialised whole
+    (show-key works, the key and token are 64 hex characters, mode 0600) or
+    not at all (a second init succeeds); never half.  Two inits racing on
+    one directory: one succeeds with the key that is on disk, the other is
+    refused ("already initialised").
   - `zbcd run` on a fresh data directory: the lock, the LMDB files, the
     genesis transaction, the ledger marker, and the commits of the first
     blocks (every page write, data sync and meta-page write).  After each
@@ -17,11 +19,12 @@ import os
 import re
 import shutil
 import subprocess
+import time
 
 from framework import (TestFailure, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
-                       free_port, started_tip, zbcd_once)
+                       free_port, started_tip, wait_until, zbcd_once)
 
-INIT_CALLS = ["mkdir", "openat", "write", "fchmod", "fsync", "rename"]
+INIT_CALLS = ["mkdir", "openat", "write", "fchmod", "fsync", "rename", "link", "unlink"]
 RUN_CALLS = ["openat", "flock", "ftruncate", "pwrite64", "writev", "fdatasync", "write", "fchmod",
              "fsync", "rename"]
 BLOCKS = 3  # commits covered by the run cases
@@ -96,6 +99,36 @@ class CrashInit(ZbcTest):
         assert_true(kinds.get("resumed", 0) > 0 and kinds.get("complete", 0) > 0,
                     "kills landed only on one side of the key write: %r" % kinds)
 
+    def init_race(self):
+        """Two `zbcd init` on one directory: the first is held (strace
+        delay) after its "already initialised?" check, the second runs
+        whole meanwhile.  Exactly one may succeed, and the key it printed
+        must be the key on disk (else an operator puts a key in the genesis
+        that no node has)."""
+        d = os.path.join(self.tmpdir, "race")
+        env = dict(os.environ)
+        env["ASAN_OPTIONS"] = "detect_leaks=0"
+        # access #1 is the loader's; #2 is init's "is there a node.key?"
+        first = subprocess.Popen(["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=access",
+                                  "-e", "inject=access:delay_exit=1500000:when=2",
+                                  self.zbcd, "init", "--datadir", d],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        wait_until(lambda: os.path.isdir(d), 10, "the first init to create the directory")
+        time.sleep(0.3)
+        rc2, out2 = zbcd_once(self, ["init", "--datadir", d])
+        out1, err1 = first.communicate(timeout=30)
+        results = [(first.returncode, out1.decode() + err1.decode()), (rc2, out2)]
+        rc, shown = zbcd_once(self, ["show-key", "--datadir", d])
+        assert_equal(rc, 0, "show-key after the race: %s" % shown)
+        on_disk = re.search(r'"node_public_key":"([0-9a-f]{64})"', shown).group(1)
+        ok = [out for code, out in results if code == 0]
+        assert_equal(len(ok), 1, "inits that succeeded on one directory: %r" % results)
+        assert_true(on_disk in ok[0], "the successful init printed a key that is not on disk: %r"
+                    % results)
+        refused = [out for code, out in results if code != 0][0]
+        assert_true("already initialised" in refused, "the other init's error: %s" % refused)
+        self.log("two concurrent inits: one succeeded with the key on disk, one refused")
+
     def run_args(self, d, port):
         return ["run", "--datadir", d, "--genesis", self.genesis_path,
                 "--api", "127.0.0.1:%d" % port]
@@ -139,6 +172,7 @@ class CrashInit(ZbcTest):
         if shutil.which("strace") is None:
             raise TestFailure("strace is not installed (apt-get install strace)")
         self.init_steps()
+        self.init_race()
         # a validator's data directory, initialised, never run
         alice = self.wallet_key("alice")
         node = self.start_chain(balances=[(alice, 10 ** 10)], block_time_ms=200, smith_delay_ms=300)
