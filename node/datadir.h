@@ -5,7 +5,10 @@
  *   <datadir>/api.token     admin API token: 64 hex characters, mode 0600
  *   <datadir>/genesis.json  copy of the genesis file given to `zbcd init`
  *   <datadir>/ledger/       the LMDB environment (node/store.h)
- *   <datadir>/zbcd.lock     held (flock) by the running zbcd: one node per datadir
+ *   <datadir>/ledger.created  written after the first successful start (a missing
+ *                           ledger is then refused instead of restarting the chain)
+ * The running zbcd holds an exclusive flock on the directory itself: one node
+ * per data directory (docs/node.md, "Crash safety").
  *
  * The directory is created mode 0700. */
 #ifndef ZBC_NODE_DATADIR_H
@@ -22,7 +25,6 @@
 #define ZBC_DATADIR_TOKEN "api.token"
 #define ZBC_DATADIR_GENESIS "genesis.json"
 #define ZBC_DATADIR_LEDGER "ledger"
-#define ZBC_DATADIR_LOCK "zbcd.lock"
 #define ZBC_API_TOKEN_HEX 64
 
 struct zbc_node_key {
@@ -50,7 +52,8 @@ ZBC_WUR int zbc_datadir_load_token(const char *dir,
                                    char token[ZBC_API_TOKEN_HEX + 1],
                                    struct zbc_err *err);
 
-/* Takes an exclusive lock on <dir>/zbcd.lock; *fd keeps it until closed.
+/* Takes an exclusive lock on the directory <dir> itself; *fd keeps it until
+ * closed.
  * Fails when another zbcd holds it. */
 ZBC_WUR int zbc_datadir_lock(const char *dir, int *fd, struct zbc_err *err);
 

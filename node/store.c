@@ -293,7 +293,7 @@ static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
  * names.  A shorter file (truncated by a full disk, a bad copy or an
  * operator) would be mapped as it is, and the first read of a missing page
  * would kill the process with SIGBUS instead of an error. */
-static int check_data_file(MDB_env *env, const char *dir, struct zbc_err *err)
+int zbc_store_check_data_file(MDB_env *env, const char *dir, struct zbc_err *err)
 {
     MDB_envinfo info;
     MDB_stat st;
@@ -345,7 +345,7 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
         return zbc_fail(err, "cannot open the ledger in %s: %s", dir,
                         mdb_strerror(rc));
     }
-    if (!check_data_file(s->env, dir, err)) {
+    if (!zbc_store_check_data_file(s->env, dir, err)) {
         mdb_env_close(s->env);
         free(s);
         return 0;

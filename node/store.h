@@ -152,4 +152,12 @@ int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
 int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
                      size_t *len, struct zbc_err *err);
 
+/* Refuses a data.mdb shorter than the last page its meta page names (a
+ * truncated copy or a full disk): mapping it as it is would end the process
+ * with SIGBUS at the first read of a missing page.  dir names the ledger in
+ * the message.  Also used by zbc-audit's read-only open. */
+struct MDB_env;
+ZBC_WUR int zbc_store_check_data_file(struct MDB_env *env, const char *dir,
+                                      struct zbc_err *err);
+
 #endif

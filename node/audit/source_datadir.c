@@ -13,6 +13,7 @@
 #include "crypto/address.h"
 #include "crypto/hex.h"
 #include "node/audit/source.h"
+#include "node/store.h"
 
 enum dd_db {
     DD_META,
@@ -431,6 +432,10 @@ int zbc_audit_open_datadir(struct zbc_audit_source *src, const char *dir,
         dd_close(d);
         return zbc_fail(err, "cannot open the ledger in %s read-only: %s",
                         path, mdb_strerror(rc));
+    }
+    if (!zbc_store_check_data_file(d->env, path, err)) {
+        dd_close(d);
+        return 0;
     }
     rc = mdb_txn_begin(d->env, NULL, MDB_RDONLY, &d->txn);
     if (rc != 0) {

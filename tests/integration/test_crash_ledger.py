@@ -14,13 +14,14 @@ silent data loss.
     initialised directory;
   - a read-only file system: start and init fail naming it; writable
     again, the node resumes from its tip."""
+import json
 import os
 import re
 import shutil
 import subprocess
 
 from framework import (ZBC, TestFailure, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
-                       wait_converged, wait_until, zbcd_once)
+                       run_audit, wait_converged, wait_until, zbcd_once)
 
 FEE = 2_000_000
 
@@ -55,6 +56,11 @@ class CrashLedger(ZbcTest):
             d = self.copy(node, "trunc-" + name)
             os.truncate(data(d), size)
             self.refused(d, "is truncated", "data.mdb truncated to %d of %d bytes" % (size, full))
+            # the auditor's read-only open refuses it too (exit 3, could not
+            # audit) instead of dying of SIGBUS
+            j = run_audit(self, "replay", "--datadir", d, "--genesis", self.genesis_path, expect=3)
+            assert_true("is truncated" in json.dumps(j),
+                        "zbc-audit on a truncated ledger does not say so: %s" % j)
         d = self.copy(node, "trunc-zero")
         os.truncate(data(d), 0)
         self.refused(d, "is missing or empty", "data.mdb truncated to 0 bytes")
