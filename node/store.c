@@ -8,23 +8,7 @@
 
 #include "node/log.h"
 
-enum store_db {
-    DB_META,
-    DB_BLOCKS,
-    DB_BLOCK_HASH,
-    DB_TX_INDEX,
-    DB_UNDO,
-    DB_EVENTS,
-    DB_S_META,
-    DB_S_ACCOUNTS,
-    DB_S_TXSEEN,
-    DB_S_APPS,
-    DB_S_PENDING,
-    DB_S_APP_HISTORY,
-    DB_COUNT,
-};
-
-static const char *const db_names[DB_COUNT] = {
+static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
     "s_app_history",
@@ -33,39 +17,46 @@ static const char *const db_names[DB_COUNT] = {
 /* Write attempts per block before giving up on growing the map. */
 #define STORE_WRITE_ATTEMPTS 8
 
-struct zbc_store {
-    MDB_env *env;
-    MDB_dbi dbi[DB_COUNT];
-    size_t map_size;
-    size_t map_step;
-};
-
 struct zbc_store_txn {
     struct zbc_store *s;
     MDB_txn *txn;
     bool map_full; /* an operation hit MDB_MAP_FULL: grow and retry */
 };
 
-static int store_table_db(enum zbc_table t, enum store_db *db)
+struct zbc_store {
+    MDB_env *env;
+    MDB_dbi dbi[ZBC_STORE_DB_COUNT];
+    bool has[ZBC_STORE_DB_COUNT]; /* false: absent, reads as empty */
+    size_t map_size;
+    size_t map_step;
+    struct zbc_store_txn snap; /* read-only open: txn held until close */
+};
+
+const char *zbc_store_db_name(enum zbc_store_db db)
+{
+    return db < ZBC_STORE_DB_COUNT ? db_names[db] : "?";
+}
+
+int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db)
 {
     switch (t) {
     case ZBC_TABLE_META:
-        *db = DB_S_META;
+        *db = ZBC_STORE_DB_S_META;
         return 1;
     case ZBC_TABLE_ACCOUNTS:
-        *db = DB_S_ACCOUNTS;
+        *db = ZBC_STORE_DB_S_ACCOUNTS;
         return 1;
     case ZBC_TABLE_TXSEEN:
-        *db = DB_S_TXSEEN;
+        *db = ZBC_STORE_DB_S_TXSEEN;
         return 1;
     case ZBC_TABLE_APPS:
-        *db = DB_S_APPS;
+        *db = ZBC_STORE_DB_S_APPS;
         return 1;
     case ZBC_TABLE_PENDING:
-        *db = DB_S_PENDING;
+        *db = ZBC_STORE_DB_S_PENDING;
         return 1;
     case ZBC_TABLE_APP_HISTORY:
-        *db = DB_S_APP_HISTORY;
+        *db = ZBC_STORE_DB_S_APP_HISTORY;
         return 1;
     case ZBC_TABLE_COUNT:
         return 0;
@@ -73,7 +64,7 @@ static int store_table_db(enum zbc_table t, enum store_db *db)
     return 0;
 }
 
-static void be32(uint8_t out[4], uint32_t v)
+void zbc_store_height_key(uint8_t out[4], uint32_t v)
 {
     out[0] = (uint8_t)(v >> 24);
     out[1] = (uint8_t)(v >> 16);
@@ -89,7 +80,7 @@ static void le32(uint8_t out[4], uint32_t v)
     out[3] = (uint8_t)(v >> 24);
 }
 
-static uint32_t rd_le32(const uint8_t *p)
+uint32_t zbc_store_le32(const uint8_t p[4])
 {
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
            (uint32_t)p[3] << 24;
@@ -97,9 +88,11 @@ static uint32_t rd_le32(const uint8_t *p)
 
 /* ---- low-level get/put/del with error mapping ---- */
 
-static int db_get(struct zbc_store_txn *t, enum store_db db, const void *k,
+static int db_get(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, MDB_val *v, struct zbc_err *err)
 {
+    if (!t->s->has[db])
+        return ZBC_KV_NOTFOUND;
     MDB_val key = {klen, (void *)k};
     int rc = mdb_get(t->txn, t->s->dbi[db], &key, v);
     if (rc == 0)
@@ -111,7 +104,7 @@ static int db_get(struct zbc_store_txn *t, enum store_db db, const void *k,
     return ZBC_KV_ERROR;
 }
 
-static int db_put(struct zbc_store_txn *t, enum store_db db, const void *k,
+static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, const void *v, size_t vlen, struct zbc_err *err)
 {
     MDB_val key = {klen, (void *)k};
@@ -125,7 +118,7 @@ static int db_put(struct zbc_store_txn *t, enum store_db db, const void *k,
                     mdb_strerror(rc));
 }
 
-static int db_del(struct zbc_store_txn *t, enum store_db db, const void *k,
+static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, struct zbc_err *err)
 {
     MDB_val key = {klen, (void *)k};
@@ -138,7 +131,7 @@ static int db_del(struct zbc_store_txn *t, enum store_db db, const void *k,
                     mdb_strerror(rc));
 }
 
-static int db_get_copy(struct zbc_store_txn *t, enum store_db db,
+static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
                        const void *k, size_t klen, uint8_t **bytes,
                        size_t *len, struct zbc_err *err)
 {
@@ -160,10 +153,10 @@ static int db_get_copy(struct zbc_store_txn *t, enum store_db db,
 
 /* ---- the consensus kv interface ---- */
 
-static int kv_check(enum zbc_table table, size_t klen, enum store_db *db,
+static int kv_check(enum zbc_table table, size_t klen, enum zbc_store_db *db,
                     struct zbc_err *err)
 {
-    if (!store_table_db(table, db))
+    if (!zbc_store_table_db(table, db))
         return zbc_fail(err, "state table %d does not exist", (int)table);
     if (klen == 0 || klen > ZBC_KV_KEY_MAX)
         return zbc_fail(err, "state key length %zu is outside 1..%d", klen,
@@ -176,7 +169,7 @@ static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
                   struct zbc_err *err)
 {
     struct zbc_store_txn *t = ctx;
-    enum store_db db = DB_COUNT;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!kv_check(table, klen, &db, err))
         return ZBC_KV_ERROR;
     MDB_val v;
@@ -198,7 +191,7 @@ static int kv_put(void *ctx, enum zbc_table table, const uint8_t *key,
                   struct zbc_err *err)
 {
     struct zbc_store_txn *t = ctx;
-    enum store_db db = DB_COUNT;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!kv_check(table, klen, &db, err))
         return 0;
     if (vlen > ZBC_KV_VAL_MAX)
@@ -211,7 +204,7 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
                   size_t klen, struct zbc_err *err)
 {
     struct zbc_store_txn *t = ctx;
-    enum store_db db = DB_COUNT;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!kv_check(table, klen, &db, err))
         return 0;
     return db_del(t, db, key, klen, err);
@@ -224,9 +217,11 @@ static int kv_each(void *ctx, enum zbc_table table,
                    void *arg, struct zbc_err *err)
 {
     struct zbc_store_txn *t = ctx;
-    enum store_db db = DB_COUNT;
-    if (!store_table_db(table, &db))
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    if (!zbc_store_table_db(table, &db))
         return zbc_fail(err, "state table %d does not exist", (int)table);
+    if (!t->s->has[db])
+        return 1;
     MDB_cursor *cur;
     int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
     if (rc != 0)
@@ -271,18 +266,18 @@ static int store_fail_lmdb(struct zbc_err *err, const char *what, int rc)
 static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, DB_META, "schema", 6, &v, err);
+    int rc = db_get(t, ZBC_STORE_DB_META, "schema", 6, &v, err);
     if (rc == ZBC_KV_ERROR)
         return 0;
     if (rc == ZBC_KV_NOTFOUND) {
         uint8_t b[4];
         le32(b, ZBC_STORE_SCHEMA);
-        return db_put(t, DB_META, "schema", 6, b, 4, err);
+        return db_put(t, ZBC_STORE_DB_META, "schema", 6, b, 4, err);
     }
     if (v.mv_size != 4)
         return zbc_fail(err, "ledger schema record is %zu bytes, not 4",
                         v.mv_size);
-    uint32_t schema = rd_le32(v.mv_data);
+    uint32_t schema = zbc_store_le32(v.mv_data);
     if (schema != ZBC_STORE_SCHEMA)
         return zbc_fail(err, "ledger schema version is %u but this zbcd "
                         "reads version %u", schema, ZBC_STORE_SCHEMA);
@@ -332,7 +327,7 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
         free(s);
         return store_fail_lmdb(err, "cannot create the LMDB environment", rc);
     }
-    if ((rc = mdb_env_set_maxdbs(s->env, DB_COUNT)) != 0) {
+    if ((rc = mdb_env_set_maxdbs(s->env, ZBC_STORE_DB_COUNT)) != 0) {
         mdb_env_close(s->env);
         free(s);
         return store_fail_lmdb(err, "cannot configure the LMDB environment",
@@ -383,8 +378,9 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
         return store_fail_lmdb(err, "cannot begin the ledger open transaction",
                                rc);
     }
-    for (int i = 0; i < DB_COUNT; i++) {
+    for (int i = 0; i < ZBC_STORE_DB_COUNT; i++) {
         rc = mdb_dbi_open(t.txn, db_names[i], MDB_CREATE, &s->dbi[i]);
+        s->has[i] = rc == 0;
         if (rc != 0) {
             mdb_txn_abort(t.txn);
             mdb_env_close(s->env);
@@ -410,12 +406,66 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
     return 1;
 }
 
+int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
+                            struct zbc_err *err)
+{
+    struct zbc_store *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return zbc_fail(err, "out of memory opening the ledger");
+    s->snap.s = s;
+    int rc = mdb_env_create(&s->env);
+    if (rc == 0)
+        rc = mdb_env_set_maxdbs(s->env, ZBC_STORE_DB_COUNT);
+    if (rc == 0)
+        rc = mdb_env_open(s->env, dir, MDB_RDONLY | MDB_NOTLS, 0600);
+    if (rc != 0) {
+        zbc_store_close(s);
+        return zbc_fail(err, "cannot open the ledger in %s read-only: %s",
+                        dir, mdb_strerror(rc));
+    }
+    if (!zbc_store_check_data_file(s->env, dir, err)) {
+        zbc_store_close(s);
+        return 0;
+    }
+    rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->snap.txn);
+    if (rc != 0) {
+        zbc_store_close(s);
+        return zbc_fail(err, "cannot begin a read transaction on %s: %s",
+                        dir, mdb_strerror(rc));
+    }
+    for (int i = 0; i < ZBC_STORE_DB_COUNT; i++) {
+        rc = mdb_dbi_open(s->snap.txn, db_names[i], 0, &s->dbi[i]);
+        s->has[i] = rc == 0;
+        if (rc != 0 && rc != MDB_NOTFOUND) {
+            zbc_store_close(s);
+            return zbc_fail(err, "cannot open ledger database %s: %s",
+                            db_names[i], mdb_strerror(rc));
+        }
+    }
+    if (!s->has[ZBC_STORE_DB_META] || !s->has[ZBC_STORE_DB_BLOCKS]) {
+        zbc_store_close(s);
+        return zbc_fail(err, "%s is not a zbcd ledger (no meta or blocks "
+                        "database)", dir);
+    }
+    *out = s;
+    return 1;
+}
+
+struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s)
+{
+    return s->snap.txn != NULL ? &s->snap : NULL;
+}
+
 void zbc_store_close(struct zbc_store *s)
 {
     if (s == NULL)
         return;
-    mdb_env_sync(s->env, 1);
-    mdb_env_close(s->env);
+    if (s->snap.txn != NULL)
+        mdb_txn_abort(s->snap.txn); /* read-only: nothing to sync */
+    else if (s->env != NULL)
+        mdb_env_sync(s->env, 1);
+    if (s->env != NULL)
+        mdb_env_close(s->env);
     free(s);
 }
 
@@ -509,7 +559,7 @@ int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
 {
     memset(m, 0, sizeof *m);
     MDB_val v;
-    int rc = db_get(t, DB_META, "genesis", 7, &v, err);
+    int rc = db_get(t, ZBC_STORE_DB_META, "genesis", 7, &v, err);
     if (rc == ZBC_KV_ERROR)
         return rc;
     if (rc == ZBC_KV_FOUND) {
@@ -521,7 +571,7 @@ int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
         memcpy(m->genesis_hash, v.mv_data, 32);
         m->has_genesis = true;
     }
-    rc = db_get(t, DB_META, "tip", 3, &v, err);
+    rc = db_get(t, ZBC_STORE_DB_META, "tip", 3, &v, err);
     if (rc == ZBC_KV_ERROR)
         return rc;
     if (rc == ZBC_KV_FOUND) {
@@ -529,7 +579,7 @@ int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
             zbc_fail(err, "ledger tip record is %zu bytes, not 36", v.mv_size);
             return ZBC_KV_ERROR;
         }
-        m->tip_height = rd_le32(v.mv_data);
+        m->tip_height = zbc_store_le32(v.mv_data);
         memcpy(m->tip_hash, (const uint8_t *)v.mv_data + 4, 32);
         m->has_tip = true;
     }
@@ -552,7 +602,7 @@ int zbc_store_get_meta(struct zbc_store *s, struct zbc_store_meta *m,
 int zbc_store_put_genesis(struct zbc_store_txn *t,
                           const uint8_t genesis_hash[32], struct zbc_err *err)
 {
-    return db_put(t, DB_META, "genesis", 7, genesis_hash, 32, err);
+    return db_put(t, ZBC_STORE_DB_META, "genesis", 7, genesis_hash, 32, err);
 }
 
 int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
@@ -560,13 +610,13 @@ int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
                         size_t len, struct zbc_err *err)
 {
     uint8_t hk[4], hl[4], tip[36];
-    be32(hk, height);
+    zbc_store_height_key(hk, height);
     le32(hl, height);
     le32(tip, height);
     memcpy(tip + 4, hash, 32);
-    return db_put(t, DB_BLOCKS, hk, 4, bytes, len, err) &&
-           db_put(t, DB_BLOCK_HASH, hash, 32, hl, 4, err) &&
-           db_put(t, DB_META, "tip", 3, tip, sizeof tip, err);
+    return db_put(t, ZBC_STORE_DB_BLOCKS, hk, 4, bytes, len, err) &&
+           db_put(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, hl, 4, err) &&
+           db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
 }
 
 int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
@@ -576,19 +626,19 @@ int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
     uint8_t v[8];
     le32(v, height);
     le32(v + 4, index);
-    return db_put(t, DB_TX_INDEX, tx_hash, 32, v, sizeof v, err);
+    return db_put(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, v, sizeof v, err);
 }
 
 int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
                        const uint8_t *bytes, size_t len, struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    if (!db_put(t, DB_UNDO, k, 4, bytes, len, err))
+    zbc_store_height_key(k, height);
+    if (!db_put(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err))
         return 0;
     if (height >= ZBC_STORE_UNDO_KEEP) {
-        be32(k, height - ZBC_STORE_UNDO_KEEP);
-        return db_del(t, DB_UNDO, k, 4, err);
+        zbc_store_height_key(k, height - ZBC_STORE_UNDO_KEEP);
+        return db_del(t, ZBC_STORE_DB_UNDO, k, 4, err);
     }
     return 1;
 }
@@ -597,8 +647,8 @@ int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
                          const uint8_t *bytes, size_t len, struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    return db_put(t, DB_EVENTS, k, 4, bytes, len, err);
+    zbc_store_height_key(k, height);
+    return db_put(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, err);
 }
 
 int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
@@ -606,47 +656,59 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
                         const uint8_t parent_hash[32], struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    if (!db_del(t, DB_BLOCKS, k, 4, err) ||
-        !db_del(t, DB_BLOCK_HASH, hash, 32, err) ||
-        !db_del(t, DB_UNDO, k, 4, err) || !db_del(t, DB_EVENTS, k, 4, err))
+    zbc_store_height_key(k, height);
+    if (!db_del(t, ZBC_STORE_DB_BLOCKS, k, 4, err) ||
+        !db_del(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, err) ||
+        !db_del(t, ZBC_STORE_DB_UNDO, k, 4, err) ||
+        !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err))
         return 0;
     if (parent_height == 0)
-        return db_del(t, DB_META, "tip", 3, err);
+        return db_del(t, ZBC_STORE_DB_META, "tip", 3, err);
     uint8_t tip[36];
     le32(tip, parent_height);
     memcpy(tip + 4, parent_hash, 32);
-    return db_put(t, DB_META, "tip", 3, tip, sizeof tip, err);
+    return db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
 }
 
 int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                            struct zbc_err *err)
 {
-    return db_del(t, DB_TX_INDEX, tx_hash, 32, err);
+    return db_del(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, err);
 }
 
 /* ---- reads ---- */
+
+int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, uint8_t **bytes,
+                      size_t *len, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT) {
+        zbc_fail(err, "ledger database %d does not exist", (int)db);
+        return ZBC_KV_ERROR;
+    }
+    return db_get_copy(t, db, key, klen, bytes, len, err);
+}
 
 int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
                         uint8_t **bytes, size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    return db_get_copy(t, DB_BLOCKS, k, 4, bytes, len, err);
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, err);
 }
 
 int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
                             uint32_t *height, struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, DB_BLOCK_HASH, hash, 32, &v, err);
+    int rc = db_get(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, err);
     if (rc != ZBC_KV_FOUND)
         return rc;
     if (v.mv_size != 4) {
         zbc_fail(err, "block hash index entry is %zu bytes, not 4", v.mv_size);
         return ZBC_KV_ERROR;
     }
-    *height = rd_le32(v.mv_data);
+    *height = zbc_store_le32(v.mv_data);
     return ZBC_KV_FOUND;
 }
 
@@ -655,7 +717,7 @@ int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                            struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, DB_TX_INDEX, tx_hash, 32, &v, err);
+    int rc = db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, err);
     if (rc != ZBC_KV_FOUND)
         return rc;
     if (v.mv_size != 8) {
@@ -663,8 +725,8 @@ int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                  v.mv_size);
         return ZBC_KV_ERROR;
     }
-    *height = rd_le32(v.mv_data);
-    *index = rd_le32((const uint8_t *)v.mv_data + 4);
+    *height = zbc_store_le32(v.mv_data);
+    *index = zbc_store_le32((const uint8_t *)v.mv_data + 4);
     return ZBC_KV_FOUND;
 }
 
@@ -672,16 +734,16 @@ int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
                        uint8_t **bytes, size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    return db_get_copy(t, DB_UNDO, k, 4, bytes, len, err);
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err);
 }
 
 int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
                          uint8_t **bytes, size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
-    be32(k, height);
-    return db_get_copy(t, DB_EVENTS, k, 4, bytes, len, err);
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, err);
 }
 
 /* Single-item reads, each in its own short read transaction. */

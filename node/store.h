@@ -26,7 +26,10 @@
  * Threads and processes: one struct zbc_store per process, used from one
  * thread (the daemon's event loop).  The environment must never be used
  * across fork(); stale reader slots of dead processes are cleared at open
- * (mdb_reader_check). */
+ * (mdb_reader_check).
+ *
+ * Read-only (zbc-audit): zbc_store_open_readonly() opens a ledger another
+ * process may be writing and reads it all in one snapshot transaction. */
 #ifndef ZBC_NODE_STORE_H
 #define ZBC_NODE_STORE_H
 
@@ -46,6 +49,35 @@
 
 struct zbc_store;
 struct zbc_store_txn;
+
+/* The named databases of the ledger (names: zbc_store_db_name). */
+enum zbc_store_db {
+    ZBC_STORE_DB_META,
+    ZBC_STORE_DB_BLOCKS,
+    ZBC_STORE_DB_BLOCK_HASH,
+    ZBC_STORE_DB_TX_INDEX,
+    ZBC_STORE_DB_UNDO,
+    ZBC_STORE_DB_EVENTS,
+    ZBC_STORE_DB_S_META,
+    ZBC_STORE_DB_S_ACCOUNTS,
+    ZBC_STORE_DB_S_TXSEEN,
+    ZBC_STORE_DB_S_APPS,
+    ZBC_STORE_DB_S_PENDING,
+    ZBC_STORE_DB_S_APP_HISTORY,
+    ZBC_STORE_DB_COUNT,
+};
+
+/* The LMDB name of db ("meta", "blocks", ..., "s_app_history"). */
+const char *zbc_store_db_name(enum zbc_store_db db);
+
+/* The database holding consensus state table t; 0 when t names no table
+ * (ZBC_TABLE_COUNT). */
+ZBC_WUR int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db);
+
+/* Encodings: a height used as a key is u32 big-endian (key order is height
+ * order); heights and indexes inside values are u32 little-endian. */
+void zbc_store_height_key(uint8_t out[4], uint32_t height);
+uint32_t zbc_store_le32(const uint8_t p[4]);
 
 struct zbc_store_options {
     size_t map_initial; /* 0: ZBC_STORE_MAP_INITIAL */
@@ -67,6 +99,20 @@ ZBC_WUR int zbc_store_open(struct zbc_store **out, const char *dir,
                            const struct zbc_store_options *opt,
                            struct zbc_err *err);
 void zbc_store_close(struct zbc_store *s);
+
+/* Opens the environment in directory `dir` with MDB_RDONLY and begins ONE
+ * read transaction held until zbc_store_close, so the process writing the
+ * ledger may go on committing while this reader sees the snapshot taken
+ * here.  Nothing is created or written (no schema record, no database
+ * handle): a database the ledger lacks reads as empty, but one without
+ * meta or blocks is refused as no zbcd ledger.  LMDB still registers the
+ * reader in <dir>/lock.mdb, so the caller needs write access to that one
+ * file.  Writes through this store fail. */
+ZBC_WUR int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
+                                    struct zbc_err *err);
+/* The snapshot transaction of a store from zbc_store_open_readonly (NULL
+ * for one from zbc_store_open); valid until zbc_store_close. */
+struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s);
 
 /* Current map size in bytes (grows on MDB_MAP_FULL). */
 size_t zbc_store_map_size(const struct zbc_store *s);
@@ -132,6 +178,10 @@ ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
 
 int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
                        struct zbc_err *err);
+/* The raw value stored under key in db, whatever its size. */
+int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, uint8_t **bytes,
+                      size_t *len, struct zbc_err *err);
 int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
                         uint8_t **bytes, size_t *len, struct zbc_err *err);
 int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
