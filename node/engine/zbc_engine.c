@@ -5,13 +5,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "apps/games/chess.h"
 #include "crypto/hex.h"
 #include "node/engine/cli.h"
 #include "node/engine/perft.h"
-
-#ifdef ZBC_HAVE_CHESS
-#include "apps/games/chess.h"
-#endif
 
 static const char USAGE[] =
     "usage: zbc-engine COMMAND [--json] ...\n"
@@ -79,14 +76,10 @@ static int perft_start(struct cli *c, const struct zbc_engine *e,
     }
     if (strcmp(e->name, "chess") != 0)
         return cli_error(c, CLI_USAGE, "--fen is only for chess");
-#ifdef ZBC_HAVE_CHESS
     struct zbc_err err;
     if (!zbc_chess_from_fen(st, c->fen, &err))
         return cli_error(c, CLI_REFUSED, "bad FEN: %s", err.msg);
     return CLI_OK;
-#else
-    return cli_error(c, CLI_USAGE, "chess is not built into this zbc-engine");
-#endif
 }
 
 int cmd_perft(struct cli *c)
