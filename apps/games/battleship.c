@@ -1,4 +1,5 @@
-/* Battleship (type 7, 2 seats, commit-reveal): docs/games/battleship.md.
+/* Battleship (type 7, 2 seats, commit-reveal): docs/games.md, section
+ * "Battleship (type 7)".
  *
  * Each seat commits to its board as 100 cell hashes H(is_ship || salt):
  * the creator (seat 0) in the CreateApp params, the joiner (seat 1) as its

@@ -1,4 +1,5 @@
-/* Battleship helpers for the wallet and clients (docs/games/battleship.md).
+/* Battleship helpers for the wallet and clients (docs/games.md, section
+ * "Battleship (type 7)").
  *
  * A board is 10x10 cells, cell = row * 10 + column, row 0 = 'A' ... row 9 =
  * 'J', column 0 = '1' ... column 9 = '10' (so "B7" is cell 16).  A player

@@ -1,6 +1,7 @@
 /* Checkers (type 4): English draughts on the 32 dark squares, standard
- * numbering 1-32 (docs/games/checkers.md).  Black (the seat that moves
- * first) starts on 1-12 and moves towards 32; white starts on 21-32.
+ * numbering 1-32 (docs/games.md, section "Checkers (type 4)").  Black
+ * (the seat that moves first) starts on 1-12 and moves towards 32; white
+ * starts on 21-32.
  * Capture is mandatory, a capture sequence is taken to its end (any
  * sequence may be chosen), a man reaching the far row is crowned and its
  * move ends there.  A seat with no legal move loses; 80 plies without a

@@ -1,4 +1,5 @@
-/* Chess extras beyond the engine interface (docs/games/chess.md).
+/* Chess extras beyond the engine interface (docs/games.md, section
+ * "Chess (type 2)").
  *
  * FEN is read for tools (zbc-engine perft --fen) and tests.  The castling
  * and en-passant fields are checked for syntax and ignored (this chess has

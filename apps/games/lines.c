@@ -1,4 +1,5 @@
-/* Lines (type 10): a Color Lines duel for 2-4 seats (docs/games/lines.md).
+/* Lines (type 10): a Color Lines duel for 2-4 seats (docs/games.md,
+ * section "Lines (type 10)").
  *
  * Every seat has its own 9x9 board; all boards start from the same five
  * balls, drawn once at activation from the start roll stream.  A move takes

@@ -1,4 +1,4 @@
-/* Ludo (type 32, 2-4 seats, dice): docs/games/ludo.md.
+/* Ludo (type 32, 2-4 seats, dice): docs/games.md, section "Ludo (type 32)".
  *
  * Four tokens per seat.  A token's progress is 0 in the yard, 1-51 on the
  * 52-square track (progress 1 = the seat's start square), 52-56 in its

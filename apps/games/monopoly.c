@@ -1,5 +1,6 @@
 /* Monopoly-lite (type 35): 2-4 seats, a 24-square board of fixed prices,
- * rents and taxes (docs/games/monopoly.md has the table).  Dice game: a
+ * rents and taxes (the table is in docs/games.md, section "Monopoly-lite
+ * (type 35)").  Dice game: a
  * move (flags u8, bit 0 = buy the square landed on if possible) rolls two
  * dice from the move's roll stream.  Every seat starts with 1500 and
  * collects 200 on passing or landing on GO.  A seat that cannot pay a rent
@@ -29,7 +30,8 @@ struct square {
     uint8_t group;  /* colour group of a property (pairs), 0 otherwise */
 };
 
-/* The board.  Keep docs/games/monopoly.md in step with this table. */
+/* The board.  Keep the table in docs/games.md, section "Monopoly-lite
+ * (type 35)", in step with this one. */
 static const struct square BOARD[SQUARES] = {
     {SQ_GO, "GO", 0, 0, 0},
     {SQ_PROPERTY, "Brown Lane", 60, 15, 1},

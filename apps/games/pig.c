@@ -1,4 +1,4 @@
-/* Pig (type 33, 2-4 seats, dice): docs/games/pig.md.
+/* Pig (type 33, 2-4 seats, dice): docs/games.md, section "Pig (type 33)".
  *
  * The seat to move rolls a d6 as often as it likes: a 1 loses the turn
  * total and passes the turn; 2-6 add to the turn total.  Hold banks the
@@ -196,7 +196,8 @@ static size_t pig_encode(const struct zbc_game_state *st, uint8_t *out,
     return i;
 }
 
-/* The consistency rules a reachable state obeys (docs/games/pig.md). */
+/* The consistency rules a reachable state obeys (docs/games.md, section
+ * "Pig (type 33)"). */
 static int pig_validate(const struct pig_state *p, struct zbc_err *err)
 {
     if (p->seats < 2 || p->seats > 4)

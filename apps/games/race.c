@@ -1,4 +1,5 @@
-/* Race, snakes and ladders (type 34, 2-4 seats, dice): docs/games/race.md.
+/* Race, snakes and ladders (type 34, 2-4 seats, dice): docs/games.md,
+ * section "Race — snakes and ladders (type 34)".
  *
  * Squares 1-49; every token starts off the board at 0.  A move rolls one
  * d6 and advances the mover's token; a roll that would pass 49 leaves the

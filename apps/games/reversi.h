@@ -9,7 +9,7 @@
 /* True when the opponent of the seat that made the last move had no legal
  * move and was skipped, so the last mover is to move again.  Passes are
  * automatic and never wire moves; perft counts such a forced pass as one
- * ply (node/engine/perft.c, docs/games/reversi.md). */
+ * ply (node/engine/perft.c; docs/games.md, section "Reversi (type 5)"). */
 bool zbc_reversi_opponent_passed(const struct zbc_game_state *st);
 
 #endif

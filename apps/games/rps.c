@@ -1,4 +1,5 @@
-/* Rock-paper-scissors (type 9, 2 seats, commit-reveal): docs/games/rps.md.
+/* Rock-paper-scissors (type 9, 2 seats, commit-reveal): docs/games.md,
+ * section "Rock-paper-scissors (type 9)".
  *
  * Every round: the first seat commits H(choice || salt), then the other;
  * then the first seat reveals choice || salt, then the other.  Rock beats

@@ -1,4 +1,5 @@
-/* Rock-paper-scissors helpers for the wallet (docs/games/rps.md). */
+/* Rock-paper-scissors helpers for the wallet (docs/games.md, section
+ * "Rock-paper-scissors (type 9)"). */
 #ifndef ZBC_GAMES_RPS_H
 #define ZBC_GAMES_RPS_H
 
