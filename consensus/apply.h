@@ -69,7 +69,7 @@ ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
                                    struct zbc_err *err);
 
 /* Transactions already known to pass zbc_tx_check_stateless on this
- * chain (a verified-signature cache, node/sig_cache.h).  known(ctx, raw,
+ * chain (a verified-signature cache, node/zbcd/sig_cache.h).  known(ctx, raw,
  * len) may return true only for exactly these bytes having passed
  * zbc_tx_check_stateless with the same genesis before; it may be called
  * from several threads at once.  A performance hint only: every result is
@@ -131,7 +131,7 @@ ZBC_WUR int zbc_block_precheck_known(struct zbc_checked_block *cb,
                                      struct zbc_err *err);
 
 /* The part of zbc_block_precheck before the transactions' own checks, so
- * these can run in parallel (node/verify_pool.h): header against parent,
+ * these can run in parallel (node/zbcd/verify_pool.h): header against parent,
  * tx count, size, tx root, VRF proof and seed, producer signature; fills
  * cb->block and cb->hash and allocates cb->txs (block->n_tx zeroed
  * entries).  The caller then fills cb->txs[i] with

@@ -2,7 +2,7 @@
  *
  * Consensus code reads and writes state only through struct zbc_kv_ops, so
  * the same state transition runs over an LMDB write transaction in the
- * node (node/store.c), over memory in unit tests, and in zbc-audit.
+ * node (node/zbcd/store.c), over memory in unit tests, and in zbc-audit.
  *
  * struct zbc_state (consensus/state.c) wraps a kv backend and, for every
  * write made while applying a block:

@@ -31,8 +31,8 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
-#include "node/json_util.h"
-#include "node/wallet/http.h"
+#include "node/zbcd/json_util.h"
+#include "node/client/http.h"
 
 struct app_tx {
     uint32_t height;

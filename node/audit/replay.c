@@ -10,8 +10,8 @@
 #include "consensus/tx.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
-#include "node/json_util.h"
-#include "node/verify_pool.h"
+#include "node/zbcd/json_util.h"
+#include "node/zbcd/verify_pool.h"
 
 static void hex32(char out[65], const uint8_t h[32])
 {
@@ -300,7 +300,7 @@ static unsigned stage_threads(void)
 }
 
 /* Runs fn over the batch on up to stage_threads() threads, this one
- * included (node/verify_pool.h); out of memory for the pool: here alone. */
+ * included (node/zbcd/verify_pool.h); out of memory for the pool: here alone. */
 static void run_parallel(void (*fn)(void *, size_t), struct staged *s,
                          size_t n, struct zbc_audit_source *src,
                          const struct zbc_genesis *g, uint64_t now_ms)

@@ -1,6 +1,6 @@
 /* zbc-audit source: a node's data directory, read-only.
  *
- * The ledger is opened through zbc_store_open_readonly (node/store.h, which
+ * The ledger is opened through zbc_store_open_readonly (node/zbcd/store.h, which
  * owns the layout: docs/node.md "Ledger"): nothing is ever written, a
  * database the ledger lacks counts as empty, and everything is read in ONE
  * read transaction held until close, so a running node may go on
@@ -12,7 +12,7 @@
 #include "crypto/address.h"
 #include "crypto/hex.h"
 #include "node/audit/source.h"
-#include "node/store.h"
+#include "node/zbcd/store.h"
 
 struct datadir {
     struct zbc_store *s;

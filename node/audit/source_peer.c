@@ -2,13 +2,13 @@
  * chain identity come from GET /api/v1/node/info, each block from GET
  * /api/v1/blocks/<height>: its "block_bytes" (the encoded block) is what
  * the replay checks; its "events" are the node's claim, compared with
- * the replay's events rendered the same way (node/json_util.c). */
+ * the replay's events rendered the same way (node/zbcd/json_util.c). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "crypto/hex.h"
 #include "node/audit/source.h"
-#include "node/wallet/http.h"
+#include "node/client/http.h"
 
 struct peer {
     char url[256];

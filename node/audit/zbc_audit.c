@@ -13,7 +13,7 @@
 #include "node/audit/replay.h"
 #include "node/audit/report.h"
 #include "node/audit/source.h"
-#include "node/json_util.h"
+#include "node/zbcd/json_util.h"
 
 static double mono_s(void)
 {

@@ -32,10 +32,10 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
-#include "node/chain.h"
-#include "node/sig_cache.h"
-#include "node/store.h"
-#include "node/verify_pool.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/sig_cache.h"
+#include "node/zbcd/store.h"
+#include "node/zbcd/verify_pool.h"
 
 #define N_SENDERS 20
 #define BLOCK_TXS 2000

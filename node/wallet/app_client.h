@@ -11,7 +11,7 @@
 
 #include "apps/engine.h"
 #include "crypto/address.h"
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 
 /* GET /api/v1/apps/<id> (id as typed: decimal).  Unknown app: exit 7. */

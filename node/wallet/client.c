@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "crypto/hex.h"
-#include "node/wallet/http.h"
+#include "node/client/http.h"
 
 static int contains_ci(const char *hay, const char *needle)
 {

@@ -6,7 +6,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 
 struct zbc_client {
     const char *url;   /* base URL */

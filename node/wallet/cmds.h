@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "crypto/address.h"
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 
 typedef int (*zbc_cmd_fn)(const struct zbc_opts *o, int argc, const char *const *argv,

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 
 #define ZBC_KEY_NAME_MAX 64

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 
 #define ZBC_DEFAULT_API "http://localhost:8080"
 #define ZBC_DEFAULT_TIMEOUT 20

@@ -5,17 +5,6 @@
 
 #include "crypto/hex.h"
 
-json_t *zbc_json_hex(const uint8_t *bytes, size_t len)
-{
-    char *s = malloc(2 * len + 1);
-    if (s == NULL)
-        return NULL;
-    zbc_hex_encode(s, bytes, len);
-    json_t *j = json_string(s);
-    free(s);
-    return j;
-}
-
 static void print_value(const char *key, json_t *v, int indent);
 
 static void print_object(json_t *obj, int indent)

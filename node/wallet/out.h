@@ -8,7 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
+#include "node/client/json.h"
 
 /* Prints a result (adds "success": true); steals obj.  Returns 0.  A
  * "_text" string member, when present, is the whole human output (and is
@@ -19,7 +20,5 @@ int zbc_out_success(int json, json_t *obj);
  * with --json.  Returns the exit code. */
 int zbc_out_fail(int json, struct zbc_wfail *f);
 
-/* Helpers to build results: hex of bytes as a JSON string. */
-json_t *zbc_json_hex(const uint8_t *bytes, size_t len);
 
 #endif

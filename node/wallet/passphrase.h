@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 
 #define ZBC_PASSPHRASE_MAX 1024

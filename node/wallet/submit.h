@@ -4,7 +4,7 @@
 
 #include <jansson.h>
 
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 #include "node/wallet/txbuild.h"
 

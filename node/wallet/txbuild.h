@@ -10,7 +10,7 @@
 
 #include "consensus/tx.h"
 #include "consensus/tx_body.h"
-#include "node/wallet/fail.h"
+#include "node/client/fail.h"
 #include "node/wallet/opts.h"
 
 /* Which chain a signature is for. */

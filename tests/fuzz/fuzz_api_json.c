@@ -9,7 +9,7 @@
 #include <jansson.h>
 
 #include "consensus/tx.h"
-#include "node/json_util.h"
+#include "node/zbcd/json_util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

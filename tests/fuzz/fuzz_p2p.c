@@ -1,4 +1,4 @@
-/* libFuzzer target: P2P framing and envelope decoding (node/p2p_wire.h).
+/* libFuzzer target: P2P framing and envelope decoding (node/zbcd/p2p_wire.h).
  * The input is a byte stream as a peer would send it: frames are cut off
  * one by one; each decoded message must re-encode to a frame that decodes
  * again to the same kind, and a refused one must leave nothing behind. */
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "node/p2p_wire.h"
+#include "node/zbcd/p2p_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -121,7 +121,7 @@ class Node:
         out = p.stdout.decode() + p.stderr.decode()
         if p.returncode != 0:
             raise TestFailure("zbcd init failed (exit %d): %s" % (p.returncode, out))
-        # node.key holds the seed as 64 hex (node/datadir.h); the wallet
+        # node.key holds the seed as 64 hex (node/zbcd/datadir.h); the wallet
         # derives the public key.
         with open(os.path.join(self.datadir, "node.key")) as f:
             seed = f.read().strip()
@@ -340,7 +340,7 @@ class ZbcTest:
         ap.add_argument("--keep", action="store_true", help="keep the temp dir")
         self.args = ap.parse_args()
         build = os.path.abspath(self.args.build)
-        self.zbcd = os.path.join(build, "node", "zbcd")
+        self.zbcd = os.path.join(build, "node", "zbcd", "zbcd")
         self.zbc_bin = os.path.join(build, "node", "wallet", "zbc")
         self.tmpdir = tempfile.mkdtemp(prefix="zbc-it-")
         name = type(self).__name__

@@ -20,7 +20,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--build", required=True, help="meson build directory with node/zbcd and node/wallet/zbc")
+    ap.add_argument("--build", required=True, help="meson build directory with node/zbcd/zbcd and node/wallet/zbc")
     ap.add_argument("--timeout", type=int, default=int(os.environ.get("ZBC_TEST_TIMEOUT", "300")),
                     help="seconds per test file (default 300)")
     ap.add_argument("-k", dest="only", action="append", default=[],

@@ -88,7 +88,7 @@ class Audit(ZbcTest):
         return j
 
     def tamper(self, ledger, *args):
-        exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "ledger_tamper")
+        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
         p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=30)
         if p.returncode != 0:
@@ -121,7 +121,7 @@ class Audit(ZbcTest):
         """Signs an app transaction with txgen (not the wallet's app
         commands) and waits until a block includes it; returns (hash,
         height)."""
-        exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "txgen")
+        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "txgen")
         gh = node.info()["genesis_hash"].lower()
         p = subprocess.run([exe, SEEDS[who], gh, str(ttype), str(int(time.time())), str(FEE),
                             body.hex()], stdout=subprocess.PIPE, stderr=subprocess.PIPE,

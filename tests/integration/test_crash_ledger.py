@@ -42,7 +42,7 @@ class CrashLedger(ZbcTest):
         self.log("%s: refused: %s" % (what, [ln for ln in out.splitlines() if "ERROR" in ln][-1]))
 
     def tamper(self, ledger, *args):
-        exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "ledger_tamper")
+        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
         p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, timeout=30)
         if p.returncode != 0:

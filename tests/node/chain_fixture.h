@@ -14,7 +14,7 @@
 #include "crypto/address.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
-#include "node/datadir.h"
+#include "node/zbcd/datadir.h"
 
 #define FX_GENESIS_TIME 1700000000000ull /* ms */
 #define FX_BLOCK_TIME 1000u

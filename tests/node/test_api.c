@@ -12,10 +12,10 @@
 #include "chain_fixture.h"
 #include "consensus/tx_payload.h"
 #include "crypto/hash.h"
-#include "node/api.h"
-#include "node/chain.h"
-#include "node/json_util.h"
-#include "node/log.h"
+#include "node/zbcd/api.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/json_util.h"
+#include "node/zbcd/log.h"
 #include "testlib.h"
 
 #define FEE 10000

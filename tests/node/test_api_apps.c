@@ -14,11 +14,11 @@
 
 #include "chain_fixture.h"
 #include "crypto/hash.h"
-#include "node/api.h"
-#include "node/chain.h"
-#include "node/chain_apps.h"
-#include "node/log.h"
-#include "node/sse.h"
+#include "node/zbcd/api.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/chain_apps.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/sse.h"
 #include "testlib.h"
 
 #define FEE 20000

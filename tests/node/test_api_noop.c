@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "consensus/apps_fixture.h"
-#include "node/api.h"
-#include "node/chain.h"
-#include "node/log.h"
+#include "node/zbcd/api.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/log.h"
 #include "testlib.h"
 
 static struct fx f;

@@ -8,8 +8,8 @@
 
 #include "chain_fixture.h"
 #include "consensus/events.h"
-#include "node/chain.h"
-#include "node/log.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/log.h"
 #include "testlib.h"
 
 #define FEE 10000

@@ -6,8 +6,8 @@
 #include <unistd.h>
 
 #include "crypto/hex.h"
-#include "node/datadir.h"
-#include "node/log.h"
+#include "node/zbcd/datadir.h"
+#include "node/zbcd/log.h"
 #include "testlib.h"
 
 static char base[64];

@@ -6,7 +6,7 @@
 #include "chain_fixture.h"
 #include "consensus/tx_payload.h"
 #include "crypto/hash.h"
-#include "node/json_util.h"
+#include "node/zbcd/json_util.h"
 #include "testlib.h"
 
 static struct fixture fx;

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "node/datadir.h"
-#include "node/log.h"
+#include "node/zbcd/datadir.h"
+#include "node/zbcd/log.h"
 #include "testlib.h"
 
 static void test_levels(void)

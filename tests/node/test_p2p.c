@@ -1,4 +1,4 @@
-/* The P2P layer (node/p2p.h) against raw test connections on loopback:
+/* The P2P layer (node/zbcd/p2p.h) against raw test connections on loopback:
  * the node's Hello, refusals at the handshake (protocol version, other
  * genesis, its own key, a banned key), GetBlocks answers, transaction
  * gossip, and the misbehaviour scores of docs/p2p.md §6 up to a ban. */
@@ -13,10 +13,10 @@
 
 #include "chain_fixture.h"
 #include "crypto/hash.h"
-#include "node/chain.h"
-#include "node/log.h"
-#include "node/p2p.h"
-#include "node/p2p_wire.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/p2p.h"
+#include "node/zbcd/p2p_wire.h"
 #include "testlib.h"
 
 static uint64_t g_now;

@@ -1,10 +1,10 @@
-/* P2P framing and envelope decoding (node/p2p_wire.h): byte-exact
+/* P2P framing and envelope decoding (node/zbcd/p2p_wire.h): byte-exact
  * encoding checked against hand-assembled protobuf bytes; truncated,
  * oversized, empty and garbage input refused; field rules enforced. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "node/p2p_wire.h"
+#include "node/zbcd/p2p_wire.h"
 #include "testlib.h"
 
 static void test_frame_check(void)

@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "chain_fixture.h"
-#include "node/chain.h"
-#include "node/log.h"
-#include "node/producer_loop.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/producer_loop.h"
 #include "testlib.h"
 
 static uint64_t clock_ms;

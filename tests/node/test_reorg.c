@@ -1,4 +1,4 @@
-/* Fork choice and reorgs in the chain facade (node/chain.h "network"):
+/* Fork choice and reorgs in the chain facade (node/zbcd/chain.h "network"):
  * two validators build competing branches with the real consensus layer
  * on temporary ledgers; observers receive them in various orders.
  *   - the heavier branch wins, whatever the arrival order (orphans held
@@ -9,7 +9,7 @@
  *   - invalid, future and too-deep blocks are refused;
  *   - a fork point exactly ZBC_REORG_MAX_DEPTH below the tip is still
  *     accepted as a side branch, one block deeper is final. */
-#include "node/log.h"
+#include "node/zbcd/log.h"
 #include "test_reorg_fixture.h"
 
 static void test_heavier_branch_wins(void)

@@ -1,14 +1,14 @@
 /* A crash in the middle of a reorg leaves a consistent chain.  This test
- * includes node/chain.c to reach its steps (one LMDB write transaction
+ * includes node/zbcd/chain.c to reach its steps (one LMDB write transaction
  * per block undone or applied) and "crashes" between them: the chain is
  * closed after some steps, without the rest; everything those steps
  * committed is all that survives, as after kill -9.  On reopening, the
  * start-up checks (tip record, tip block, state height, full-scan state
  * root = tip header's root) must pass, and the node must still converge
  * to the heavier branch once it receives it again. */
-#include "../../node/chain.c"
+#include "../../node/zbcd/chain.c"
 
-#include "node/log.h"
+#include "node/zbcd/log.h"
 #include "test_reorg_fixture.h"
 
 static void test_crash_between_reorg_steps(void)

@@ -16,7 +16,7 @@
 #include "consensus/apply.h"
 #include "consensus/fork_choice.h"
 #include "consensus/producer.h"
-#include "node/chain.h"
+#include "node/zbcd/chain.h"
 #include "testlib.h"
 
 #define FEE 10000

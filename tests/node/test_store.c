@@ -5,8 +5,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "node/log.h"
-#include "node/store.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/store.h"
 #include "testlib.h"
 
 static char tmpdir[64];

@@ -9,8 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "node/log.h"
-#include "node/store.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/store.h"
 #include "testlib.h"
 
 static char tmpdir[64];

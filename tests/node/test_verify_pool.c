@@ -7,8 +7,8 @@
 #include <stdatomic.h>
 
 #include "consensus/chain_fixture.h"
-#include "node/sig_cache.h"
-#include "node/verify_pool.h"
+#include "node/zbcd/sig_cache.h"
+#include "node/zbcd/verify_pool.h"
 #include "testlib.h"
 
 #define N_TX 300

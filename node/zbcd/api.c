@@ -1,0 +1,1023 @@
+#include "node/zbcd/api.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <event2/buffer.h>
+#include <event2/http.h>
+#include <event2/keyvalq_struct.h>
+#include <jansson.h>
+#include <netinet/in.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/queue.h>
+#include <sys/socket.h>
+
+#include "consensus/seed.h"
+#include "consensus/tx.h"
+#include "crypto/hex.h"
+#include "node/zbcd/chain_apps.h"
+#include "node/zbcd/json_app.h"
+#include "node/zbcd/json_util.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/producer_loop.h"
+#include "node/zbcd/sse.h"
+
+#define API_MAX_SEGMENTS 8
+#define API_MAX_HEADERS (64 * 1024)
+#define API_TIMEOUT_S 30
+
+struct zbc_api {
+    struct evhttp *http;
+    struct zbc_chain *chain;
+    struct zbc_api_config cfg;
+    char token[ZBC_API_TOKEN_HEX + 1];
+    bool has_token;
+    char version[64];
+    uint16_t port;
+    struct zbc_sse *sse;
+};
+
+/* One request being answered. */
+struct call {
+    struct zbc_api *api;
+    struct evhttp_request *req;
+    const char *method;
+    const char *path;
+    char *seg[API_MAX_SEGMENTS]; /* decoded path segments after /api/v1 */
+    int nseg;
+    struct evkeyvalq query;      /* decoded query string */
+};
+
+/* ---- replies ---- */
+
+static void reply(struct call *c, int status, json_t *body)
+{
+    struct evbuffer *buf = evbuffer_new();
+    char *text = body != NULL ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    if (buf == NULL || text == NULL) {
+        free(text);
+        if (buf != NULL)
+            evbuffer_free(buf);
+        zbc_log_error("api: out of memory answering %s %s", c->method,
+                      c->path);
+        evhttp_send_error(c->req, 500, "out of memory");
+        return;
+    }
+    struct evkeyvalq *h = evhttp_request_get_output_headers(c->req);
+    evhttp_add_header(h, "Content-Type", "application/json");
+    evhttp_add_header(h, "Cache-Control", "no-store");
+    evbuffer_add(buf, text, strlen(text));
+    evbuffer_add(buf, "\n", 1);
+    free(text);
+    evhttp_send_reply(c->req, status, NULL, buf);
+    evbuffer_free(buf);
+}
+
+static void reply_error(struct call *c, int status, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void reply_error(struct call *c, int status, const char *fmt, ...)
+{
+    char msg[ZBC_ERR_MAX + 128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (status >= 500)
+        zbc_log_error("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+    else
+        zbc_log_info("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+    json_t *o = json_pack("{s:b, s:s, s:i}", "success", 0, "error", msg,
+                          "code", status);
+    reply(c, status, o);
+}
+
+static void reply_built(struct call *c, int status, json_t *o, int ok,
+                        const struct zbc_err *err)
+{
+    if (!ok) {
+        json_decref(o);
+        reply_error(c, 500, "cannot build the answer: %s", err->msg);
+        return;
+    }
+    reply(c, status, o);
+}
+
+/* ---- request parsing ---- */
+
+static int parse_hash(uint8_t out[32], const char *text)
+{
+    return strlen(text) == 64 && zbc_hex_decode_exact(out, 32, text);
+}
+
+static int parse_height(uint32_t *out, const char *text)
+{
+    size_t n = strlen(text);
+    if (n == 0 || n > 10)
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return 0;
+        v = v * 10 + (uint64_t)(text[i] - '0');
+    }
+    if (v > UINT32_MAX)
+        return 0;
+    *out = (uint32_t)v;
+    return 1;
+}
+
+static const char *method_name(enum evhttp_cmd_type m)
+{
+    switch (m) {
+    case EVHTTP_REQ_GET:
+        return "GET";
+    case EVHTTP_REQ_POST:
+        return "POST";
+    case EVHTTP_REQ_HEAD:
+        return "HEAD";
+    case EVHTTP_REQ_PUT:
+        return "PUT";
+    case EVHTTP_REQ_DELETE:
+        return "DELETE";
+    case EVHTTP_REQ_OPTIONS:
+        return "OPTIONS";
+    case EVHTTP_REQ_TRACE:
+        return "TRACE";
+    case EVHTTP_REQ_CONNECT:
+        return "CONNECT";
+    case EVHTTP_REQ_PATCH:
+        return "PATCH";
+    }
+    return "?";
+}
+
+static bool wrong_method(struct call *c, const char *want)
+{
+    if (strcmp(c->method, want) == 0)
+        return false;
+    evhttp_add_header(evhttp_request_get_output_headers(c->req), "Allow",
+                      want);
+    reply_error(c, 405, "method %s is not allowed on %s; use %s", c->method,
+                c->path, want);
+    return true;
+}
+
+/* ---- endpoints ---- */
+
+static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
+{
+    const struct zbc_genesis *g = zbc_chain_genesis(a->chain);
+    const struct zbc_parent *tip = zbc_chain_tip(a->chain);
+    struct zbc_slot slot;
+    uint8_t root[32];
+    char znk[ZBC_ADDR_TEXT_MAX], fund[ZBC_ADDR_TEXT_MAX];
+    if (!zbc_chain_next_slot(a->chain, &slot, err))
+        return 0;
+    zbc_chain_tip_state_root(a->chain, root);
+    zbc_addr_to_text(fund, &g->fund_account);
+    json_t *validators = json_array();
+    if (!zbc_json_set(o, "validators", validators, err))
+        return 0;
+    for (uint32_t i = 0; i < g->n_validators; i++) {
+        if (json_array_append_new(validators,
+                                  zbc_json_hex(g->validators[i], 32)) != 0)
+            return zbc_fail(err, "out of memory listing validators");
+    }
+    int ok =
+        zbc_json_set(o, "version", json_string(a->version), err) &&
+        zbc_json_set(o, "height", json_integer(tip->height), err) &&
+        zbc_json_set(o, "blockchain_height", json_integer(tip->height), err) &&
+        zbc_json_set(o, "peer_count",
+                     json_integer(zbc_chain_peer_count(a->chain)), err) &&
+        zbc_json_set(o, "synced",
+                     json_boolean(zbc_chain_synced(a->chain)), err) &&
+        zbc_json_set(o, "syncing",
+                     json_boolean(!zbc_chain_synced(a->chain)), err) &&
+        zbc_json_set(o, "p2pAddress", json_string(""), err) &&
+        zbc_json_set(o, "archival_node", json_true(), err) &&
+        zbc_json_set(o, "public_api_url", json_string(""), err) &&
+        zbc_json_set(o, "wedge_reason", json_string(""), err) &&
+        zbc_json_set(o, "genesis_hash", zbc_json_hex_upper(g->hash, 32),
+                     err) &&
+        zbc_json_set(o, "signing_version", json_integer(2), err) &&
+        zbc_json_set(o, "signing_tag", json_string(ZBC_TX_SIGNING_TAG), err) &&
+        zbc_json_set(o, "chain_name", json_string(g->chain_name), err) &&
+        zbc_json_set(o, "genesis_time", zbc_json_u64(g->genesis_time_ms),
+                     err) &&
+        zbc_json_set(o, "block_time_ms", json_integer(g->block_time_ms),
+                     err) &&
+        zbc_json_set(o, "smith_delay_ms", json_integer(g->smith_delay_ms),
+                     err) &&
+        zbc_json_set(o, "min_fee_base", zbc_json_u64(g->min_fee_base), err) &&
+        zbc_json_set(o, "min_fee_per_byte", zbc_json_u64(g->min_fee_per_byte),
+                     err) &&
+        zbc_json_set(o, "move_deadline", json_integer(g->move_deadline),
+                     err) &&
+        zbc_json_set(o, "rake_bps", json_integer(g->rake_bps), err) &&
+        zbc_json_set(o, "max_block_bytes", json_integer(g->max_block_bytes),
+                     err) &&
+        zbc_json_set(o, "total_supply", zbc_json_u64(g->total_supply), err) &&
+        zbc_json_set(o, "fund_account", json_string(fund), err) &&
+        zbc_json_set(o, "tip_hash", zbc_json_hex(tip->hash, 32), err) &&
+        zbc_json_set(o, "tip_timestamp", zbc_json_u64(tip->timestamp_ms),
+                     err) &&
+        zbc_json_set(o, "state_root", zbc_json_hex(root, 32), err) &&
+        zbc_json_set(o, "mempool_size",
+                     json_integer((json_int_t)zbc_chain_mempool_count(a->chain)),
+                     err) &&
+        zbc_json_set(o, "mempool_bytes",
+                     json_integer((json_int_t)zbc_chain_mempool_bytes(a->chain)),
+                     err) &&
+        zbc_json_set(o, "is_validator", json_boolean(slot.is_validator), err) &&
+        zbc_json_set(o, "reads_at", json_string("tip"), err);
+    if (!ok)
+        return 0;
+    const uint8_t *pk = zbc_chain_node_key(a->chain);
+    if (pk == NULL)
+        return zbc_json_set(o, "node_id", json_string(""), err) &&
+               zbc_json_set(o, "node_address", json_string(""), err);
+    zbc_addr_zbc_text(znk, pk, "ZNK");
+    return zbc_json_set(o, "node_id", zbc_json_hex(pk, 32), err) &&
+           zbc_json_set(o, "node_address", json_string(znk), err);
+}
+
+static void get_node_info(struct call *c)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_err err = {{0}};
+    json_t *o = json_object();
+    int ok = o != NULL && info_fields(o, c->api, &err);
+    reply_built(c, 200, o, ok, &err);
+}
+
+static const char *status_name(enum zbc_tx_status s)
+{
+    switch (s) {
+    case ZBC_TX_STATUS_NOT_FOUND:
+        return "not_found";
+    case ZBC_TX_STATUS_MEMPOOL:
+        return "mempool";
+    case ZBC_TX_STATUS_CONFIRMED:
+        return "confirmed";
+    }
+    return "not_found";
+}
+
+/* 4xx/5xx status for a refused transaction, from its error text (the
+ * classification the ZooBC tools apply to the text; api.md §2). */
+static int submit_status(const char *msg)
+{
+    if (strstr(msg, "mempool is full") != NULL)
+        return 503;
+    if (strstr(msg, "not found") != NULL || strstr(msg, "unknown app") != NULL)
+        return 404;
+    return 400;
+}
+
+static void post_transaction(struct call *c)
+{
+    if (wrong_method(c, "POST"))
+        return;
+    struct evbuffer *in = evhttp_request_get_input_buffer(c->req);
+    size_t blen = evbuffer_get_length(in);
+    if (blen > ZBC_API_MAX_BODY) {
+        reply_error(c, 413, "request body of %zu bytes exceeds the %zu byte "
+                    "limit", blen, ZBC_API_MAX_BODY);
+        return;
+    }
+    const char *body = blen > 0 ? (const char *)evbuffer_pullup(in, -1) : "";
+    if (body == NULL) {
+        reply_error(c, 500, "cannot read the request body (out of memory)");
+        return;
+    }
+    uint8_t *raw = NULL;
+    size_t len = 0;
+    struct zbc_err err = {{0}};
+    if (!zbc_json_submit_body(&raw, &len, body, blen, &err)) {
+        reply_error(c, 400, "%s", err.msg);
+        return;
+    }
+    uint8_t hash[32];
+    char hex[65];
+    bool duplicate = false;
+    memset(hash, 0, sizeof hash);
+    uint64_t now = c->api->cfg.now_ms != NULL ? c->api->cfg.now_ms()
+                                              : zbc_wall_clock_ms();
+    int ok = zbc_chain_submit(c->api->chain, raw, len, now, hash, &duplicate,
+                              &err);
+    free(raw);
+    zbc_hex_encode(hex, hash, 32);
+    if (!ok) {
+        zbc_log_info("tx rejected hash=%s: %s", hex, err.msg);
+        reply_error(c, submit_status(err.msg), "%s", err.msg);
+        return;
+    }
+    zbc_log_info("tx %s hash=%s mempool=%zu",
+                 duplicate ? "already pooled" : "admitted", hex,
+                 zbc_chain_mempool_count(c->api->chain));
+    json_t *o = json_pack(
+        "{s:s, s:b, s:s, s:s}", "status", "success", "duplicate", duplicate,
+        "message",
+        duplicate ? "Transaction already in the mempool"
+                  : "Transaction submitted successfully",
+        "transaction_hash", hex);
+    reply(c, 202, o);
+}
+
+/* Whether a confirmed transaction took effect: "applied", and for a no-op
+ * (valid but not applicable when its block was applied: no fee, no
+ * effect) "noop_reason" from the block's noop event. */
+static int tx_outcome(struct call *c, json_t *o, uint32_t height,
+                      uint32_t index, struct zbc_err *err)
+{
+    struct zbc_events ev = {0};
+    int rc = zbc_chain_events(c->api->chain, height, &ev, err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    const char *reason = NULL;
+    for (size_t i = 0; i < ev.n && reason == NULL; i++)
+        if (ev.e[i].kind == ZBC_EVENT_NOOP && ev.e[i].tx_index == index)
+            reason = ev.e[i].reason;
+    int ok = zbc_json_set(o, "applied", json_boolean(reason == NULL), err) &&
+             (reason == NULL ||
+              zbc_json_set(o, "noop_reason", json_string(reason), err));
+    zbc_events_free(&ev);
+    return ok;
+}
+
+static void get_transaction(struct call *c, const char *hash_text,
+                            bool status_only)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    uint8_t hash[32];
+    if (!parse_hash(hash, hash_text)) {
+        reply_error(c, 400, "transaction hash must be 64 hex characters");
+        return;
+    }
+    struct zbc_tx_lookup lk;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_find_tx(c->api->chain, hash, &lk, &err)) {
+        reply_error(c, 500, "cannot look up the transaction: %s", err.msg);
+        return;
+    }
+    json_t *o = NULL;
+    int ok = 1;
+    uint32_t tip = zbc_chain_tip(c->api->chain)->height;
+    if (status_only) {
+        char hex[65];
+        zbc_hex_encode(hex, hash, 32);
+        o = json_object();
+        ok = o != NULL &&
+             zbc_json_set(o, "transaction_hash", json_string(hex), &err) &&
+             zbc_json_set(o, "status", json_string(status_name(lk.status)),
+                          &err);
+        switch (lk.status) {
+        case ZBC_TX_STATUS_NOT_FOUND:
+            ok = ok &&
+                 zbc_json_set(o, "description",
+                              json_string("unknown to this node"), &err) &&
+                 zbc_json_set(o, "success", json_false(), &err) &&
+                 zbc_json_set(o, "error", json_string("Transaction not found"),
+                              &err) &&
+                 zbc_json_set(o, "code", json_integer(404), &err);
+            break;
+        case ZBC_TX_STATUS_MEMPOOL:
+            ok = ok &&
+                 zbc_json_set(o, "description",
+                              json_string("in the mempool, waiting for a "
+                                          "block"), &err) &&
+                 zbc_json_set(o, "mempool_position",
+                              json_integer((json_int_t)lk.position), &err) &&
+                 zbc_json_set(o, "mempool_size",
+                              json_integer((json_int_t)lk.pool_size), &err);
+            break;
+        case ZBC_TX_STATUS_CONFIRMED:
+            ok = ok &&
+                 zbc_json_set(o, "description",
+                              json_string("included in a block"), &err) &&
+                 zbc_json_set(o, "block_height", json_integer(lk.height),
+                              &err) &&
+                 zbc_json_set(o, "transaction_index", json_integer(lk.index),
+                              &err) &&
+                 zbc_json_set(o, "confirmations",
+                              json_integer(tip - lk.height + 1), &err) &&
+                 tx_outcome(c, o, lk.height, lk.index, &err);
+            break;
+        }
+        zbc_tx_lookup_free(&lk);
+        if (ok && lk.status == ZBC_TX_STATUS_NOT_FOUND)
+            zbc_log_info("api: %s %s -> 404: Transaction not found",
+                         c->method, c->path);
+        reply_built(c, lk.status == ZBC_TX_STATUS_NOT_FOUND ? 404 : 200, o,
+                    ok, &err);
+        return;
+    }
+    if (lk.status == ZBC_TX_STATUS_NOT_FOUND) {
+        reply_error(c, 404, "Transaction not found");
+        return;
+    }
+    ok = zbc_json_tx(&o, lk.raw, lk.len, &err);
+    if (ok) {
+        ok = zbc_json_set(o, "status", json_string(status_name(lk.status)),
+                          &err);
+        if (ok && lk.status == ZBC_TX_STATUS_CONFIRMED)
+            ok = zbc_json_set(o, "block_height", json_integer(lk.height),
+                              &err) &&
+                 zbc_json_set(o, "transaction_index", json_integer(lk.index),
+                              &err) &&
+                 zbc_json_set(o, "confirmations",
+                              json_integer(tip - lk.height + 1), &err) &&
+                 tx_outcome(c, o, lk.height, lk.index, &err);
+    }
+    zbc_tx_lookup_free(&lk);
+    reply_built(c, 200, o, ok, &err);
+}
+
+static void get_account(struct call *c, const char *text)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_addr a;
+    struct zbc_err err = {{0}};
+    if (!zbc_addr_parse_text(&a, text, &err)) {
+        reply_error(c, 400, "invalid account address: %s", err.msg);
+        return;
+    }
+    struct zbc_account acc;
+    int rc = zbc_chain_account(c->api->chain, &a, &acc, &err);
+    if (rc == ZBC_KV_ERROR) {
+        reply_error(c, 500, "cannot read the account: %s", err.msg);
+        return;
+    }
+    if (rc == ZBC_KV_NOTFOUND) {
+        reply_error(c, 404, "Account not found");
+        return;
+    }
+    uint8_t typed[ZBC_ADDR_BYTES_MAX];
+    size_t tlen = zbc_addr_write(typed, &a);
+    json_t *o = json_object();
+    int ok =
+        o != NULL &&
+        zbc_json_set(o, "address", zbc_json_addr_text(&a), &err) &&
+        zbc_json_set(o, "account_address", zbc_json_hex(typed, tlen), &err) &&
+        zbc_json_set(o, "account_type", json_integer(a.type), &err) &&
+        zbc_json_set(o, "balance", zbc_json_u64(acc.balance), &err) &&
+        zbc_json_set(o, "spendable_balance", zbc_json_u64(acc.balance),
+                     &err) &&
+        zbc_json_set(o, "total_balance", zbc_json_u64(acc.balance), &err) &&
+        zbc_json_set(o, "locked_balance", json_integer(0), &err) &&
+        zbc_json_set(o, "pop_revenue", json_integer(0), &err) &&
+        zbc_json_set(o, "transact_policy", json_integer(0), &err) &&
+        zbc_json_set(o, "height",
+                     json_integer(zbc_chain_tip(c->api->chain)->height),
+                     &err);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* Height 0 has no block: its view is the genesis (hash, time, seed(0)),
+ * so /blocks/latest answers on a chain that has not moved yet. */
+static void reply_genesis_block(struct call *c)
+{
+    const struct zbc_genesis *g = zbc_chain_genesis(c->api->chain);
+    struct zbc_err err = {{0}};
+    uint8_t seed0[32];
+    zbc_seed_genesis(seed0, g->hash);
+    json_t *o = json_object();
+    int ok = o != NULL &&
+             zbc_json_set(o, "height", json_integer(0), &err) &&
+             zbc_json_set(o, "genesis", json_true(), &err) &&
+             zbc_json_set(o, "block_hash", zbc_json_hex(g->hash, 32), &err) &&
+             zbc_json_set(o, "hash", zbc_json_hex(g->hash, 32), &err) &&
+             zbc_json_set(o, "timestamp", zbc_json_u64(g->genesis_time_ms),
+                          &err) &&
+             zbc_json_set(o, "seed", zbc_json_hex(seed0, 32), &err) &&
+             zbc_json_set(o, "tx_count", json_integer(0), &err) &&
+             zbc_json_set(o, "transactions", json_array(), &err) &&
+             zbc_json_set(o, "events", json_array(), &err);
+    reply_built(c, 200, o, ok, &err);
+}
+
+static void get_block(struct call *c, const char *which)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    uint32_t height;
+    if (strcmp(which, "latest") == 0) {
+        height = zbc_chain_tip(c->api->chain)->height;
+    } else if (!parse_height(&height, which)) {
+        reply_error(c, 400, "block height must be a decimal number from 0 to "
+                    "4294967295, or \"latest\"");
+        return;
+    }
+    if (height == 0) {
+        reply_genesis_block(c);
+        return;
+    }
+    struct zbc_err err = {{0}};
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    int rc = zbc_chain_block(c->api->chain, height, &bytes, &len, &err);
+    if (rc == ZBC_KV_ERROR) {
+        reply_error(c, 500, "cannot read block %u: %s", height, err.msg);
+        return;
+    }
+    if (rc == ZBC_KV_NOTFOUND) {
+        reply_error(c, 404, "Block not found");
+        return;
+    }
+    struct zbc_block b;
+    struct zbc_events ev = {0};
+    json_t *o = NULL;
+    int ok = zbc_block_decode(&b, bytes, len, &err);
+    if (!ok) {
+        free(bytes);
+        reply_error(c, 500, "stored block %u does not decode: %s", height,
+                    err.msg);
+        return;
+    }
+    rc = zbc_chain_events(c->api->chain, height, &ev, &err);
+    ok = rc != ZBC_KV_ERROR && zbc_json_block(&o, &b, &ev, &err);
+    zbc_events_free(&ev);
+    zbc_block_free(&b);
+    free(bytes);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* ---- apps (docs/api.md "Apps") ---- */
+
+static int parse_u64(uint64_t *out, const char *text)
+{
+    size_t n = strlen(text);
+    if (n == 0 || n > 20)
+        return 0;
+    uint64_t v = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!isdigit((unsigned char)text[i]))
+            return 0;
+        unsigned d = (unsigned)(text[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return 0;
+        v = v * 10 + d;
+    }
+    *out = v;
+    return 1;
+}
+
+static int parse_status(uint8_t *out, const char *text)
+{
+    static const enum zbc_app_status all[] = {ZBC_APP_OPEN, ZBC_APP_ACTIVE,
+                                              ZBC_APP_FINISHED,
+                                              ZBC_APP_ABANDONED};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+        if (strcmp(text, zbc_app_status_name(all[i])) == 0) {
+            *out = (uint8_t)all[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Fills the list filter from ?status=&type=&seat=&cursor=; *limit from
+ * ?limit=.  Replies 400 and returns 0 on a bad value. */
+static int list_query(struct call *c, struct zbc_app_filter *f, size_t *limit)
+{
+    const char *v;
+    struct zbc_err err = {{0}};
+    memset(f, 0, sizeof *f);
+    *limit = 20;
+    if ((v = evhttp_find_header(&c->query, "status")) != NULL && v[0]) {
+        if (!parse_status(&f->status, v)) {
+            reply_error(c, 400, "status must be open, active, finished or "
+                        "abandoned");
+            return 0;
+        }
+        f->has_status = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "type")) != NULL && v[0]) {
+        uint64_t t;
+        f->type = parse_u64(&t, v) && t <= 255 ? (uint8_t)t
+                                               : zbc_app_type_by_name(v);
+        if (f->type == 0 || zbc_app_game_name(f->type) == NULL) {
+            reply_error(c, 400, "type must be a known app type code or game "
+                        "name (e.g. 1 or tictactoe)");
+            return 0;
+        }
+        f->has_type = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "seat")) != NULL && v[0]) {
+        if (!zbc_addr_parse_text(&f->seat, v, &err)) {
+            reply_error(c, 400, "invalid seat address: %s", err.msg);
+            return 0;
+        }
+        f->has_seat = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "cursor")) != NULL && v[0]) {
+        const char *dash = strchr(v, '-');
+        char h[16];
+        size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
+        if (dash == NULL || hl == 0 || hl >= sizeof h) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<id>)");
+            return 0;
+        }
+        memcpy(h, v, hl);
+        h[hl] = '\0';
+        if (!parse_height(&f->before_height, h) ||
+            !parse_u64(&f->before_id, dash + 1)) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<id>)");
+            return 0;
+        }
+        f->has_before = true;
+    }
+    if ((v = evhttp_find_header(&c->query, "limit")) != NULL && v[0]) {
+        uint64_t n;
+        if (!parse_u64(&n, v) || n < 1 || n > ZBC_APP_LIST_MAX) {
+            reply_error(c, 400, "limit must be from 1 to %u",
+                        ZBC_APP_LIST_MAX);
+            return 0;
+        }
+        *limit = (size_t)n;
+    }
+    return 1;
+}
+
+static void get_apps(struct call *c)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_app_filter f;
+    size_t limit;
+    if (!list_query(c, &f, &limit))
+        return;
+    struct zbc_app_list l;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_app_list(zbc_chain_store(c->api->chain), &f, limit, &l,
+                            &err)) {
+        reply_error(c, 500, "cannot list apps: %s", err.msg);
+        return;
+    }
+    json_t *o = json_object();
+    json_t *arr = json_array();
+    int ok = o != NULL && zbc_json_set(o, "apps", arr, &err);
+    for (size_t i = 0; ok && i < l.n; i++) {
+        json_t *j;
+        ok = zbc_json_app_summary(&j, &l.apps[i], l.tip, &err);
+        if (ok && json_array_append_new(arr, j) != 0)
+            ok = zbc_fail(&err, "out of memory listing apps");
+    }
+    char cursor[40];
+    if (l.more && l.n > 0)
+        snprintf(cursor, sizeof cursor, "%u-%llu", l.apps[l.n - 1].created,
+                 (unsigned long long)l.apps[l.n - 1].id);
+    ok = ok && zbc_json_set(o, "count", json_integer((json_int_t)l.n), &err) &&
+         zbc_json_set(o, "height", json_integer(l.tip), &err) &&
+         zbc_json_set(o, "next_cursor",
+                      l.more && l.n > 0 ? json_string(cursor) : json_null(),
+                      &err);
+    zbc_app_list_free(&l);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* Parses an app id; replies 400 and returns 0 when it is not one. */
+static int app_id_arg(struct call *c, const char *text, uint64_t *id)
+{
+    if (parse_u64(id, text))
+        return 1;
+    reply_error(c, 400, "app id must be a decimal number from 0 to "
+                "18446744073709551615");
+    return 0;
+}
+
+static void get_app(struct call *c, const char *text)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    uint64_t id;
+    if (!app_id_arg(c, text, &id))
+        return;
+    struct zbc_app_snapshot *s = malloc(sizeof *s);
+    struct zbc_err err = {{0}};
+    bool found = false;
+    if (s == NULL) {
+        reply_error(c, 500, "out of memory reading app %s", text);
+        return;
+    }
+    if (!zbc_chain_app_get(zbc_chain_store(c->api->chain), id, s, &found,
+                           &err)) {
+        free(s);
+        reply_error(c, 500, "cannot read app %s: %s", text, err.msg);
+        return;
+    }
+    if (!found) {
+        free(s);
+        reply_error(c, 404, "unknown app");
+        return;
+    }
+    json_t *o = NULL;
+    int ok = zbc_json_app(&o, s, &err);
+    zbc_app_snapshot_free(s);
+    free(s);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* GET /apps/<id>/events and /accounts/<address>/events: a live stream. */
+static void get_events(struct call *c, const char *text, bool is_app)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_sse_filter f;
+    struct zbc_err err = {{0}};
+    memset(&f, 0, sizeof f);
+    f.is_app = is_app;
+    if (is_app) {
+        if (!app_id_arg(c, text, &f.app_id))
+            return;
+        struct zbc_app_snapshot *s = malloc(sizeof *s);
+        bool found = false;
+        int ok = s != NULL && zbc_chain_app_get(zbc_chain_store(c->api->chain),
+                                                f.app_id, s, &found, &err);
+        if (s != NULL)
+            zbc_app_snapshot_free(s);
+        free(s);
+        if (!ok) {
+            reply_error(c, 500, "cannot read app %s: %s", text, err.msg);
+            return;
+        }
+        if (!found) {
+            reply_error(c, 404, "unknown app");
+            return;
+        }
+    } else if (!zbc_addr_parse_text(&f.account, text, &err)) {
+        reply_error(c, 400, "invalid account address: %s", err.msg);
+        return;
+    }
+    uint32_t from = zbc_chain_tip(c->api->chain)->height + 1, index = 0;
+    const char *last = evhttp_find_header(
+        evhttp_request_get_input_headers(c->req), "Last-Event-ID");
+    const char *fh = evhttp_find_header(&c->query, "from_height");
+    if (last != NULL && last[0]) {
+        if (!zbc_sse_parse_id(last, &from, &index, &err) ||
+            index == UINT32_MAX) {
+            reply_error(c, 400, "Last-Event-ID: %s", err.msg);
+            return;
+        }
+        index++; /* the events after that one */
+    } else if (fh != NULL && !parse_height(&from, fh)) {
+        reply_error(c, 400, "from_height must be a decimal block height");
+        return;
+    }
+    if (!zbc_sse_open(c->api->sse, c->req, &f, from, index, &err)) {
+        reply_error(c, 503, "%s", err.msg);
+        return;
+    }
+    zbc_log_info("api: event stream opened on %s from block %u (%zu open)",
+                 c->path, from, zbc_sse_count(c->api->sse));
+}
+
+static bool token_ok(struct call *c)
+{
+    if (!c->api->has_token)
+        return false;
+    struct evkeyvalq *h = evhttp_request_get_input_headers(c->req);
+    const char *v = evhttp_find_header(h, "X-ZBC-Token");
+    const char *auth = evhttp_find_header(h, "Authorization");
+    if (v == NULL && auth != NULL && strncmp(auth, "Bearer ", 7) == 0)
+        v = auth + 7;
+    if (v == NULL || strlen(v) != ZBC_API_TOKEN_HEX)
+        return false;
+    return sodium_memcmp(v, c->api->token, ZBC_API_TOKEN_HEX) == 0;
+}
+
+static void admin_stop_sent(struct evhttp_request *req, void *arg)
+{
+    (void)req;
+    struct zbc_api *a = arg;
+    a->cfg.on_stop(a->cfg.on_stop_arg);
+}
+
+static void post_admin(struct call *c, const char *what)
+{
+    if (strcmp(what, "stop") != 0) {
+        reply_error(c, 404, "unknown endpoint: %s %s", c->method, c->path);
+        return;
+    }
+    if (wrong_method(c, "POST"))
+        return;
+    if (c->api->cfg.on_stop == NULL || !token_ok(c)) {
+        reply_error(c, 403, "admin calls need the token from the data "
+                    "directory's api.token (header X-ZBC-Token)");
+        return;
+    }
+    zbc_log_info("api: admin stop requested");
+    /* Stop once the answer has gone out, not before. */
+    evhttp_request_set_on_complete_cb(c->req, admin_stop_sent, c->api);
+    reply(c, 200, json_pack("{s:b, s:s}", "success", 1, "message",
+                            "stopping"));
+}
+
+static void route(struct call *c)
+{
+    char **s = c->seg;
+    int n = c->nseg;
+    if (n == 2 && strcmp(s[0], "node") == 0 && strcmp(s[1], "info") == 0)
+        get_node_info(c);
+    else if (n == 1 && strcmp(s[0], "transactions") == 0)
+        post_transaction(c);
+    else if (n == 2 && strcmp(s[0], "transactions") == 0)
+        get_transaction(c, s[1], false);
+    else if (n == 3 && strcmp(s[0], "transactions") == 0 &&
+             strcmp(s[2], "status") == 0)
+        get_transaction(c, s[1], true);
+    else if (n == 2 && strcmp(s[0], "accounts") == 0)
+        get_account(c, s[1]);
+    else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
+             strcmp(s[2], "events") == 0)
+        get_events(c, s[1], false);
+    else if (n == 1 && strcmp(s[0], "apps") == 0)
+        get_apps(c);
+    else if (n == 2 && strcmp(s[0], "apps") == 0)
+        get_app(c, s[1]);
+    else if (n == 3 && strcmp(s[0], "apps") == 0 &&
+             strcmp(s[2], "events") == 0)
+        get_events(c, s[1], true);
+    else if (n == 2 && strcmp(s[0], "blocks") == 0)
+        get_block(c, s[1]);
+    else if (n == 2 && strcmp(s[0], "admin") == 0)
+        post_admin(c, s[1]);
+    else
+        reply_error(c, 404, "unknown endpoint: %s %s", c->method, c->path);
+}
+
+/* Splits the path after "/api/v1/" into decoded segments; 0 when the path
+ * is not under /api/v1 or has too many or empty segments. */
+static int split_path(struct call *c, char *copy)
+{
+    static const char prefix[] = "/api/v1/";
+    size_t n = strlen(copy);
+    while (n > 1 && copy[n - 1] == '/')
+        copy[--n] = '\0';
+    if (strncmp(copy, prefix, sizeof prefix - 1) != 0)
+        return 0;
+    char *p = copy + sizeof prefix - 1;
+    while (*p != '\0') {
+        char *slash = strchr(p, '/');
+        if (slash != NULL)
+            *slash = '\0';
+        if (*p == '\0' || c->nseg == API_MAX_SEGMENTS)
+            return 0;
+        size_t dlen = 0;
+        char *d = evhttp_uridecode(p, 0, &dlen);
+        if (d == NULL || strlen(d) != dlen) { /* an encoded NUL */
+            free(d);
+            return 0;
+        }
+        c->seg[c->nseg++] = d;
+        if (slash == NULL)
+            break;
+        p = slash + 1;
+    }
+    return c->nseg > 0;
+}
+
+static void on_request(struct evhttp_request *req, void *arg)
+{
+    struct call c = {.api = arg, .req = req};
+    c.method = method_name(evhttp_request_get_command(req));
+    const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
+    const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
+    c.path = path != NULL ? path : "";
+    TAILQ_INIT(&c.query);
+    char *copy = path != NULL ? strdup(path) : NULL;
+    if (copy == NULL) {
+        reply_error(&c, 400, "request has no valid path");
+        return;
+    }
+    const char *q = uri != NULL ? evhttp_uri_get_query(uri) : NULL;
+    if (!split_path(&c, copy))
+        reply_error(&c, 404, "unknown endpoint: %s %s", c.method, c.path);
+    else if (q != NULL && evhttp_parse_query_str(q, &c.query) != 0)
+        reply_error(&c, 400, "the query string does not decode");
+    else
+        route(&c);
+    evhttp_clear_headers(&c.query);
+    for (int i = 0; i < c.nseg; i++)
+        free(c.seg[i]);
+    free(copy);
+}
+
+/* ---- server ---- */
+
+int zbc_api_parse_listen(char *host, size_t host_cap, uint16_t *port,
+                         const char *text, struct zbc_err *err)
+{
+    const char *colon = strrchr(text, ':');
+    if (colon == NULL || colon == text || colon[1] == '\0')
+        return zbc_fail(err, "listen address '%s' must be HOST:PORT", text);
+    const char *h = text;
+    size_t hlen = (size_t)(colon - text);
+    if (h[0] == '[' && hlen >= 2 && h[hlen - 1] == ']') {
+        h++;
+        hlen -= 2;
+    }
+    if (hlen == 0 || hlen >= host_cap)
+        return zbc_fail(err, "host in listen address '%s' is empty or too long",
+                        text);
+    uint64_t v = 0;
+    for (const char *p = colon + 1; *p != '\0'; p++) {
+        if (!isdigit((unsigned char)*p) || (v = v * 10 + (uint64_t)(*p - '0')) >
+                                               65535)
+            return zbc_fail(err, "port in listen address '%s' is not a number "
+                            "from 0 to 65535", text);
+    }
+    memcpy(host, h, hlen);
+    host[hlen] = '\0';
+    *port = (uint16_t)v;
+    return 1;
+}
+
+int zbc_api_start(struct zbc_api **out, struct event_base *base,
+                  struct zbc_chain *chain, const struct zbc_api_config *cfg,
+                  struct zbc_err *err)
+{
+    struct zbc_api *a = calloc(1, sizeof *a);
+    if (a == NULL)
+        return zbc_fail(err, "out of memory starting the API");
+    a->chain = chain;
+    a->cfg = *cfg;
+    snprintf(a->version, sizeof a->version, "%s",
+             cfg->version != NULL ? cfg->version : "");
+    if (cfg->admin_token != NULL &&
+        strlen(cfg->admin_token) == ZBC_API_TOKEN_HEX) {
+        memcpy(a->token, cfg->admin_token, ZBC_API_TOKEN_HEX + 1);
+        a->has_token = true;
+    }
+    a->http = evhttp_new(base);
+    if (a->http == NULL) {
+        free(a);
+        return zbc_fail(err, "cannot create the HTTP server");
+    }
+    evhttp_set_max_body_size(a->http, (ev_ssize_t)ZBC_API_MAX_BODY);
+    /* Read (and drop) an oversized body before answering 413, so the
+     * client sees the answer instead of a reset connection. */
+    evhttp_set_flags(a->http, EVHTTP_SERVER_LINGERING_CLOSE);
+    evhttp_set_max_headers_size(a->http, API_MAX_HEADERS);
+    evhttp_set_timeout(a->http, API_TIMEOUT_S);
+    evhttp_set_allowed_methods(a->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
+                                            EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
+                                            EVHTTP_REQ_DELETE |
+                                            EVHTTP_REQ_OPTIONS |
+                                            EVHTTP_REQ_PATCH);
+    evhttp_set_gencb(a->http, on_request, a);
+    if (!zbc_sse_start(&a->sse, base, zbc_chain_store(chain),
+                       ZBC_SSE_MAX_STREAMS, err)) {
+        evhttp_free(a->http);
+        free(a);
+        return 0;
+    }
+    const char *host = cfg->host != NULL ? cfg->host : "127.0.0.1";
+    struct evhttp_bound_socket *bs =
+        evhttp_bind_socket_with_handle(a->http, host, cfg->port);
+    if (bs == NULL) {
+        zbc_sse_stop(a->sse);
+        evhttp_free(a->http);
+        free(a);
+        return zbc_fail(err, "cannot listen on %s:%u (address in use or not "
+                        "local?)", host, cfg->port);
+    }
+    struct sockaddr_storage ss;
+    socklen_t sl = sizeof ss;
+    evutil_socket_t fd = evhttp_bound_socket_get_fd(bs);
+    a->port = cfg->port;
+    if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+        if (ss.ss_family == AF_INET)
+            a->port = ntohs(((struct sockaddr_in *)&ss)->sin_port);
+        else if (ss.ss_family == AF_INET6)
+            a->port = ntohs(((struct sockaddr_in6 *)&ss)->sin6_port);
+    }
+    zbc_log_info("api: listening on http://%s:%u", host, a->port);
+    *out = a;
+    return 1;
+}
+
+uint16_t zbc_api_port(const struct zbc_api *a)
+{
+    return a->port;
+}
+
+void zbc_api_stop(struct zbc_api *a)
+{
+    if (a == NULL)
+        return;
+    zbc_sse_stop(a->sse);
+    evhttp_free(a->http);
+    sodium_memzero(a->token, sizeof a->token);
+    free(a);
+}

@@ -1,0 +1,248 @@
+/* The node's chain facade: the ledger on disk (node/zbcd/store.h), the
+ * consensus state transition (consensus/apply.h) and the in-memory
+ * mempool (consensus/mempool.h) behind one object the daemon, the API and
+ * (later) P2P call.
+ *
+ * Open: a fresh ledger is initialised with the genesis state (height 0);
+ * an existing one must carry the same genesis hash, its tip block must
+ * decode and match the tip record, and the stored state (its incremental
+ * root, recomputed by full scan, and its height) must equal the tip
+ * header's state root and height.  Any mismatch refuses to open with a
+ * message saying what differs: the node does not run on a ledger it
+ * cannot vouch for.
+ *
+ * Every block (produced here or received) is applied and stored in ONE
+ * LMDB write transaction: block, hash index, transaction index, state,
+ * undo record, events, tip (node/zbcd/store.h).
+ *
+ * The mempool lives in memory only: a restarted node starts with an empty
+ * pool, as ZooBC nodes do; clients resubmit.
+ *
+ * Single-threaded: every call comes from the daemon's event loop.  The
+ * caller passes the wall clock (now_ms); nothing here reads it. */
+#ifndef ZBC_NODE_CHAIN_H
+#define ZBC_NODE_CHAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "consensus/block.h"
+#include "consensus/events.h"
+#include "consensus/genesis.h"
+#include "consensus/ledger.h"
+#include "consensus/producer.h"
+#include "crypto/address.h"
+#include "crypto/err.h"
+#include "node/zbcd/datadir.h"
+#include "node/zbcd/store.h"
+
+#define ZBC_CHAIN_MEMPOOL_TXS 50000
+#define ZBC_CHAIN_MEMPOOL_BYTES ((size_t)64 << 20)
+
+struct zbc_chain;
+
+struct zbc_chain_config {
+    const char *ledger_dir;              /* <datadir>/ledger, must exist */
+    const struct zbc_genesis *genesis;   /* borrowed; outlives the chain */
+    const struct zbc_node_key *key;      /* NULL: this node never produces */
+    struct zbc_store_options store;      /* zeros: defaults */
+    size_t mempool_max_txs;              /* 0: ZBC_CHAIN_MEMPOOL_TXS */
+    size_t mempool_max_bytes;            /* 0: ZBC_CHAIN_MEMPOOL_BYTES */
+};
+
+ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
+                           const struct zbc_chain_config *cfg,
+                           struct zbc_err *err);
+void zbc_chain_close(struct zbc_chain *c);
+
+const struct zbc_genesis *zbc_chain_genesis(const struct zbc_chain *c);
+/* The node's public key, NULL when it runs without one. */
+const uint8_t *zbc_chain_node_key(const struct zbc_chain *c);
+/* The tip as the parent of the next block (height 0: the genesis). */
+const struct zbc_parent *zbc_chain_tip(const struct zbc_chain *c);
+/* The tip block's state root (height 0: the genesis state's root). */
+void zbc_chain_tip_state_root(const struct zbc_chain *c, uint8_t root[32]);
+size_t zbc_chain_mempool_count(const struct zbc_chain *c);
+size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
+
+/* ---- transactions ---- */
+
+/* Admits raw transaction bytes to the mempool (stateless validity, then
+ * the stateful checks against the tip state at now_ms).  hash receives
+ * the transaction hash whenever it could be computed; *duplicate is set
+ * when the pool already held it (success).  Failures carry the consensus
+ * error text ("fee too low", "insufficient balance", "already included",
+ * "mempool is full", ...). */
+ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
+                             size_t len, uint64_t now_ms, uint8_t hash[32],
+                             bool *duplicate, struct zbc_err *err);
+
+enum zbc_tx_status {
+    ZBC_TX_STATUS_NOT_FOUND = 0,
+    ZBC_TX_STATUS_MEMPOOL = 1,
+    ZBC_TX_STATUS_CONFIRMED = 2,
+};
+
+struct zbc_tx_lookup {
+    enum zbc_tx_status status;
+    uint32_t height;      /* confirmed */
+    uint32_t index;       /* confirmed: position in the block */
+    size_t position;      /* mempool: index in selection order */
+    size_t pool_size;     /* mempool */
+    uint8_t *raw;         /* malloc'ed transaction bytes (not NOT_FOUND) */
+    size_t len;
+};
+
+/* Finds a transaction in the mempool or the chain.  NOT_FOUND is a
+ * success; 0 only on a ledger failure. */
+ZBC_WUR int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
+                              struct zbc_tx_lookup *out, struct zbc_err *err);
+void zbc_tx_lookup_free(struct zbc_tx_lookup *l);
+
+/* ---- blocks ---- */
+
+/* Whether this node's key may produce the next block, and when. */
+struct zbc_slot {
+    bool is_validator;
+    uint32_t height;       /* of the next block */
+    uint32_t rank;
+    uint64_t earliest_ms;  /* earliest publish time for that rank */
+};
+ZBC_WUR int zbc_chain_next_slot(struct zbc_chain *c, struct zbc_slot *slot,
+                                struct zbc_err *err);
+
+/* What a new tip is, for logs and callers. */
+struct zbc_block_info {
+    uint32_t height;
+    uint8_t hash[32];
+    uint64_t timestamp_ms;
+    uint32_t n_tx;
+    uint32_t rank;
+};
+
+/* Builds a block from the mempool at time now_ms (the block timestamp),
+ * applies and stores it in one write transaction, then drops its
+ * transactions from the pool and re-checks the rest.  Empty blocks too.
+ * Fails (nothing stored) when this node is not the producer or now_ms is
+ * before its earliest publish time. */
+ZBC_WUR int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
+                              struct zbc_block_info *info,
+                              struct zbc_err *err);
+
+/* Validates an encoded block on top of the tip (local clock now_ms) and
+ * applies and stores it in one write transaction.  An invalid block
+ * leaves nothing behind. */
+ZBC_WUR int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
+                                  size_t len, uint64_t now_ms,
+                                  struct zbc_block_info *info,
+                                  struct zbc_err *err);
+
+/* Encoded block at height (malloc'ed): enum zbc_kv_rc.  Height 0 has no
+ * block (NOTFOUND). */
+int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
+                    size_t *len, struct zbc_err *err);
+/* Events of the block at height (ev empty on entry): enum zbc_kv_rc. */
+int zbc_chain_events(struct zbc_chain *c, uint32_t height,
+                     struct zbc_events *ev, struct zbc_err *err);
+
+/* ---- network: received blocks, fork choice, reorgs ----
+ *
+ * Blocks that are not on the best chain are held in memory (the side
+ * pool, at most ZBC_CHAIN_SIDE_MAX blocks): valid side-branch blocks
+ * (prechecked against their parent) and orphans (parent unknown, not
+ * validated yet).  A restarted node forgets them and learns them again
+ * from its peers.
+ *
+ * When a side branch becomes preferred (consensus/fork_choice.h, compared
+ * from the common ancestor: the common prefix adds the same weight to
+ * both), the node reorganises: it undoes its blocks down to the common
+ * ancestor one block per LMDB write transaction (state from the undo
+ * record, block, indexes, events, tip), then applies the branch one block
+ * per write transaction.  A crash at any instant leaves a committed,
+ * consistent tip.  Transactions of undone blocks go back to the mempool
+ * when they still pass its checks.  A fork point more than
+ * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final: such a
+ * branch is refused (ZBC_RECV_TOO_DEEP). */
+
+#define ZBC_CHAIN_SIDE_MAX 4096u
+
+enum zbc_recv_kind {
+    ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
+    ZBC_RECV_SIDE,         /* valid, held on a lighter side branch */
+    ZBC_RECV_DUPLICATE,    /* already known (best chain or side pool) */
+    ZBC_RECV_ORPHAN,       /* parent unknown: held unvalidated; sync */
+    ZBC_RECV_FUTURE,       /* timestamp > local clock + 10 s: dropped */
+    ZBC_RECV_TOO_DEEP,     /* forks below the finality depth: dropped */
+    ZBC_RECV_INVALID,      /* fails validation (err says why) */
+    ZBC_RECV_LOCAL_ERROR,  /* ledger failure here, not the sender's fault */
+};
+
+struct zbc_recv_result {
+    enum zbc_recv_kind kind;
+    uint8_t hash[32];
+    uint32_t height;
+    uint32_t undone;   /* blocks undone by a reorg this call made */
+    uint32_t applied;  /* blocks applied to the best chain by this call */
+};
+
+/* Takes a block from a peer (any height, any branch) at local clock
+ * now_ms.  Returns 1 for EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and
+ * TOO_DEEP; 0 for INVALID and LOCAL_ERROR (err filled).  Orphans whose
+ * parent this block is are processed right after it. */
+ZBC_WUR int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                                    size_t len, uint64_t now_ms,
+                                    struct zbc_recv_result *r,
+                                    struct zbc_err *err);
+
+/* Whether a block hash is on the best chain or a validated side branch
+ * (orphans do not count: their ancestry is unknown).  The genesis hash
+ * counts. */
+bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32]);
+
+/* Block locator of the best chain: hashes at tip, tip-1, ... (10), then
+ * doubling steps back, always ending with the genesis hash.  Returns the
+ * count (at most cap, cap >= 2), 0 on a ledger failure. */
+#define ZBC_CHAIN_LOCATOR_MAX 64u
+size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
+                         struct zbc_err *err);
+
+/* Height of the first locator hash on the best chain (0 when only the
+ * genesis is common). */
+ZBC_WUR int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32],
+                             size_t n, uint32_t *height, struct zbc_err *err);
+
+/* Called by the chain on news other nodes should hear of: a transaction
+ * newly admitted to the mempool (any source) and a block that is newly
+ * known and valid (produced here, or received and prechecked: best chain
+ * or side branch).  Pointers are valid during the call only. */
+struct zbc_chain_listener {
+    void (*on_tx)(void *arg, const uint8_t *raw, size_t len,
+                  const uint8_t hash[32]);
+    void (*on_block)(void *arg, const uint8_t *bytes, size_t len,
+                     const uint8_t hash[32], uint64_t timestamp_ms);
+    void *arg;
+};
+/* NULL removes it. */
+void zbc_chain_set_listener(struct zbc_chain *c,
+                            const struct zbc_chain_listener *l);
+
+/* The P2P layer's view, for node/info: connected peers (distinct node
+ * keys after the handshake) and whether no peer is known to be ahead. */
+void zbc_chain_set_net_status(struct zbc_chain *c, uint32_t peers,
+                              bool synced);
+uint32_t zbc_chain_peer_count(const struct zbc_chain *c);
+bool zbc_chain_synced(const struct zbc_chain *c);
+
+/* ---- state reads (at the tip) ---- */
+
+/* enum zbc_kv_rc: NOTFOUND when the account has no record. */
+int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                      struct zbc_account *acc, struct zbc_err *err);
+
+/* The ledger, for read-only queries other node modules make through
+ * zbc_store_read (node/zbcd/chain_apps.c, node/zbcd/sse.c).  Writes belong to the
+ * chain alone. */
+struct zbc_store *zbc_chain_store(struct zbc_chain *c);
+
+#endif

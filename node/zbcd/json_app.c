@@ -1,0 +1,427 @@
+#include "node/zbcd/json_app.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/engine.h"
+#include "apps/fair.h"
+#include "consensus/events.h"
+#include "node/zbcd/json_util.h"
+
+#define TEXT_CAP (64 * 1024) /* to_json / render output */
+#define ZBC_APP_LEGAL_MAX 512 /* legal moves listed in one answer */
+
+static const struct {
+    uint8_t type;
+    const char *name;
+} solo_names[] = {
+    {ZBC_BET_DICE, "dice"},
+    {ZBC_BET_COIN, "coin"},
+    {ZBC_BET_ROULETTE, "roulette"},
+    {ZBC_BET_LIMBO, "limbo"},
+};
+
+const char *zbc_app_game_name(uint8_t type)
+{
+    const struct zbc_engine *e = zbc_engine_by_type(type);
+    if (e != NULL)
+        return e->name;
+    for (size_t i = 0; i < sizeof solo_names / sizeof solo_names[0]; i++)
+        if (solo_names[i].type == type)
+            return solo_names[i].name;
+    return NULL;
+}
+
+uint8_t zbc_app_type_by_name(const char *name)
+{
+    const struct zbc_engine *e = zbc_engine_by_name(name);
+    if (e != NULL)
+        return e->type;
+    for (size_t i = 0; i < sizeof solo_names / sizeof solo_names[0]; i++)
+        if (strcmp(solo_names[i].name, name) == 0)
+            return solo_names[i].type;
+    return 0;
+}
+
+static json_t *id_text(uint64_t id)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%" PRIu64, id);
+    return json_string(buf);
+}
+
+static json_t *seat_or_null(unsigned seat, unsigned seats)
+{
+    return seat < seats ? json_integer(seat) : json_null();
+}
+
+static json_t *seat_addr(const struct zbc_app *a, unsigned seat)
+{
+    return seat < a->n_seated ? zbc_json_addr_text(&a->seat[seat])
+                              : json_null();
+}
+
+static int players(json_t *o, const struct zbc_app *a, struct zbc_err *err)
+{
+    json_t *arr = json_array();
+    if (!zbc_json_set(o, "players", arr, err))
+        return 0;
+    for (unsigned i = 0; i < a->n_seated; i++) {
+        uint8_t typed[ZBC_ADDR_BYTES_MAX];
+        size_t tlen = zbc_addr_write(typed, &a->seat[i]);
+        json_t *p = json_object();
+        if (p == NULL || json_array_append_new(arr, p) != 0)
+            return zbc_fail(err, "out of memory listing players");
+        if (!zbc_json_set(p, "seat", json_integer(i), err) ||
+            !zbc_json_set(p, "address", zbc_json_addr_text(&a->seat[i]),
+                          err) ||
+            !zbc_json_set(p, "account_address", zbc_json_hex(typed, tlen),
+                          err))
+            return 0;
+    }
+    return 1;
+}
+
+int zbc_json_app_summary(json_t **out, const struct zbc_app *a, uint32_t tip,
+                         struct zbc_err *err)
+{
+    json_t *o = json_object();
+    if (o == NULL)
+        return zbc_fail(err, "out of memory building an app");
+    const char *game = zbc_app_game_name(a->type);
+    bool clocked = a->clock != ZBC_APP_NO_CLOCK && a->clock < a->seats;
+    bool has_deadline = a->deadline != 0 && a->status == ZBC_APP_ACTIVE;
+    uint64_t left = has_deadline && a->deadline > tip ? a->deadline - tip : 0;
+    int ok =
+        zbc_json_set(o, "id", id_text(a->id), err) &&
+        zbc_json_set(o, "type", json_integer(a->type), err) &&
+        zbc_json_set(o, "game", game ? json_string(game) : json_null(), err) &&
+        zbc_json_set(o, "solo", json_boolean(zbc_bet_is_solo(a->type)),
+                     err) &&
+        zbc_json_set(o, "status",
+                     json_string(zbc_app_status_name(a->status)), err) &&
+        zbc_json_set(o, "seats", json_integer(a->seats), err) &&
+        zbc_json_set(o, "seated", json_integer(a->n_seated), err) &&
+        players(o, a, err) &&
+        zbc_json_set(o, "opponent",
+                     a->has_opponent ? zbc_json_addr_text(&a->opponent)
+                                     : json_null(),
+                     err) &&
+        zbc_json_set(o, "stake", zbc_json_u64(a->stake), err) &&
+        zbc_json_set(o, "pot", zbc_json_u64(a->pot), err) &&
+        zbc_json_set(o, "escrow", zbc_json_u64(a->escrow), err) &&
+        zbc_json_set(o, "params_hex", zbc_json_hex(a->params, a->params_len),
+                     err) &&
+        zbc_json_set(o, "created", json_integer(a->created), err) &&
+        zbc_json_set(o, "joined",
+                     a->joined ? json_integer(a->joined) : json_null(), err) &&
+        zbc_json_set(o, "moves", json_integer(a->moves), err) &&
+        zbc_json_set(o, "first_turn_pending", json_boolean(a->first_pending),
+                     err) &&
+        zbc_json_set(o, "clock", clocked ? json_integer(a->clock) : json_null(),
+                     err) &&
+        zbc_json_set(o, "clock_address",
+                     clocked ? seat_addr(a, a->clock) : json_null(), err) &&
+        zbc_json_set(o, "deadline",
+                     has_deadline ? zbc_json_u64(a->deadline) : json_null(),
+                     err) &&
+        zbc_json_set(o, "blocks_left",
+                     has_deadline ? zbc_json_u64(left) : json_null(), err) &&
+        /* a claim in the next block (height tip + 1) needs tip >= deadline */
+        zbc_json_set(o, "timeout_claimable",
+                     json_boolean(has_deadline && clocked &&
+                                  tip >= a->deadline),
+                     err) &&
+        zbc_json_set(o, "has_pending", json_boolean(a->has_pending), err) &&
+        zbc_json_set(o, "ending", json_string(zbc_app_end_name(a->end)),
+                     err) &&
+        zbc_json_set(o, "ended", a->ended ? json_integer(a->ended)
+                                          : json_null(), err) &&
+        zbc_json_set(o, "height", json_integer(tip), err);
+    if (!ok) {
+        json_decref(o);
+        return 0;
+    }
+    *out = o;
+    return 1;
+}
+
+/* ---- the engine's views ---- */
+
+/* legal_moves: the notation of every move the seat to move can make that
+ * needs no private data (engine gen_moves; at most ZBC_APP_LEGAL_MAX
+ * listed, legal_moves_total counts all). */
+static int legal_moves(json_t *o, const struct zbc_engine *e,
+                       const struct zbc_game_state *st, struct zbc_err *err)
+{
+    json_t *arr = json_array();
+    if (!zbc_json_set(o, "legal_moves", arr, err))
+        return 0;
+    struct zbc_move *mv = malloc(ZBC_MOVES_MAX * sizeof *mv);
+    if (mv == NULL)
+        return zbc_fail(err, "out of memory listing legal moves");
+    size_t n = e->turn(st) >= 0 ? e->gen_moves(st, mv, ZBC_MOVES_MAX) : 0;
+    int ok = 1;
+    for (size_t i = 0; ok && i < n && i < ZBC_APP_LEGAL_MAX; i++) {
+        char text[256];
+        if (!e->format_move(st, mv[i].b, mv[i].len, text, sizeof text))
+            continue;
+        if (json_array_append_new(arr, json_string(text)) != 0)
+            ok = zbc_fail(err, "out of memory listing legal moves");
+    }
+    free(mv);
+    return ok && zbc_json_set(o, "legal_moves_total",
+                              json_integer((json_int_t)n), err);
+}
+
+/* state_hex, view (the engine's JSON object), board (text), turn,
+ * legal_moves. */
+static int engine_views(json_t *o, const struct zbc_app *a,
+                        struct zbc_game_state *st, bool *have_state,
+                        struct zbc_err *err)
+{
+    const struct zbc_engine *e = zbc_app_engine(a);
+    *have_state = false;
+    if (!zbc_json_set(o, "state_hex", zbc_json_hex(a->state, a->state_len),
+                      err))
+        return 0;
+    if (e == NULL || a->state_len == 0)
+        return zbc_json_set(o, "view", json_null(), err) &&
+               zbc_json_set(o, "board", json_null(), err) &&
+               zbc_json_set(o, "turn", json_null(), err) &&
+               zbc_json_set(o, "legal_moves", json_array(), err) &&
+               zbc_json_set(o, "legal_moves_total", json_integer(0), err);
+    struct zbc_err derr;
+    if (!e->decode(st, a->state, a->state_len, &derr))
+        return zbc_fail(err, "stored state of app %" PRIu64 " does not "
+                        "decode: %s", a->id, derr.msg);
+    *have_state = true;
+    char *buf = malloc(TEXT_CAP);
+    if (buf == NULL)
+        return zbc_fail(err, "out of memory rendering app %" PRIu64, a->id);
+    json_t *view = NULL;
+    if (e->to_json(st, buf, TEXT_CAP) >= 0)
+        view = json_loads(buf, JSON_REJECT_DUPLICATES, NULL);
+    int ok = zbc_json_set(o, "view", view != NULL ? view : json_null(), err);
+    if (ok && e->render(st, buf, TEXT_CAP) >= 0)
+        ok = zbc_json_set(o, "board", json_string(buf), err);
+    else if (ok)
+        ok = zbc_json_set(o, "board", json_null(), err);
+    free(buf);
+    int turn = e->turn(st);
+    return ok && zbc_json_set(o, "turn", turn >= 0 ? json_integer(turn)
+                                                   : json_null(), err) &&
+           legal_moves(o, e, st, err);
+}
+
+/* Notation of move bytes, or JSON null when the engine cannot write them
+ * (secret moves, or no state to read the board size from). */
+static json_t *notation(const struct zbc_app *a,
+                        const struct zbc_game_state *st, const uint8_t *move,
+                        size_t len)
+{
+    const struct zbc_engine *e = zbc_app_engine(a);
+    char text[256];
+    if (e == NULL || len == 0 || !e->format_move(st, move, len, text,
+                                                 sizeof text))
+        return json_null();
+    return json_string(text);
+}
+
+static int pending(json_t *o, const struct zbc_app *a,
+                   const struct zbc_game_state *st, uint32_t tip,
+                   struct zbc_err *err)
+{
+    if (!a->has_pending)
+        return zbc_json_set(o, "pending", json_null(), err);
+    json_t *p = json_object();
+    return zbc_json_set(o, "pending", p, err) &&
+           zbc_json_set(p, "seat", json_integer(a->pending_seat), err) &&
+           zbc_json_set(p, "address", seat_addr(a, a->pending_seat), err) &&
+           zbc_json_set(p, "tx_hash", zbc_json_hex(a->pending_hash, 32),
+                        err) &&
+           zbc_json_set(p, "move_hex",
+                        zbc_json_hex(a->pending_move, a->pending_len), err) &&
+           zbc_json_set(p, "notation",
+                        notation(a, st, a->pending_move, a->pending_len),
+                        err) &&
+           zbc_json_set(p, "applies_at", json_integer((json_int_t)tip + 1),
+                        err);
+}
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* Extra fields of a history entry: the rolls a move used and where they
+ * come from (roll stream H("ZBC-DICE" || seed(roll_seed_height) ||
+ * roll_tag || counter u32 LE): the move's tx hash, or the app id as 8 LE
+ * bytes for a start position), a bet's outcome. */
+static int entry_data(json_t *j, const struct zbc_app_history *h,
+                      struct zbc_err *err)
+{
+    const struct zbc_event *ev = &h->ev;
+    if ((ev->kind == ZBC_EVENT_APP_MOVE || ev->kind == ZBC_EVENT_APP_ACTIVATE) &&
+        ev->data_len >= 4) {
+        uint8_t tag[8];
+        for (int i = 0; i < 8; i++)
+            tag[i] = (uint8_t)(ev->ref >> (8 * i));
+        return zbc_json_set(j, "roll_bytes_used", json_integer(le32(ev->data)),
+                            err) &&
+               zbc_json_set(j, "rolls_hex",
+                            zbc_json_hex(ev->data + 4, ev->data_len - 4u),
+                            err) &&
+               zbc_json_set(j, "roll_seed_height", json_integer(h->height),
+                            err) &&
+               zbc_json_set(j, "roll_tag",
+                            ev->kind == ZBC_EVENT_APP_MOVE
+                                ? zbc_json_hex(ev->tx_hash, 32)
+                                : zbc_json_hex(tag, 8),
+                            err);
+    }
+    if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 9)
+        return zbc_json_set(j, "u", json_integer(le32(ev->data)), err) &&
+               zbc_json_set(j, "value", json_integer(le32(ev->data + 4)),
+                            err) &&
+               zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err);
+    return 1;
+}
+
+static int history(json_t *o, const struct zbc_app_snapshot *s,
+                   const struct zbc_game_state *st, struct zbc_err *err)
+{
+    json_t *arr = json_array();
+    if (!zbc_json_set(o, "history", arr, err) ||
+        !zbc_json_set(o, "history_first", json_integer(s->history_first),
+                      err) ||
+        !zbc_json_set(o, "history_total", json_integer(s->app.history_n),
+                      err))
+        return 0;
+    for (size_t i = 0; i < s->n_hist; i++) {
+        const struct zbc_app_history *h = &s->hist[i];
+        json_t *j;
+        if (!zbc_json_event(&j, &h->ev, err))
+            return 0;
+        if (json_array_append_new(arr, j) != 0)
+            return zbc_fail(err, "out of memory listing the history");
+        if (!zbc_json_set(j, "seq", json_integer((json_int_t)(s->history_first + i)),
+                          err) ||
+            !zbc_json_set(j, "height", json_integer(h->height), err) ||
+            !zbc_json_set(j, "move_hex", zbc_json_hex(h->move, h->move_len),
+                          err) ||
+            !zbc_json_set(j, "notation", notation(&s->app, st, h->move,
+                                                  h->move_len), err) ||
+            !entry_data(j, h, err))
+            return 0;
+    }
+    return 1;
+}
+
+/* result: null until the app ended; then ending, winner, payouts, rake. */
+static int result(json_t *o, const struct zbc_app_snapshot *s,
+                  struct zbc_err *err)
+{
+    const struct zbc_app *a = &s->app;
+    if (a->end == ZBC_END_NONE)
+        return zbc_json_set(o, "result", json_null(), err);
+    json_t *r = json_object();
+    json_t *pay = json_array();
+    uint64_t rake = 0;
+    bool winner = a->winner < a->seats;
+    if (!zbc_json_set(o, "result", r, err) ||
+        !zbc_json_set(r, "ending", json_string(zbc_app_end_name(a->end)),
+                      err) ||
+        !zbc_json_set(r, "winner", winner ? json_integer(a->winner)
+                                          : json_null(), err) ||
+        !zbc_json_set(r, "winner_address",
+                      winner ? seat_addr(a, a->winner) : json_null(), err) ||
+        !zbc_json_set(r, "ended", json_integer(a->ended), err) ||
+        !zbc_json_set(r, "payouts", pay, err))
+        return 0;
+    for (size_t i = 0; i < s->n_hist; i++) {
+        const struct zbc_event *ev = &s->hist[i].ev;
+        if (ev->kind == ZBC_EVENT_APP_RAKE)
+            rake += ev->amount;
+        if (ev->kind != ZBC_EVENT_APP_PAYOUT)
+            continue;
+        json_t *p = json_object();
+        if (p == NULL || json_array_append_new(pay, p) != 0)
+            return zbc_fail(err, "out of memory listing payouts");
+        if (!zbc_json_set(p, "seat", seat_or_null(ev->seat, a->seats), err) ||
+            !zbc_json_set(p, "address", zbc_json_addr_text(&ev->b), err) ||
+            !zbc_json_set(p, "amount", zbc_json_u64(ev->amount), err) ||
+            !zbc_json_set(p, "reason", json_string(ev->reason), err) ||
+            !zbc_json_set(p, "height", json_integer(s->hist[i].height), err))
+            return 0;
+    }
+    return zbc_json_set(r, "rake", zbc_json_u64(rake), err);
+}
+
+/* A solo bet's parameters as words. */
+static int bet_fields(json_t *o, const struct zbc_app *a, struct zbc_err *err)
+{
+    if (!zbc_bet_is_solo(a->type))
+        return zbc_json_set(o, "bet", json_null(), err);
+    struct zbc_bet bet;
+    struct zbc_err perr;
+    json_t *b = json_object();
+    if (!zbc_json_set(o, "bet", b, err))
+        return 0;
+    if (!zbc_bet_parse(&bet, a->type, a->params, a->params_len, &perr))
+        return zbc_fail(err, "stored bet %" PRIu64 " has bad params: %s",
+                        a->id, perr.msg);
+    int ok = zbc_json_set(b, "client_seed", json_string(bet.client_seed),
+                          err) &&
+             zbc_json_set(b, "nonce", id_text(a->id), err) &&
+             zbc_json_set(b, "seed_height",
+                          json_integer((json_int_t)a->created + 1), err);
+    switch (bet.game) {
+    case ZBC_BET_DICE:
+        return ok &&
+               zbc_json_set(b, "direction",
+                            json_string(bet.direction ? "over" : "under"),
+                            err) &&
+               zbc_json_set(b, "target", json_integer(bet.target16), err);
+    case ZBC_BET_COIN:
+        return ok && zbc_json_set(b, "side",
+                                  json_string(bet.direction ? "tails"
+                                                            : "heads"),
+                                  err);
+    case ZBC_BET_ROULETTE:
+        return ok && zbc_json_set(b, "kind", json_integer(bet.kind), err) &&
+               zbc_json_set(b, "number", json_integer(bet.number), err);
+    case ZBC_BET_LIMBO:
+        return ok && zbc_json_set(b, "target", json_integer(bet.target32),
+                                  err);
+    }
+    return ok;
+}
+
+int zbc_json_app(json_t **out, const struct zbc_app_snapshot *s,
+                 struct zbc_err *err)
+{
+    json_t *o;
+    if (!zbc_json_app_summary(&o, &s->app, s->tip, err))
+        return 0;
+    struct zbc_game_state *st = malloc(sizeof *st);
+    bool have = false;
+    int ok = st != NULL;
+    if (!ok)
+        zbc_fail(err, "out of memory building app %" PRIu64, s->app.id);
+    ok = ok && engine_views(o, &s->app, st, &have, err);
+    const struct zbc_game_state *stp = have ? st : NULL;
+    ok = ok && pending(o, &s->app, stp, s->tip, err) &&
+         history(o, s, stp, err) && result(o, s, err) &&
+         bet_fields(o, &s->app, err);
+    free(st);
+    if (!ok) {
+        json_decref(o);
+        return 0;
+    }
+    *out = o;
+    return 1;
+}

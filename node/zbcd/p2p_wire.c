@@ -1,0 +1,159 @@
+#include "node/zbcd/p2p_wire.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "consensus/block.h"
+
+enum zbc_p2p_frame zbc_p2p_frame_check(const uint8_t *buf, size_t avail,
+                                       uint32_t *msg_len, struct zbc_err *err)
+{
+    if (avail < 4)
+        return ZBC_P2P_FRAME_NEED_MORE;
+    uint32_t n = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 |
+                 (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24;
+    if (n == 0) {
+        zbc_fail(err, "message length is 0");
+        return ZBC_P2P_FRAME_BAD;
+    }
+    if (n > ZBC_P2P_MAX_MESSAGE) {
+        zbc_fail(err, "message length %u is above the %u-byte limit", n,
+                 ZBC_P2P_MAX_MESSAGE);
+        return ZBC_P2P_FRAME_BAD;
+    }
+    *msg_len = n;
+    return avail - 4 >= n ? ZBC_P2P_FRAME_READY : ZBC_P2P_FRAME_NEED_MORE;
+}
+
+static int check_hash(const ProtobufCBinaryData *b, const char *what,
+                      struct zbc_err *err)
+{
+    if (b->len != 32)
+        return zbc_fail(err, "%s is %zu bytes, not 32", what, b->len);
+    return 1;
+}
+
+static int check_block_bytes(const ProtobufCBinaryData *b,
+                             struct zbc_err *err)
+{
+    if (b->len < ZBC_BLOCK_HEADER_LEN)
+        return zbc_fail(err, "block is %zu bytes, shorter than a header",
+                        b->len);
+    return 1;
+}
+
+static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
+{
+    switch (m->msg_case) {
+    case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
+        return zbc_fail(err, "message has no known kind");
+    case ZBC__P2P__ENVELOPE__MSG_HELLO:
+        return check_hash(&m->hello->genesis_hash, "hello genesis hash",
+                          err) &&
+               check_hash(&m->hello->node_key, "hello node key", err) &&
+               check_hash(&m->hello->tip_hash, "hello tip hash", err) &&
+               (m->hello->listen_port <= 65535 ||
+                zbc_fail(err, "hello listen port %u is not a port",
+                         m->hello->listen_port));
+    case ZBC__P2P__ENVELOPE__MSG_TX:
+        if (m->tx->raw.len == 0)
+            return zbc_fail(err, "tx message is empty");
+        return 1;
+    case ZBC__P2P__ENVELOPE__MSG_BLOCK:
+        return check_block_bytes(&m->block->raw, err);
+    case ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS: {
+        const Zbc__P2p__GetBlocks *g = m->get_blocks;
+        if (g->n_locator == 0 || g->n_locator > ZBC_P2P_MAX_LOCATOR)
+            return zbc_fail(err, "get_blocks has %zu locator hashes, not "
+                            "1..%u", g->n_locator, ZBC_P2P_MAX_LOCATOR);
+        for (size_t i = 0; i < g->n_locator; i++) {
+            if (!check_hash(&g->locator[i], "locator hash", err))
+                return 0;
+        }
+        if (g->count == 0 || g->count > ZBC_P2P_MAX_BATCH)
+            return zbc_fail(err, "get_blocks count %u is not 1..%u",
+                            g->count, ZBC_P2P_MAX_BATCH);
+        return 1;
+    }
+    case ZBC__P2P__ENVELOPE__MSG_BLOCKS:
+        if (m->blocks->n_raw > ZBC_P2P_MAX_BATCH)
+            return zbc_fail(err, "blocks message has %zu blocks, more than "
+                            "%u", m->blocks->n_raw, ZBC_P2P_MAX_BATCH);
+        for (size_t i = 0; i < m->blocks->n_raw; i++) {
+            if (!check_block_bytes(&m->blocks->raw[i], err))
+                return 0;
+        }
+        return 1;
+    case ZBC__P2P__ENVELOPE__MSG_PING:
+        return check_hash(&m->ping->tip_hash, "ping tip hash", err);
+    case ZBC__P2P__ENVELOPE__MSG_PONG:
+        return check_hash(&m->pong->tip_hash, "pong tip hash", err);
+    case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
+        break;
+    }
+    return zbc_fail(err, "message has no known kind");
+}
+
+int zbc_p2p_decode(zbc_p2p_msg **out, const uint8_t *buf, size_t len,
+                   struct zbc_err *err)
+{
+    *out = NULL;
+    zbc_p2p_msg *m = zbc__p2p__envelope__unpack(NULL, len, buf);
+    if (m == NULL)
+        return zbc_fail(err, "message is not a valid protobuf envelope");
+    if (!check_fields(m, err)) {
+        zbc__p2p__envelope__free_unpacked(m, NULL);
+        return 0;
+    }
+    *out = m;
+    return 1;
+}
+
+void zbc_p2p_msg_free(zbc_p2p_msg *m)
+{
+    if (m != NULL)
+        zbc__p2p__envelope__free_unpacked(m, NULL);
+}
+
+int zbc_p2p_encode(const zbc_p2p_msg *m, uint8_t **out, size_t *len,
+                   struct zbc_err *err)
+{
+    size_t n = zbc__p2p__envelope__get_packed_size(m);
+    if (n == 0 || n > ZBC_P2P_MAX_MESSAGE)
+        return zbc_fail(err, "message of %zu bytes does not fit the %u-byte "
+                        "limit", n, ZBC_P2P_MAX_MESSAGE);
+    uint8_t *buf = malloc(n + 4);
+    if (buf == NULL)
+        return zbc_fail(err, "out of memory encoding a %zu-byte message", n);
+    for (int i = 0; i < 4; i++)
+        buf[i] = (uint8_t)(n >> (8 * i));
+    zbc__p2p__envelope__pack(m, buf + 4);
+    *out = buf;
+    *len = n + 4;
+    return 1;
+}
+
+const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
+{
+    switch (m->msg_case) {
+    case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
+        return "none";
+    case ZBC__P2P__ENVELOPE__MSG_HELLO:
+        return "hello";
+    case ZBC__P2P__ENVELOPE__MSG_TX:
+        return "tx";
+    case ZBC__P2P__ENVELOPE__MSG_BLOCK:
+        return "block";
+    case ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS:
+        return "get_blocks";
+    case ZBC__P2P__ENVELOPE__MSG_BLOCKS:
+        return "blocks";
+    case ZBC__P2P__ENVELOPE__MSG_PING:
+        return "ping";
+    case ZBC__P2P__ENVELOPE__MSG_PONG:
+        return "pong";
+    case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
+        break;
+    }
+    return "unknown";
+}

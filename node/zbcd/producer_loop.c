@@ -1,0 +1,109 @@
+#include "node/zbcd/producer_loop.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#include "crypto/hex.h"
+#include "node/zbcd/log.h"
+
+struct zbc_producer_loop {
+    struct event *timer;
+    struct zbc_chain *chain;
+    uint64_t (*now_ms)(void);
+    uint64_t produced;
+    uint32_t warned_height; /* last height a failure was logged for */
+};
+
+uint64_t zbc_wall_clock_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+static void arm(struct zbc_producer_loop *p, uint64_t delay_ms)
+{
+    if (delay_ms > ZBC_PRODUCER_RECHECK_MS)
+        delay_ms = ZBC_PRODUCER_RECHECK_MS;
+    struct timeval tv = {(time_t)(delay_ms / 1000),
+                         (suseconds_t)(delay_ms % 1000) * 1000};
+    evtimer_add(p->timer, &tv);
+}
+
+static void on_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct zbc_producer_loop *p = arg;
+    struct zbc_slot slot;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_next_slot(p->chain, &slot, &err)) {
+        zbc_log_error("cannot compute the producer slot: %s", err.msg);
+        arm(p, ZBC_PRODUCER_RECHECK_MS);
+        return;
+    }
+    if (!slot.is_validator) {
+        arm(p, ZBC_PRODUCER_RECHECK_MS);
+        return;
+    }
+    /* A peer is known to be ahead (node/zbcd/p2p.h): building on a stale tip
+     * would only make a branch that loses. */
+    if (!zbc_chain_synced(p->chain)) {
+        arm(p, ZBC_PRODUCER_SYNC_WAIT_MS);
+        return;
+    }
+    uint64_t now = p->now_ms();
+    if (now < slot.earliest_ms) {
+        arm(p, slot.earliest_ms - now);
+        return;
+    }
+    struct zbc_block_info info;
+    if (!zbc_chain_produce(p->chain, now, &info, &err)) {
+        /* One line per height, not one a second. */
+        if (p->warned_height != slot.height)
+            zbc_log_error("block %u not produced: %s", slot.height, err.msg);
+        p->warned_height = slot.height;
+        arm(p, ZBC_PRODUCER_RECHECK_MS);
+        return;
+    }
+    p->produced++;
+    char hash[65];
+    zbc_hex_encode(hash, info.hash, 32);
+    zbc_log_info("block produced height=%u hash=%s txs=%u rank=%u "
+                 "timestamp=%llu mempool=%zu", info.height, hash, info.n_tx,
+                 info.rank, (unsigned long long)info.timestamp_ms,
+                 zbc_chain_mempool_count(p->chain));
+    arm(p, 0);
+}
+
+int zbc_producer_loop_start(struct zbc_producer_loop **out,
+                            struct event_base *base, struct zbc_chain *c,
+                            uint64_t (*now_ms)(void), struct zbc_err *err)
+{
+    struct zbc_producer_loop *p = calloc(1, sizeof *p);
+    if (p == NULL)
+        return zbc_fail(err, "out of memory starting the producer");
+    p->chain = c;
+    p->now_ms = now_ms != NULL ? now_ms : zbc_wall_clock_ms;
+    p->timer = evtimer_new(base, on_timer, p);
+    if (p->timer == NULL) {
+        free(p);
+        return zbc_fail(err, "cannot create the producer timer");
+    }
+    arm(p, 0);
+    *out = p;
+    return 1;
+}
+
+void zbc_producer_loop_stop(struct zbc_producer_loop *p)
+{
+    if (p == NULL)
+        return;
+    event_free(p->timer);
+    free(p);
+}
+
+uint64_t zbc_producer_loop_produced(const struct zbc_producer_loop *p)
+{
+    return p->produced;
+}

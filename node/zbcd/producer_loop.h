@@ -1,0 +1,46 @@
+/* Block production timer (libevent).  When this node's key is the
+ * producer of the next height at some rank, the loop waits until the
+ * rank's earliest publish time (parent.timestamp + block_time +
+ * rank * smith_delay, consensus/producer.h), then builds, applies and
+ * commits a block from the mempool at the current wall-clock time.  Empty
+ * blocks too, so heights advance and every height has a seed.
+ *
+ * The wall clock is read here (the node layer), never in consensus.  The
+ * timer re-checks at least once a second, so a clock step or a tip that
+ * changed under it (a block from a peer) is picked up.  With several
+ * validators each node produces at its own rank's slot on its best tip;
+ * if rank 0 is silent, rank 1 publishes smith_delay later, and so on. */
+#ifndef ZBC_NODE_PRODUCER_LOOP_H
+#define ZBC_NODE_PRODUCER_LOOP_H
+
+#include <stdint.h>
+
+#include <event2/event.h>
+
+#include "crypto/err.h"
+#include "node/zbcd/chain.h"
+
+/* The longest the timer sleeps before looking again. */
+#define ZBC_PRODUCER_RECHECK_MS 1000u
+/* While the chain is not synced with its peers (zbc_chain_synced), the
+ * loop does not produce and looks again after this long. */
+#define ZBC_PRODUCER_SYNC_WAIT_MS 100u
+
+/* Milliseconds since the Unix epoch (CLOCK_REALTIME). */
+uint64_t zbc_wall_clock_ms(void);
+
+struct zbc_producer_loop;
+
+/* now_ms: the clock to use (NULL: zbc_wall_clock_ms); tests pass their
+ * own.  The first check runs at once. */
+ZBC_WUR int zbc_producer_loop_start(struct zbc_producer_loop **out,
+                                    struct event_base *base,
+                                    struct zbc_chain *c,
+                                    uint64_t (*now_ms)(void),
+                                    struct zbc_err *err);
+void zbc_producer_loop_stop(struct zbc_producer_loop *p);
+
+/* Blocks this loop has produced since it started. */
+uint64_t zbc_producer_loop_produced(const struct zbc_producer_loop *p);
+
+#endif

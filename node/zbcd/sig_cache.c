@@ -1,0 +1,151 @@
+/* The verified-signature cache (sig_cache.h). */
+#include "node/zbcd/sig_cache.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crypto/hash.h"
+
+#define WAYS 4
+
+struct way {
+    uint8_t hash[32];
+    uint8_t *bytes; /* NULL: empty */
+    size_t len;
+    uint64_t stamp; /* insertion order: the lowest is replaced first */
+};
+
+struct zbc_sig_cache {
+    pthread_mutex_t lock;
+    struct way *w;  /* sets * WAYS */
+    size_t sets;    /* power of two */
+    size_t entries, bytes, max_bytes;
+    uint64_t clock, hits, misses;
+};
+
+struct zbc_sig_cache *zbc_sig_cache_new(size_t max_entries, size_t max_bytes)
+{
+    size_t sets = 1;
+    while (sets * WAYS < max_entries && sets < (SIZE_MAX / 2) / WAYS)
+        sets *= 2;
+    struct zbc_sig_cache *c = calloc(1, sizeof *c);
+    if (c == NULL)
+        return NULL;
+    c->w = calloc(sets * WAYS, sizeof *c->w);
+    if (c->w == NULL || pthread_mutex_init(&c->lock, NULL) != 0) {
+        free(c->w);
+        free(c);
+        return NULL;
+    }
+    c->sets = sets;
+    c->max_bytes = max_bytes;
+    return c;
+}
+
+void zbc_sig_cache_free(struct zbc_sig_cache *c)
+{
+    if (c == NULL)
+        return;
+    for (size_t i = 0; i < c->sets * WAYS; i++)
+        free(c->w[i].bytes);
+    free(c->w);
+    pthread_mutex_destroy(&c->lock);
+    free(c);
+}
+
+static struct way *set_of(struct zbc_sig_cache *c, const uint8_t hash[32])
+{
+    uint64_t k;
+    memcpy(&k, hash, 8); /* SHA3 output: uniform */
+    return &c->w[((size_t)k & (c->sets - 1)) * WAYS];
+}
+
+static bool same(const struct way *w, const uint8_t hash[32],
+                 const uint8_t *raw, size_t len)
+{
+    return w->bytes != NULL && w->len == len &&
+           memcmp(w->hash, hash, 32) == 0 && memcmp(w->bytes, raw, len) == 0;
+}
+
+void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
+                       size_t len)
+{
+    uint8_t hash[32];
+    zbc_sha3_256(hash, raw, len);
+    uint8_t *copy = malloc(len > 0 ? len : 1);
+    if (copy == NULL)
+        return;
+    if (len > 0)
+        memcpy(copy, raw, len);
+    pthread_mutex_lock(&c->lock);
+    struct way *set = set_of(c, hash), *victim = &set[0];
+    for (size_t i = 0; i < WAYS; i++) {
+        if (same(&set[i], hash, raw, len)) {
+            victim = NULL;
+            break;
+        }
+        if (victim->bytes != NULL &&
+            (set[i].bytes == NULL || set[i].stamp < victim->stamp))
+            victim = &set[i];
+    }
+    if (victim != NULL) {
+        size_t freed = victim->bytes != NULL ? victim->len : 0;
+        if (c->bytes - freed <= c->max_bytes &&
+            len <= c->max_bytes - (c->bytes - freed)) {
+            if (victim->bytes != NULL) {
+                free(victim->bytes);
+                c->entries--;
+                c->bytes -= freed;
+            }
+            memcpy(victim->hash, hash, 32);
+            victim->bytes = copy;
+            victim->len = len;
+            victim->stamp = c->clock++;
+            c->entries++;
+            c->bytes += len;
+            copy = NULL;
+        }
+    }
+    pthread_mutex_unlock(&c->lock);
+    free(copy);
+}
+
+bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
+                       size_t len)
+{
+    uint8_t hash[32];
+    zbc_sha3_256(hash, raw, len);
+    bool hit = false;
+    pthread_mutex_lock(&c->lock);
+    struct way *set = set_of(c, hash);
+    for (size_t i = 0; i < WAYS && !hit; i++)
+        hit = same(&set[i], hash, raw, len);
+    if (hit)
+        c->hits++;
+    else
+        c->misses++;
+    pthread_mutex_unlock(&c->lock);
+    return hit;
+}
+
+static bool known_fn(void *ctx, const uint8_t *raw, size_t len)
+{
+    return zbc_sig_cache_has(ctx, raw, len);
+}
+
+struct zbc_tx_known zbc_sig_cache_known(struct zbc_sig_cache *c)
+{
+    return (struct zbc_tx_known){known_fn, c};
+}
+
+void zbc_sig_cache_stats(struct zbc_sig_cache *c,
+                         struct zbc_sig_cache_stats *out)
+{
+    pthread_mutex_lock(&c->lock);
+    out->entries = c->entries;
+    out->bytes = c->bytes;
+    out->hits = c->hits;
+    out->misses = c->misses;
+    pthread_mutex_unlock(&c->lock);
+}

@@ -1,0 +1,815 @@
+#include "node/zbcd/store.h"
+
+#include <errno.h>
+#include <lmdb.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "node/zbcd/log.h"
+
+static const char *const db_names[ZBC_STORE_DB_COUNT] = {
+    "meta", "blocks", "block_hash", "tx_index", "undo", "events",
+    "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
+    "s_app_history",
+};
+
+/* Write attempts per block before giving up on growing the map. */
+#define STORE_WRITE_ATTEMPTS 8
+
+struct zbc_store_txn {
+    struct zbc_store *s;
+    MDB_txn *txn;
+    bool map_full; /* an operation hit MDB_MAP_FULL: grow and retry */
+};
+
+struct zbc_store {
+    MDB_env *env;
+    MDB_dbi dbi[ZBC_STORE_DB_COUNT];
+    bool has[ZBC_STORE_DB_COUNT]; /* false: absent, reads as empty */
+    size_t map_size;
+    size_t map_step;
+    struct zbc_store_txn snap; /* read-only open: txn held until close */
+};
+
+const char *zbc_store_db_name(enum zbc_store_db db)
+{
+    return db < ZBC_STORE_DB_COUNT ? db_names[db] : "?";
+}
+
+int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db)
+{
+    switch (t) {
+    case ZBC_TABLE_META:
+        *db = ZBC_STORE_DB_S_META;
+        return 1;
+    case ZBC_TABLE_ACCOUNTS:
+        *db = ZBC_STORE_DB_S_ACCOUNTS;
+        return 1;
+    case ZBC_TABLE_TXSEEN:
+        *db = ZBC_STORE_DB_S_TXSEEN;
+        return 1;
+    case ZBC_TABLE_APPS:
+        *db = ZBC_STORE_DB_S_APPS;
+        return 1;
+    case ZBC_TABLE_PENDING:
+        *db = ZBC_STORE_DB_S_PENDING;
+        return 1;
+    case ZBC_TABLE_APP_HISTORY:
+        *db = ZBC_STORE_DB_S_APP_HISTORY;
+        return 1;
+    case ZBC_TABLE_COUNT:
+        return 0;
+    }
+    return 0;
+}
+
+void zbc_store_height_key(uint8_t out[4], uint32_t v)
+{
+    out[0] = (uint8_t)(v >> 24);
+    out[1] = (uint8_t)(v >> 16);
+    out[2] = (uint8_t)(v >> 8);
+    out[3] = (uint8_t)v;
+}
+
+static void le32(uint8_t out[4], uint32_t v)
+{
+    out[0] = (uint8_t)v;
+    out[1] = (uint8_t)(v >> 8);
+    out[2] = (uint8_t)(v >> 16);
+    out[3] = (uint8_t)(v >> 24);
+}
+
+uint32_t zbc_store_le32(const uint8_t p[4])
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+           (uint32_t)p[3] << 24;
+}
+
+/* ---- low-level get/put/del with error mapping ---- */
+
+static int db_get(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
+                  size_t klen, MDB_val *v, struct zbc_err *err)
+{
+    if (!t->s->has[db])
+        return ZBC_KV_NOTFOUND;
+    MDB_val key = {klen, (void *)k};
+    int rc = mdb_get(t->txn, t->s->dbi[db], &key, v);
+    if (rc == 0)
+        return ZBC_KV_FOUND;
+    if (rc == MDB_NOTFOUND)
+        return ZBC_KV_NOTFOUND;
+    zbc_fail(err, "ledger read from %s failed: %s", db_names[db],
+             mdb_strerror(rc));
+    return ZBC_KV_ERROR;
+}
+
+static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
+                  size_t klen, const void *v, size_t vlen, struct zbc_err *err)
+{
+    MDB_val key = {klen, (void *)k};
+    MDB_val val = {vlen, (void *)v};
+    int rc = mdb_put(t->txn, t->s->dbi[db], &key, &val, 0);
+    if (rc == 0)
+        return 1;
+    if (rc == MDB_MAP_FULL)
+        t->map_full = true;
+    return zbc_fail(err, "ledger write to %s failed: %s", db_names[db],
+                    mdb_strerror(rc));
+}
+
+static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
+                  size_t klen, struct zbc_err *err)
+{
+    MDB_val key = {klen, (void *)k};
+    int rc = mdb_del(t->txn, t->s->dbi[db], &key, NULL);
+    if (rc == 0 || rc == MDB_NOTFOUND)
+        return 1;
+    if (rc == MDB_MAP_FULL)
+        t->map_full = true;
+    return zbc_fail(err, "ledger delete from %s failed: %s", db_names[db],
+                    mdb_strerror(rc));
+}
+
+static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
+                       const void *k, size_t klen, uint8_t **bytes,
+                       size_t *len, struct zbc_err *err)
+{
+    MDB_val v;
+    int rc = db_get(t, db, k, klen, &v, err);
+    if (rc != ZBC_KV_FOUND)
+        return rc;
+    uint8_t *copy = malloc(v.mv_size > 0 ? v.mv_size : 1);
+    if (copy == NULL) {
+        zbc_fail(err, "out of memory reading %zu bytes from %s", v.mv_size,
+                 db_names[db]);
+        return ZBC_KV_ERROR;
+    }
+    memcpy(copy, v.mv_data, v.mv_size);
+    *bytes = copy;
+    *len = v.mv_size;
+    return ZBC_KV_FOUND;
+}
+
+/* ---- the consensus kv interface ---- */
+
+static int kv_check(enum zbc_table table, size_t klen, enum zbc_store_db *db,
+                    struct zbc_err *err)
+{
+    if (!zbc_store_table_db(table, db))
+        return zbc_fail(err, "state table %d does not exist", (int)table);
+    if (klen == 0 || klen > ZBC_KV_KEY_MAX)
+        return zbc_fail(err, "state key length %zu is outside 1..%d", klen,
+                        ZBC_KV_KEY_MAX);
+    return 1;
+}
+
+static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
+                  size_t klen, uint8_t *val, size_t cap, size_t *vlen,
+                  struct zbc_err *err)
+{
+    struct zbc_store_txn *t = ctx;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    if (!kv_check(table, klen, &db, err))
+        return ZBC_KV_ERROR;
+    MDB_val v;
+    int rc = db_get(t, db, key, klen, &v, err);
+    if (rc != ZBC_KV_FOUND)
+        return rc;
+    if (v.mv_size > cap) {
+        zbc_fail(err, "state value in %s is %zu bytes, more than the %zu the "
+                 "caller can hold", db_names[db], v.mv_size, cap);
+        return ZBC_KV_ERROR;
+    }
+    memcpy(val, v.mv_data, v.mv_size);
+    *vlen = v.mv_size;
+    return ZBC_KV_FOUND;
+}
+
+static int kv_put(void *ctx, enum zbc_table table, const uint8_t *key,
+                  size_t klen, const uint8_t *val, size_t vlen,
+                  struct zbc_err *err)
+{
+    struct zbc_store_txn *t = ctx;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    if (!kv_check(table, klen, &db, err))
+        return 0;
+    if (vlen > ZBC_KV_VAL_MAX)
+        return zbc_fail(err, "state value of %zu bytes exceeds %d", vlen,
+                        ZBC_KV_VAL_MAX);
+    return db_put(t, db, key, klen, val, vlen, err);
+}
+
+static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
+                  size_t klen, struct zbc_err *err)
+{
+    struct zbc_store_txn *t = ctx;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    if (!kv_check(table, klen, &db, err))
+        return 0;
+    return db_del(t, db, key, klen, err);
+}
+
+static int kv_each(void *ctx, enum zbc_table table,
+                   int (*fn)(void *arg, const uint8_t *key, size_t klen,
+                             const uint8_t *val, size_t vlen,
+                             struct zbc_err *err),
+                   void *arg, struct zbc_err *err)
+{
+    struct zbc_store_txn *t = ctx;
+    enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    if (!zbc_store_table_db(table, &db))
+        return zbc_fail(err, "state table %d does not exist", (int)table);
+    if (!t->s->has[db])
+        return 1;
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
+    if (rc != 0)
+        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
+                        mdb_strerror(rc));
+    MDB_val k, v;
+    int ok = 1;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, err)) {
+            ok = 0;
+            break;
+        }
+    }
+    if (ok && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of %s failed: %s", db_names[db],
+                      mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
+}
+
+static const struct zbc_kv_ops store_kv_ops = {
+    .get = kv_get,
+    .put = kv_put,
+    .del = kv_del,
+    .each = kv_each,
+};
+
+void zbc_store_txn_kv(struct zbc_store_txn *t, struct zbc_kv *kv)
+{
+    kv->ops = &store_kv_ops;
+    kv->ctx = t;
+}
+
+/* ---- open / close ---- */
+
+static int store_fail_lmdb(struct zbc_err *err, const char *what, int rc)
+{
+    return zbc_fail(err, "%s: %s", what, mdb_strerror(rc));
+}
+
+static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
+{
+    MDB_val v;
+    int rc = db_get(t, ZBC_STORE_DB_META, "schema", 6, &v, err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    if (rc == ZBC_KV_NOTFOUND) {
+        uint8_t b[4];
+        le32(b, ZBC_STORE_SCHEMA);
+        return db_put(t, ZBC_STORE_DB_META, "schema", 6, b, 4, err);
+    }
+    if (v.mv_size != 4)
+        return zbc_fail(err, "ledger schema record is %zu bytes, not 4",
+                        v.mv_size);
+    uint32_t schema = zbc_store_le32(v.mv_data);
+    if (schema != ZBC_STORE_SCHEMA)
+        return zbc_fail(err, "ledger schema version is %u but this zbcd "
+                        "reads version %u", schema, ZBC_STORE_SCHEMA);
+    return 1;
+}
+
+/* The data file must hold every page up to the last one its meta page
+ * names.  A shorter file (truncated by a full disk, a bad copy or an
+ * operator) would be mapped as it is, and the first read of a missing page
+ * would kill the process with SIGBUS instead of an error. */
+int zbc_store_check_data_file(MDB_env *env, const char *dir, struct zbc_err *err)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    mdb_filehandle_t fd;
+    int rc;
+    if ((rc = mdb_env_info(env, &info)) != 0 ||
+        (rc = mdb_env_stat(env, &st)) != 0 ||
+        (rc = mdb_env_get_fd(env, &fd)) != 0)
+        return store_fail_lmdb(err, "cannot inspect the ledger", rc);
+    struct stat fs;
+    if (fstat(fd, &fs) != 0)
+        return zbc_fail(err, "cannot stat %s/data.mdb: %s", dir,
+                        strerror(errno));
+    unsigned long long need =
+        ((unsigned long long)info.me_last_pgno + 1) * st.ms_psize;
+    if ((unsigned long long)fs.st_size < need)
+        return zbc_fail(err, "ledger file %s/data.mdb is truncated: %lld "
+                        "bytes, but its last page ends at byte %llu (restore "
+                        "the data directory or start a fresh one and sync)",
+                        dir, (long long)fs.st_size, need);
+    return 1;
+}
+
+int zbc_store_open(struct zbc_store **out, const char *dir,
+                   const struct zbc_store_options *opt, struct zbc_err *err)
+{
+    struct zbc_store *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return zbc_fail(err, "out of memory opening the ledger");
+    s->map_size = opt != NULL && opt->map_initial != 0 ? opt->map_initial
+                                                       : ZBC_STORE_MAP_INITIAL;
+    s->map_step = opt != NULL && opt->map_step != 0 ? opt->map_step
+                                                    : ZBC_STORE_MAP_STEP;
+    int rc = mdb_env_create(&s->env);
+    if (rc != 0) {
+        free(s);
+        return store_fail_lmdb(err, "cannot create the LMDB environment", rc);
+    }
+    if ((rc = mdb_env_set_maxdbs(s->env, ZBC_STORE_DB_COUNT)) != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return store_fail_lmdb(err, "cannot configure the LMDB environment",
+                               rc);
+    }
+    rc = mdb_env_open(s->env, dir, MDB_NOTLS, 0600);
+    if (rc != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return zbc_fail(err, "cannot open the ledger in %s: %s", dir,
+                        mdb_strerror(rc));
+    }
+    if (!zbc_store_check_data_file(s->env, dir, err)) {
+        mdb_env_close(s->env);
+        free(s);
+        return 0;
+    }
+    /* Opened without a configured size, LMDB adopts the size recorded in
+     * the file, so a ledger that grew in an earlier run keeps its size;
+     * a fresh or smaller one is raised to the initial size. */
+    MDB_envinfo info;
+    rc = mdb_env_info(s->env, &info);
+    if (rc == 0 && info.me_mapsize < s->map_size)
+        rc = mdb_env_set_mapsize(s->env, s->map_size);
+    else if (rc == 0)
+        s->map_size = info.me_mapsize;
+    if (rc != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return store_fail_lmdb(err, "cannot size the ledger map", rc);
+    }
+    int dead = 0;
+    rc = mdb_reader_check(s->env, &dead);
+    if (rc != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return store_fail_lmdb(err, "ledger reader check failed", rc);
+    }
+    if (dead > 0)
+        zbc_log_warn("ledger: cleared %d stale reader slot(s) of dead "
+                     "processes", dead);
+
+    struct zbc_store_txn t = {.s = s};
+    rc = mdb_txn_begin(s->env, NULL, 0, &t.txn);
+    if (rc != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return store_fail_lmdb(err, "cannot begin the ledger open transaction",
+                               rc);
+    }
+    for (int i = 0; i < ZBC_STORE_DB_COUNT; i++) {
+        rc = mdb_dbi_open(t.txn, db_names[i], MDB_CREATE, &s->dbi[i]);
+        s->has[i] = rc == 0;
+        if (rc != 0) {
+            mdb_txn_abort(t.txn);
+            mdb_env_close(s->env);
+            free(s);
+            return zbc_fail(err, "cannot open ledger database %s: %s",
+                            db_names[i], mdb_strerror(rc));
+        }
+    }
+    if (!check_schema(&t, err)) {
+        mdb_txn_abort(t.txn);
+        mdb_env_close(s->env);
+        free(s);
+        return 0;
+    }
+    rc = mdb_txn_commit(t.txn);
+    if (rc != 0) {
+        mdb_env_close(s->env);
+        free(s);
+        return store_fail_lmdb(err, "cannot commit the ledger open transaction",
+                               rc);
+    }
+    *out = s;
+    return 1;
+}
+
+int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
+                            struct zbc_err *err)
+{
+    struct zbc_store *s = calloc(1, sizeof *s);
+    if (s == NULL)
+        return zbc_fail(err, "out of memory opening the ledger");
+    s->snap.s = s;
+    int rc = mdb_env_create(&s->env);
+    if (rc == 0)
+        rc = mdb_env_set_maxdbs(s->env, ZBC_STORE_DB_COUNT);
+    if (rc == 0)
+        rc = mdb_env_open(s->env, dir, MDB_RDONLY | MDB_NOTLS, 0600);
+    if (rc != 0) {
+        zbc_store_close(s);
+        return zbc_fail(err, "cannot open the ledger in %s read-only: %s",
+                        dir, mdb_strerror(rc));
+    }
+    if (!zbc_store_check_data_file(s->env, dir, err)) {
+        zbc_store_close(s);
+        return 0;
+    }
+    rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &s->snap.txn);
+    if (rc != 0) {
+        zbc_store_close(s);
+        return zbc_fail(err, "cannot begin a read transaction on %s: %s",
+                        dir, mdb_strerror(rc));
+    }
+    for (int i = 0; i < ZBC_STORE_DB_COUNT; i++) {
+        rc = mdb_dbi_open(s->snap.txn, db_names[i], 0, &s->dbi[i]);
+        s->has[i] = rc == 0;
+        if (rc != 0 && rc != MDB_NOTFOUND) {
+            zbc_store_close(s);
+            return zbc_fail(err, "cannot open ledger database %s: %s",
+                            db_names[i], mdb_strerror(rc));
+        }
+    }
+    if (!s->has[ZBC_STORE_DB_META] || !s->has[ZBC_STORE_DB_BLOCKS]) {
+        zbc_store_close(s);
+        return zbc_fail(err, "%s is not a zbcd ledger (no meta or blocks "
+                        "database)", dir);
+    }
+    *out = s;
+    return 1;
+}
+
+struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s)
+{
+    return s->snap.txn != NULL ? &s->snap : NULL;
+}
+
+void zbc_store_close(struct zbc_store *s)
+{
+    if (s == NULL)
+        return;
+    if (s->snap.txn != NULL)
+        mdb_txn_abort(s->snap.txn); /* read-only: nothing to sync */
+    else if (s->env != NULL)
+        mdb_env_sync(s->env, 1);
+    if (s->env != NULL)
+        mdb_env_close(s->env);
+    free(s);
+}
+
+size_t zbc_store_map_size(const struct zbc_store *s)
+{
+    return s->map_size;
+}
+
+static int store_grow(struct zbc_store *s, struct zbc_err *err)
+{
+    if (s->map_size > SIZE_MAX - s->map_step)
+        return zbc_fail(err, "ledger map cannot grow beyond %zu bytes",
+                        s->map_size);
+    size_t next = s->map_size + s->map_step;
+    int rc = mdb_env_set_mapsize(s->env, next);
+    if (rc != 0)
+        return zbc_fail(err, "cannot grow the ledger map to %zu bytes: %s",
+                        next, mdb_strerror(rc));
+    zbc_log_info("ledger: map grown from %zu to %zu MiB", s->map_size >> 20,
+                 next >> 20);
+    s->map_size = next;
+    return 1;
+}
+
+/* Grows ahead of need when the used pages pass 80 % of the map, so most
+ * blocks never hit MDB_MAP_FULL at all. */
+static int store_grow_if_near_full(struct zbc_store *s, struct zbc_err *err)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    if (mdb_env_info(s->env, &info) != 0 || mdb_env_stat(s->env, &st) != 0)
+        return 1;
+    size_t used = ((size_t)info.me_last_pgno + 1) * st.ms_psize;
+    if (used / 4 >= s->map_size / 5)
+        return store_grow(s, err);
+    return 1;
+}
+
+int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                    struct zbc_err *err)
+{
+    if (!store_grow_if_near_full(s, err))
+        return 0;
+    for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
+        struct zbc_store_txn t = {.s = s};
+        int rc = mdb_txn_begin(s->env, NULL, 0, &t.txn);
+        if (rc != 0)
+            return store_fail_lmdb(err, "cannot begin a ledger write", rc);
+        int ok = fn(&t, arg, err);
+        if (!ok) {
+            mdb_txn_abort(t.txn);
+            if (!t.map_full)
+                return 0;
+            if (!store_grow(s, err))
+                return 0;
+            continue;
+        }
+        rc = mdb_txn_commit(t.txn);
+        if (rc == 0)
+            return 1;
+        if (rc != MDB_MAP_FULL)
+            return store_fail_lmdb(err, "ledger commit failed", rc);
+        if (!store_grow(s, err))
+            return 0;
+    }
+    return zbc_fail(err, "ledger write still does not fit after growing the "
+                    "map %d times", STORE_WRITE_ATTEMPTS);
+}
+
+int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                   struct zbc_err *err)
+{
+    struct zbc_store_txn t = {.s = s};
+    int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &t.txn);
+    if (rc == MDB_MAP_RESIZED) {
+        /* Another process grew the map: adopt its size. */
+        if ((rc = mdb_env_set_mapsize(s->env, 0)) == 0)
+            rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &t.txn);
+    }
+    if (rc != 0)
+        return store_fail_lmdb(err, "cannot begin a ledger read", rc);
+    int ok = fn(&t, arg, err);
+    mdb_txn_abort(t.txn);
+    return ok;
+}
+
+/* ---- meta ---- */
+
+int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
+                       struct zbc_err *err)
+{
+    memset(m, 0, sizeof *m);
+    MDB_val v;
+    int rc = db_get(t, ZBC_STORE_DB_META, "genesis", 7, &v, err);
+    if (rc == ZBC_KV_ERROR)
+        return rc;
+    if (rc == ZBC_KV_FOUND) {
+        if (v.mv_size != 32) {
+            zbc_fail(err, "ledger genesis record is %zu bytes, not 32",
+                     v.mv_size);
+            return ZBC_KV_ERROR;
+        }
+        memcpy(m->genesis_hash, v.mv_data, 32);
+        m->has_genesis = true;
+    }
+    rc = db_get(t, ZBC_STORE_DB_META, "tip", 3, &v, err);
+    if (rc == ZBC_KV_ERROR)
+        return rc;
+    if (rc == ZBC_KV_FOUND) {
+        if (v.mv_size != 36) {
+            zbc_fail(err, "ledger tip record is %zu bytes, not 36", v.mv_size);
+            return ZBC_KV_ERROR;
+        }
+        m->tip_height = zbc_store_le32(v.mv_data);
+        memcpy(m->tip_hash, (const uint8_t *)v.mv_data + 4, 32);
+        m->has_tip = true;
+    }
+    return ZBC_KV_FOUND;
+}
+
+static int meta_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    return zbc_store_txn_meta(t, arg, err) == ZBC_KV_FOUND;
+}
+
+int zbc_store_get_meta(struct zbc_store *s, struct zbc_store_meta *m,
+                       struct zbc_err *err)
+{
+    return zbc_store_read(s, meta_fn, m, err);
+}
+
+/* ---- writes ---- */
+
+int zbc_store_put_genesis(struct zbc_store_txn *t,
+                          const uint8_t genesis_hash[32], struct zbc_err *err)
+{
+    return db_put(t, ZBC_STORE_DB_META, "genesis", 7, genesis_hash, 32, err);
+}
+
+int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
+                        const uint8_t hash[32], const uint8_t *bytes,
+                        size_t len, struct zbc_err *err)
+{
+    uint8_t hk[4], hl[4], tip[36];
+    zbc_store_height_key(hk, height);
+    le32(hl, height);
+    le32(tip, height);
+    memcpy(tip + 4, hash, 32);
+    return db_put(t, ZBC_STORE_DB_BLOCKS, hk, 4, bytes, len, err) &&
+           db_put(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, hl, 4, err) &&
+           db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
+}
+
+int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           uint32_t height, uint32_t index,
+                           struct zbc_err *err)
+{
+    uint8_t v[8];
+    le32(v, height);
+    le32(v + 4, index);
+    return db_put(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, v, sizeof v, err);
+}
+
+int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
+                       const uint8_t *bytes, size_t len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    if (!db_put(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err))
+        return 0;
+    if (height >= ZBC_STORE_UNDO_KEEP) {
+        zbc_store_height_key(k, height - ZBC_STORE_UNDO_KEEP);
+        return db_del(t, ZBC_STORE_DB_UNDO, k, 4, err);
+    }
+    return 1;
+}
+
+int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
+                         const uint8_t *bytes, size_t len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_put(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, err);
+}
+
+int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
+                        const uint8_t hash[32], uint32_t parent_height,
+                        const uint8_t parent_hash[32], struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    if (!db_del(t, ZBC_STORE_DB_BLOCKS, k, 4, err) ||
+        !db_del(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, err) ||
+        !db_del(t, ZBC_STORE_DB_UNDO, k, 4, err) ||
+        !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err))
+        return 0;
+    if (parent_height == 0)
+        return db_del(t, ZBC_STORE_DB_META, "tip", 3, err);
+    uint8_t tip[36];
+    le32(tip, parent_height);
+    memcpy(tip + 4, parent_hash, 32);
+    return db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
+}
+
+int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           struct zbc_err *err)
+{
+    return db_del(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, err);
+}
+
+/* ---- reads ---- */
+
+int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, uint8_t **bytes,
+                      size_t *len, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT) {
+        zbc_fail(err, "ledger database %d does not exist", (int)db);
+        return ZBC_KV_ERROR;
+    }
+    return db_get_copy(t, db, key, klen, bytes, len, err);
+}
+
+int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
+                        uint8_t **bytes, size_t *len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, err);
+}
+
+int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
+                            uint32_t *height, struct zbc_err *err)
+{
+    MDB_val v;
+    int rc = db_get(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, err);
+    if (rc != ZBC_KV_FOUND)
+        return rc;
+    if (v.mv_size != 4) {
+        zbc_fail(err, "block hash index entry is %zu bytes, not 4", v.mv_size);
+        return ZBC_KV_ERROR;
+    }
+    *height = zbc_store_le32(v.mv_data);
+    return ZBC_KV_FOUND;
+}
+
+int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           uint32_t *height, uint32_t *index,
+                           struct zbc_err *err)
+{
+    MDB_val v;
+    int rc = db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, err);
+    if (rc != ZBC_KV_FOUND)
+        return rc;
+    if (v.mv_size != 8) {
+        zbc_fail(err, "transaction index entry is %zu bytes, not 8",
+                 v.mv_size);
+        return ZBC_KV_ERROR;
+    }
+    *height = zbc_store_le32(v.mv_data);
+    *index = zbc_store_le32((const uint8_t *)v.mv_data + 4);
+    return ZBC_KV_FOUND;
+}
+
+int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
+                       uint8_t **bytes, size_t *len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err);
+}
+
+int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
+                         uint8_t **bytes, size_t *len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, err);
+}
+
+/* Single-item reads, each in its own short read transaction. */
+enum single_kind {
+    SINGLE_BLOCK,
+    SINGLE_EVENTS,
+    SINGLE_TX_INDEX,
+};
+
+struct single_read {
+    enum single_kind kind;
+    uint32_t height;
+    const uint8_t *hash;
+    uint8_t **bytes;
+    size_t *len;
+    uint32_t *out_height;
+    uint32_t *out_index;
+    int rc;
+};
+
+static int single_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct single_read *r = arg;
+    switch (r->kind) {
+    case SINGLE_BLOCK:
+        r->rc = zbc_store_txn_block(t, r->height, r->bytes, r->len, err);
+        break;
+    case SINGLE_EVENTS:
+        r->rc = zbc_store_txn_events(t, r->height, r->bytes, r->len, err);
+        break;
+    case SINGLE_TX_INDEX:
+        r->rc = zbc_store_txn_tx_index(t, r->hash, r->out_height, r->out_index,
+                                       err);
+        break;
+    }
+    return r->rc != ZBC_KV_ERROR;
+}
+
+static int single_read(struct zbc_store *s, struct single_read *r,
+                       struct zbc_err *err)
+{
+    if (!zbc_store_read(s, single_fn, r, err))
+        return ZBC_KV_ERROR;
+    return r->rc;
+}
+
+int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                    size_t *len, struct zbc_err *err)
+{
+    struct single_read r = {.kind = SINGLE_BLOCK, .height = height,
+                            .bytes = bytes, .len = len};
+    return single_read(s, &r, err);
+}
+
+int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                     size_t *len, struct zbc_err *err)
+{
+    struct single_read r = {.kind = SINGLE_EVENTS, .height = height,
+                            .bytes = bytes, .len = len};
+    return single_read(s, &r, err);
+}
+
+int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                       uint32_t *height, uint32_t *index, struct zbc_err *err)
+{
+    struct single_read r = {.kind = SINGLE_TX_INDEX, .hash = tx_hash,
+                            .out_height = height, .out_index = index};
+    return single_read(s, &r, err);
+}

@@ -1,0 +1,213 @@
+/* The node's ledger on disk: one LMDB environment in <datadir>/ledger.
+ *
+ * Named databases (layouts in docs/node.md, "Ledger"):
+ *   meta          "schema" -> u32 LE, "genesis" -> 32 bytes,
+ *                 "tip" -> height u32 LE || block hash 32
+ *   blocks        height u32 BE -> encoded block (header || body)
+ *   block_hash    block hash 32 -> height u32 LE
+ *   tx_index      tx hash 32 -> height u32 LE || index in block u32 LE
+ *   undo          height u32 BE -> the block's undo record
+ *   events        height u32 BE -> the block's event record
+ *   s_meta, s_accounts, s_txseen, s_apps, s_pending
+ *                 the consensus state tables (consensus/state.h), reached
+ *                 only through struct zbc_kv_ops
+ *
+ * Writes: everything one block changes (block, indexes, state, undo,
+ * events, tip) goes through ONE zbc_store_write() call, i.e. one LMDB
+ * write transaction, so a crash at any instant leaves the last committed
+ * block intact.  When the map is full the transaction is aborted, the map
+ * grows by a step and the whole write function runs again from the start:
+ * write functions must therefore touch nothing outside the transaction.
+ *
+ * Reads: zbc_store_read() runs a function inside a short read transaction;
+ * the single-item getters below open and close their own.  Values are
+ * copied out, never returned as pointers into the map.
+ *
+ * Threads and processes: one struct zbc_store per process, used from one
+ * thread (the daemon's event loop).  The environment must never be used
+ * across fork(); stale reader slots of dead processes are cleared at open
+ * (mdb_reader_check).
+ *
+ * Read-only (zbc-audit): zbc_store_open_readonly() opens a ledger another
+ * process may be writing and reads it all in one snapshot transaction. */
+#ifndef ZBC_NODE_STORE_H
+#define ZBC_NODE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "consensus/state.h"
+#include "crypto/err.h"
+
+#define ZBC_STORE_SCHEMA 1
+#define ZBC_STORE_MAP_INITIAL ((size_t)256 << 20) /* 256 MiB */
+#define ZBC_STORE_MAP_STEP ((size_t)256 << 20)
+/* Undo records older than this many blocks below the tip are pruned; the
+ * deepest reorg is 1440 blocks (SPEC §7). */
+#define ZBC_STORE_UNDO_KEEP 2048u
+
+struct zbc_store;
+struct zbc_store_txn;
+
+/* The named databases of the ledger (names: zbc_store_db_name). */
+enum zbc_store_db {
+    ZBC_STORE_DB_META,
+    ZBC_STORE_DB_BLOCKS,
+    ZBC_STORE_DB_BLOCK_HASH,
+    ZBC_STORE_DB_TX_INDEX,
+    ZBC_STORE_DB_UNDO,
+    ZBC_STORE_DB_EVENTS,
+    ZBC_STORE_DB_S_META,
+    ZBC_STORE_DB_S_ACCOUNTS,
+    ZBC_STORE_DB_S_TXSEEN,
+    ZBC_STORE_DB_S_APPS,
+    ZBC_STORE_DB_S_PENDING,
+    ZBC_STORE_DB_S_APP_HISTORY,
+    ZBC_STORE_DB_COUNT,
+};
+
+/* The LMDB name of db ("meta", "blocks", ..., "s_app_history"). */
+const char *zbc_store_db_name(enum zbc_store_db db);
+
+/* The database holding consensus state table t; 0 when t names no table
+ * (ZBC_TABLE_COUNT). */
+ZBC_WUR int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db);
+
+/* Encodings: a height used as a key is u32 big-endian (key order is height
+ * order); heights and indexes inside values are u32 little-endian. */
+void zbc_store_height_key(uint8_t out[4], uint32_t height);
+uint32_t zbc_store_le32(const uint8_t p[4]);
+
+struct zbc_store_options {
+    size_t map_initial; /* 0: ZBC_STORE_MAP_INITIAL */
+    size_t map_step;    /* 0: ZBC_STORE_MAP_STEP */
+};
+
+/* The chain identity and tip, as last committed. */
+struct zbc_store_meta {
+    bool has_genesis;            /* false on a fresh ledger */
+    uint8_t genesis_hash[32];
+    bool has_tip;
+    uint32_t tip_height;
+    uint8_t tip_hash[32];
+};
+
+/* Opens (creating if needed) the environment in directory `dir`, which
+ * must exist.  Refuses a ledger written with another schema version. */
+ZBC_WUR int zbc_store_open(struct zbc_store **out, const char *dir,
+                           const struct zbc_store_options *opt,
+                           struct zbc_err *err);
+void zbc_store_close(struct zbc_store *s);
+
+/* Opens the environment in directory `dir` with MDB_RDONLY and begins ONE
+ * read transaction held until zbc_store_close, so the process writing the
+ * ledger may go on committing while this reader sees the snapshot taken
+ * here.  Nothing is created or written (no schema record, no database
+ * handle): a database the ledger lacks reads as empty, but one without
+ * meta or blocks is refused as no zbcd ledger.  LMDB still registers the
+ * reader in <dir>/lock.mdb, so the caller needs write access to that one
+ * file.  Writes through this store fail. */
+ZBC_WUR int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
+                                    struct zbc_err *err);
+/* The snapshot transaction of a store from zbc_store_open_readonly (NULL
+ * for one from zbc_store_open); valid until zbc_store_close. */
+struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s);
+
+/* Current map size in bytes (grows on MDB_MAP_FULL). */
+size_t zbc_store_map_size(const struct zbc_store *s);
+
+ZBC_WUR int zbc_store_get_meta(struct zbc_store *s, struct zbc_store_meta *m,
+                               struct zbc_err *err);
+
+/* ---- transactions ---- */
+
+/* Runs fn inside one write transaction and commits it when fn returns 1;
+ * fn returning 0 aborts it and nothing is written (err as fn filled it).
+ * On MDB_MAP_FULL anywhere inside, the map grows and fn runs again. */
+typedef int (*zbc_store_fn)(struct zbc_store_txn *t, void *arg,
+                            struct zbc_err *err);
+ZBC_WUR int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                            struct zbc_err *err);
+
+/* Runs fn inside one read transaction (writes inside fail). */
+ZBC_WUR int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                           struct zbc_err *err);
+
+/* The consensus state tables over this transaction.  The struct is valid
+ * until the transaction ends. */
+void zbc_store_txn_kv(struct zbc_store_txn *t, struct zbc_kv *kv);
+
+/* ---- inside a write transaction ---- */
+
+ZBC_WUR int zbc_store_put_genesis(struct zbc_store_txn *t,
+                                  const uint8_t genesis_hash[32],
+                                  struct zbc_err *err);
+/* Stores the block and its hash index and makes it the tip. */
+ZBC_WUR int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
+                                const uint8_t hash[32], const uint8_t *bytes,
+                                size_t len, struct zbc_err *err);
+ZBC_WUR int zbc_store_put_tx_index(struct zbc_store_txn *t,
+                                   const uint8_t tx_hash[32], uint32_t height,
+                                   uint32_t index, struct zbc_err *err);
+/* Stores the undo record of `height` and prunes the one that fell out of
+ * the ZBC_STORE_UNDO_KEEP window. */
+ZBC_WUR int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
+                               const uint8_t *bytes, size_t len,
+                               struct zbc_err *err);
+ZBC_WUR int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
+                                 const uint8_t *bytes, size_t len,
+                                 struct zbc_err *err);
+
+/* Removes the tip block at `height` (block, hash index, undo record,
+ * events) and makes its parent the tip (parent_height 0: no tip, the
+ * genesis).  The caller undoes the state and the transaction index in the
+ * same transaction (reorg, node/zbcd/chain.c). */
+ZBC_WUR int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
+                                const uint8_t hash[32],
+                                uint32_t parent_height,
+                                const uint8_t parent_hash[32],
+                                struct zbc_err *err);
+ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
+                                   const uint8_t tx_hash[32],
+                                   struct zbc_err *err);
+
+/* ---- reads (inside any transaction) ----
+ * Return enum zbc_kv_rc: ZBC_KV_FOUND, ZBC_KV_NOTFOUND or ZBC_KV_ERROR.
+ * Byte results are malloc'ed copies the caller frees. */
+
+int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
+                       struct zbc_err *err);
+/* The raw value stored under key in db, whatever its size. */
+int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, uint8_t **bytes,
+                      size_t *len, struct zbc_err *err);
+int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
+                        uint8_t **bytes, size_t *len, struct zbc_err *err);
+int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
+                            uint32_t *height, struct zbc_err *err);
+int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           uint32_t *height, uint32_t *index,
+                           struct zbc_err *err);
+int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
+                       uint8_t **bytes, size_t *len, struct zbc_err *err);
+int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
+                         uint8_t **bytes, size_t *len, struct zbc_err *err);
+
+/* The same, each in its own short read transaction. */
+int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                    size_t *len, struct zbc_err *err);
+int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                       uint32_t *height, uint32_t *index, struct zbc_err *err);
+int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                     size_t *len, struct zbc_err *err);
+
+/* Refuses a data.mdb shorter than the last page its meta page names (a
+ * truncated copy or a full disk): mapping it as it is would end the process
+ * with SIGBUS at the first read of a missing page.  dir names the ledger in
+ * the message.  Also used by zbc-audit's read-only open. */
+struct MDB_env;
+ZBC_WUR int zbc_store_check_data_file(struct MDB_env *env, const char *dir,
+                                      struct zbc_err *err);
+
+#endif

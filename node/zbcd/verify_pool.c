@@ -1,0 +1,147 @@
+/* Parallel stateless checks (verify_pool.h). */
+#include "node/zbcd/verify_pool.h"
+
+#include <pthread.h>
+#include <sodium.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "crypto/hash.h"
+
+struct zbc_verify_pool {
+    unsigned threads;
+};
+
+struct zbc_verify_pool *zbc_verify_pool_new(unsigned threads)
+{
+    /* libsodium picks its implementations and the hash module fetches
+     * RIPEMD-160 (a lazy static) here, before any worker runs */
+    if (sodium_init() < 0)
+        return NULL;
+    uint8_t warm[20];
+    zbc_ripemd160(warm, "", 0);
+    if (threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        threads = n < 1 ? 1 : n > ZBC_VERIFY_POOL_MAX ? ZBC_VERIFY_POOL_MAX
+                                                      : (unsigned)n;
+    }
+    if (threads > ZBC_VERIFY_POOL_MAX)
+        threads = ZBC_VERIFY_POOL_MAX;
+    struct zbc_verify_pool *p = calloc(1, sizeof *p);
+    if (p != NULL)
+        p->threads = threads;
+    return p;
+}
+
+void zbc_verify_pool_free(struct zbc_verify_pool *p)
+{
+    free(p);
+}
+
+unsigned zbc_verify_pool_threads(const struct zbc_verify_pool *p)
+{
+    return p->threads;
+}
+
+/* Work is handed out in chunks from a shared counter, so a thread that
+ * draws expensive items (secp256k1 next to Ed25519) does not hold the
+ * others back. */
+#define CHUNK 4
+
+struct run {
+    size_t n;
+    atomic_size_t next;
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+};
+
+static void *worker(void *arg)
+{
+    struct run *r = arg;
+    for (;;) {
+        size_t i = atomic_fetch_add(&r->next, CHUNK);
+        if (i >= r->n)
+            break;
+        size_t end = r->n - i < CHUNK ? r->n : i + CHUNK;
+        for (; i < end; i++)
+            r->fn(r->ctx, i);
+    }
+    return NULL;
+}
+
+void zbc_verify_pool_run(struct zbc_verify_pool *p, size_t n,
+                         void (*fn)(void *ctx, size_t i), void *ctx)
+{
+    struct run r = {.n = n, .fn = fn, .ctx = ctx};
+    atomic_init(&r.next, 0);
+    size_t want = (n + CHUNK - 1) / CHUNK; /* no idle threads */
+    unsigned t = p->threads < want ? p->threads : (unsigned)want;
+    pthread_t th[ZBC_VERIFY_POOL_MAX];
+    bool started[ZBC_VERIFY_POOL_MAX] = {false};
+    for (unsigned i = 1; i < t; i++)
+        started[i] = pthread_create(&th[i], NULL, worker, &r) == 0;
+    worker(&r);
+    for (unsigned i = 1; i < t; i++)
+        if (started[i])
+            pthread_join(th[i], NULL);
+}
+
+/* ---- block precheck ---- */
+
+struct precheck_job {
+    struct zbc_checked_block *cb;
+    const struct zbc_genesis *g;
+    const struct zbc_tx_known *known;
+    atomic_size_t first_fail;  /* lowest failing index so far */
+    pthread_mutex_t lock;      /* guards fail_err */
+    struct zbc_err fail_err;   /* the error of first_fail */
+};
+
+static void check_tx(void *ctx, size_t i)
+{
+    struct precheck_job *j = ctx;
+    /* past a known failure the verdict is decided: skip */
+    if (i > atomic_load(&j->first_fail))
+        return;
+    const struct zbc_tx_ref *ref = &j->cb->block->txs[i];
+    struct zbc_err e;
+    if (zbc_tx_check_stateless_known(&j->cb->txs[i], j->g, ref->bytes,
+                                     ref->len, j->known, &e))
+        return;
+    pthread_mutex_lock(&j->lock);
+    if (i < atomic_load(&j->first_fail)) {
+        j->fail_err = e;
+        atomic_store(&j->first_fail, i);
+    }
+    pthread_mutex_unlock(&j->lock);
+}
+
+int zbc_verify_pool_precheck(struct zbc_verify_pool *p,
+                             struct zbc_checked_block *cb,
+                             const struct zbc_genesis *g,
+                             const struct zbc_parent *parent,
+                             const struct zbc_block *b, uint64_t local_now_ms,
+                             const struct zbc_tx_known *known,
+                             struct zbc_err *err)
+{
+    if (!zbc_block_precheck_begin(cb, g, parent, b, local_now_ms, err))
+        return 0;
+    struct precheck_job j = {.cb = cb, .g = g, .known = known};
+    atomic_init(&j.first_fail, SIZE_MAX);
+    if (pthread_mutex_init(&j.lock, NULL) != 0) {
+        zbc_checked_block_free(cb);
+        return zbc_fail(err, "cannot create a lock to check a block");
+    }
+    zbc_verify_pool_run(p, b->n_tx, check_tx, &j);
+    pthread_mutex_destroy(&j.lock);
+    size_t bad = atomic_load(&j.first_fail);
+    if (bad != SIZE_MAX) {
+        zbc_checked_block_free(cb);
+        if (err != NULL)
+            *err = j.fail_err;
+        return zbc_fail_prefix(err, "block transaction %u", (unsigned)bad);
+    }
+    return 1;
+}

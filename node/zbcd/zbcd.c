@@ -1,0 +1,449 @@
+/* zbcd: the node daemon (docs/node.md).
+ *
+ *   zbcd init --datadir D [--genesis G]
+ *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
+ *            [--log-level debug|info|warn|error] [--log-file F]
+ *            [--no-produce] [--p2p HOST:PORT] [--peer HOST:PORT]...
+ *   zbcd show-key --datadir D
+ *   zbcd --help | --version
+ *
+ * Exit codes: 0 done / clean shutdown, 1 runtime failure (the message
+ * says what), 2 usage error. */
+#include <errno.h>
+#include <event2/event.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <sodium.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "consensus/genesis.h"
+#include "crypto/address.h"
+#include "crypto/hex.h"
+#include "node/zbcd/api.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/datadir.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/p2p.h"
+#include "node/zbcd/producer_loop.h"
+
+#define ZBCD_VERSION "0.1.0"
+#define EXIT_RUNTIME 1
+#define EXIT_USAGE 2
+#define DEFAULT_API "127.0.0.1:8080"
+#define MAX_PEER_FLAGS 64
+
+static const char usage_text[] =
+    "usage:\n"
+    "  zbcd init --datadir DIR [--genesis FILE]\n"
+    "      create DIR (mode 0700) with a new Ed25519 node key (node.key, 0600),\n"
+    "      an admin API token (api.token, 0600) and, with --genesis, a copy of\n"
+    "      the genesis file; prints the node key as JSON\n"
+    "  zbcd run --datadir DIR [--genesis FILE] [--api HOST:PORT]\n"
+    "           [--log-level debug|info|warn|error] [--log-file FILE] [--no-produce]\n"
+    "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
+    "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
+    "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
+    "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
+    "      it whenever the connection drops;\n"
+    "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly\n"
+    "  zbcd show-key --datadir DIR\n"
+    "      print the node key of DIR as JSON\n"
+    "  zbcd --help | --version\n"
+    "exit codes: 0 ok, 1 runtime failure, 2 usage error\n";
+
+struct options {
+    const char *datadir;
+    const char *genesis;
+    const char *api;
+    const char *log_level;
+    const char *log_file;
+    bool no_produce;
+    const char *p2p;
+    const char *peers[MAX_PEER_FLAGS];
+    size_t n_peers;
+};
+
+static int usage_error(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "zbcd: ");
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n(zbcd --help for usage)\n");
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* Parses options after the command; returns 0 or an exit code. */
+static int parse_options(struct options *o, int argc, char **argv,
+                         const char *command)
+{
+    bool is_run = strcmp(command, "run") == 0;
+    bool is_init = strcmp(command, "init") == 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        const char **slot = NULL;
+        if (strcmp(a, "--datadir") == 0)
+            slot = &o->datadir;
+        else if (strcmp(a, "--genesis") == 0 && (is_run || is_init))
+            slot = &o->genesis;
+        else if (strcmp(a, "--api") == 0 && is_run)
+            slot = &o->api;
+        else if (strcmp(a, "--log-level") == 0 && is_run)
+            slot = &o->log_level;
+        else if (strcmp(a, "--log-file") == 0 && is_run)
+            slot = &o->log_file;
+        else if (strcmp(a, "--no-produce") == 0 && is_run) {
+            o->no_produce = true;
+            continue;
+        } else if (strcmp(a, "--p2p") == 0 && is_run)
+            slot = &o->p2p;
+        else if (strcmp(a, "--peer") == 0 && is_run) {
+            if (o->n_peers == MAX_PEER_FLAGS)
+                return usage_error("at most %d --peer options",
+                                   MAX_PEER_FLAGS);
+            slot = &o->peers[o->n_peers++];
+        } else
+            return usage_error("unknown option '%s'", a);
+        if (i + 1 >= argc)
+            return usage_error("option %s needs a value", a);
+        *slot = argv[++i];
+    }
+    if (o->datadir == NULL)
+        return usage_error("%s needs --datadir DIR", command);
+    return 0;
+}
+
+static int print_key_json(const char *datadir, const struct zbc_node_key *k)
+{
+    char hex[65], znk[ZBC_ADDR_TEXT_MAX], zbc[ZBC_ADDR_TEXT_MAX];
+    zbc_hex_encode(hex, k->pk, 32);
+    zbc_addr_zbc_text(znk, k->pk, "ZNK");
+    zbc_addr_zbc_text(zbc, k->pk, "ZBC");
+    printf("{\"success\":true,\"datadir\":\"");
+    for (const char *p = datadir; *p != '\0'; p++) {
+        if (*p == '"' || *p == '\\')
+            putchar('\\');
+        if ((unsigned char)*p < 0x20)
+            printf("\\u%04x", (unsigned char)*p);
+        else
+            putchar(*p);
+    }
+    printf("\",\"node_public_key\":\"%s\",\"node_address\":\"%s\","
+           "\"producer_account\":\"%s\"}\n", hex, znk, zbc);
+    return fflush(stdout) == 0 ? 0 : EXIT_RUNTIME;
+}
+
+static int cmd_init(const struct options *o)
+{
+    struct zbc_node_key key;
+    struct zbc_err err = {{0}};
+    if (!zbc_datadir_init(o->datadir, o->genesis, &key, &err)) {
+        fprintf(stderr, "zbcd init: %s\n", err.msg);
+        return EXIT_RUNTIME;
+    }
+    if (o->genesis != NULL) {
+        /* Check the copy parses now rather than at the first run. */
+        struct zbc_genesis g;
+        if (!zbc_genesis_load_file(&g, o->genesis, &err))
+            fprintf(stderr, "zbcd init: warning: %s does not parse: %s\n",
+                    o->genesis, err.msg);
+        else
+            zbc_genesis_free(&g);
+    }
+    int rc = print_key_json(o->datadir, &key);
+    sodium_memzero(&key, sizeof key);
+    return rc;
+}
+
+static int cmd_show_key(const struct options *o)
+{
+    struct zbc_node_key key;
+    struct zbc_err err = {{0}};
+    if (!zbc_datadir_load_key(o->datadir, &key, &err)) {
+        fprintf(stderr, "zbcd show-key: %s\n", err.msg);
+        return EXIT_RUNTIME;
+    }
+    int rc = print_key_json(o->datadir, &key);
+    sodium_memzero(&key, sizeof key);
+    return rc;
+}
+
+/* ---- run ---- */
+
+struct daemon {
+    struct event_base *base;
+    int signal_seen;
+};
+
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+    (void)what;
+    struct daemon *d = arg;
+    d->signal_seen = (int)sig;
+    zbc_log_info("received %s: stopping after the current work",
+                 sig == SIGTERM ? "SIGTERM" : "SIGINT");
+    event_base_loopexit(d->base, NULL);
+}
+
+static void on_admin_stop(void *arg)
+{
+    struct daemon *d = arg;
+    event_base_loopexit(d->base, NULL);
+}
+
+static int run_fail(const char *what, const struct zbc_err *err)
+{
+    zbc_log_error("%s: %s", what, err->msg);
+    return EXIT_RUNTIME;
+}
+
+/* DIR/ledger.created (the genesis hash, hex) is written once the chain has
+ * opened; from then on the ledger must be there.  LMDB takes a missing or
+ * empty data.mdb for a new ledger, so a deleted or zero-truncated ledger
+ * would otherwise restart the chain from its genesis without a word. */
+#define LEDGER_MARK "ledger.created"
+
+static int check_ledger_present(const char *dir, struct zbc_err *err)
+{
+    char mark[ZBC_DATADIR_PATH_MAX], data[ZBC_DATADIR_PATH_MAX];
+    if (!zbc_datadir_path(mark, sizeof mark, dir, LEDGER_MARK, err) ||
+        !zbc_datadir_path(data, sizeof data, dir,
+                          ZBC_DATADIR_LEDGER "/data.mdb", err))
+        return 0;
+    struct stat st;
+    if (stat(mark, &st) != 0)
+        return errno == ENOENT ? 1
+                               : zbc_fail(err, "cannot stat %s: %s", mark,
+                                          strerror(errno));
+    if (stat(data, &st) == 0 && st.st_size > 0)
+        return 1;
+    return zbc_fail(err, "the ledger %s is missing or empty, but this data "
+                    "directory held one (%s exists); restore the ledger, or "
+                    "delete %s/%s and %s to start again from the genesis and "
+                    "sync from peers", data, mark, dir, ZBC_DATADIR_LEDGER,
+                    mark);
+}
+
+static int mark_ledger_created(const char *dir, const uint8_t genesis[32],
+                               struct zbc_err *err)
+{
+    char mark[ZBC_DATADIR_PATH_MAX], line[66];
+    if (!zbc_datadir_path(mark, sizeof mark, dir, LEDGER_MARK, err))
+        return 0;
+    if (access(mark, F_OK) == 0)
+        return 1;
+    zbc_hex_encode(line, genesis, 32);
+    line[64] = '\n';
+    line[65] = '\0';
+    return zbc_write_file(mark, line, 65, 0600, err);
+}
+
+static int cmd_run(const struct options *o)
+{
+    struct zbc_err err = {{0}};
+    enum zbc_log_level level = ZBC_LOG_INFO;
+    if (o->log_level != NULL && !zbc_log_level_parse(&level, o->log_level, &err))
+        return usage_error("%s", err.msg);
+    char host[256];
+    uint16_t port;
+    if (!zbc_api_parse_listen(host, sizeof host, &port,
+                              o->api != NULL ? o->api : DEFAULT_API, &err))
+        return usage_error("%s", err.msg);
+    zbc_log_set_level(level);
+    if (o->log_file != NULL && !zbc_log_open_file(o->log_file, &err)) {
+        fprintf(stderr, "zbcd: %s\n", err.msg);
+        return EXIT_RUNTIME;
+    }
+    if (sodium_init() < 0) {
+        zbc_fail(&err, "libsodium failed to initialise");
+        return run_fail("startup", &err);
+    }
+    signal(SIGPIPE, SIG_IGN);
+
+    struct stat st;
+    if (stat(o->datadir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        zbc_log_error("startup: data directory %s does not exist (run `zbcd "
+                      "init --datadir %s` first)", o->datadir, o->datadir);
+        return EXIT_RUNTIME;
+    }
+    int lock_fd = -1;
+    if (!zbc_datadir_lock(o->datadir, &lock_fd, &err))
+        return run_fail("startup", &err);
+
+    int rc = EXIT_RUNTIME;
+    struct zbc_node_key key;
+    struct zbc_genesis g;
+    bool have_genesis = false;
+    char token[ZBC_API_TOKEN_HEX + 1];
+    char path[ZBC_DATADIR_PATH_MAX];
+    struct zbc_chain *chain = NULL;
+    struct zbc_api *api = NULL;
+    struct zbc_producer_loop *producer = NULL;
+    struct zbc_p2p *p2p = NULL;
+    struct daemon d = {0};
+    struct event *sigterm = NULL, *sigint = NULL;
+    memset(&key, 0, sizeof key);
+
+    if (!zbc_datadir_load_key(o->datadir, &key, &err) ||
+        !zbc_datadir_load_token(o->datadir, token, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+    const char *gpath = o->genesis;
+    if (gpath == NULL) {
+        if (!zbc_datadir_path(path, sizeof path, o->datadir,
+                              ZBC_DATADIR_GENESIS, &err)) {
+            run_fail("startup", &err);
+            goto out;
+        }
+        if (access(path, R_OK) != 0) {
+            zbc_log_error("startup: no --genesis given and %s does not exist",
+                          path);
+            goto out;
+        }
+        gpath = path;
+    }
+    if (!zbc_genesis_load_file(&g, gpath, &err)) {
+        zbc_log_error("startup: genesis %s: %s", gpath, err.msg);
+        goto out;
+    }
+    have_genesis = true;
+
+    char ledger[ZBC_DATADIR_PATH_MAX];
+    if (!zbc_datadir_path(ledger, sizeof ledger, o->datadir,
+                          ZBC_DATADIR_LEDGER, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+    struct zbc_chain_config ccfg = {.ledger_dir = ledger, .genesis = &g,
+                                    .key = &key};
+    if (!check_ledger_present(o->datadir, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+    if (!zbc_chain_open(&chain, &ccfg, &err)) {
+        run_fail("cannot open the chain", &err);
+        goto out;
+    }
+    if (!mark_ledger_created(o->datadir, g.hash, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+
+    d.base = event_base_new();
+    if (d.base == NULL) {
+        zbc_log_error("startup: cannot create the event loop");
+        goto out;
+    }
+    struct zbc_api_config acfg = {
+        .host = host,
+        .port = port,
+        .admin_token = token,
+        .version = "zbcd/" ZBCD_VERSION,
+        .on_stop = on_admin_stop,
+        .on_stop_arg = &d,
+    };
+    if (!zbc_api_start(&api, d.base, chain, &acfg, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+    if (o->p2p != NULL || o->n_peers > 0) {
+        struct zbc_p2p_config pcfg = {.listen = o->p2p, .peers = o->peers,
+                                      .n_peers = o->n_peers};
+        if (!zbc_p2p_start(&p2p, d.base, chain, &pcfg, &err)) {
+            run_fail("startup", &err);
+            goto out;
+        }
+    }
+    if (!o->no_produce &&
+        !zbc_producer_loop_start(&producer, d.base, chain, NULL, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
+    sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
+    sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
+    if (sigterm == NULL || sigint == NULL || evsignal_add(sigterm, NULL) != 0 ||
+        evsignal_add(sigint, NULL) != 0) {
+        zbc_log_error("startup: cannot install signal handlers");
+        goto out;
+    }
+
+    char ghex[65], thex[65], znk[ZBC_ADDR_TEXT_MAX];
+    const struct zbc_parent *tip = zbc_chain_tip(chain);
+    zbc_hex_encode(ghex, g.hash, 32);
+    zbc_hex_encode(thex, tip->hash, 32);
+    zbc_addr_zbc_text(znk, key.pk, "ZNK");
+    zbc_log_info("zbcd %s started: chain=%s genesis=%s height=%u tip=%s "
+                 "node=%s validator=%s producing=%s",
+                 ZBCD_VERSION, g.chain_name, ghex, tip->height, thex, znk,
+                 zbc_genesis_is_validator(&g, key.pk) ? "yes" : "no",
+                 producer != NULL ? "yes" : "no");
+
+    if (event_base_dispatch(d.base) < 0) {
+        zbc_log_error("event loop failed");
+        goto out;
+    }
+    zbc_log_info("zbcd stopped at height %u", zbc_chain_tip(chain)->height);
+    rc = 0;
+out:
+    if (sigterm != NULL)
+        event_free(sigterm);
+    if (sigint != NULL)
+        event_free(sigint);
+    zbc_producer_loop_stop(producer);
+    zbc_p2p_stop(p2p);
+    zbc_api_stop(api);
+    zbc_chain_close(chain); /* syncs and closes LMDB */
+    if (d.base != NULL)
+        event_base_free(d.base);
+    if (have_genesis)
+        zbc_genesis_free(&g);
+    sodium_memzero(&key, sizeof key);
+    sodium_memzero(token, sizeof token);
+    if (lock_fd >= 0)
+        close(lock_fd);
+    zbc_log_close_file();
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage_error("missing command");
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 ||
+        strcmp(cmd, "help") == 0) {
+        fputs(usage_text, stdout);
+        return 0;
+    }
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("zbcd %s\n", ZBCD_VERSION);
+        return 0;
+    }
+    for (int i = 2; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage_text, stdout);
+            return 0;
+        }
+    }
+    struct options o = {0};
+    if (strcmp(cmd, "init") != 0 && strcmp(cmd, "run") != 0 &&
+        strcmp(cmd, "show-key") != 0)
+        return usage_error("unknown command '%s'", cmd);
+    int rc = parse_options(&o, argc - 2, argv + 2, cmd);
+    if (rc != 0)
+        return rc;
+    if (strcmp(cmd, "init") == 0)
+        return cmd_init(&o);
+    if (strcmp(cmd, "show-key") == 0)
+        return cmd_show_key(&o);
+    return cmd_run(&o);
+}
