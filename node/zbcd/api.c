@@ -94,8 +94,9 @@ static void reply(struct call *c, int status, json_t *body)
         free(text);
         if (buf != NULL)
             evbuffer_free(buf);
-        zbc_log_error("api: out of memory answering %s %s", c->method,
-                      c->path);
+        zbc_log_ratelimited("api:oom", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: out of memory answering %s %s", c->method,
+                            c->path);
         evhttp_send_error(c->req, 500, "out of memory");
         return;
     }
@@ -120,9 +121,13 @@ static void reply_error(struct call *c, int status, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (status >= 500)
-        zbc_log_error("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+        zbc_log_ratelimited("api:5xx", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: %s %s -> %d: %s", c->method, c->path,
+                            status, msg);
     else
-        zbc_log_info("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+        zbc_log_ratelimited("api:4xx", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "api: %s %s -> %d: %s", c->method,
+                            c->path, status, msg);
     json_t *o = json_pack("{s:b, s:s, s:i}", "success", 0, "error", msg,
                           "code", status);
     reply(c, status, o);
@@ -132,7 +137,7 @@ static void reply_error(struct call *c, int status, const char *fmt, ...)
  * answer carries the reason, the log gets one INFO line per period. */
 static void reply_refused(struct call *c, int status, const char *msg)
 {
-    zbc_log_limited(&c->api->log_refused, ZBC_API_LOG_PERIOD_MS, ZBC_LOG_INFO,
+    zbc_log_limited(&c->api->log_refused, ZBC_LOG_PERIOD_MS, ZBC_LOG_INFO,
                     "api: %s %s from %s -> %d: %s", c->method, c->path,
                     c->conn != NULL ? c->conn->peer : "?", status, msg);
     reply(c, status, json_pack("{s:b, s:s, s:i}", "success", 0, "error", msg,
@@ -375,13 +380,20 @@ static void post_transaction(struct call *c)
     free(raw);
     zbc_hex_encode(hex, hash, 32);
     if (!ok) {
-        zbc_log_info("tx rejected hash=%s: %s", hex, err.msg);
+        zbc_log_ratelimited("api:tx-rejected", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx rejected hash=%s: %s", hex,
+                            err.msg);
         reply_error(c, submit_status(err.msg), "%s", err.msg);
         return;
     }
-    zbc_log_info("tx %s hash=%s mempool=%zu",
-                 duplicate ? "already pooled" : "admitted", hex,
-                 zbc_chain_mempool_count(c->api->chain));
+    if (duplicate) /* free to repeat: rate-limited */
+        zbc_log_ratelimited("api:tx-dup", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx already pooled hash=%s "
+                            "mempool=%zu", hex,
+                            zbc_chain_mempool_count(c->api->chain));
+    else
+        zbc_log_info("tx admitted hash=%s mempool=%zu", hex,
+                     zbc_chain_mempool_count(c->api->chain));
     json_t *o = json_pack(
         "{s:s, s:b, s:s, s:s}", "status", "success", "duplicate", duplicate,
         "message",
@@ -474,8 +486,10 @@ static void get_transaction(struct call *c, const char *hash_text,
         }
         zbc_tx_lookup_free(&lk);
         if (ok && lk.status == ZBC_TX_STATUS_NOT_FOUND)
-            zbc_log_info("api: %s %s -> 404: Transaction not found",
-                         c->method, c->path);
+            zbc_log_ratelimited("api:4xx", ZBC_LOG_CLIENT_PERIOD_MS,
+                                ZBC_LOG_INFO,
+                                "api: %s %s -> 404: Transaction not found",
+                                c->method, c->path);
         reply_built(c, lk.status == ZBC_TX_STATUS_NOT_FOUND ? 404 : 200, o,
                     ok, &err);
         return;
@@ -826,8 +840,11 @@ static void get_events(struct call *c, const char *text, bool is_app)
         return;
     }
     c->streaming = true;
-    zbc_log_info("api: event stream opened on %s from block %u (%zu open)",
-                 c->path, from, zbc_sse_count(c->api->sse));
+    zbc_log_ratelimited("api:sse-open", ZBC_LOG_CLIENT_PERIOD_MS,
+                        ZBC_LOG_INFO,
+                        "api: event stream opened on %s from block %u (%zu "
+                        "open)",
+                        c->path, from, zbc_sse_count(c->api->sse));
 }
 
 static bool token_ok(struct call *c)
@@ -987,7 +1004,7 @@ static void on_deadline(evutil_socket_t fd, short what, void *arg)
         evhttp_connection_free(k->evcon);
         return;
     }
-    zbc_log_limited(&k->api->log_deadline, ZBC_API_LOG_PERIOD_MS,
+    zbc_log_limited(&k->api->log_deadline, ZBC_LOG_PERIOD_MS,
                     ZBC_LOG_INFO,
                     "api: closing the connection from %s: no whole request "
                     "or answer within %u s", k->peer,
@@ -1046,7 +1063,7 @@ static struct bufferevent *on_accepted(struct event_base *base, void *arg)
         if (bev != NULL)
             bufferevent_free(bev);
         free(k);
-        zbc_log_ratelimited("api:conn-oom", ZBC_API_LOG_PERIOD_MS,
+        zbc_log_ratelimited("api:conn-oom", ZBC_LOG_PERIOD_MS,
                             ZBC_LOG_ERROR, "api: out of memory tracking a "
                             "connection");
         return NULL;
@@ -1060,7 +1077,7 @@ static struct bufferevent *on_accepted(struct event_base *base, void *arg)
     a->n_conns++;
     event_active(a->adopt, 0, 0);
     if (a->n_conns >= a->cfg.max_connections) {
-        zbc_log_limited(&a->log_cap, ZBC_API_LOG_PERIOD_MS, ZBC_LOG_WARN,
+        zbc_log_limited(&a->log_cap, ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
                         "api: %zu connections open (the limit): not "
                         "accepting more until one closes", a->n_conns);
         update_listener(a); /* the listener's accept loop stops here */
@@ -1091,7 +1108,7 @@ static void on_accept_error(struct evconnlistener *lev, void *arg)
         evconnlistener_disable(lev);
         return;
     }
-    zbc_log_limited(&a->log_accept, ZBC_API_LOG_PERIOD_MS, ZBC_LOG_WARN,
+    zbc_log_limited(&a->log_accept, ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
                     "api: cannot accept a connection: %s (%zu open); "
                     "accepting paused for %u ms", strerror(e), a->n_conns,
                     ZBC_API_ACCEPT_BACKOFF_MS);

@@ -35,7 +35,6 @@
                                       * idle between keep-alive requests */
 #define ZBC_API_ACCEPT_BACKOFF_MS 1000 /* accepting paused after accept()
                                         * failed (e.g. out of descriptors) */
-#define ZBC_API_LOG_PERIOD_MS 10000  /* one line per repeated warning */
 
 struct zbc_api;
 

@@ -55,6 +55,12 @@ void zbc_log(enum zbc_log_level level, const char *fmt, ...)
  * zbc_log_limited is the same with a caller-owned state instead of a
  * key (a per-object limiter; start it zeroed). */
 #define ZBC_LOG_KEY_MAX 48
+/* Periods in use: a repeated warning or error (a condition that lasts, a
+ * refusal an outsider repeats) at most every 10 s; a per-request INFO line
+ * (4xx answers, rejected transactions, streams opened and closed) at most
+ * 10 a second. */
+#define ZBC_LOG_PERIOD_MS 10000
+#define ZBC_LOG_CLIENT_PERIOD_MS 100
 #define ZBC_LOG_LIMIT_SLOTS 64
 
 struct zbc_log_limit {

@@ -128,8 +128,9 @@ void zbc_sse_conn_closed(struct zbc_sse *s, struct evhttp_connection *conn)
         st = st->next;
     if (st == NULL)
         return;
-    zbc_log_info("api: event stream of %s closed by the client (%zu left)",
-                 st->peer, s->n - 1);
+    zbc_log_ratelimited("api:sse-close", ZBC_LOG_CLIENT_PERIOD_MS, ZBC_LOG_INFO,
+                        "api: event stream of %s closed by the client (%zu "
+                        "left)", st->peer, s->n - 1);
     if (evhttp_request_get_connection(st->req) == NULL)
         evhttp_request_free(st->req);
     unlink_stream(st);
@@ -191,8 +192,10 @@ static void poll_stream(struct stream *st, uint32_t tip)
     for (unsigned k = 0; k < ZBC_SSE_BLOCKS_PER_POLL && st->next_height <= tip;
          k++) {
         if (st->next_height > 0 && !send_block(st, st->next_height, &err)) {
-            zbc_log_error("api: event stream at block %u: %s; closing it",
-                          st->next_height, err.msg);
+            zbc_log_ratelimited("api:sse-block", ZBC_LOG_PERIOD_MS,
+                                ZBC_LOG_ERROR,
+                                "api: event stream at block %u: %s; closing "
+                                "it", st->next_height, err.msg);
             end_stream(st);
             return;
         }
@@ -213,7 +216,9 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     struct zbc_store_meta m;
     struct zbc_err err = {{0}};
     if (!zbc_store_get_meta(s->store, &m, &err)) {
-        zbc_log_error("api: event streams cannot read the tip: %s", err.msg);
+        zbc_log_ratelimited("api:sse-tip", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: event streams cannot read the tip: %s",
+                            err.msg);
         return;
     }
     uint32_t tip = m.has_tip ? m.tip_height : 0;
