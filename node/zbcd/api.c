@@ -1166,8 +1166,12 @@ static void on_request(struct evhttp_request *req, void *arg)
                           "Connection", "close");
         if (c.conn != NULL)
             c.conn->close_after_reply = true;
-        reply_error(&c, 405, "method %s is not supported by this API",
-                    c.method);
+        if (strcmp(c.method, "?") == 0)
+            reply_error(&c, 405, "the request's method is not supported by "
+                        "this API (GET, POST)");
+        else
+            reply_error(&c, 405, "method %s is not supported by this API",
+                        c.method);
         return;
     }
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);

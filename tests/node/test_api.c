@@ -593,8 +593,9 @@ static void raw_close(struct raw *rs, int n)
     }
 }
 
-/* CONNECT (and TRACE) are not for this API: a JSON 405, then the server
- * closes the connection (it used to stay open). */
+/* CONNECT, TRACE and unknown methods are not for this API: a JSON 405,
+ * then the server closes the connection (a CONNECT one used to stay
+ * open). */
 static void test_connect_closes(void)
 {
     const char *reqs[] = {
@@ -615,6 +616,16 @@ static void test_connect_closes(void)
             fprintf(stderr, "  got: %s\n", r.buf);
         raw_close(&r, 1);
     }
+    /* a method libevent does not know: the same */
+    struct raw r = {.fd = raw_connect(port)};
+    pump(&r, 1, 50);
+    raw_send(&r, "BREW /api/v1/node/info HTTP/1.1\r\nHost: x\r\n\r\n");
+    pump(&r, 1, 1000);
+    CHECK(r.closed);
+    CHECK(strncmp(r.buf, "HTTP/1.1 405", 12) == 0);
+    CHECK(strstr(r.buf, "the request's method is not supported by this API")
+          != NULL);
+    raw_close(&r, 1);
 }
 
 /* A second server on the same chain with small limits. */
