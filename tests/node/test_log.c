@@ -21,15 +21,23 @@ static void test_levels(void)
                           "warn, error");
 }
 
-static void test_file_lines(void)
+/* Sends the log (only) to a new temporary file named in path (a
+ * mkstemp template). */
+static void log_to_temp(char *path)
 {
-    char path[] = "/tmp/zbc_test_log_XXXXXX";
+    struct zbc_err err = {{0}};
     int fd = mkstemp(path);
     CHECK(fd >= 0);
     close(fd);
-    struct zbc_err err = {{0}};
     zbc_log_to_stderr(false);
     CHECK(zbc_log_open_file(path, &err));
+}
+
+static void test_file_lines(void)
+{
+    char path[] = "/tmp/zbc_test_log_XXXXXX";
+    struct zbc_err err = {{0}};
+    log_to_temp(path);
     zbc_log_set_level(ZBC_LOG_INFO);
     zbc_log_debug("hidden %d", 1);
     zbc_log_info("block produced height=%d", 5);
@@ -73,14 +81,10 @@ static int count_lines(const char *text, const char *needle)
 static void test_ratelimited(void)
 {
     char path[] = "/tmp/zbc_test_log_XXXXXX";
-    int fd = mkstemp(path);
-    CHECK(fd >= 0);
-    close(fd);
     struct zbc_err err = {{0}};
-    zbc_log_to_stderr(false);
     zbc_log_set_level(ZBC_LOG_INFO);
     zbc_log_set_clock(fake_clock);
-    CHECK(zbc_log_open_file(path, &err));
+    log_to_temp(path);
     fake_now = 1000;
     CHECK(zbc_log_ratelimited("t:accept", 5000, ZBC_LOG_WARN, "accept: %s",
                               "Too many open files"));
