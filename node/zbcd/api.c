@@ -2,8 +2,11 @@
 
 #include <arpa/inet.h>
 #include <ctype.h>
+#include <errno.h>
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
 #include <event2/http.h>
+#include <event2/listener.h>
 #include <event2/keyvalq_struct.h>
 #include <jansson.h>
 #include <netinet/in.h>
@@ -17,6 +20,7 @@
 
 #include "consensus/seed.h"
 #include "consensus/tx.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_apps.h"
 #include "node/zbcd/json_app.h"
@@ -27,10 +31,24 @@
 
 #define API_MAX_SEGMENTS 8
 #define API_MAX_HEADERS (64 * 1024)
-#define API_TIMEOUT_S 30
+
+/* One accepted connection (docs/api.md §8).  Created when evhttp asks for
+ * the connection's bufferevent, adopted (close callback, deadline) right
+ * after evhttp has set it up, freed by the close callback. */
+struct conn {
+    struct zbc_api *api;
+    struct bufferevent *bev;
+    struct evhttp_connection *evcon; /* NULL until adopted */
+    struct event *deadline;
+    char peer[64];
+    bool stop_after_reply; /* admin/stop: stop once the answer went out */
+    bool close_after_reply; /* CONNECT, TRACE: close once it went out */
+    struct conn *next;
+};
 
 struct zbc_api {
     struct evhttp *http;
+    struct evconnlistener *listener;
     struct zbc_chain *chain;
     struct zbc_api_config cfg;
     char token[ZBC_API_TOKEN_HEX + 1];
@@ -38,7 +56,19 @@ struct zbc_api {
     char version[64];
     uint16_t port;
     struct zbc_sse *sse;
+    struct conn *conns;
+    size_t n_conns;
+    struct event *adopt;   /* activated when a connection was accepted */
+    struct event *backoff; /* ends an accept back-off */
+    bool backing_off;
+    bool listening;        /* the listener is enabled */
+    struct zbc_log_limit log_cap, log_accept, log_deadline, log_refused;
+    struct zbc_api *next_api;
 };
+
+/* Running servers, to find the server of a listener in its error callback
+ * (evhttp makes the listener's argument its own struct evhttp). */
+static struct zbc_api *all_apis;
 
 /* One request being answered. */
 struct call {
@@ -49,6 +79,8 @@ struct call {
     char *seg[API_MAX_SEGMENTS]; /* decoded path segments after /api/v1 */
     int nseg;
     struct evkeyvalq query;      /* decoded query string */
+    struct conn *conn;           /* NULL: not tracked (out of memory) */
+    bool streaming;              /* the request became an event stream */
 };
 
 /* ---- replies ---- */
@@ -62,8 +94,9 @@ static void reply(struct call *c, int status, json_t *body)
         free(text);
         if (buf != NULL)
             evbuffer_free(buf);
-        zbc_log_error("api: out of memory answering %s %s", c->method,
-                      c->path);
+        zbc_log_ratelimited("api:oom", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: out of memory answering %s %s", c->method,
+                            c->path);
         evhttp_send_error(c->req, 500, "out of memory");
         return;
     }
@@ -88,12 +121,27 @@ static void reply_error(struct call *c, int status, const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     if (status >= 500)
-        zbc_log_error("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+        zbc_log_ratelimited("api:5xx", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: %s %s -> %d: %s", c->method, c->path,
+                            status, msg);
     else
-        zbc_log_info("api: %s %s -> %d: %s", c->method, c->path, status, msg);
+        zbc_log_ratelimited("api:4xx", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "api: %s %s -> %d: %s", c->method,
+                            c->path, status, msg);
     json_t *o = json_pack("{s:b, s:s, s:i}", "success", 0, "error", msg,
                           "code", status);
     reply(c, status, o);
+}
+
+/* A refusal that an outsider can repeat at will (too many streams): the
+ * answer carries the reason, the log gets one INFO line per period. */
+static void reply_refused(struct call *c, int status, const char *msg)
+{
+    zbc_log_limited(&c->api->log_refused, ZBC_LOG_PERIOD_MS, ZBC_LOG_INFO,
+                    "api: %s %s from %s -> %d: %s", c->method, c->path,
+                    c->conn != NULL ? c->conn->peer : "?", status, msg);
+    reply(c, status, json_pack("{s:b, s:s, s:i}", "success", 0, "error", msg,
+                               "code", status));
 }
 
 static void reply_built(struct call *c, int status, json_t *o, int ok,
@@ -109,23 +157,32 @@ static void reply_built(struct call *c, int status, json_t *o, int ok,
 
 /* ---- request parsing ---- */
 
+/* Decimal digits only, at most 20 of them, no overflow.  Leading zeros are
+ * accepted (as this API always did), so they are skipped before the strict
+ * codec parser, which refuses them. */
+static int parse_u64(uint64_t *out, const char *text)
+{
+    size_t n = strlen(text);
+    if (n == 0 || n > 20)
+        return 0;
+    size_t z = 0;
+    while (z + 1 < n && text[z] == '0')
+        z++;
+    struct zbc_err err = {{0}};
+    return zbc_parse_u64n(text + z, n - z, 0, UINT64_MAX, out, "number", &err);
+}
+
 static int parse_hash(uint8_t out[32], const char *text)
 {
     return strlen(text) == 64 && zbc_hex_decode_exact(out, 32, text);
 }
 
+/* Decimal digits only, up to 10 of them (leading zeros allowed, as
+ * before), value at most UINT32_MAX. */
 static int parse_height(uint32_t *out, const char *text)
 {
-    size_t n = strlen(text);
-    if (n == 0 || n > 10)
-        return 0;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)text[i]))
-            return 0;
-        v = v * 10 + (uint64_t)(text[i] - '0');
-    }
-    if (v > UINT32_MAX)
+    uint64_t v;
+    if (!parse_u64(&v, text) || strlen(text) > 10 || v > UINT32_MAX)
         return 0;
     *out = (uint32_t)v;
     return 1;
@@ -180,6 +237,16 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         return 0;
     zbc_chain_tip_state_root(a->chain, root);
     zbc_addr_to_text(fund, &g->fund_account);
+    /* not synced while a peer is ahead or the ledger cannot store blocks
+     * (docs/api.md "node/info") */
+    const char *store_fail = zbc_store_write_failure(zbc_chain_store(a->chain));
+    bool synced = zbc_chain_synced(a->chain) && store_fail == NULL;
+    char reason[ZBC_ERR_MAX + 64] = "";
+    if (store_fail != NULL)
+        snprintf(reason, sizeof reason, "the ledger cannot store blocks: %s",
+                 store_fail);
+    else if (!synced)
+        snprintf(reason, sizeof reason, "a peer is ahead: catching up");
     json_t *validators = json_array();
     if (!zbc_json_set(o, "validators", validators, err))
         return 0;
@@ -194,10 +261,9 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         zbc_json_set(o, "blockchain_height", json_integer(tip->height), err) &&
         zbc_json_set(o, "peer_count",
                      json_integer(zbc_chain_peer_count(a->chain)), err) &&
-        zbc_json_set(o, "synced",
-                     json_boolean(zbc_chain_synced(a->chain)), err) &&
-        zbc_json_set(o, "syncing",
-                     json_boolean(!zbc_chain_synced(a->chain)), err) &&
+        zbc_json_set(o, "synced", json_boolean(synced), err) &&
+        zbc_json_set(o, "syncing", json_boolean(!synced), err) &&
+        zbc_json_set(o, "synced_reason", json_string(reason), err) &&
         zbc_json_set(o, "p2pAddress", json_string(""), err) &&
         zbc_json_set(o, "archival_node", json_true(), err) &&
         zbc_json_set(o, "public_api_url", json_string(""), err) &&
@@ -314,13 +380,20 @@ static void post_transaction(struct call *c)
     free(raw);
     zbc_hex_encode(hex, hash, 32);
     if (!ok) {
-        zbc_log_info("tx rejected hash=%s: %s", hex, err.msg);
+        zbc_log_ratelimited("api:tx-rejected", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx rejected hash=%s: %s", hex,
+                            err.msg);
         reply_error(c, submit_status(err.msg), "%s", err.msg);
         return;
     }
-    zbc_log_info("tx %s hash=%s mempool=%zu",
-                 duplicate ? "already pooled" : "admitted", hex,
-                 zbc_chain_mempool_count(c->api->chain));
+    if (duplicate) /* free to repeat: rate-limited */
+        zbc_log_ratelimited("api:tx-dup", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx already pooled hash=%s "
+                            "mempool=%zu", hex,
+                            zbc_chain_mempool_count(c->api->chain));
+    else
+        zbc_log_info("tx admitted hash=%s mempool=%zu", hex,
+                     zbc_chain_mempool_count(c->api->chain));
     json_t *o = json_pack(
         "{s:s, s:b, s:s, s:s}", "status", "success", "duplicate", duplicate,
         "message",
@@ -413,8 +486,10 @@ static void get_transaction(struct call *c, const char *hash_text,
         }
         zbc_tx_lookup_free(&lk);
         if (ok && lk.status == ZBC_TX_STATUS_NOT_FOUND)
-            zbc_log_info("api: %s %s -> 404: Transaction not found",
-                         c->method, c->path);
+            zbc_log_ratelimited("api:4xx", ZBC_LOG_CLIENT_PERIOD_MS,
+                                ZBC_LOG_INFO,
+                                "api: %s %s -> 404: Transaction not found",
+                                c->method, c->path);
         reply_built(c, lk.status == ZBC_TX_STATUS_NOT_FOUND ? 404 : 200, o,
                     ok, &err);
         return;
@@ -552,23 +627,6 @@ static void get_block(struct call *c, const char *which)
 
 /* ---- apps (docs/api.md "Apps") ---- */
 
-static int parse_u64(uint64_t *out, const char *text)
-{
-    size_t n = strlen(text);
-    if (n == 0 || n > 20)
-        return 0;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)text[i]))
-            return 0;
-        unsigned d = (unsigned)(text[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return 0;
-        v = v * 10 + d;
-    }
-    *out = v;
-    return 1;
-}
 
 static int parse_status(uint8_t *out, const char *text)
 {
@@ -774,12 +832,19 @@ static void get_events(struct call *c, const char *text, bool is_app)
         reply_error(c, 400, "from_height must be a decimal block height");
         return;
     }
-    if (!zbc_sse_open(c->api->sse, c->req, &f, from, index, &err)) {
-        reply_error(c, 503, "%s", err.msg);
+    int status = 0;
+    if (!zbc_sse_open(c->api->sse, c->req,
+                      c->conn != NULL ? c->conn->peer : "?", &f, from, index,
+                      &status, &err)) {
+        reply_refused(c, status, err.msg);
         return;
     }
-    zbc_log_info("api: event stream opened on %s from block %u (%zu open)",
-                 c->path, from, zbc_sse_count(c->api->sse));
+    c->streaming = true;
+    zbc_log_ratelimited("api:sse-open", ZBC_LOG_CLIENT_PERIOD_MS,
+                        ZBC_LOG_INFO,
+                        "api: event stream opened on %s from block %u (%zu "
+                        "open)",
+                        c->path, from, zbc_sse_count(c->api->sse));
 }
 
 static bool token_ok(struct call *c)
@@ -796,13 +861,6 @@ static bool token_ok(struct call *c)
     return sodium_memcmp(v, c->api->token, ZBC_API_TOKEN_HEX) == 0;
 }
 
-static void admin_stop_sent(struct evhttp_request *req, void *arg)
-{
-    (void)req;
-    struct zbc_api *a = arg;
-    a->cfg.on_stop(a->cfg.on_stop_arg);
-}
-
 static void post_admin(struct call *c, const char *what)
 {
     if (strcmp(what, "stop") != 0) {
@@ -817,8 +875,11 @@ static void post_admin(struct call *c, const char *what)
         return;
     }
     zbc_log_info("api: admin stop requested");
-    /* Stop once the answer has gone out, not before. */
-    evhttp_request_set_on_complete_cb(c->req, admin_stop_sent, c->api);
+    /* Stop once the answer has gone out, not before (reply_sent). */
+    if (c->conn != NULL)
+        c->conn->stop_after_reply = true;
+    else
+        c->api->cfg.on_stop(c->api->cfg.on_stop_arg);
     reply(c, 200, json_pack("{s:b, s:s}", "success", 1, "message",
                             "stopping"));
 }
@@ -887,10 +948,232 @@ static int split_path(struct call *c, char *copy)
     return c->nseg > 0;
 }
 
+/* ---- connections (docs/api.md §8) ---- */
+
+static struct conn *conn_of(struct zbc_api *a, struct evhttp_connection *evcon)
+{
+    for (struct conn *k = a->conns; k != NULL; k = k->next)
+        if (k->evcon == evcon && evcon != NULL)
+            return k;
+    return NULL;
+}
+
+/* Accepting is on unless the connection limit is reached or an accept
+ * back-off runs. */
+static void update_listener(struct zbc_api *a)
+{
+    bool want = !a->backing_off && a->n_conns < a->cfg.max_connections;
+    if (a->listener == NULL || want == a->listening)
+        return;
+    if (want ? evconnlistener_enable(a->listener) == 0
+             : evconnlistener_disable(a->listener) == 0)
+        a->listening = want;
+}
+
+static void arm_deadline(struct conn *k)
+{
+    struct timeval tv = {(time_t)k->api->cfg.request_timeout_s, 0};
+    evtimer_add(k->deadline, &tv);
+}
+
+static void on_conn_close(struct evhttp_connection *evcon, void *arg)
+{
+    struct conn *k = arg;
+    struct zbc_api *a = k->api;
+    zbc_sse_conn_closed(a->sse, evcon);
+    for (struct conn **p = &a->conns; *p != NULL; p = &(*p)->next) {
+        if (*p == k) {
+            *p = k->next;
+            break;
+        }
+    }
+    a->n_conns--;
+    event_free(k->deadline);
+    free(k);
+    update_listener(a);
+}
+
+/* A connection that did not send a whole request (or take its answer, or
+ * send the next request) in time: closed, one log line per period. */
+static void on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct conn *k = arg;
+    if (k->close_after_reply) {
+        evhttp_connection_free(k->evcon);
+        return;
+    }
+    zbc_log_limited(&k->api->log_deadline, ZBC_LOG_PERIOD_MS,
+                    ZBC_LOG_INFO,
+                    "api: closing the connection from %s: no whole request "
+                    "or answer within %u s", k->peer,
+                    k->api->cfg.request_timeout_s);
+    evhttp_connection_free(k->evcon); /* on_conn_close frees k */
+}
+
+/* evhttp has set up the connections accepted since the last run (their
+ * bufferevents' callback argument is now the evhttp_connection): take
+ * over their close callback and start their request deadline. */
+static void on_adopt(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct zbc_api *a = arg;
+    struct conn **p = &a->conns;
+    while (*p != NULL) {
+        struct conn *k = *p;
+        if (k->evcon != NULL) {
+            p = &k->next;
+            continue;
+        }
+        void *cbarg = NULL;
+        bufferevent_getcb(k->bev, NULL, NULL, NULL, &cbarg);
+        if (cbarg == NULL) { /* evhttp did not take it */
+            *p = k->next;
+            a->n_conns--;
+            event_free(k->deadline);
+            bufferevent_free(k->bev);
+            free(k);
+            continue;
+        }
+        k->evcon = cbarg;
+        char *host = NULL;
+        ev_uint16_t port = 0;
+        evhttp_connection_get_peer(k->evcon, &host, &port);
+        snprintf(k->peer, sizeof k->peer, "%s", host != NULL ? host : "?");
+        evhttp_connection_set_closecb(k->evcon, on_conn_close, k);
+        arm_deadline(k);
+        p = &k->next;
+    }
+    update_listener(a);
+}
+
+/* evhttp asks for the bufferevent of each connection it accepts: count
+ * the connection here, and stop accepting at the limit. */
+static struct bufferevent *on_accepted(struct event_base *base, void *arg)
+{
+    struct zbc_api *a = arg;
+    struct conn *k = calloc(1, sizeof *k);
+    struct bufferevent *bev =
+        k != NULL ? bufferevent_socket_new(base, -1, BEV_OPT_CLOSE_ON_FREE)
+                  : NULL;
+    struct event *ev = bev != NULL ? evtimer_new(base, on_deadline, k) : NULL;
+    if (ev == NULL) {
+        if (bev != NULL)
+            bufferevent_free(bev);
+        free(k);
+        zbc_log_ratelimited("api:conn-oom", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_ERROR, "api: out of memory tracking a "
+                            "connection");
+        return NULL;
+    }
+    k->api = a;
+    k->bev = bev;
+    k->deadline = ev;
+    snprintf(k->peer, sizeof k->peer, "?");
+    k->next = a->conns;
+    a->conns = k;
+    a->n_conns++;
+    event_active(a->adopt, 0, 0);
+    if (a->n_conns >= a->cfg.max_connections) {
+        zbc_log_limited(&a->log_cap, ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
+                        "api: %zu connections open (the limit): not "
+                        "accepting more until one closes", a->n_conns);
+        update_listener(a); /* the listener's accept loop stops here */
+    }
+    return bev;
+}
+
+static void on_backoff_end(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct zbc_api *a = arg;
+    a->backing_off = false;
+    update_listener(a);
+}
+
+/* accept() failed with something other than "try again" (out of file
+ * descriptors, memory, ...): retrying at once would spin, so accepting
+ * pauses for ZBC_API_ACCEPT_BACKOFF_MS; one log line per period. */
+static void on_accept_error(struct evconnlistener *lev, void *arg)
+{
+    (void)arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    struct zbc_api *a = all_apis;
+    while (a != NULL && a->listener != lev)
+        a = a->next_api;
+    if (a == NULL) { /* not ours: cannot happen; still never spin */
+        evconnlistener_disable(lev);
+        return;
+    }
+    zbc_log_limited(&a->log_accept, ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
+                    "api: cannot accept a connection: %s (%zu open); "
+                    "accepting paused for %u ms", strerror(e), a->n_conns,
+                    ZBC_API_ACCEPT_BACKOFF_MS);
+    a->backing_off = true;
+    update_listener(a);
+    struct timeval tv = {ZBC_API_ACCEPT_BACKOFF_MS / 1000,
+                         (ZBC_API_ACCEPT_BACKOFF_MS % 1000) * 1000};
+    evtimer_add(a->backoff, &tv);
+}
+
+/* The answer has gone out: the connection may send its next request,
+ * within the deadline again. */
+static void reply_sent(struct evhttp_request *req, void *arg)
+{
+    (void)req;
+    struct conn *k = arg;
+    if (k->stop_after_reply) {
+        k->stop_after_reply = false;
+        k->api->cfg.on_stop(k->api->cfg.on_stop_arg);
+    }
+    if (k->close_after_reply) {
+        /* evhttp keeps a CONNECT connection open whatever the answer
+         * says; close it from the loop, not inside evhttp's callback */
+        struct timeval now = {0, 0};
+        evtimer_add(k->deadline, &now);
+        return;
+    }
+    arm_deadline(k);
+}
+
+static bool method_supported(enum evhttp_cmd_type m)
+{
+    return m == EVHTTP_REQ_GET || m == EVHTTP_REQ_POST ||
+           m == EVHTTP_REQ_HEAD || m == EVHTTP_REQ_PUT ||
+           m == EVHTTP_REQ_DELETE || m == EVHTTP_REQ_OPTIONS ||
+           m == EVHTTP_REQ_PATCH;
+}
+
 static void on_request(struct evhttp_request *req, void *arg)
 {
     struct call c = {.api = arg, .req = req};
+    c.conn = conn_of(c.api, evhttp_request_get_connection(req));
+    if (c.conn != NULL) {
+        /* the answer must be taken within the deadline too */
+        arm_deadline(c.conn);
+        evhttp_request_set_on_complete_cb(req, reply_sent, c.conn);
+    }
     c.method = method_name(evhttp_request_get_command(req));
+    if (!method_supported(evhttp_request_get_command(req))) {
+        /* CONNECT (no tunnels here) and TRACE: answered, then closed */
+        c.path = evhttp_request_get_uri(req) != NULL
+                     ? evhttp_request_get_uri(req)
+                     : "";
+        evhttp_add_header(evhttp_request_get_output_headers(req),
+                          "Connection", "close");
+        if (c.conn != NULL)
+            c.conn->close_after_reply = true;
+        if (strcmp(c.method, "?") == 0)
+            reply_error(&c, 405, "the request's method is not supported by "
+                        "this API (GET, POST)");
+        else
+            reply_error(&c, 405, "method %s is not supported by this API",
+                        c.method);
+        return;
+    }
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
     const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
     c.path = path != NULL ? path : "";
@@ -907,6 +1190,8 @@ static void on_request(struct evhttp_request *req, void *arg)
         reply_error(&c, 400, "the query string does not decode");
     else
         route(&c);
+    if (c.streaming && c.conn != NULL)
+        evtimer_del(c.conn->deadline); /* a stream is idle between events */
     evhttp_clear_headers(&c.query);
     for (int i = 0; i < c.nseg; i++)
         free(c.seg[i]);
@@ -952,6 +1237,14 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
         return zbc_fail(err, "out of memory starting the API");
     a->chain = chain;
     a->cfg = *cfg;
+    if (a->cfg.max_connections == 0)
+        a->cfg.max_connections = ZBC_API_MAX_CONNECTIONS;
+    if (a->cfg.request_timeout_s == 0)
+        a->cfg.request_timeout_s = ZBC_API_REQUEST_TIMEOUT_S;
+    if (a->cfg.sse_max_streams == 0)
+        a->cfg.sse_max_streams = ZBC_SSE_MAX_STREAMS;
+    if (a->cfg.sse_max_per_client == 0)
+        a->cfg.sse_max_per_client = ZBC_SSE_MAX_PER_CLIENT;
     snprintf(a->version, sizeof a->version, "%s",
              cfg->version != NULL ? cfg->version : "");
     if (cfg->admin_token != NULL &&
@@ -969,18 +1262,27 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
      * client sees the answer instead of a reset connection. */
     evhttp_set_flags(a->http, EVHTTP_SERVER_LINGERING_CLOSE);
     evhttp_set_max_headers_size(a->http, API_MAX_HEADERS);
-    evhttp_set_timeout(a->http, API_TIMEOUT_S);
-    evhttp_set_allowed_methods(a->http, EVHTTP_REQ_GET | EVHTTP_REQ_POST |
-                                            EVHTTP_REQ_HEAD | EVHTTP_REQ_PUT |
-                                            EVHTTP_REQ_DELETE |
-                                            EVHTTP_REQ_OPTIONS |
-                                            EVHTTP_REQ_PATCH);
+    /* Per read/write: the whole-request deadline is on_deadline's. */
+    evhttp_set_timeout(a->http, (int)a->cfg.request_timeout_s);
+    /* Every method evhttp parses reaches on_request, which closes the
+     * connection after CONNECT and TRACE. */
+    evhttp_set_allowed_methods(a->http, 0xffff);
     evhttp_set_gencb(a->http, on_request, a);
-    if (!zbc_sse_start(&a->sse, base, zbc_chain_store(chain),
-                       ZBC_SSE_MAX_STREAMS, err)) {
+    evhttp_set_bevcb(a->http, on_accepted, a);
+    a->adopt = event_new(base, -1, 0, on_adopt, a);
+    a->backoff = evtimer_new(base, on_backoff_end, a);
+    if (a->adopt == NULL || a->backoff == NULL ||
+        !zbc_sse_start(&a->sse, base, zbc_chain_store(chain),
+                       a->cfg.sse_max_streams, a->cfg.sse_max_per_client,
+                       err)) {
+        bool oom = a->adopt == NULL || a->backoff == NULL;
+        if (a->adopt != NULL)
+            event_free(a->adopt);
+        if (a->backoff != NULL)
+            event_free(a->backoff);
         evhttp_free(a->http);
         free(a);
-        return 0;
+        return oom ? zbc_fail(err, "out of memory starting the API") : 0;
     }
     const char *host = cfg->host != NULL ? cfg->host : "127.0.0.1";
     struct evhttp_bound_socket *bs =
@@ -988,10 +1290,17 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
     if (bs == NULL) {
         zbc_sse_stop(a->sse);
         evhttp_free(a->http);
+        event_free(a->adopt);
+        event_free(a->backoff);
         free(a);
         return zbc_fail(err, "cannot listen on %s:%u (address in use or not "
                         "local?)", host, cfg->port);
     }
+    a->listener = evhttp_bound_socket_get_listener(bs);
+    a->listening = true;
+    evconnlistener_set_error_cb(a->listener, on_accept_error);
+    a->next_api = all_apis;
+    all_apis = a;
     struct sockaddr_storage ss;
     socklen_t sl = sizeof ss;
     evutil_socket_t fd = evhttp_bound_socket_get_fd(bs);
@@ -1012,12 +1321,39 @@ uint16_t zbc_api_port(const struct zbc_api *a)
     return a->port;
 }
 
+size_t zbc_api_connections(const struct zbc_api *a)
+{
+    return a->n_conns;
+}
+
+bool zbc_api_accepting(const struct zbc_api *a)
+{
+    return a->listening;
+}
+
 void zbc_api_stop(struct zbc_api *a)
 {
     if (a == NULL)
         return;
+    for (struct zbc_api **p = &all_apis; *p != NULL; p = &(*p)->next_api) {
+        if (*p == a) {
+            *p = a->next_api;
+            break;
+        }
+    }
     zbc_sse_stop(a->sse);
-    evhttp_free(a->http);
+    a->sse = NULL;
+    a->listener = NULL; /* evhttp_free frees it */
+    evhttp_free(a->http); /* closes every connection: on_conn_close */
+    /* accepted connections evhttp had not yet set up */
+    while (a->conns != NULL) {
+        struct conn *k = a->conns;
+        a->conns = k->next;
+        event_free(k->deadline);
+        free(k);
+    }
+    event_free(a->adopt);
+    event_free(a->backoff);
     sodium_memzero(a->token, sizeof a->token);
     free(a);
 }

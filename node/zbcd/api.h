@@ -1,5 +1,5 @@
 /* The JSON HTTP API (libevent evhttp + jansson), ZooBC-compatible shapes
- * (reference/zoobc/api.md); every endpoint, answer and error text is in
+ * (docs/api.md §1); every endpoint, answer and error text is in
  * docs/api.md.
  *
  *   GET  /api/v1/node/info
@@ -18,6 +18,8 @@
 #ifndef ZBC_NODE_API_H
 #define ZBC_NODE_API_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <event2/event.h>
@@ -25,6 +27,14 @@
 #include "crypto/err.h"
 #include "node/zbcd/chain.h"
 #include "node/zbcd/datadir.h"
+
+/* Limits against an outsider exhausting the server (docs/api.md §8). */
+#define ZBC_API_MAX_CONNECTIONS 256  /* open API connections at once */
+#define ZBC_API_REQUEST_TIMEOUT_S 30 /* to send a whole request (headers
+                                      * and body), to take an answer, and
+                                      * idle between keep-alive requests */
+#define ZBC_API_ACCEPT_BACKOFF_MS 1000 /* accepting paused after accept()
+                                        * failed (e.g. out of descriptors) */
 
 struct zbc_api;
 
@@ -36,6 +46,13 @@ struct zbc_api_config {
     uint64_t (*now_ms)(void);  /* clock for admission; NULL: wall clock */
     void (*on_stop)(void *arg);/* admin/stop; NULL: 403 */
     void *on_stop_arg;
+    /* 0 picks the default of each (ZBC_API_MAX_CONNECTIONS,
+     * ZBC_API_REQUEST_TIMEOUT_S, ZBC_SSE_MAX_STREAMS,
+     * ZBC_SSE_MAX_PER_CLIENT). */
+    unsigned max_connections;
+    unsigned request_timeout_s;
+    unsigned sse_max_streams;
+    unsigned sse_max_per_client;
 };
 
 ZBC_WUR int zbc_api_start(struct zbc_api **out, struct event_base *base,
@@ -45,6 +62,11 @@ ZBC_WUR int zbc_api_start(struct zbc_api **out, struct event_base *base,
 /* The bound port (useful with port 0). */
 uint16_t zbc_api_port(const struct zbc_api *a);
 void zbc_api_stop(struct zbc_api *a);
+/* API connections open now (accepted, not yet closed). */
+size_t zbc_api_connections(const struct zbc_api *a);
+/* Whether new connections are being accepted (false at the connection
+ * limit and during an accept back-off). */
+bool zbc_api_accepting(const struct zbc_api *a);
 
 /* Parses "HOST:PORT" (IPv4 dotted or a name, port 0..65535) as given to
  * --api; host receives at most host_cap-1 characters. */

@@ -223,6 +223,21 @@ int zbc_datadir_load_key(const char *dir, struct zbc_node_key *key,
     return 1;
 }
 
+bool zbc_datadir_mode_warning(const char *dir, char *msg, size_t cap)
+{
+    struct stat st;
+    if (stat(dir, &st) != 0) {
+        snprintf(msg, cap, "cannot examine data directory %s: %s", dir,
+                 strerror(errno));
+        return true;
+    }
+    if ((st.st_mode & 077) == 0)
+        return false;
+    snprintf(msg, cap, "data directory %s is accessible by other users "
+             "(mode %03o); chmod 700 it", dir, (unsigned)(st.st_mode & 0777));
+    return true;
+}
+
 int zbc_datadir_load_token(const char *dir, char token[ZBC_API_TOKEN_HEX + 1],
                            struct zbc_err *err)
 {

@@ -47,6 +47,12 @@ ZBC_WUR int zbc_datadir_init(const char *dir, const char *genesis_path,
 ZBC_WUR int zbc_datadir_load_key(const char *dir, struct zbc_node_key *key,
                                  struct zbc_err *err);
 
+/* Whether the directory's mode lets group or others in (it is created
+ * 0700; a 0755 one exposes the ledger and the file names): writes the
+ * warning to print into msg and returns true, false when the mode is
+ * private.  A directory that cannot be examined is a warning too. */
+bool zbc_datadir_mode_warning(const char *dir, char *msg, size_t cap);
+
 /* Reads api.token (64 hex characters) into token (65 bytes with NUL). */
 ZBC_WUR int zbc_datadir_load_token(const char *dir,
                                    char token[ZBC_API_TOKEN_HEX + 1],

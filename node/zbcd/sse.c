@@ -1,6 +1,5 @@
 #include "node/zbcd/sse.h"
 
-#include <ctype.h>
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
 #include <jansson.h>
@@ -8,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "node/zbcd/json_util.h"
 #include "node/zbcd/log.h"
 
@@ -16,6 +16,7 @@ struct stream {
     struct evhttp_request *req;
     struct evhttp_connection *conn;
     struct zbc_sse_filter f;
+    char peer[64];        /* the client's address */
     uint32_t next_height; /* next block whose events to send */
     uint32_t from_index;  /* skip events below this index in next_height */
     unsigned idle_ticks;  /* polls since the last write */
@@ -26,7 +27,7 @@ struct zbc_sse {
     struct event_base *base;
     struct zbc_store *store;
     struct event *timer;
-    size_t max, n;
+    size_t max, max_per_client, n;
     struct stream *head;
 };
 
@@ -39,17 +40,18 @@ bool zbc_sse_match(const struct zbc_sse_filter *f, const struct zbc_event *e)
            zbc_addr_equal(&e->b, &f->account);
 }
 
+/* 1 to 10 decimal digits (leading zeros allowed, as always), at most
+ * UINT32_MAX; the zeros are skipped before the codec's strict parser. */
 static int parse_u32(const char *p, size_t n, uint32_t *out)
 {
     if (n == 0 || n > 10)
         return 0;
-    uint64_t v = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)p[i]))
-            return 0;
-        v = v * 10 + (uint64_t)(p[i] - '0');
-    }
-    if (v > UINT32_MAX)
+    size_t z = 0;
+    while (z + 1 < n && p[z] == '0')
+        z++;
+    uint64_t v;
+    struct zbc_err err = {{0}};
+    if (!zbc_parse_u64n(p + z, n - z, 0, UINT32_MAX, &v, "event id", &err))
         return 0;
     *out = (uint32_t)v;
     return 1;
@@ -113,16 +115,22 @@ static void unlink_stream(struct stream *st)
     free(st);
 }
 
-/* The client went away.  libevent detaches an unfinished incoming request
- * from a failed connection (req's connection becomes NULL) and leaves it
- * to its owner: free it here.  A request still attached is freed with its
- * connection. */
-static void on_close(struct evhttp_connection *conn, void *arg)
+/* The connection closed (the API's close callback tells): the client went
+ * away.  libevent detaches an unfinished incoming request from a failed
+ * connection (req's connection becomes NULL) and leaves it to its owner:
+ * free it here.  A request still attached is freed with its connection. */
+void zbc_sse_conn_closed(struct zbc_sse *s, struct evhttp_connection *conn)
 {
-    (void)conn;
-    struct stream *st = arg;
-    zbc_log_info("api: event stream closed by the client (%zu left)",
-                 st->sse->n - 1);
+    if (s == NULL)
+        return;
+    struct stream *st = s->head;
+    while (st != NULL && st->conn != conn)
+        st = st->next;
+    if (st == NULL)
+        return;
+    zbc_log_ratelimited("api:sse-close", ZBC_LOG_CLIENT_PERIOD_MS, ZBC_LOG_INFO,
+                        "api: event stream of %s closed by the client (%zu "
+                        "left)", st->peer, s->n - 1);
     if (evhttp_request_get_connection(st->req) == NULL)
         evhttp_request_free(st->req);
     unlink_stream(st);
@@ -168,9 +176,9 @@ static int send_block(struct stream *st, uint32_t h, struct zbc_err *err)
 
 static void end_stream(struct stream *st)
 {
-    evhttp_connection_set_closecb(st->conn, NULL, NULL);
-    evhttp_send_reply_end(st->req);
-    unlink_stream(st);
+    struct evhttp_request *req = st->req;
+    unlink_stream(st); /* first: the reply's end may close the connection */
+    evhttp_send_reply_end(req);
 }
 
 static void poll_stream(struct stream *st, uint32_t tip)
@@ -184,8 +192,10 @@ static void poll_stream(struct stream *st, uint32_t tip)
     for (unsigned k = 0; k < ZBC_SSE_BLOCKS_PER_POLL && st->next_height <= tip;
          k++) {
         if (st->next_height > 0 && !send_block(st, st->next_height, &err)) {
-            zbc_log_error("api: event stream at block %u: %s; closing it",
-                          st->next_height, err.msg);
+            zbc_log_ratelimited("api:sse-block", ZBC_LOG_PERIOD_MS,
+                                ZBC_LOG_ERROR,
+                                "api: event stream at block %u: %s; closing "
+                                "it", st->next_height, err.msg);
             end_stream(st);
             return;
         }
@@ -206,7 +216,9 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     struct zbc_store_meta m;
     struct zbc_err err = {{0}};
     if (!zbc_store_get_meta(s->store, &m, &err)) {
-        zbc_log_error("api: event streams cannot read the tip: %s", err.msg);
+        zbc_log_ratelimited("api:sse-tip", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                            "api: event streams cannot read the tip: %s",
+                            err.msg);
         return;
     }
     uint32_t tip = m.has_tip ? m.tip_height : 0;
@@ -220,7 +232,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
 
 int zbc_sse_start(struct zbc_sse **out, struct event_base *base,
                   struct zbc_store *store, size_t max_streams,
-                  struct zbc_err *err)
+                  size_t max_per_client, struct zbc_err *err)
 {
     struct zbc_sse *s = calloc(1, sizeof *s);
     if (s == NULL)
@@ -228,6 +240,7 @@ int zbc_sse_start(struct zbc_sse **out, struct event_base *base,
     s->base = base;
     s->store = store;
     s->max = max_streams;
+    s->max_per_client = max_per_client;
     s->timer = event_new(base, -1, EV_PERSIST, on_tick, s);
     struct timeval tv = {0, ZBC_SSE_POLL_MS * 1000};
     if (s->timer == NULL || event_add(s->timer, &tv) != 0) {
@@ -251,12 +264,22 @@ void zbc_sse_stop(struct zbc_sse *s)
 }
 
 int zbc_sse_open(struct zbc_sse *s, struct evhttp_request *req,
-                 const struct zbc_sse_filter *f, uint32_t from_height,
-                 uint32_t from_index, struct zbc_err *err)
+                 const char *peer, const struct zbc_sse_filter *f,
+                 uint32_t from_height, uint32_t from_index, int *status,
+                 struct zbc_err *err)
 {
+    *status = 503;
     if (s->n >= s->max)
         return zbc_fail(err, "too many event streams are open (%zu); try "
                         "again later", s->max);
+    size_t mine = 0;
+    for (const struct stream *o = s->head; o != NULL; o = o->next)
+        mine += strcmp(o->peer, peer) == 0;
+    if (mine >= s->max_per_client) {
+        *status = 429;
+        return zbc_fail(err, "too many event streams from %s (%zu open, the "
+                        "limit per client); close one first", peer, mine);
+    }
     struct stream *st = calloc(1, sizeof *st);
     if (st == NULL)
         return zbc_fail(err, "out of memory opening an event stream");
@@ -264,6 +287,7 @@ int zbc_sse_open(struct zbc_sse *s, struct evhttp_request *req,
     st->req = req;
     st->conn = evhttp_request_get_connection(req);
     st->f = *f;
+    snprintf(st->peer, sizeof st->peer, "%s", peer);
     st->next_height = from_height;
     st->from_index = from_index;
     st->next = s->head;
@@ -275,7 +299,6 @@ int zbc_sse_open(struct zbc_sse *s, struct evhttp_request *req,
     evhttp_add_header(h, "X-Accel-Buffering", "no");
     /* a stream is idle between events: no read/write timeout on it */
     evhttp_connection_set_timeout(st->conn, 24 * 3600);
-    evhttp_connection_set_closecb(st->conn, on_close, st);
     evhttp_send_reply_start(req, 200, "OK");
     send_text(st, ": zbc event stream\nretry: 1000\n\n");
     return 1;

@@ -15,7 +15,8 @@
  * seconds.  A client resumes with the Last-Event-ID header (events after
  * that id) or ?from_height=H (events of blocks H and later).  A stream
  * ends when the client disconnects or the server stops; at most
- * max_streams run at once.  Everything runs on the daemon's event loop. */
+ * max_streams run at once, at most max_per_client of them for one client
+ * address.  Everything runs on the daemon's event loop. */
 #ifndef ZBC_NODE_SSE_H
 #define ZBC_NODE_SSE_H
 
@@ -34,6 +35,8 @@
 #define ZBC_SSE_POLL_MS 200
 #define ZBC_SSE_KEEPALIVE_S 15
 #define ZBC_SSE_MAX_STREAMS 64
+/* Streams one client address may hold open at once. */
+#define ZBC_SSE_MAX_PER_CLIENT 8
 /* Blocks one stream catches up per poll (the rest on the next polls). */
 #define ZBC_SSE_BLOCKS_PER_POLL 64
 
@@ -61,16 +64,22 @@ ZBC_WUR int zbc_sse_format(char **out, const struct zbc_event *e,
 
 ZBC_WUR int zbc_sse_start(struct zbc_sse **out, struct event_base *base,
                           struct zbc_store *store, size_t max_streams,
-                          struct zbc_err *err);
+                          size_t max_per_client, struct zbc_err *err);
 /* Ends every stream and frees the server (before evhttp_free). */
 void zbc_sse_stop(struct zbc_sse *s);
 size_t zbc_sse_count(const struct zbc_sse *s);
 
-/* Takes over req as a stream starting with the events of block
- * from_height at index >= from_index.  Returns 0 (req untouched, err
- * filled) when max_streams run already. */
+/* Takes over req (from the client address peer) as a stream starting
+ * with the events of block from_height at index >= from_index.  Returns 0
+ * (req untouched, err filled, *status the HTTP status to answer) when
+ * max_streams run already (503) or peer holds max_per_client (429). */
 ZBC_WUR int zbc_sse_open(struct zbc_sse *s, struct evhttp_request *req,
-                         const struct zbc_sse_filter *f, uint32_t from_height,
-                         uint32_t from_index, struct zbc_err *err);
+                         const char *peer, const struct zbc_sse_filter *f,
+                         uint32_t from_height, uint32_t from_index,
+                         int *status, struct zbc_err *err);
+
+/* The API's close callback of every connection calls this: a stream on
+ * conn ends (its client went away).  NULL s is allowed. */
+void zbc_sse_conn_closed(struct zbc_sse *s, struct evhttp_connection *conn);
 
 #endif

@@ -2,9 +2,11 @@
 
 #include <errno.h>
 #include <lmdb.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "node/zbcd/log.h"
 
@@ -21,6 +23,7 @@ struct zbc_store_txn {
     struct zbc_store *s;
     MDB_txn *txn;
     bool map_full; /* an operation hit MDB_MAP_FULL: grow and retry */
+    bool io_failed; /* an LMDB write failed (not the caller's logic) */
 };
 
 struct zbc_store {
@@ -30,7 +33,31 @@ struct zbc_store {
     size_t map_size;
     size_t map_step;
     struct zbc_store_txn snap; /* read-only open: txn held until close */
+    char write_failure[ZBC_ERR_MAX]; /* "" while writes succeed */
 };
+
+/* Free bytes under which LMDB's EIO (its code for a short write) is taken
+ * for what it nearly always is: a full disk. */
+#define STORE_DISK_LOW (1u << 20)
+
+/* mdb_strerror, except that EIO on a disk with (almost) no free space is
+ * named for what it is (docs/node.md "Disk full"). */
+static const char *store_strerror(struct zbc_store *s, int rc, char *buf,
+                                  size_t cap)
+{
+    const char *path = NULL;
+    struct statvfs vfs;
+    if (rc == EIO && mdb_env_get_path(s->env, &path) == 0 && path != NULL &&
+        statvfs(path, &vfs) == 0 &&
+        (unsigned long long)vfs.f_bavail * vfs.f_frsize < STORE_DISK_LOW) {
+        snprintf(buf, cap, "No space left on device (%llu KiB free; LMDB "
+                 "reported %s)",
+                 (unsigned long long)vfs.f_bavail * vfs.f_frsize / 1024,
+                 mdb_strerror(rc));
+        return buf;
+    }
+    return mdb_strerror(rc);
+}
 
 const char *zbc_store_db_name(enum zbc_store_db db)
 {
@@ -112,10 +139,12 @@ static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
     int rc = mdb_put(t->txn, t->s->dbi[db], &key, &val, 0);
     if (rc == 0)
         return 1;
+    char buf[160];
     if (rc == MDB_MAP_FULL)
         t->map_full = true;
+    t->io_failed = true;
     return zbc_fail(err, "ledger write to %s failed: %s", db_names[db],
-                    mdb_strerror(rc));
+                    store_strerror(t->s, rc, buf, sizeof buf));
 }
 
 static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
@@ -125,10 +154,12 @@ static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
     int rc = mdb_del(t->txn, t->s->dbi[db], &key, NULL);
     if (rc == 0 || rc == MDB_NOTFOUND)
         return 1;
+    char buf[160];
     if (rc == MDB_MAP_FULL)
         t->map_full = true;
+    t->io_failed = true;
     return zbc_fail(err, "ledger delete from %s failed: %s", db_names[db],
-                    mdb_strerror(rc));
+                    store_strerror(t->s, rc, buf, sizeof buf));
 }
 
 static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
@@ -504,21 +535,27 @@ static int store_grow_if_near_full(struct zbc_store *s, struct zbc_err *err)
     return 1;
 }
 
-int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
-                    struct zbc_err *err)
+/* *io is set when the failure is the ledger's (LMDB), not fn's logic. */
+static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                       bool *io, struct zbc_err *err)
 {
+    char buf[160];
+    *io = true;
     if (!store_grow_if_near_full(s, err))
         return 0;
     for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
         struct zbc_store_txn t = {.s = s};
         int rc = mdb_txn_begin(s->env, NULL, 0, &t.txn);
         if (rc != 0)
-            return store_fail_lmdb(err, "cannot begin a ledger write", rc);
+            return zbc_fail(err, "cannot begin a ledger write: %s",
+                            store_strerror(s, rc, buf, sizeof buf));
         int ok = fn(&t, arg, err);
         if (!ok) {
             mdb_txn_abort(t.txn);
+            *io = t.io_failed;
             if (!t.map_full)
                 return 0;
+            *io = true;
             if (!store_grow(s, err))
                 return 0;
             continue;
@@ -527,12 +564,39 @@ int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
         if (rc == 0)
             return 1;
         if (rc != MDB_MAP_FULL)
-            return store_fail_lmdb(err, "ledger commit failed", rc);
+            return zbc_fail(err, "ledger commit failed: %s",
+                            store_strerror(s, rc, buf, sizeof buf));
         if (!store_grow(s, err))
             return 0;
     }
     return zbc_fail(err, "ledger write still does not fit after growing the "
                     "map %d times", STORE_WRITE_ATTEMPTS);
+}
+
+/* One ERROR when writes start failing, one INFO when they work again:
+ * the callers' own lines may repeat per attempt (docs/node.md "Disk
+ * full"). */
+int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                    struct zbc_err *err)
+{
+    bool io = false;
+    int ok = store_write(s, fn, arg, &io, err);
+    if (ok && s->write_failure[0] != '\0') {
+        zbc_log_info("ledger: writes succeed again (after: %s)",
+                     s->write_failure);
+        s->write_failure[0] = '\0';
+    } else if (!ok && io) {
+        if (s->write_failure[0] == '\0')
+            zbc_log_error("ledger: cannot store: %s (node/info reports "
+                          "synced false until a write succeeds)", err->msg);
+        snprintf(s->write_failure, sizeof s->write_failure, "%s", err->msg);
+    }
+    return ok;
+}
+
+const char *zbc_store_write_failure(const struct zbc_store *s)
+{
+    return s->write_failure[0] != '\0' ? s->write_failure : NULL;
 }
 
 int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,

@@ -130,6 +130,11 @@ typedef int (*zbc_store_fn)(struct zbc_store_txn *t, void *arg,
 ZBC_WUR int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                             struct zbc_err *err);
 
+/* The error of the last zbc_store_write that failed in the ledger itself
+ * (a full disk, an I/O error; not a refused block), or NULL once a write
+ * succeeded again.  node/info reports it as synced_reason. */
+const char *zbc_store_write_failure(const struct zbc_store *s);
+
 /* Runs fn inside one read transaction (writes inside fail). */
 ZBC_WUR int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
                            struct zbc_err *err);

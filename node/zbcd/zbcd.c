@@ -3,6 +3,7 @@
  *   zbcd init --datadir D [--genesis G]
  *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
  *            [--log-level debug|info|warn|error] [--log-file F]
+ *            [--api-max-connections N]
  *            [--no-produce] [--p2p HOST:PORT] [--peer HOST:PORT]...
  *   zbcd show-key --datadir D
  *   zbcd --help | --version
@@ -17,11 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "consensus/genesis.h"
 #include "crypto/address.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/zbcd/api.h"
 #include "node/zbcd/chain.h"
@@ -45,10 +48,12 @@ static const char usage_text[] =
     "  zbcd run --datadir DIR [--genesis FILE] [--api HOST:PORT]\n"
     "           [--log-level debug|info|warn|error] [--log-file FILE] [--no-produce]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
+    "           [--api-max-connections N]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
     "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
     "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
-    "      it whenever the connection drops;\n"
+    "      it whenever the connection drops; --api-max-connections caps the\n"
+    "      open API connections (default 256, at most half of RLIMIT_NOFILE);\n"
     "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
@@ -65,6 +70,7 @@ struct options {
     const char *p2p;
     const char *peers[MAX_PEER_FLAGS];
     size_t n_peers;
+    const char *api_max_connections;
 };
 
 static int usage_error(const char *fmt, ...)
@@ -100,6 +106,8 @@ static int parse_options(struct options *o, int argc, char **argv,
             slot = &o->log_level;
         else if (strcmp(a, "--log-file") == 0 && is_run)
             slot = &o->log_file;
+        else if (strcmp(a, "--api-max-connections") == 0 && is_run)
+            slot = &o->api_max_connections;
         else if (strcmp(a, "--no-produce") == 0 && is_run) {
             o->no_produce = true;
             continue;
@@ -246,6 +254,20 @@ static int mark_ledger_created(const char *dir, const uint8_t genesis[32],
     return zbc_write_file(mark, line, 65, 0600, err);
 }
 
+/* The API connection limit: --api-max-connections, else
+ * ZBC_API_MAX_CONNECTIONS but at most half the descriptors RLIMIT_NOFILE
+ * allows (the rest is for the ledger, peers and the log; docs/node.md
+ * "Limits"). */
+static unsigned api_max_connections(void)
+{
+    struct rlimit rl;
+    unsigned max = ZBC_API_MAX_CONNECTIONS;
+    if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        rl.rlim_cur / 2 < max)
+        max = rl.rlim_cur / 2 > 8 ? (unsigned)(rl.rlim_cur / 2) : 8;
+    return max;
+}
+
 static int cmd_run(const struct options *o)
 {
     struct zbc_err err = {{0}};
@@ -256,6 +278,11 @@ static int cmd_run(const struct options *o)
     uint16_t port;
     if (!zbc_api_parse_listen(host, sizeof host, &port,
                               o->api != NULL ? o->api : DEFAULT_API, &err))
+        return usage_error("%s", err.msg);
+    uint64_t max_conns = api_max_connections();
+    if (o->api_max_connections != NULL &&
+        !zbc_parse_u64(o->api_max_connections, 1, 65535, &max_conns,
+                       "--api-max-connections", &err))
         return usage_error("%s", err.msg);
     zbc_log_set_level(level);
     if (o->log_file != NULL && !zbc_log_open_file(o->log_file, &err)) {
@@ -277,6 +304,9 @@ static int cmd_run(const struct options *o)
     int lock_fd = -1;
     if (!zbc_datadir_lock(o->datadir, &lock_fd, &err))
         return run_fail("startup", &err);
+    char mode_msg[ZBC_DATADIR_PATH_MAX + 128];
+    if (zbc_datadir_mode_warning(o->datadir, mode_msg, sizeof mode_msg))
+        zbc_log_warn("startup: %s", mode_msg);
 
     int rc = EXIT_RUNTIME;
     struct zbc_node_key key;
@@ -350,6 +380,7 @@ static int cmd_run(const struct options *o)
         .version = "zbcd/" ZBCD_VERSION,
         .on_stop = on_admin_stop,
         .on_stop_arg = &d,
+        .max_connections = (unsigned)max_conns,
     };
     if (!zbc_api_start(&api, d.base, chain, &acfg, &err)) {
         run_fail("startup", &err);

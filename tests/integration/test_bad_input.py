@@ -3,6 +3,7 @@
 clear error, the right exit code where the wallet is involved, and nothing
 is applied (balances unchanged, the transaction unknown)."""
 import json
+import socket
 import time
 
 from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true, wait_until
@@ -42,6 +43,22 @@ class BadInput(ZbcTest):
         st, j = self.tx_status(tx_hash)
         if st != 404:
             raise TestFailure("%s: transaction %s should be unknown, got %d %r" % (what, tx_hash, st, j))
+
+    def connect_closes(self):
+        """CONNECT is no tunnel here: a JSON 405, then the node closes the
+        connection (it used to keep it open)."""
+        with socket.create_connection(("127.0.0.1", self.node.api_port), timeout=5) as s:
+            s.sendall(b"CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n")
+            got = b""
+            while True:
+                chunk = s.recv(4096)  # a timeout here: the node kept it open
+                if not chunk:
+                    break
+                got += chunk
+        text = got.decode("latin-1")
+        assert_true(text.startswith("HTTP/1.1 405"), "CONNECT answer: %r" % text[:80])
+        body = json.loads(text.split("\r\n\r\n", 1)[1])
+        self.refused("CONNECT", 405, body, "connect is not supported")
 
     def run_test(self):
         self.alice = self.wallet_key("alice", SEED_A)
@@ -101,6 +118,7 @@ class BadInput(ZbcTest):
         for t in (other, esc, old, future):
             self.unknown(t["transaction_hash"], "refused transaction")
         self.unknown(good["transaction_hash"], "never submitted")
+        self.connect_closes()
         self.unchanged("after bad API input")
 
         # --- through the wallet, with exit codes ---

@@ -21,6 +21,7 @@ class DiskFullReorg(ZbcTest):
     def run_test(self):
         self.expect_log(r"not stored: .*(No space left|Input/output error)")
         self.expect_log(r"reorg: cannot switch back: .*(No space left|Input/output error)")
+        self.expect_log(r"ledger: cannot store: .*No space left on device")
         alice = self.wallet_key("alice")
         a, b = self.add_node(), self.add_node()
         keys = [a.init(), b.init()]

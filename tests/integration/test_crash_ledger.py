@@ -116,6 +116,16 @@ class CrashLedger(ZbcTest):
         stuck = f.height()
         producer.wait_for_height(stuck + 5, timeout=30)
         assert_equal(f.height(), stuck, "the follower's height while its disk is full")
+        # node/info says why it is not synced; the ledger's ERROR is one line
+        # for the whole condition, not one per block it could not store
+        info = f.info()
+        assert_true(info["synced"] is False and
+                    "the ledger cannot store blocks: " in info["synced_reason"] and
+                    "No space left on device" in info["synced_reason"],
+                    "node/info while the disk is full: synced=%r reason=%r"
+                    % (info["synced"], info.get("synced_reason")))
+        assert_equal(f.read_log().count("ledger: cannot store: "), 1,
+                     "ERROR lines for one full-disk condition")
         # init on the full disk: an error, no key, so a later init can succeed
         bad = os.path.join(mnt, "new")
         rc, out = zbcd_once(self, ["init", "--datadir", bad])
@@ -129,6 +139,9 @@ class CrashLedger(ZbcTest):
         assert_true(f.height() >= stuck, "the follower reopened below %d" % stuck)
         os.unlink(filler)
         wait_converged([producer, f], min_height=producer.height(), timeout=20)
+        info = f.info()
+        assert_true(info["synced"] is True and info["synced_reason"] == "",
+                    "node/info once space is free: %r %r" % (info["synced"], info["synced_reason"]))
         log = f.read_log()
         assert_true("misbehaved" not in producer.read_log() + log and "banning" not in log,
                     "a full disk was blamed on a peer")

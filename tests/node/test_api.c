@@ -5,15 +5,24 @@
 #include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <jansson.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "chain_fixture.h"
 #include "consensus/tx_payload.h"
 #include "crypto/hash.h"
 #include "node/zbcd/api.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/datadir.h"
 #include "node/zbcd/json_util.h"
 #include "node/zbcd/log.h"
 #include "testlib.h"
@@ -507,6 +516,260 @@ static void test_admin_stop(void)
     response_free(&r);
 }
 
+/* ---- raw connections (what libevent's client would not send) ---- */
+
+static long now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A non-blocking TCP connection to 127.0.0.1:p; -1 when socket() fails. */
+static int raw_connect(uint16_t p)
+{
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    if (fd < 0)
+        return -1;
+    struct sockaddr_in sa = {.sin_family = AF_INET, .sin_port = htons(p)};
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (connect(fd, (struct sockaddr *)&sa, sizeof sa) != 0 &&
+        errno != EINPROGRESS) {
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+struct raw {
+    int fd;
+    char buf[16384];
+    size_t len;
+    bool closed; /* the server closed (EOF or reset) */
+};
+
+/* Runs the server's loop for ms, collecting what each connection gets. */
+static void pump(struct raw *rs, int n, long ms)
+{
+    long end = now_ms() + ms;
+    while (now_ms() < end) {
+        event_base_loop(base, EVLOOP_NONBLOCK);
+        for (int i = 0; i < n; i++) {
+            struct raw *r = &rs[i];
+            if (r->fd < 0 || r->closed || r->len == sizeof r->buf - 1)
+                continue;
+            for (;;) {
+                ssize_t got = recv(r->fd, r->buf + r->len,
+                                   sizeof r->buf - 1 - r->len, MSG_DONTWAIT);
+                if (got > 0) {
+                    r->len += (size_t)got;
+                    r->buf[r->len] = '\0';
+                    if (r->len == sizeof r->buf - 1)
+                        break;
+                    continue;
+                }
+                if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK))
+                    r->closed = true;
+                break;
+            }
+        }
+        poll(NULL, 0, 2);
+    }
+}
+
+static void raw_send(struct raw *r, const char *text)
+{
+    /* a few bytes on a fresh loopback connection: never a short write */
+    CHECK(send(r->fd, text, strlen(text), MSG_NOSIGNAL) ==
+          (ssize_t)strlen(text));
+}
+
+static void raw_close(struct raw *rs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        if (rs[i].fd >= 0)
+            close(rs[i].fd);
+        rs[i].fd = -1;
+    }
+}
+
+/* CONNECT, TRACE and unknown methods are not for this API: a JSON 405,
+ * then the server closes the connection (a CONNECT one used to stay
+ * open). */
+static void test_connect_closes(void)
+{
+    const char *reqs[] = {
+        "CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n",
+        "TRACE /api/v1/node/info HTTP/1.1\r\nHost: x\r\n\r\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        struct raw r = {.fd = raw_connect(port)};
+        CHECK(r.fd >= 0);
+        pump(&r, 1, 50);
+        raw_send(&r, reqs[i]);
+        pump(&r, 1, 1000);
+        CHECK(r.closed);
+        CHECK(strncmp(r.buf, "HTTP/1.1 405", 12) == 0);
+        CHECK(strstr(r.buf, "\"success\":false") != NULL);
+        CHECK(strstr(r.buf, "is not supported by this API") != NULL);
+        if (!r.closed || strstr(r.buf, "not supported") == NULL)
+            fprintf(stderr, "  got: %s\n", r.buf);
+        raw_close(&r, 1);
+    }
+    /* a method libevent does not know: the same */
+    struct raw r = {.fd = raw_connect(port)};
+    pump(&r, 1, 50);
+    raw_send(&r, "BREW /api/v1/node/info HTTP/1.1\r\nHost: x\r\n\r\n");
+    pump(&r, 1, 1000);
+    CHECK(r.closed);
+    CHECK(strncmp(r.buf, "HTTP/1.1 405", 12) == 0);
+    CHECK(strstr(r.buf, "the request's method is not supported by this API")
+          != NULL);
+    raw_close(&r, 1);
+}
+
+/* A second server on the same chain with small limits. */
+static struct zbc_api *small_api(unsigned max_conns, unsigned timeout_s)
+{
+    struct zbc_api *a = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_api_config acfg = {.host = "127.0.0.1",
+                                  .version = "zbcd/test",
+                                  .now_ms = test_clock,
+                                  .max_connections = max_conns,
+                                  .request_timeout_s = timeout_s};
+    CHECK(zbc_api_start(&a, base, chain, &acfg, &err));
+    return a;
+}
+
+/* At the connection limit the server stops accepting (the kernel holds
+ * further connections in its backlog, costing the node no descriptor);
+ * connections that never send a request are closed at the deadline, and
+ * the waiting connection is then served. */
+static void test_connection_limit(void)
+{
+    struct zbc_api *a = small_api(3, 1);
+    uint16_t p = zbc_api_port(a);
+    struct raw rs[4];
+    memset(rs, 0, sizeof rs);
+    for (int i = 0; i < 3; i++)
+        rs[i].fd = raw_connect(p);
+    pump(rs, 3, 200);
+    CHECK_EQ_INT((int)zbc_api_connections(a), 3);
+    CHECK(!zbc_api_accepting(a));
+    rs[3].fd = raw_connect(p);
+    raw_send(&rs[3], "GET /api/v1/node/info HTTP/1.1\r\nHost: x\r\n\r\n");
+    pump(rs, 4, 400);
+    CHECK_EQ_INT((int)rs[3].len, 0); /* waits in the backlog */
+    CHECK_EQ_INT((int)zbc_api_connections(a), 3);
+    /* the idle three reach their 1 s deadline; the fourth is served */
+    pump(rs, 4, 1500);
+    CHECK(rs[0].closed && rs[1].closed && rs[2].closed);
+    CHECK(strncmp(rs[3].buf, "HTTP/1.1 200", 12) == 0);
+    CHECK(zbc_api_accepting(a));
+    raw_close(rs, 4);
+    pump(rs, 0, 100);
+    CHECK_EQ_INT((int)zbc_api_connections(a), 0);
+    zbc_api_stop(a);
+}
+
+/* Slowloris: a byte every 250 ms keeps evhttp's per-read timeout from
+ * firing, but the whole request must arrive within the deadline (1 s
+ * here): the connection is closed at about 1 s, not kept open. */
+static void test_slow_request_deadline(void)
+{
+    struct zbc_api *a = small_api(0, 1);
+    struct raw r = {.fd = raw_connect(zbc_api_port(a))};
+    const char *text = "GET /api/v1/node/info HTTP/1.1\r\nHost: x\r\n"
+                       "X-Slow: aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    long start = now_ms();
+    char one[2] = {0, 0};
+    for (size_t i = 0; text[i] != '\0' && !r.closed; i++) {
+        one[0] = text[i];
+        if (send(r.fd, one, 1, MSG_NOSIGNAL) != 1)
+            break;
+        pump(&r, 1, 250);
+    }
+    pump(&r, 1, 100);
+    long took = now_ms() - start;
+    CHECK(r.closed);
+    CHECK(took >= 900 && took < 2000);
+    if (took < 900 || took >= 2000)
+        fprintf(stderr, "  closed after %ld ms\n", took);
+    CHECK_EQ_INT((int)r.len, 0); /* no answer to half a request */
+    raw_close(&r, 1);
+    /* a prompt client on a kept-alive connection is served twice */
+    r = (struct raw){.fd = raw_connect(zbc_api_port(a))};
+    raw_send(&r, "GET /api/v1/node/info HTTP/1.1\r\nHost: x\r\n\r\n");
+    pump(&r, 1, 300);
+    raw_send(&r, "GET /api/v1/blocks/latest HTTP/1.1\r\nHost: x\r\n\r\n");
+    pump(&r, 1, 300);
+    CHECK(!r.closed);
+    if (r.closed)
+        fprintf(stderr, "  got: %s\n", r.buf);
+    CHECK(strstr(r.buf, "HTTP/1.1 200") != NULL &&
+          strstr(strstr(r.buf, "HTTP/1.1 200") + 1, "HTTP/1.1 200") != NULL);
+    raw_close(&r, 1);
+    pump(&r, 0, 50);
+    zbc_api_stop(a);
+}
+
+/* accept() failing (here: out of file descriptors, by a lowered
+ * RLIMIT_NOFILE) pauses accepting instead of spinning, with one log line;
+ * accepting resumes by itself once descriptors are free again. */
+static void test_accept_backoff(void)
+{
+    char logpath[] = "/tmp/zbc_test_api_log_XXXXXX";
+    int lfd = mkstemp(logpath);
+    CHECK(lfd >= 0);
+    close(lfd);
+    struct zbc_err err = {{0}};
+    CHECK(zbc_log_open_file(logpath, &err));
+    struct zbc_api *a = small_api(0, 5);
+    uint16_t p = zbc_api_port(a);
+    struct rlimit old;
+    CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+    int lowest = dup(0);
+    CHECK(lowest >= 0);
+    close(lowest);
+    struct rlimit low = {(rlim_t)lowest + 2, old.rlim_max};
+    CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    struct raw rs[2];
+    memset(rs, 0, sizeof rs);
+    int n = 0;
+    while (n < 2 && (rs[n].fd = raw_connect(p)) >= 0)
+        n++;
+    CHECK(n >= 1);
+    pump(rs, n, 500); /* would spin (and log) without the back-off */
+    CHECK(!zbc_api_accepting(a));
+    CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+    raw_close(rs, n);
+    zbc_log_close_file();
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(zbc_read_file(logpath, 1 << 20, &text, &len, &err));
+    int lines = 0;
+    for (const char *q = text; q != NULL && (q = strstr(q, "cannot accept a "
+                                                         "connection: Too "
+                                                         "many open files"));
+         q++)
+        lines++;
+    CHECK_EQ_INT(lines, 1);
+    free(text);
+    unlink(logpath);
+    /* the back-off ends; the server answers again */
+    pump(rs, 0, 1200);
+    CHECK(zbc_api_accepting(a));
+    struct raw r = {.fd = raw_connect(p)};
+    raw_send(&r, "GET /api/v1/node/info HTTP/1.1\r\nHost: x\r\n"
+                 "Connection: close\r\n\r\n");
+    pump(&r, 1, 500);
+    CHECK(strncmp(r.buf, "HTTP/1.1 200", 12) == 0);
+    raw_close(&r, 1);
+    pump(&r, 0, 50);
+    zbc_api_stop(a);
+}
+
 static void test_parse_listen(void)
 {
     char host[64];
@@ -554,6 +817,10 @@ int main(void)
     TEST_RUN(test_admin_stop);
     TEST_RUN(test_parse_listen);
     TEST_RUN(test_bind_conflict);
+    TEST_RUN(test_connect_closes);
+    TEST_RUN(test_connection_limit);
+    TEST_RUN(test_slow_request_deadline);
+    TEST_RUN(test_accept_backoff);
     teardown();
     return test_summary("node_api");
 }

@@ -303,35 +303,71 @@ static void test_streams(void)
     CHECK(strstr(r.stream, ": zbc event stream") != NULL);
 }
 
-/* At most ZBC_SSE_MAX_STREAMS streams: one more is 503; a stream whose
- * client left frees its place. */
-static void test_stream_limit(void)
+/* Opens a stream from the local address src (127.0.0.x: every loopback
+ * address reaches the server) without waiting for it. */
+static struct evhttp_connection *open_stream(struct response *r,
+                                             const char *path, const char *src)
 {
-    static struct response rs[ZBC_SSE_MAX_STREAMS];
-    struct evhttp_connection *conns[ZBC_SSE_MAX_STREAMS];
-    char path[160];
-    snprintf(path, sizeof path, "/api/v1/apps/%s/events", app_text);
-    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++) {
-        memset(&rs[i], 0, sizeof rs[i]);
-        conns[i] = evhttp_connection_base_new(base, NULL, "127.0.0.1", port);
-        struct evhttp_request *req = evhttp_request_new(on_response, &rs[i]);
-        evhttp_request_set_chunked_cb(req, on_chunk);
-        evhttp_add_header(evhttp_request_get_output_headers(req), "Host", "x");
-        evhttp_make_request(conns[i], req, EVHTTP_REQ_GET, path);
-    }
-    struct timeval tv = {0, 500000};
+    memset(r, 0, sizeof *r);
+    struct evhttp_connection *conn =
+        evhttp_connection_base_new(base, NULL, "127.0.0.1", port);
+    evhttp_connection_set_local_address(conn, src);
+    struct evhttp_request *req = evhttp_request_new(on_response, r);
+    evhttp_request_set_chunked_cb(req, on_chunk);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Host", "x");
+    evhttp_make_request(conn, req, EVHTTP_REQ_GET, path);
+    return conn;
+}
+
+static void run_for_ms(long ms)
+{
+    struct timeval tv = {ms / 1000, (ms % 1000) * 1000};
     event_base_loopexit(base, &tv);
     event_base_dispatch(base);
+}
+
+/* At most ZBC_SSE_MAX_PER_CLIENT streams from one client address (one
+ * more is 429, other addresses unaffected) and ZBC_SSE_MAX_STREAMS in all
+ * (one more is 503); a stream whose client left frees its place. */
+static void test_stream_limit(void)
+{
+    static struct response rs[ZBC_SSE_MAX_STREAMS + 1];
+    struct evhttp_connection *conns[ZBC_SSE_MAX_STREAMS + 1];
+    char path[160], src[32];
+    snprintf(path, sizeof path, "/api/v1/apps/%s/events", app_text);
+    int n = 0;
+    for (int i = 0; i < ZBC_SSE_MAX_PER_CLIENT; i++, n++)
+        conns[n] = open_stream(&rs[n], path, "127.0.0.2");
+    run_for_ms(500);
     int open = 0;
-    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++)
+    for (int i = 0; i < n; i++)
+        open += rs[i].status == 200;
+    CHECK_EQ_INT(open, ZBC_SSE_MAX_PER_CLIENT);
+    /* one more from the same address: refused, with the reason */
+    conns[n] = open_stream(&rs[n], path, "127.0.0.2");
+    run_for_ms(300);
+    CHECK_EQ_INT(rs[n].status, 429);
+    /* (the body arrived through the chunk callback) */
+    CHECK(strstr(rs[n].stream, "too many event streams from 127.0.0.2 (8 "
+                               "open, the limit per client)") != NULL);
+    evhttp_connection_free(conns[n]);
+    response_free(&rs[n]);
+    /* the other addresses fill the server up to its global limit */
+    for (int a = 3; n < ZBC_SSE_MAX_STREAMS; a++) {
+        snprintf(src, sizeof src, "127.0.0.%d", a);
+        for (int i = 0; i < ZBC_SSE_MAX_PER_CLIENT && n < ZBC_SSE_MAX_STREAMS;
+             i++, n++)
+            conns[n] = open_stream(&rs[n], path, src);
+    }
+    run_for_ms(700);
+    open = 0;
+    for (int i = 0; i < n; i++)
         open += rs[i].status == 200;
     CHECK_EQ_INT(open, ZBC_SSE_MAX_STREAMS);
     check_error(path, 503, "too many event streams are open (64)");
-    for (int i = 0; i < ZBC_SSE_MAX_STREAMS; i++)
+    for (int i = 0; i < n; i++)
         evhttp_connection_free(conns[i]);
-    struct timeval t2 = {0, 500000};
-    event_base_loopexit(base, &t2);
-    event_base_dispatch(base);
+    run_for_ms(500);
     struct response r;
     stream(&r, path, ": zbc event stream", NULL);
     CHECK_EQ_INT(r.status, 200);

@@ -167,6 +167,37 @@ static void test_read_file_limit(void)
     cleanup();
 }
 
+/* A data directory open to group or others gets a warning naming its
+ * mode; the 0700 one init creates gets none; a group-readable key file is
+ * refused like a world-readable one. */
+static void test_mode_warnings(void)
+{
+    fresh();
+    struct zbc_node_key k;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_datadir_init(dir, NULL, &k, &err));
+    char msg[512] = "";
+    CHECK(!zbc_datadir_mode_warning(dir, msg, sizeof msg));
+    CHECK_EQ_INT(chmod(dir, 0755), 0);
+    CHECK(zbc_datadir_mode_warning(dir, msg, sizeof msg));
+    CHECK(strstr(msg, "is accessible by other users (mode 755); chmod 700 "
+                      "it") != NULL);
+    CHECK_EQ_INT(chmod(dir, 0710), 0);
+    CHECK(zbc_datadir_mode_warning(dir, msg, sizeof msg));
+    CHECK(strstr(msg, "(mode 710)") != NULL);
+    CHECK_EQ_INT(chmod(dir, 0700), 0);
+    char p[256];
+    snprintf(p, sizeof p, "%s/node.key", dir);
+    CHECK_EQ_INT(chmod(p, 0640), 0);
+    CHECK(!zbc_datadir_load_key(dir, &k, &err));
+    CHECK(strstr(err.msg, "readable by other users (mode 640)") != NULL);
+    char gone[200];
+    snprintf(gone, sizeof gone, "%s/nope", dir);
+    CHECK(zbc_datadir_mode_warning(gone, msg, sizeof msg));
+    CHECK(strstr(msg, "cannot examine data directory") != NULL);
+    cleanup();
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -174,5 +205,6 @@ int main(void)
     TEST_RUN(test_key_file_errors);
     TEST_RUN(test_lock);
     TEST_RUN(test_read_file_limit);
+    TEST_RUN(test_mode_warnings);
     return test_summary("node_datadir");
 }
