@@ -42,6 +42,22 @@
 
 struct zbc_chain;
 
+/* Budgets of blocks whose parent is unknown (orphans), docs/p2p.md §7.
+ * Zero fields: the defaults below. */
+struct zbc_orphan_limits {
+    size_t max_count;       /* all peers: ZBC_CHAIN_ORPHANS_MAX */
+    size_t max_bytes;       /* all peers: ZBC_CHAIN_ORPHAN_BYTES_MAX */
+    size_t peer_max_count;  /* one peer: ZBC_CHAIN_PEER_ORPHANS_MAX */
+    size_t peer_max_bytes;  /* one peer: ZBC_CHAIN_PEER_ORPHAN_BYTES_MAX */
+    uint64_t max_age_ms;    /* held at most: ZBC_CHAIN_ORPHAN_AGE_MS */
+};
+
+#define ZBC_CHAIN_ORPHANS_MAX 256u
+#define ZBC_CHAIN_ORPHAN_BYTES_MAX ((size_t)32 << 20)
+#define ZBC_CHAIN_PEER_ORPHANS_MAX 32u
+#define ZBC_CHAIN_PEER_ORPHAN_BYTES_MAX ((size_t)8 << 20)
+#define ZBC_CHAIN_ORPHAN_AGE_MS 120000u
+
 struct zbc_chain_config {
     const char *ledger_dir;              /* <datadir>/ledger, must exist */
     const struct zbc_genesis *genesis;   /* borrowed; outlives the chain */
@@ -49,6 +65,7 @@ struct zbc_chain_config {
     struct zbc_store_options store;      /* zeros: defaults */
     size_t mempool_max_txs;              /* 0: ZBC_CHAIN_MEMPOOL_TXS */
     size_t mempool_max_bytes;            /* 0: ZBC_CHAIN_MEMPOOL_BYTES */
+    struct zbc_orphan_limits orphans;    /* zeros: defaults */
 };
 
 ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
@@ -149,10 +166,13 @@ int zbc_chain_events(struct zbc_chain *c, uint32_t height,
 /* ---- network: received blocks, fork choice, reorgs ----
  *
  * Blocks that are not on the best chain are held in memory (the side
- * pool, at most ZBC_CHAIN_SIDE_MAX blocks): valid side-branch blocks
- * (prechecked against their parent) and orphans (parent unknown, not
- * validated yet).  A restarted node forgets them and learns them again
- * from its peers.
+ * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks): valid
+ * side-branch blocks (prechecked against their parent) and orphans
+ * (parent unknown: only what needs no parent is checked,
+ * zbc_fork_orphan_check; held within per-peer and global budgets of
+ * count and bytes, struct zbc_orphan_limits, and dropped when final or
+ * older than max_age_ms).  A restarted node forgets them and learns them
+ * again from its peers.
  *
  * When a side branch becomes preferred (consensus/fork_choice.h, compared
  * from the common ancestor: the common prefix adds the same weight to
@@ -162,8 +182,9 @@ int zbc_chain_events(struct zbc_chain *c, uint32_t height,
  * per write transaction.  A crash at any instant leaves a committed,
  * consistent tip.  Transactions of undone blocks go back to the mempool
  * when they still pass its checks.  A fork point more than
- * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final: such a
- * branch is refused (ZBC_RECV_TOO_DEEP). */
+ * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final
+ * (consensus/fork_choice.h zbc_reorg_allowed): such a branch is refused
+ * (ZBC_RECV_TOO_DEEP). */
 
 #define ZBC_CHAIN_SIDE_MAX 4096u
 
@@ -171,7 +192,8 @@ enum zbc_recv_kind {
     ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
     ZBC_RECV_SIDE,         /* valid, held on a lighter side branch */
     ZBC_RECV_DUPLICATE,    /* already known (best chain or side pool) */
-    ZBC_RECV_ORPHAN,       /* parent unknown: held unvalidated; sync */
+    ZBC_RECV_ORPHAN,       /* parent unknown: header checked, held within
+                              the orphan budgets; sync */
     ZBC_RECV_FUTURE,       /* timestamp > local clock + 10 s: dropped */
     ZBC_RECV_TOO_DEEP,     /* forks below the finality depth: dropped */
     ZBC_RECV_INVALID,      /* fails validation (err says why) */
@@ -187,13 +209,20 @@ struct zbc_recv_result {
 };
 
 /* Takes a block from a peer (any height, any branch) at local clock
- * now_ms.  Returns 1 for EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and
- * TOO_DEEP; 0 for INVALID and LOCAL_ERROR (err filled).  Orphans whose
- * parent this block is are processed right after it. */
+ * now_ms.  peer names the sender for the orphan budgets (its node key;
+ * NULL: none named, all such blocks share one budget).  Returns 1 for
+ * EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and TOO_DEEP; 0 for INVALID
+ * and LOCAL_ERROR (err filled).  Orphans whose parent this block is are
+ * processed right after it. */
 ZBC_WUR int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
                                     size_t len, uint64_t now_ms,
+                                    const uint8_t *peer,
                                     struct zbc_recv_result *r,
                                     struct zbc_err *err);
+
+/* Orphans held for peer (NULL: for all peers): count and bytes. */
+void zbc_chain_orphans(const struct zbc_chain *c, const uint8_t *peer,
+                       size_t *count, size_t *bytes);
 
 /* Whether a block hash is on the best chain or a validated side branch
  * (orphans do not count: their ancestry is unknown).  The genesis hash

@@ -44,7 +44,7 @@
 #define ZBC_STORE_MAP_INITIAL ((size_t)256 << 20) /* 256 MiB */
 #define ZBC_STORE_MAP_STEP ((size_t)256 << 20)
 /* Undo records older than this many blocks below the tip are pruned; the
- * deepest reorg is 1440 blocks (SPEC §7). */
+ * deepest reorg is 1440 blocks (docs/protocol-chain.md §3.3). */
 #define ZBC_STORE_UNDO_KEEP 2048u
 
 struct zbc_store;
