@@ -607,14 +607,16 @@ int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
     return ok;
 }
 
-int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
+                size_t *len, struct zbc_err *err)
 {
     return zbc_store_block(c->store, height, bytes, len, err);
 }
 
-int zbc_chain_events(struct zbc_chain *c, uint32_t height,
-                     struct zbc_events *ev, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
+                 struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -644,8 +646,9 @@ static int account_fn(struct zbc_chain *c, struct zbc_state *st,
     return zbc_ledger_account(st, a->a, a->acc, &a->found, err);
 }
 
-int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
-                      struct zbc_account *acc, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                  struct zbc_account *acc, struct zbc_err *err)
 {
     struct account_ctx ac = {a, acc, false};
     if (!zbc_chain_state_read(c, account_fn, &ac, err))
