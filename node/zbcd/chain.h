@@ -1,7 +1,8 @@
 /* The node's chain facade: the ledger on disk (node/zbcd/store.h), the
  * consensus state transition (consensus/apply.h) and the in-memory
  * mempool (consensus/mempool.h) behind one object the daemon, the API and
- * (later) P2P call.
+ * P2P call.  Blocks off the best chain, side branches and reorgs:
+ * node/zbcd/fork.h.
  *
  * Open: a fresh ledger is initialised with the genesis state (height 0);
  * an existing one must carry the same genesis hash, its tip block must

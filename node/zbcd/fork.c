@@ -228,7 +228,10 @@ int zbc_side_add_orphan(struct zbc_side_pool *p,
         zbc_side_orphan_usage(p, who, &n, &used);
         if (n < p->lim.peer_max_count && used + len <= p->lim.peer_max_bytes)
             break;
-        zbc_side_remove_at(p, oldest_orphan_of(p, who));
+        size_t old = oldest_orphan_of(p, who);
+        if (old == p->n)
+            break;
+        zbc_side_remove_at(p, old);
     }
     while (p->n_orphans >= p->lim.max_count ||
            p->orphan_bytes + len > p->lim.max_bytes) {
