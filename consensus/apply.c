@@ -79,16 +79,10 @@ int zbc_tx_check_stateless_known(struct zbc_checked_tx *ct,
     return zbc_tx_check_stateless(ct, g, raw, len, err);
 }
 
-/* Everything but the transactions' own checks (zbc_block_precheck_begin). */
-static int precheck_head(struct zbc_checked_block *cb,
-                         const struct zbc_genesis *g,
-                         const struct zbc_parent *parent,
-                         const struct zbc_block *b, uint64_t local_now_ms,
+int zbc_block_check_body(const struct zbc_genesis *g, const struct zbc_block *b,
                          struct zbc_err *err)
 {
     const struct zbc_block_header *h = &b->header;
-    if (!check_header(g, parent, h, local_now_ms, err))
-        return 0;
     if (b->n_tx != h->tx_count)
         return zbc_fail(err, "block holds %u transactions but its header says "
                              "%u", b->n_tx, h->tx_count);
@@ -98,12 +92,9 @@ static int precheck_head(struct zbc_checked_block *cb,
     if (total > g->max_block_bytes)
         return zbc_fail(err, "block transactions take %zu bytes, more than "
                              "max_block_bytes %u", total, g->max_block_bytes);
-    cb->txs = calloc(b->n_tx > 0 ? b->n_tx : 1, sizeof *cb->txs);
     uint8_t(*hashes)[32] = malloc((b->n_tx > 0 ? b->n_tx : 1) * 32);
-    if (cb->txs == NULL || hashes == NULL) {
-        free(hashes);
+    if (hashes == NULL)
         return zbc_fail(err, "out of memory checking a block");
-    }
     for (uint32_t i = 0; i < b->n_tx; i++)
         zbc_tx_ref_hash(hashes[i], &b->txs[i]);
     uint8_t root[32];
@@ -112,6 +103,23 @@ static int precheck_head(struct zbc_checked_block *cb,
     if (memcmp(root, h->tx_root, 32) != 0)
         return zbc_fail(err, "block transactions root does not match its "
                              "transactions");
+    return 1;
+}
+
+/* Everything but the transactions' own checks (zbc_block_precheck_begin). */
+static int precheck_head(struct zbc_checked_block *cb,
+                         const struct zbc_genesis *g,
+                         const struct zbc_parent *parent,
+                         const struct zbc_block *b, uint64_t local_now_ms,
+                         struct zbc_err *err)
+{
+    const struct zbc_block_header *h = &b->header;
+    if (!check_header(g, parent, h, local_now_ms, err) ||
+        !zbc_block_check_body(g, b, err))
+        return 0;
+    cb->txs = calloc(b->n_tx > 0 ? b->n_tx : 1, sizeof *cb->txs);
+    if (cb->txs == NULL)
+        return zbc_fail(err, "out of memory checking a block");
     if (!check_crypto(parent, h, err))
         return 0;
     zbc_block_hash(cb->hash, h);

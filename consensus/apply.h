@@ -130,6 +130,13 @@ ZBC_WUR int zbc_block_precheck_known(struct zbc_checked_block *cb,
                                      const struct zbc_tx_known *known,
                                      struct zbc_err *err);
 
+/* The block's body against its header, no parent needed: transaction
+ * count = header tx_count, total transaction bytes <= max_block_bytes,
+ * transactions root (the checks zbc_block_precheck makes, same texts). */
+ZBC_WUR int zbc_block_check_body(const struct zbc_genesis *g,
+                                 const struct zbc_block *b,
+                                 struct zbc_err *err);
+
 /* The part of zbc_block_precheck before the transactions' own checks, so
  * these can run in parallel (node/zbcd/verify_pool.h): header against parent,
  * tx count, size, tx root, VRF proof and seed, producer signature; fills

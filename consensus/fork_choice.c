@@ -1,3 +1,4 @@
+/* Fork choice and the reorg limit (docs/protocol-chain.md §3.3). */
 #include "consensus/fork_choice.h"
 
 #include <string.h>
@@ -25,4 +26,16 @@ int zbc_tip_extend(struct zbc_tip *child, const struct zbc_tip *parent,
     child->timestamp_ms = timestamp_ms;
     memcpy(child->hash, hash, 32);
     return 1;
+}
+
+bool zbc_reorg_allowed(uint32_t tip_height, uint32_t fork_height)
+{
+    return fork_height >= tip_height ||
+           tip_height - fork_height <= ZBC_REORG_MAX_DEPTH;
+}
+
+uint32_t zbc_reorg_final_height(uint32_t tip_height)
+{
+    return tip_height > ZBC_REORG_MAX_DEPTH ? tip_height - ZBC_REORG_MAX_DEPTH
+                                            : 0;
 }

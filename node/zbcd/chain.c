@@ -4,57 +4,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consensus/apply.h"
 #include "consensus/fork_choice.h"
-#include "consensus/mempool.h"
-#include "consensus/state.h"
 #include "crypto/hex.h"
+#include "node/zbcd/chain_internal.h"
 #include "node/zbcd/log.h"
-#include "node/zbcd/sig_cache.h"
-#include "node/zbcd/verify_pool.h"
-
-struct side_block {
-    uint8_t hash[32];
-    uint8_t prev[32];
-    uint32_t height;
-    uint32_t rank;
-    uint64_t timestamp_ms;
-    bool linked; /* parent known and the block prechecked against it */
-    uint8_t *bytes;
-    size_t len;
-};
-
-struct zbc_chain {
-    struct zbc_store *store;
-    const struct zbc_genesis *g;
-    bool has_key;
-    struct zbc_node_key key;
-    struct zbc_mempool *mp;
-    /* signature work: blocks' transactions checked on every core, and
-     * those verified once (mempool, side blocks) not verified again */
-    struct zbc_verify_pool *pool;
-    struct zbc_sig_cache *sigs;
-    struct zbc_tx_known known;
-    struct zbc_parent tip;
-    uint8_t tip_state_root[32];
-    /* blocks off the best chain (node/zbcd/chain.h "network") */
-    struct side_block *side;
-    size_t n_side;
-    struct zbc_chain_listener listener;
-    bool has_listener;
-    uint32_t peers;
-    bool synced;
-};
 
 /* ---- state over a store transaction ---- */
 
-typedef int (*state_fn)(struct zbc_chain *c, struct zbc_state *st,
-                        struct zbc_store_txn *t, void *arg,
-                        struct zbc_err *err);
-
 struct state_call {
     struct zbc_chain *c;
-    state_fn fn;
+    zbc_chain_state_fn fn;
     void *arg;
 };
 
@@ -72,15 +31,15 @@ static int state_call_fn(struct zbc_store_txn *t, void *arg,
     return ok;
 }
 
-static int with_state_read(struct zbc_chain *c, state_fn fn, void *arg,
-                           struct zbc_err *err)
+int zbc_chain_state_read(struct zbc_chain *c, zbc_chain_state_fn fn,
+                         void *arg, struct zbc_err *err)
 {
     struct state_call sc = {c, fn, arg};
     return zbc_store_read(c->store, state_call_fn, &sc, err);
 }
 
-static int with_state_write(struct zbc_chain *c, state_fn fn, void *arg,
-                            struct zbc_err *err)
+int zbc_chain_state_write(struct zbc_chain *c, zbc_chain_state_fn fn,
+                          void *arg, struct zbc_err *err)
 {
     struct state_call sc = {c, fn, arg};
     return zbc_store_write(c->store, state_call_fn, &sc, err);
@@ -171,7 +130,7 @@ static int load_tip(struct zbc_chain *c, const struct zbc_store_meta *m,
         v.want_root = h.state_root;
     }
     v.height = c->tip.height;
-    if (!with_state_read(c, verify_state_fn, &v, err))
+    if (!zbc_chain_state_read(c, verify_state_fn, &v, err))
         return zbc_fail_prefix(err, "refusing to start");
     memcpy(c->tip_state_root, v.root, 32);
     return 1;
@@ -185,17 +144,16 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
         return zbc_fail(err, "out of memory opening the chain");
     c->g = cfg->genesis;
     c->synced = true;
-    c->side = calloc(ZBC_CHAIN_SIDE_MAX, sizeof *c->side);
-    if (c->side == NULL) {
+    if (!zbc_side_init(&c->side, &cfg->orphans, err)) {
         free(c);
-        return zbc_fail(err, "out of memory opening the chain");
+        return 0;
     }
     if (cfg->key != NULL) {
         c->has_key = true;
         c->key = *cfg->key;
     }
     if (!zbc_store_open(&c->store, cfg->ledger_dir, &cfg->store, err)) {
-        free(c->side);
+        zbc_side_free(&c->side);
         free(c);
         return 0;
     }
@@ -205,7 +163,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (!zbc_store_get_meta(c->store, &m, err))
         goto fail;
     if (!m.has_genesis) {
-        if (!with_state_write(c, init_genesis_fn, NULL, err))
+        if (!zbc_chain_state_write(c, init_genesis_fn, NULL, err))
             goto fail;
         zbc_log_info("ledger initialised: chain %s genesis %s supply %llu",
                      c->g->chain_name, want,
@@ -253,7 +211,7 @@ fail:
     zbc_verify_pool_free(c->pool);
     zbc_sig_cache_free(c->sigs);
     zbc_store_close(c->store);
-    free(c->side);
+    zbc_side_free(&c->side);
     free(c);
     return 0;
 }
@@ -265,9 +223,7 @@ void zbc_chain_close(struct zbc_chain *c)
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
     zbc_sig_cache_free(c->sigs);
-    for (size_t i = 0; i < c->n_side; i++)
-        free(c->side[i].bytes);
-    free(c->side);
+    zbc_side_free(&c->side);
     zbc_store_close(c->store);
     sodium_memzero(&c->key, sizeof c->key);
     free(c);
@@ -332,11 +288,22 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
 {
     struct submit_ctx s = {raw, len, now_ms, hash, duplicate};
     *duplicate = false;
-    if (!with_state_read(c, submit_fn, &s, err))
+    if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
     if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
         c->listener.on_tx(c->listener.arg, raw, len, hash);
     return 1;
+}
+
+void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
+                          size_t len, uint64_t now_ms)
+{
+    uint8_t hash[32];
+    bool dup = false;
+    struct submit_ctx s = {raw, len, now_ms, hash, &dup};
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_state_read(c, submit_fn, &s, &err))
+        zbc_log_debug("reorg: transaction not re-admitted: %s", err.msg);
 }
 
 /* ---- transaction lookup ---- */
@@ -558,7 +525,7 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->rank = bc->header.rank;
     struct after_ctx a = {b, bc->now_ms};
     struct zbc_err err = {{0}};
-    if (!with_state_read(c, after_block_fn, &a, &err))
+    if (!zbc_chain_state_read(c, after_block_fn, &a, &err))
         zbc_log_error("mempool re-check after block %u failed: %s",
                       info->height, err.msg);
 }
@@ -591,7 +558,7 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
         return zbc_fail(err, "out of memory selecting %zu transactions", n);
     n = zbc_mempool_select(c->mp, cands, n);
     struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n};
-    int ok = with_state_write(c, produce_fn, &bc, err);
+    int ok = zbc_chain_state_write(c, produce_fn, &bc, err);
     if (ok) {
         /* before new_tip: the built block borrows the pooled transactions'
          * bytes, which the mempool clean-up frees */
@@ -604,12 +571,9 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     return ok;
 }
 
-/* Validates b on top of the tip and commits it in one write transaction. */
-/* *invalid (may be NULL) tells a block that broke a rule from a ledger
- * that could not store it (a full disk is not the sender's fault). */
-static int apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
-                        uint64_t now_ms, struct zbc_block_info *info,
-                        bool *invalid, struct zbc_err *err)
+int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
+                           uint64_t now_ms, struct zbc_block_info *info,
+                           bool *invalid, struct zbc_err *err)
 {
     /* the stateless half first, on every core and outside the write
      * transaction (it needs no state) */
@@ -621,7 +585,7 @@ static int apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
         return 0;
     }
     struct block_ctx bc = {.now_ms = now_ms, .received = b, .checked = &cb};
-    int ok = with_state_write(c, apply_fn, &bc, err);
+    int ok = zbc_chain_state_write(c, apply_fn, &bc, err);
     zbc_checked_block_free(&cb);
     if (invalid != NULL)
         *invalid = !ok && bc.invalid;
@@ -638,19 +602,21 @@ int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
     struct zbc_block b;
     if (!zbc_block_decode(&b, bytes, len, err))
         return 0;
-    int ok = apply_on_tip(c, &b, now_ms, info, NULL, err);
+    int ok = zbc_chain_apply_on_tip(c, &b, now_ms, info, NULL, err);
     zbc_block_free(&b);
     return ok;
 }
 
-int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
+                size_t *len, struct zbc_err *err)
 {
     return zbc_store_block(c->store, height, bytes, len, err);
 }
 
-int zbc_chain_events(struct zbc_chain *c, uint32_t height,
-                     struct zbc_events *ev, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
+                 struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -680,18 +646,17 @@ static int account_fn(struct zbc_chain *c, struct zbc_state *st,
     return zbc_ledger_account(st, a->a, a->acc, &a->found, err);
 }
 
-int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
-                      struct zbc_account *acc, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                  struct zbc_account *acc, struct zbc_err *err)
 {
     struct account_ctx ac = {a, acc, false};
-    if (!with_state_read(c, account_fn, &ac, err))
+    if (!zbc_chain_state_read(c, account_fn, &ac, err))
         return ZBC_KV_ERROR;
     return ac.found ? ZBC_KV_FOUND : ZBC_KV_NOTFOUND;
 }
 
-/* ---- network: side pool, fork choice, reorg (node/zbcd/chain.h) ---- */
-
-#define SIDE_ORPHANS_MAX 256u
+/* ---- network (node/zbcd/chain.h; side pool and reorgs: node/zbcd/fork.c) ---- */
 
 void zbc_chain_set_listener(struct zbc_chain *c,
                             const struct zbc_chain_listener *l)
@@ -718,124 +683,6 @@ bool zbc_chain_synced(const struct zbc_chain *c)
     return c->synced;
 }
 
-static struct side_block *side_find(struct zbc_chain *c,
-                                    const uint8_t hash[32])
-{
-    for (size_t i = 0; i < c->n_side; i++) {
-        if (memcmp(c->side[i].hash, hash, 32) == 0)
-            return &c->side[i];
-    }
-    return NULL;
-}
-
-static void side_remove_at(struct zbc_chain *c, size_t i)
-{
-    free(c->side[i].bytes);
-    c->side[i] = c->side[--c->n_side];
-}
-
-static void side_remove(struct zbc_chain *c, const uint8_t hash[32])
-{
-    struct side_block *s = side_find(c, hash);
-    if (s != NULL)
-        side_remove_at(c, (size_t)(s - c->side));
-}
-
-static size_t side_orphans(const struct zbc_chain *c)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < c->n_side; i++)
-        n += !c->side[i].linked;
-    return n;
-}
-
-/* Makes room for one more: drops an orphan when there are too many or the
- * pool is full, else the lowest side block. */
-static void side_make_room(struct zbc_chain *c, bool linked)
-{
-    bool orphans_full = !linked && side_orphans(c) >= SIDE_ORPHANS_MAX;
-    if (c->n_side < ZBC_CHAIN_SIDE_MAX && !orphans_full)
-        return;
-    size_t worst = c->n_side;
-    for (size_t i = 0; i < c->n_side; i++) {
-        const struct side_block *s = &c->side[i];
-        if (worst == c->n_side) {
-            if (!orphans_full || !s->linked)
-                worst = i;
-            continue;
-        }
-        const struct side_block *w = &c->side[worst];
-        bool better;
-        if (orphans_full)
-            better = !s->linked && s->height < w->height;
-        else
-            better = (!s->linked && w->linked) ||
-                     (s->linked == w->linked && s->height < w->height);
-        if (better)
-            worst = i;
-    }
-    if (worst < c->n_side)
-        side_remove_at(c, worst);
-}
-
-static int side_add(struct zbc_chain *c, const struct zbc_block_header *h,
-                    const uint8_t hash[32], const uint8_t *bytes, size_t len,
-                    bool linked, struct zbc_err *err)
-{
-    side_make_room(c, linked);
-    struct side_block *s = &c->side[c->n_side];
-    memset(s, 0, sizeof *s);
-    if (!copy_bytes(&s->bytes, bytes, len, err))
-        return 0;
-    s->len = len;
-    memcpy(s->hash, hash, 32);
-    memcpy(s->prev, h->prev_hash, 32);
-    s->height = h->height;
-    s->rank = h->rank;
-    s->timestamp_ms = h->timestamp_ms;
-    s->linked = linked;
-    c->n_side++;
-    return 1;
-}
-
-/* Side blocks at or below the finality depth can never be chosen. */
-static void side_prune(struct zbc_chain *c)
-{
-    if (c->tip.height <= ZBC_REORG_MAX_DEPTH)
-        return;
-    uint32_t final = c->tip.height - ZBC_REORG_MAX_DEPTH;
-    for (size_t i = 0; i < c->n_side;) {
-        if (c->side[i].height <= final)
-            side_remove_at(c, i);
-        else
-            i++;
-    }
-}
-
-/* Drops `hash` and every side block that descends from it. */
-static void side_drop_subtree(struct zbc_chain *c, const uint8_t hash[32])
-{
-    size_t cap = c->n_side + 1, n = 0;
-    uint8_t (*bad)[32] = malloc(cap * 32);
-    if (bad == NULL) {
-        side_remove(c, hash);
-        return;
-    }
-    memcpy(bad[n++], hash, 32);
-    side_remove(c, hash);
-    for (size_t k = 0; k < n; k++) {
-        for (size_t i = 0; i < c->n_side;) {
-            if (memcmp(c->side[i].prev, bad[k], 32) == 0 && n < cap) {
-                memcpy(bad[n++], c->side[i].hash, 32);
-                side_remove_at(c, i);
-            } else {
-                i++;
-            }
-        }
-    }
-    free(bad);
-}
-
 /* ---- the best chain on disk ---- */
 
 struct height_of_ctx {
@@ -852,10 +699,9 @@ static int height_of_fn(struct zbc_store_txn *t, void *arg,
     return h->rc != ZBC_KV_ERROR;
 }
 
-/* enum zbc_kv_rc: whether hash is a best-chain block (the genesis hash is
- * height 0). */
-static int main_height_of(struct zbc_chain *c, const uint8_t hash[32],
-                          uint32_t *height, struct zbc_err *err)
+enum zbc_kv_rc zbc_chain_main_height_of(struct zbc_chain *c,
+                                        const uint8_t hash[32],
+                                        uint32_t *height, struct zbc_err *err)
 {
     if (memcmp(hash, c->g->hash, 32) == 0) {
         *height = 0;
@@ -865,12 +711,11 @@ static int main_height_of(struct zbc_chain *c, const uint8_t hash[32],
     if (!zbc_store_read(c->store, height_of_fn, &h, err))
         return ZBC_KV_ERROR;
     *height = h.height;
-    return h.rc;
+    return (enum zbc_kv_rc)h.rc;
 }
 
-/* Header of the best-chain block at height >= 1. */
-static int main_header(struct zbc_chain *c, uint32_t height,
-                       struct zbc_block_header *h, struct zbc_err *err)
+int zbc_chain_main_header(struct zbc_chain *c, uint32_t height,
+                          struct zbc_block_header *h, struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -887,16 +732,15 @@ static int main_header(struct zbc_chain *c, uint32_t height,
     return 1;
 }
 
-/* The best-chain block at height as a parent (height 0: the genesis). */
-static int main_parent(struct zbc_chain *c, uint32_t height,
-                       struct zbc_parent *p, struct zbc_err *err)
+int zbc_chain_main_parent(struct zbc_chain *c, uint32_t height,
+                          struct zbc_parent *p, struct zbc_err *err)
 {
     if (height == 0) {
         zbc_parent_genesis(p, c->g);
         return 1;
     }
     struct zbc_block_header h;
-    if (!main_header(c, height, &h, err))
+    if (!zbc_chain_main_header(c, height, &h, err))
         return 0;
     zbc_parent_from_header(p, &h);
     return 1;
@@ -904,12 +748,12 @@ static int main_parent(struct zbc_chain *c, uint32_t height,
 
 bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32])
 {
-    const struct side_block *s = side_find(c, hash);
+    const struct zbc_side_block *s = zbc_side_find(&c->side, hash);
     if (s != NULL)
         return s->linked;
     uint32_t h;
     struct zbc_err err = {{0}};
-    return main_height_of(c, hash, &h, &err) == ZBC_KV_FOUND;
+    return zbc_chain_main_height_of(c, hash, &h, &err) == ZBC_KV_FOUND;
 }
 
 size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
@@ -919,7 +763,7 @@ size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
     uint32_t h = c->tip.height, step = 1;
     while (h > 0 && n + 1 < cap) {
         struct zbc_block_header hdr;
-        if (!main_header(c, h, &hdr, err))
+        if (!zbc_chain_main_header(c, h, &hdr, err))
             return 0;
         zbc_block_hash(out[n++], &hdr);
         if (n >= 10)
@@ -936,7 +780,7 @@ int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32], size_t n,
     *height = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t h;
-        int rc = main_height_of(c, loc[i], &h, err);
+        int rc = zbc_chain_main_height_of(c, loc[i], &h, err);
         if (rc == ZBC_KV_ERROR)
             return 0;
         if (rc == ZBC_KV_FOUND) {
@@ -947,297 +791,18 @@ int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32], size_t n,
     return 1;
 }
 
-/* ---- fork choice over a side branch ---- */
-
-/* The side branch ending at `hash`, oldest block first (malloc'ed hashes),
- * and the best-chain height it forks from. */
-static int side_branch(struct zbc_chain *c, const uint8_t hash[32],
-                       uint8_t (**out)[32], size_t *n, uint32_t *fork,
-                       struct zbc_err *err)
-{
-    size_t cap = c->n_side, len = 0;
-    uint8_t (*br)[32] = malloc((cap > 0 ? cap : 1) * 32);
-    if (br == NULL)
-        return zbc_fail(err, "out of memory walking a side branch");
-    const uint8_t *cur = hash;
-    for (;;) {
-        const struct side_block *s = side_find(c, cur);
-        if (s == NULL) {
-            int rc = main_height_of(c, cur, fork, err);
-            if (rc == ZBC_KV_FOUND)
-                break;
-            free(br);
-            if (rc == ZBC_KV_NOTFOUND)
-                zbc_fail(err, "side branch does not reach the best chain");
-            return 0;
-        }
-        if (!s->linked || len == cap) {
-            free(br);
-            return zbc_fail(err, "side branch has an unvalidated block");
-        }
-        memcpy(br[len++], s->hash, 32);
-        cur = s->prev;
-    }
-    for (size_t i = 0; i < len / 2; i++) {
-        uint8_t tmp[32];
-        memcpy(tmp, br[i], 32);
-        memcpy(br[i], br[len - 1 - i], 32);
-        memcpy(br[len - 1 - i], tmp, 32);
-    }
-    *out = br;
-    *n = len;
-    return 1;
-}
-
-/* Whether the branch (fork + its blocks) is preferred to the best chain;
- * both are weighed from the fork point. */
-static int branch_preferred(struct zbc_chain *c, const uint8_t (*br)[32],
-                            size_t n, uint32_t fork, bool *better,
-                            struct zbc_err *err)
-{
-    struct zbc_tip side = {0}, best = {0};
-    for (size_t i = 0; i < n; i++) {
-        const struct side_block *s = side_find(c, br[i]);
-        if (s == NULL)
-            return zbc_fail(err, "side branch block vanished");
-        if (!zbc_tip_extend(&side, &side, s->rank, s->timestamp_ms, s->hash,
-                            err))
-            return 0;
-    }
-    for (uint32_t h = fork + 1; h <= c->tip.height; h++) {
-        struct zbc_block_header hdr;
-        uint8_t hash[32];
-        if (!main_header(c, h, &hdr, err))
-            return 0;
-        zbc_block_hash(hash, &hdr);
-        if (!zbc_tip_extend(&best, &best, hdr.rank, hdr.timestamp_ms, hash,
-                            err))
-            return 0;
-    }
-    if (fork == c->tip.height) {
-        best.timestamp_ms = c->tip.timestamp_ms;
-        memcpy(best.hash, c->tip.hash, 32);
-    }
-    *better = n > 0 && zbc_fork_choice_cmp(&side, &best) > 0;
-    return 1;
-}
-
-/* ---- undoing the tip block ---- */
-
-struct undo_ctx {
-    const struct zbc_parent *parent;
-    uint8_t root[32];
-    uint8_t *bytes; /* the undone block, for the side pool and mempool */
-    size_t len;
-};
-
-/* Runs again from the start when the map grows. */
-static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
-                       struct zbc_store_txn *t, void *arg,
-                       struct zbc_err *err)
-{
-    struct undo_ctx *u = arg;
-    uint32_t height = c->tip.height;
-    free(u->bytes);
-    u->bytes = NULL;
-    int rc = zbc_store_txn_block(t, height, &u->bytes, &u->len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "tip block %u is missing", height)
-                   : 0;
-    uint8_t *ubytes = NULL;
-    size_t ulen = 0;
-    rc = zbc_store_txn_undo(t, height, &ubytes, &ulen, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "undo record of block %u is missing",
-                              height)
-                   : 0;
-    struct zbc_undo undo = {0};
-    int ok = zbc_undo_decode(&undo, ubytes, ulen, err);
-    free(ubytes);
-    if (ok)
-        ok = zbc_state_undo_block(st, &undo, err);
-    zbc_undo_free(&undo);
-    if (!ok)
-        return zbc_fail_prefix(err, "cannot undo block %u", height);
-    struct zbc_block b;
-    if (!zbc_block_decode(&b, u->bytes, u->len, err))
-        return zbc_fail_prefix(err, "stored block %u does not decode", height);
-    for (uint32_t i = 0; ok && i < b.n_tx; i++) {
-        uint8_t th[32];
-        zbc_tx_ref_hash(th, &b.txs[i]);
-        ok = zbc_store_del_tx_index(t, th, err);
-    }
-    zbc_block_free(&b);
-    if (!ok || !zbc_store_pop_block(t, height, c->tip.hash, u->parent->height,
-                                    u->parent->hash, err))
-        return 0;
-    uint32_t sh;
-    if (!zbc_ledger_height(st, &sh, err))
-        return 0;
-    if (sh != u->parent->height)
-        return zbc_fail(err, "undoing block %u left the state at height %u",
-                        height, sh);
-    zbc_state_root(st, u->root);
-    return 1;
-}
-
-/* Undoes the tip block in one write transaction; the block goes to the
- * side pool (so the node can switch back) and *bytes (caller frees). */
-static int undo_tip(struct zbc_chain *c, uint8_t **bytes, size_t *len,
-                    struct zbc_err *err)
-{
-    struct zbc_parent parent;
-    if (!main_parent(c, c->tip.height - 1, &parent, err))
-        return 0;
-    struct undo_ctx u = {.parent = &parent};
-    if (!with_state_write(c, undo_tip_fn, &u, err)) {
-        free(u.bytes);
-        return 0;
-    }
-    struct zbc_block_header h;
-    uint8_t hash[32];
-    memcpy(hash, c->tip.hash, 32);
-    c->tip = parent;
-    memcpy(c->tip_state_root, u.root, 32);
-    if (!zbc_block_header_decode(&h, u.bytes, ZBC_BLOCK_HEADER_LEN, err) ||
-        !side_add(c, &h, hash, u.bytes, u.len, true, err))
-        zbc_log_warn("undone block %u not kept: %s", h.height, err->msg);
-    *bytes = u.bytes;
-    *len = u.len;
-    return 1;
-}
-
-/* Offers the transactions of undone blocks to the mempool again; those
- * that no longer pass (included on the new branch, spent, ...) are left
- * out. */
-static void readmit(struct zbc_chain *c, uint8_t **blocks, size_t *lens,
-                    size_t n, uint64_t now_ms)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct zbc_block b;
-        struct zbc_err err = {{0}};
-        if (!zbc_block_decode(&b, blocks[i], lens[i], &err))
-            continue;
-        for (uint32_t k = 0; k < b.n_tx; k++) {
-            uint8_t hash[32];
-            bool dup = false;
-            struct submit_ctx s = {b.txs[k].bytes, b.txs[k].len, now_ms, hash,
-                                   &dup};
-            if (!with_state_read(c, submit_fn, &s, &err))
-                zbc_log_debug("reorg: transaction not re-admitted: %s",
-                              err.msg);
-        }
-        zbc_block_free(&b);
-    }
-}
-
-static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
-                    uint64_t now_ms, bool may_return,
-                    struct zbc_recv_result *r, bool *invalid,
-                    struct zbc_err *err);
-
-/* Applies the side block `hash` on the tip and takes it out of the pool.
- * *invalid: it failed because it broke a rule (else the ledger failed). */
-static int apply_side(struct zbc_chain *c, const uint8_t hash[32],
-                      uint64_t now_ms, bool *invalid, struct zbc_err *err)
-{
-    *invalid = false;
-    struct side_block *s = side_find(c, hash);
-    if (s == NULL)
-        return zbc_fail(err, "side branch block vanished");
-    uint8_t *bytes = s->bytes;
-    size_t len = s->len;
-    s->bytes = NULL;
-    struct zbc_block b;
-    struct zbc_block_info info;
-    int ok = zbc_block_decode(&b, bytes, len, err);
-    if (!ok)
-        *invalid = true;
-    if (ok) {
-        ok = apply_on_tip(c, &b, now_ms, &info, invalid, err);
-        zbc_block_free(&b);
-    }
-    if (ok)
-        side_remove(c, hash);
-    else
-        s->bytes = bytes, bytes = NULL;
-    free(bytes);
-    return ok;
-}
-
-/* Switches the best chain to the side branch ending at target: undo to
- * the fork point, then apply the branch, one write transaction per block.
- * When a branch block breaks a rule, it and its descendants are dropped
- * (*invalid, may be NULL, set); when the ledger fails (a full disk) the
- * branch is kept.  Either way (may_return) the node then switches back to
- * the chain it left. */
-static int reorg_to(struct zbc_chain *c, const uint8_t target[32],
-                    uint64_t now_ms, bool may_return,
-                    struct zbc_recv_result *r, bool *invalid,
-                    struct zbc_err *err)
-{
-    bool bad = false;
-    if (invalid != NULL)
-        *invalid = false;
-    uint8_t (*br)[32] = NULL;
-    size_t n = 0;
-    uint32_t fork;
-    if (!side_branch(c, target, &br, &n, &fork, err))
-        return 0;
-    uint32_t depth = c->tip.height - fork;
-    uint8_t old_tip[32];
-    memcpy(old_tip, c->tip.hash, 32);
-    uint8_t **undone = calloc(depth + 1, sizeof *undone);
-    size_t *lens = calloc(depth + 1, sizeof *lens);
-    size_t n_undone = 0;
-    int ok = undone != NULL && lens != NULL;
-    if (!ok)
-        zbc_fail(err, "out of memory for a reorg of depth %u", depth);
-    while (ok && c->tip.height > fork) {
-        ok = undo_tip(c, &undone[n_undone], &lens[n_undone], err);
-        if (ok) {
-            n_undone++;
-            r->undone++;
-        }
-    }
-    size_t i = 0;
-    for (; ok && i < n; i++) {
-        ok = apply_side(c, br[i], now_ms, &bad, err);
-        if (ok)
-            r->applied++;
-    }
-    if (!ok && i > 0) {
-        char hex[65];
-        hex32(hex, br[i - 1]);
-        if (bad) {
-            zbc_log_warn("reorg: branch block %s refused: %s", hex, err->msg);
-            side_drop_subtree(c, br[i - 1]);
-        } else {
-            zbc_log_error("reorg: branch block %s not stored: %s", hex,
-                          err->msg);
-        }
-        if (may_return && memcmp(c->tip.hash, old_tip, 32) != 0) {
-            struct zbc_err e2 = {{0}};
-            if (!reorg_to(c, old_tip, now_ms, false, r, NULL, &e2))
-                zbc_log_error("reorg: cannot switch back: %s", e2.msg);
-        }
-    }
-    if (n_undone > 0)
-        readmit(c, undone, lens, n_undone, now_ms);
-    for (size_t k = 0; k < n_undone; k++)
-        free(undone[k]);
-    free(undone);
-    free(lens);
-    free(br);
-    side_prune(c);
-    if (invalid != NULL)
-        *invalid = bad;
-    return ok;
-}
-
-/* ---- receiving ---- */
+/* ---- receiving ----
+ *
+ * receive_one takes a block through these steps, each of which either
+ * settles it (r->kind) or hands it on:
+ *   1. recv_known: already on the best chain or in the side pool;
+ *   2. a timestamp beyond the local clock + 10 s: FUTURE;
+ *   3. recv_on_tip: its parent is the tip: validate and apply;
+ *   4. recv_find_parent: its parent elsewhere on the best chain or a
+ *      validated side block; else recv_orphan (header check, budgets);
+ *   5. recv_side: precheck against that parent, hold it in the side pool;
+ *   6. recv_choose: the reorg limit (zbc_reorg_allowed), then the fork
+ *      choice, and a reorg when its branch is preferred. */
 
 static int recv_fail(struct zbc_recv_result *r, enum zbc_recv_kind kind)
 {
@@ -1245,9 +810,157 @@ static int recv_fail(struct zbc_recv_result *r, enum zbc_recv_kind kind)
     return 0;
 }
 
-static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
+/* Step 1.  *done: settled (DUPLICATE, or LOCAL_ERROR when 0). */
+static int recv_known(struct zbc_chain *c, struct zbc_recv_result *r,
+                      bool *done, struct zbc_err *err)
+{
+    uint32_t height;
+    *done = true;
+    r->kind = ZBC_RECV_DUPLICATE;
+    if (zbc_side_find(&c->side, r->hash) != NULL)
+        return 1;
+    enum zbc_kv_rc rc = zbc_chain_main_height_of(c, r->hash, &height, err);
+    if (rc == ZBC_KV_ERROR)
+        return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
+    *done = rc == ZBC_KV_FOUND;
+    return 1;
+}
+
+/* Step 3: b extends the tip. */
+static int recv_on_tip(struct zbc_chain *c, const struct zbc_block *b,
                        uint64_t now_ms, struct zbc_recv_result *r,
                        struct zbc_err *err)
+{
+    struct zbc_block_info info;
+    bool invalid;
+    if (!zbc_chain_apply_on_tip(c, b, now_ms, &info, &invalid, err))
+        return recv_fail(r, invalid ? ZBC_RECV_INVALID : ZBC_RECV_LOCAL_ERROR);
+    r->kind = ZBC_RECV_EXTENDED;
+    r->applied++;
+    notify_block(c, b, r->hash);
+    zbc_side_prune(&c->side, zbc_reorg_final_height(c->tip.height), now_ms);
+    return 1;
+}
+
+/* Step 4: the parent of a block that does not extend the tip, from the
+ * best chain or a validated side block.  *found false: unknown (an
+ * orphan). */
+static int recv_find_parent(struct zbc_chain *c,
+                            const struct zbc_block_header *h,
+                            struct zbc_parent *parent, bool *found,
+                            struct zbc_err *err)
+{
+    uint32_t ph = 0;
+    *found = false;
+    enum zbc_kv_rc rc = zbc_chain_main_height_of(c, h->prev_hash, &ph, err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    if (rc == ZBC_KV_FOUND) {
+        *found = true;
+        return zbc_chain_main_parent(c, ph, parent, err);
+    }
+    const struct zbc_side_block *s = zbc_side_find(&c->side, h->prev_hash);
+    if (s == NULL || !s->linked)
+        return 1;
+    struct zbc_block_header ph_hdr;
+    if (!zbc_block_header_decode(&ph_hdr, s->bytes, ZBC_BLOCK_HEADER_LEN, err))
+        return 0;
+    zbc_parent_from_header(parent, &ph_hdr);
+    *found = true;
+    return 1;
+}
+
+/* Step 4b: a block whose parent is unknown.  What can be checked without
+ * the parent is (zbc_fork_orphan_check: a bad one is INVALID and not
+ * held); a final one is TOO_DEEP; else it is held within the orphan
+ * budgets (docs/p2p.md §7). */
+static int recv_orphan(struct zbc_chain *c, const struct zbc_block *b,
+                       const uint8_t *bytes, size_t len, const uint8_t *peer,
+                       uint64_t now_ms, struct zbc_recv_result *r,
+                       struct zbc_err *err)
+{
+    if (!zbc_fork_orphan_check(c->g, b, err))
+        return recv_fail(r, ZBC_RECV_INVALID);
+    if (b->header.height <= zbc_reorg_final_height(c->tip.height)) {
+        r->kind = ZBC_RECV_TOO_DEEP;
+        return 1;
+    }
+    bool held;
+    if (!zbc_side_add_orphan(&c->side, &b->header, r->hash, bytes, len, peer,
+                             now_ms, &held, err))
+        return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
+    if (!held)
+        zbc_log_debug("orphan block %u (%zu bytes) is larger than the orphan "
+                      "budget: not held", b->header.height, len);
+    r->kind = ZBC_RECV_ORPHAN;
+    return 1;
+}
+
+/* Step 5: b's parent is known but is not the tip: precheck b against it
+ * and hold it in the side pool. */
+static int recv_side(struct zbc_chain *c, const struct zbc_block *b,
+                     const struct zbc_parent *parent, const uint8_t *bytes,
+                     size_t len, uint64_t now_ms, struct zbc_recv_result *r,
+                     struct zbc_err *err)
+{
+    struct zbc_checked_block cb;
+    if (!zbc_verify_pool_precheck(c->pool, &cb, c->g, parent, b, now_ms,
+                                  &c->known, err))
+        return recv_fail(r, ZBC_RECV_INVALID);
+    zbc_checked_block_free(&cb);
+    /* verified: a reorg onto this block does not verify them again */
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
+    if (!zbc_side_add(&c->side, &b->header, r->hash, bytes, len, err))
+        return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
+    return 1;
+}
+
+/* Step 6: the side block r->hash is held; its branch within the reorg
+ * limit is announced and, when preferred, becomes the best chain. */
+static int recv_choose(struct zbc_chain *c, const struct zbc_block *b,
+                       uint64_t now_ms, struct zbc_recv_result *r,
+                       struct zbc_err *err)
+{
+    uint8_t (*br)[32] = NULL;
+    size_t n = 0;
+    uint32_t fork = 0;
+    bool better = false;
+    if (!zbc_fork_branch(c, r->hash, &br, &n, &fork, err)) {
+        zbc_side_remove(&c->side, r->hash);
+        return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
+    }
+    if (!zbc_reorg_allowed(c->tip.height, fork)) {
+        free(br);
+        zbc_side_remove(&c->side, r->hash);
+        r->kind = ZBC_RECV_TOO_DEEP;
+        return 1;
+    }
+    notify_block(c, b, r->hash);
+    int ok = zbc_fork_preferred(c, (const uint8_t (*)[32])br, n, fork,
+                                &better, err);
+    free(br);
+    if (!ok)
+        return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
+    r->kind = ZBC_RECV_SIDE;
+    if (!better)
+        return 1;
+    uint32_t old_height = c->tip.height;
+    bool invalid;
+    if (!zbc_fork_reorg_to(c, r->hash, now_ms, true, r, &invalid, err))
+        return recv_fail(r, invalid ? ZBC_RECV_INVALID : ZBC_RECV_LOCAL_ERROR);
+    char hex[65];
+    hex32(hex, r->hash);
+    zbc_log_info("reorg: height %u -> %u, fork at %u (undid %u, applied %u) "
+                 "new tip %s", old_height, c->tip.height, fork, r->undone,
+                 r->applied, hex);
+    r->kind = ZBC_RECV_EXTENDED;
+    return 1;
+}
+
+static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
+                       uint64_t now_ms, const uint8_t *peer,
+                       struct zbc_recv_result *r, struct zbc_err *err)
 {
     struct zbc_block b;
     if (!zbc_block_decode(&b, bytes, len, err))
@@ -1255,155 +968,55 @@ static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
     const struct zbc_block_header *h = &b.header;
     zbc_block_hash(r->hash, h);
     r->height = h->height;
-    int ok = 1;
-    uint32_t ph = 0;
+    bool done, found;
     struct zbc_parent parent;
-    int rc;
-    if (side_find(c, r->hash) != NULL) {
-        r->kind = ZBC_RECV_DUPLICATE;
+    int ok = recv_known(c, r, &done, err);
+    if (!ok || done)
         goto out;
-    }
-    rc = main_height_of(c, r->hash, &ph, err);
-    if (rc != ZBC_KV_NOTFOUND) {
-        r->kind = ZBC_RECV_DUPLICATE;
-        if (rc == ZBC_KV_ERROR)
-            ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-        goto out;
-    }
-    if (h->timestamp_ms > now_ms + ZBC_CLOCK_SKEW_MS) {
+    if (now_ms <= UINT64_MAX - ZBC_CLOCK_SKEW_MS &&
+        h->timestamp_ms > now_ms + ZBC_CLOCK_SKEW_MS) {
         r->kind = ZBC_RECV_FUTURE;
         goto out;
     }
     if (memcmp(h->prev_hash, c->tip.hash, 32) == 0) {
-        struct zbc_block_info info;
-        bool invalid;
-        if (!apply_on_tip(c, &b, now_ms, &info, &invalid, err)) {
-            ok = recv_fail(r, invalid ? ZBC_RECV_INVALID
-                                      : ZBC_RECV_LOCAL_ERROR);
-            goto out;
-        }
-        r->kind = ZBC_RECV_EXTENDED;
-        r->applied++;
-        notify_block(c, &b, r->hash);
-        side_prune(c);
+        ok = recv_on_tip(c, &b, now_ms, r, err);
         goto out;
     }
-    rc = main_height_of(c, h->prev_hash, &ph, err);
-    if (rc == ZBC_KV_ERROR) {
+    if (!recv_find_parent(c, h, &parent, &found, err)) {
         ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
         goto out;
     }
-    if (rc == ZBC_KV_FOUND) {
-        if (!main_parent(c, ph, &parent, err)) {
-            ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-            goto out;
-        }
-    } else {
-        const struct side_block *s = side_find(c, h->prev_hash);
-        struct zbc_block_header ph_hdr;
-        if (s == NULL || !s->linked) {
-            r->kind = ZBC_RECV_ORPHAN;
-            if (!side_add(c, h, r->hash, bytes, len, false, err))
-                ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-            goto out;
-        }
-        if (!zbc_block_header_decode(&ph_hdr, s->bytes, ZBC_BLOCK_HEADER_LEN,
-                                     err)) {
-            ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-            goto out;
-        }
-        zbc_parent_from_header(&parent, &ph_hdr);
-    }
-    struct zbc_checked_block cb;
-    if (!zbc_verify_pool_precheck(c->pool, &cb, c->g, &parent, &b, now_ms,
-                                  &c->known, err)) {
-        ok = recv_fail(r, ZBC_RECV_INVALID);
+    if (!found) {
+        ok = recv_orphan(c, &b, bytes, len, peer, now_ms, r, err);
         goto out;
     }
-    zbc_checked_block_free(&cb);
-    /* verified: a reorg onto this block does not verify them again */
-    for (uint32_t i = 0; i < b.n_tx; i++)
-        zbc_sig_cache_add(c->sigs, b.txs[i].bytes, b.txs[i].len);
-    if (!side_add(c, h, r->hash, bytes, len, true, err)) {
-        ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-        goto out;
-    }
-    uint8_t (*br)[32] = NULL;
-    size_t n = 0;
-    uint32_t fork = 0;
-    bool better = false;
-    if (!side_branch(c, r->hash, &br, &n, &fork, err)) {
-        side_remove(c, r->hash);
-        ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-        goto out;
-    }
-    if (c->tip.height > fork + ZBC_REORG_MAX_DEPTH) {
-        free(br);
-        side_remove(c, r->hash);
-        r->kind = ZBC_RECV_TOO_DEEP;
-        goto out;
-    }
-    notify_block(c, &b, r->hash);
-    ok = branch_preferred(c, (const uint8_t (*)[32])br, n, fork, &better,
-                          err);
-    free(br);
-    if (!ok) {
-        r->kind = ZBC_RECV_LOCAL_ERROR;
-        goto out;
-    }
-    r->kind = ZBC_RECV_SIDE;
-    if (better) {
-        uint32_t old_height = c->tip.height;
-        bool invalid;
-        ok = reorg_to(c, r->hash, now_ms, true, r, &invalid, err);
-        if (!ok) {
-            r->kind = invalid ? ZBC_RECV_INVALID : ZBC_RECV_LOCAL_ERROR;
-            goto out;
-        }
-        char hex[65];
-        hex32(hex, r->hash);
-        zbc_log_info("reorg: height %u -> %u, fork at %u (undid %u, applied "
-                     "%u) new tip %s", old_height, c->tip.height, fork,
-                     r->undone, r->applied, hex);
-        r->kind = ZBC_RECV_EXTENDED;
-    }
+    ok = recv_side(c, &b, &parent, bytes, len, now_ms, r, err) &&
+         recv_choose(c, &b, now_ms, r, err);
 out:
     zbc_block_free(&b);
     return ok;
 }
 
-int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
-                            size_t len, uint64_t now_ms,
-                            struct zbc_recv_result *r, struct zbc_err *err)
+/* Orphans waiting for the block `hash` (and, in turn, for theirs) go
+ * through receive_one again, as if their sender sent them now. */
+static void receive_waiting(struct zbc_chain *c, const uint8_t hash[32],
+                            uint64_t now_ms, struct zbc_recv_result *r)
 {
-    memset(r, 0, sizeof *r);
-    if (!receive_one(c, bytes, len, now_ms, r, err))
-        return 0;
-    if (r->kind != ZBC_RECV_EXTENDED && r->kind != ZBC_RECV_SIDE)
-        return 1;
-    /* Orphans waiting for this block (and, in turn, for theirs). */
     size_t cap = 16, n = 0;
     uint8_t (*work)[32] = malloc(cap * 32);
     if (work == NULL)
-        return 1;
-    memcpy(work[n++], r->hash, 32);
+        return;
+    memcpy(work[n++], hash, 32);
     while (n > 0) {
-        uint8_t parent[32];
+        uint8_t parent[32], peer[32];
+        uint8_t *ob;
+        size_t olen;
         memcpy(parent, work[--n], 32);
-        for (size_t i = 0; i < c->n_side;) {
-            struct side_block *s = &c->side[i];
-            if (s->linked || memcmp(s->prev, parent, 32) != 0) {
-                i++;
-                continue;
-            }
-            uint8_t *ob = s->bytes;
-            size_t olen = s->len;
-            s->bytes = NULL;
-            side_remove_at(c, i);
+        while (zbc_side_take_orphan(&c->side, parent, &ob, &olen, peer)) {
             struct zbc_recv_result orr;
             struct zbc_err oerr = {{0}};
             memset(&orr, 0, sizeof orr);
-            int ok = receive_one(c, ob, olen, now_ms, &orr, &oerr);
+            int ok = receive_one(c, ob, olen, now_ms, peer, &orr, &oerr);
             free(ob);
             r->undone += orr.undone;
             r->applied += orr.applied;
@@ -1412,21 +1025,38 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
                              orr.height, oerr.msg);
                 continue;
             }
-            if (orr.kind == ZBC_RECV_EXTENDED || orr.kind == ZBC_RECV_SIDE) {
-                if (n == cap) {
-                    uint8_t (*w2)[32] = realloc(work, cap * 2 * 32);
-                    if (w2 == NULL)
-                        break;
-                    work = w2;
-                    cap *= 2;
-                }
-                memcpy(work[n++], orr.hash, 32);
+            if (orr.kind != ZBC_RECV_EXTENDED && orr.kind != ZBC_RECV_SIDE)
+                continue;
+            if (n == cap) {
+                uint8_t (*w2)[32] = realloc(work, cap * 2 * 32);
+                if (w2 == NULL)
+                    break;
+                work = w2;
+                cap *= 2;
             }
-            i = 0; /* the pool changed under the scan */
+            memcpy(work[n++], orr.hash, 32);
         }
     }
     free(work);
+}
+
+int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                            size_t len, uint64_t now_ms, const uint8_t *peer,
+                            struct zbc_recv_result *r, struct zbc_err *err)
+{
+    memset(r, 0, sizeof *r);
+    zbc_side_prune(&c->side, zbc_reorg_final_height(c->tip.height), now_ms);
+    if (!receive_one(c, bytes, len, now_ms, peer, r, err))
+        return 0;
+    if (r->kind == ZBC_RECV_EXTENDED || r->kind == ZBC_RECV_SIDE)
+        receive_waiting(c, r->hash, now_ms, r);
     return 1;
+}
+
+void zbc_chain_orphans(const struct zbc_chain *c, const uint8_t *peer,
+                       size_t *count, size_t *bytes)
+{
+    zbc_side_orphan_usage(&c->side, peer, count, bytes);
 }
 
 struct zbc_store *zbc_chain_store(struct zbc_chain *c)

@@ -1,7 +1,8 @@
 /* The node's chain facade: the ledger on disk (node/zbcd/store.h), the
  * consensus state transition (consensus/apply.h) and the in-memory
  * mempool (consensus/mempool.h) behind one object the daemon, the API and
- * (later) P2P call.
+ * P2P call.  Blocks off the best chain, side branches and reorgs:
+ * node/zbcd/fork.h.
  *
  * Open: a fresh ledger is initialised with the genesis state (height 0);
  * an existing one must carry the same genesis hash, its tip block must
@@ -42,6 +43,22 @@
 
 struct zbc_chain;
 
+/* Budgets of blocks whose parent is unknown (orphans), docs/p2p.md §7.
+ * Zero fields: the defaults below. */
+struct zbc_orphan_limits {
+    size_t max_count;       /* all peers: ZBC_CHAIN_ORPHANS_MAX */
+    size_t max_bytes;       /* all peers: ZBC_CHAIN_ORPHAN_BYTES_MAX */
+    size_t peer_max_count;  /* one peer: ZBC_CHAIN_PEER_ORPHANS_MAX */
+    size_t peer_max_bytes;  /* one peer: ZBC_CHAIN_PEER_ORPHAN_BYTES_MAX */
+    uint64_t max_age_ms;    /* held at most: ZBC_CHAIN_ORPHAN_AGE_MS */
+};
+
+#define ZBC_CHAIN_ORPHANS_MAX 256u
+#define ZBC_CHAIN_ORPHAN_BYTES_MAX ((size_t)32 << 20)
+#define ZBC_CHAIN_PEER_ORPHANS_MAX 32u
+#define ZBC_CHAIN_PEER_ORPHAN_BYTES_MAX ((size_t)8 << 20)
+#define ZBC_CHAIN_ORPHAN_AGE_MS 120000u
+
 struct zbc_chain_config {
     const char *ledger_dir;              /* <datadir>/ledger, must exist */
     const struct zbc_genesis *genesis;   /* borrowed; outlives the chain */
@@ -49,6 +66,7 @@ struct zbc_chain_config {
     struct zbc_store_options store;      /* zeros: defaults */
     size_t mempool_max_txs;              /* 0: ZBC_CHAIN_MEMPOOL_TXS */
     size_t mempool_max_bytes;            /* 0: ZBC_CHAIN_MEMPOOL_BYTES */
+    struct zbc_orphan_limits orphans;    /* zeros: defaults */
 };
 
 ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
@@ -138,21 +156,26 @@ ZBC_WUR int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
                                   struct zbc_block_info *info,
                                   struct zbc_err *err);
 
-/* Encoded block at height (malloc'ed): enum zbc_kv_rc.  Height 0 has no
- * block (NOTFOUND). */
-int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err);
-/* Events of the block at height (ev empty on entry): enum zbc_kv_rc. */
-int zbc_chain_events(struct zbc_chain *c, uint32_t height,
-                     struct zbc_events *ev, struct zbc_err *err);
+/* Encoded block at height (malloc'ed).  Height 0 has no block
+ * (NOTFOUND). */
+ZBC_WUR enum zbc_kv_rc
+zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
+                size_t *len, struct zbc_err *err);
+/* Events of the block at height (ev empty on entry). */
+ZBC_WUR enum zbc_kv_rc
+zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
+                 struct zbc_err *err);
 
 /* ---- network: received blocks, fork choice, reorgs ----
  *
  * Blocks that are not on the best chain are held in memory (the side
- * pool, at most ZBC_CHAIN_SIDE_MAX blocks): valid side-branch blocks
- * (prechecked against their parent) and orphans (parent unknown, not
- * validated yet).  A restarted node forgets them and learns them again
- * from its peers.
+ * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks): valid
+ * side-branch blocks (prechecked against their parent) and orphans
+ * (parent unknown: only what needs no parent is checked,
+ * zbc_fork_orphan_check; held within per-peer and global budgets of
+ * count and bytes, struct zbc_orphan_limits, and dropped when final or
+ * older than max_age_ms).  A restarted node forgets them and learns them
+ * again from its peers.
  *
  * When a side branch becomes preferred (consensus/fork_choice.h, compared
  * from the common ancestor: the common prefix adds the same weight to
@@ -162,8 +185,9 @@ int zbc_chain_events(struct zbc_chain *c, uint32_t height,
  * per write transaction.  A crash at any instant leaves a committed,
  * consistent tip.  Transactions of undone blocks go back to the mempool
  * when they still pass its checks.  A fork point more than
- * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final: such a
- * branch is refused (ZBC_RECV_TOO_DEEP). */
+ * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final
+ * (consensus/fork_choice.h zbc_reorg_allowed): such a branch is refused
+ * (ZBC_RECV_TOO_DEEP). */
 
 #define ZBC_CHAIN_SIDE_MAX 4096u
 
@@ -171,7 +195,8 @@ enum zbc_recv_kind {
     ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
     ZBC_RECV_SIDE,         /* valid, held on a lighter side branch */
     ZBC_RECV_DUPLICATE,    /* already known (best chain or side pool) */
-    ZBC_RECV_ORPHAN,       /* parent unknown: held unvalidated; sync */
+    ZBC_RECV_ORPHAN,       /* parent unknown: header checked, held within
+                              the orphan budgets; sync */
     ZBC_RECV_FUTURE,       /* timestamp > local clock + 10 s: dropped */
     ZBC_RECV_TOO_DEEP,     /* forks below the finality depth: dropped */
     ZBC_RECV_INVALID,      /* fails validation (err says why) */
@@ -187,13 +212,20 @@ struct zbc_recv_result {
 };
 
 /* Takes a block from a peer (any height, any branch) at local clock
- * now_ms.  Returns 1 for EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and
- * TOO_DEEP; 0 for INVALID and LOCAL_ERROR (err filled).  Orphans whose
- * parent this block is are processed right after it. */
+ * now_ms.  peer names the sender for the orphan budgets (its node key;
+ * NULL: none named, all such blocks share one budget).  Returns 1 for
+ * EXTENDED, SIDE, DUPLICATE, ORPHAN, FUTURE and TOO_DEEP; 0 for INVALID
+ * and LOCAL_ERROR (err filled).  Orphans whose parent this block is are
+ * processed right after it. */
 ZBC_WUR int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
                                     size_t len, uint64_t now_ms,
+                                    const uint8_t *peer,
                                     struct zbc_recv_result *r,
                                     struct zbc_err *err);
+
+/* Orphans held for peer (NULL: for all peers): count and bytes. */
+void zbc_chain_orphans(const struct zbc_chain *c, const uint8_t *peer,
+                       size_t *count, size_t *bytes);
 
 /* Whether a block hash is on the best chain or a validated side branch
  * (orphans do not count: their ancestry is unknown).  The genesis hash
@@ -236,9 +268,10 @@ bool zbc_chain_synced(const struct zbc_chain *c);
 
 /* ---- state reads (at the tip) ---- */
 
-/* enum zbc_kv_rc: NOTFOUND when the account has no record. */
-int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
-                      struct zbc_account *acc, struct zbc_err *err);
+/* NOTFOUND when the account has no record. */
+ZBC_WUR enum zbc_kv_rc
+zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                  struct zbc_account *acc, struct zbc_err *err);
 
 /* The ledger, for read-only queries other node modules make through
  * zbc_store_read (node/zbcd/chain_apps.c, node/zbcd/sse.c).  Writes belong to the

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "consensus/state.h"
+#include "crypto/bytes.h"
 
 /* The tip height of a read transaction (0 before the first block). */
 static int txn_tip(struct zbc_store_txn *t, uint32_t *tip, struct zbc_err *err)
@@ -127,9 +128,7 @@ static int collect(void *arg, const uint8_t *key, size_t klen,
     if (!zbc_app_decode(&c->scratch, val, vlen, err))
         return 0;
     /* the id is the key (app id u64 LE), not part of the record bytes */
-    c->scratch.id = 0;
-    for (int i = 7; i >= 0; i--)
-        c->scratch.id = c->scratch.id << 8 | key[i];
+    c->scratch.id = zbc_get_le64(key);
     if (!zbc_app_filter_match(c->f, &c->scratch))
         return 1;
     if (c->n == c->cap) {

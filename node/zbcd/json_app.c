@@ -8,6 +8,7 @@
 #include "apps/engine.h"
 #include "apps/fair.h"
 #include "consensus/events.h"
+#include "crypto/bytes.h"
 #include "node/zbcd/json_util.h"
 
 #define TEXT_CAP (64 * 1024) /* to_json / render output */
@@ -251,12 +252,6 @@ static int pending(json_t *o, const struct zbc_app *a,
                         err);
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
 /* Extra fields of a history entry: the rolls a move used and where they
  * come from (roll stream H("ZBC-DICE" || seed(roll_seed_height) ||
  * roll_tag || counter u32 LE): the move's tx hash, or the app id as 8 LE
@@ -268,10 +263,9 @@ static int entry_data(json_t *j, const struct zbc_app_history *h,
     if ((ev->kind == ZBC_EVENT_APP_MOVE || ev->kind == ZBC_EVENT_APP_ACTIVATE) &&
         ev->data_len >= 4) {
         uint8_t tag[8];
-        for (int i = 0; i < 8; i++)
-            tag[i] = (uint8_t)(ev->ref >> (8 * i));
-        return zbc_json_set(j, "roll_bytes_used", json_integer(le32(ev->data)),
-                            err) &&
+        zbc_put_le64(tag, ev->ref);
+        return zbc_json_set(j, "roll_bytes_used",
+                            json_integer(zbc_get_le32(ev->data)), err) &&
                zbc_json_set(j, "rolls_hex",
                             zbc_json_hex(ev->data + 4, ev->data_len - 4u),
                             err) &&
@@ -284,9 +278,10 @@ static int entry_data(json_t *j, const struct zbc_app_history *h,
                             err);
     }
     if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 9)
-        return zbc_json_set(j, "u", json_integer(le32(ev->data)), err) &&
-               zbc_json_set(j, "value", json_integer(le32(ev->data + 4)),
+        return zbc_json_set(j, "u", json_integer(zbc_get_le32(ev->data)),
                             err) &&
+               zbc_json_set(j, "value",
+                            json_integer(zbc_get_le32(ev->data + 4)), err) &&
                zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err);
     return 1;
 }

@@ -473,7 +473,7 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
     seen_add(p, hash);
     uint32_t old = zbc_chain_tip(p->chain)->height;
     if (!zbc_chain_receive_block(p->chain, raw->data, raw->len, p->now_ms(),
-                                 r, &err)) {
+                                 pe->node_key, r, &err)) {
         seen_forget(p, hash);
         if (r->kind == ZBC_RECV_LOCAL_ERROR) {
             zbc_log_error("p2p: block from %s not stored: %s", pe->addr,

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
+#include "crypto/bytes.h"
 #include "node/zbcd/log.h"
 
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
@@ -93,24 +94,12 @@ int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db)
 
 void zbc_store_height_key(uint8_t out[4], uint32_t v)
 {
-    out[0] = (uint8_t)(v >> 24);
-    out[1] = (uint8_t)(v >> 16);
-    out[2] = (uint8_t)(v >> 8);
-    out[3] = (uint8_t)v;
-}
-
-static void le32(uint8_t out[4], uint32_t v)
-{
-    out[0] = (uint8_t)v;
-    out[1] = (uint8_t)(v >> 8);
-    out[2] = (uint8_t)(v >> 16);
-    out[3] = (uint8_t)(v >> 24);
+    zbc_put_be32(out, v);
 }
 
 uint32_t zbc_store_le32(const uint8_t p[4])
 {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    return zbc_get_le32(p);
 }
 
 /* ---- low-level get/put/del with error mapping ---- */
@@ -302,13 +291,13 @@ static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
         return 0;
     if (rc == ZBC_KV_NOTFOUND) {
         uint8_t b[4];
-        le32(b, ZBC_STORE_SCHEMA);
+        zbc_put_le32(b, ZBC_STORE_SCHEMA);
         return db_put(t, ZBC_STORE_DB_META, "schema", 6, b, 4, err);
     }
     if (v.mv_size != 4)
         return zbc_fail(err, "ledger schema record is %zu bytes, not 4",
                         v.mv_size);
-    uint32_t schema = zbc_store_le32(v.mv_data);
+    uint32_t schema = zbc_get_le32(v.mv_data);
     if (schema != ZBC_STORE_SCHEMA)
         return zbc_fail(err, "ledger schema version is %u but this zbcd "
                         "reads version %u", schema, ZBC_STORE_SCHEMA);
@@ -618,8 +607,9 @@ int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
 
 /* ---- meta ---- */
 
-int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
-                       struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
+                   struct zbc_err *err)
 {
     memset(m, 0, sizeof *m);
     MDB_val v;
@@ -643,7 +633,7 @@ int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
             zbc_fail(err, "ledger tip record is %zu bytes, not 36", v.mv_size);
             return ZBC_KV_ERROR;
         }
-        m->tip_height = zbc_store_le32(v.mv_data);
+        m->tip_height = zbc_get_le32(v.mv_data);
         memcpy(m->tip_hash, (const uint8_t *)v.mv_data + 4, 32);
         m->has_tip = true;
     }
@@ -675,8 +665,8 @@ int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
 {
     uint8_t hk[4], hl[4], tip[36];
     zbc_store_height_key(hk, height);
-    le32(hl, height);
-    le32(tip, height);
+    zbc_put_le32(hl, height);
+    zbc_put_le32(tip, height);
     memcpy(tip + 4, hash, 32);
     return db_put(t, ZBC_STORE_DB_BLOCKS, hk, 4, bytes, len, err) &&
            db_put(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, hl, 4, err) &&
@@ -688,8 +678,8 @@ int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                            struct zbc_err *err)
 {
     uint8_t v[8];
-    le32(v, height);
-    le32(v + 4, index);
+    zbc_put_le32(v, height);
+    zbc_put_le32(v + 4, index);
     return db_put(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, v, sizeof v, err);
 }
 
@@ -729,7 +719,7 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
     if (parent_height == 0)
         return db_del(t, ZBC_STORE_DB_META, "tip", 3, err);
     uint8_t tip[36];
-    le32(tip, parent_height);
+    zbc_put_le32(tip, parent_height);
     memcpy(tip + 4, parent_hash, 32);
     return db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
 }
@@ -742,9 +732,10 @@ int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
 
 /* ---- reads ---- */
 
-int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
-                      const void *key, size_t klen, uint8_t **bytes,
-                      size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                  const void *key, size_t klen, uint8_t **bytes, size_t *len,
+                  struct zbc_err *err)
 {
     if (db >= ZBC_STORE_DB_COUNT) {
         zbc_fail(err, "ledger database %d does not exist", (int)db);
@@ -753,16 +744,18 @@ int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
     return db_get_copy(t, db, key, klen, bytes, len, err);
 }
 
-int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
-                        uint8_t **bytes, size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                    size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
     return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, err);
 }
 
-int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
-                            uint32_t *height, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
+                        uint32_t *height, struct zbc_err *err)
 {
     MDB_val v;
     int rc = db_get(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, err);
@@ -772,13 +765,13 @@ int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
         zbc_fail(err, "block hash index entry is %zu bytes, not 4", v.mv_size);
         return ZBC_KV_ERROR;
     }
-    *height = zbc_store_le32(v.mv_data);
+    *height = zbc_get_le32(v.mv_data);
     return ZBC_KV_FOUND;
 }
 
-int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           uint32_t *height, uint32_t *index,
-                           struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                       uint32_t *height, uint32_t *index, struct zbc_err *err)
 {
     MDB_val v;
     int rc = db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, err);
@@ -789,21 +782,23 @@ int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                  v.mv_size);
         return ZBC_KV_ERROR;
     }
-    *height = zbc_store_le32(v.mv_data);
-    *index = zbc_store_le32((const uint8_t *)v.mv_data + 4);
+    *height = zbc_get_le32(v.mv_data);
+    *index = zbc_get_le32((const uint8_t *)v.mv_data + 4);
     return ZBC_KV_FOUND;
 }
 
-int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
-                       uint8_t **bytes, size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                   size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
     return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err);
 }
 
-int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
-                         uint8_t **bytes, size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                     size_t *len, struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
@@ -854,24 +849,27 @@ static int single_read(struct zbc_store *s, struct single_read *r,
     return r->rc;
 }
 
-int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                size_t *len, struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_BLOCK, .height = height,
                             .bytes = bytes, .len = len};
     return single_read(s, &r, err);
 }
 
-int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                     size_t *len, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                 size_t *len, struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_EVENTS, .height = height,
                             .bytes = bytes, .len = len};
     return single_read(s, &r, err);
 }
 
-int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                       uint32_t *height, uint32_t *index, struct zbc_err *err)
+enum zbc_kv_rc
+zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                   uint32_t *height, uint32_t *index, struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_TX_INDEX, .hash = tx_hash,
                             .out_height = height, .out_index = index};

@@ -44,7 +44,7 @@
 #define ZBC_STORE_MAP_INITIAL ((size_t)256 << 20) /* 256 MiB */
 #define ZBC_STORE_MAP_STEP ((size_t)256 << 20)
 /* Undo records older than this many blocks below the tip are pruned; the
- * deepest reorg is 1440 blocks (SPEC §7). */
+ * deepest reorg is 1440 blocks (docs/protocol-chain.md §3.3). */
 #define ZBC_STORE_UNDO_KEEP 2048u
 
 struct zbc_store;
@@ -74,8 +74,10 @@ const char *zbc_store_db_name(enum zbc_store_db db);
  * (ZBC_TABLE_COUNT). */
 ZBC_WUR int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db);
 
-/* Encodings: a height used as a key is u32 big-endian (key order is height
- * order); heights and indexes inside values are u32 little-endian. */
+/* Encodings (crypto/bytes.h): a height used as a key is u32 big-endian
+ * (key order is height order); heights and indexes inside values are u32
+ * little-endian.  zbc_store_le32 is zbc_get_le32, kept for node/audit
+ * until it reads values with crypto/bytes.h itself. */
 void zbc_store_height_key(uint8_t out[4], uint32_t height);
 uint32_t zbc_store_le32(const uint8_t p[4]);
 
@@ -181,31 +183,40 @@ ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
  * Return enum zbc_kv_rc: ZBC_KV_FOUND, ZBC_KV_NOTFOUND or ZBC_KV_ERROR.
  * Byte results are malloc'ed copies the caller frees. */
 
-int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
-                       struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
+                   struct zbc_err *err);
 /* The raw value stored under key in db, whatever its size. */
-int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
-                      const void *key, size_t klen, uint8_t **bytes,
-                      size_t *len, struct zbc_err *err);
-int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
-                        uint8_t **bytes, size_t *len, struct zbc_err *err);
-int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
-                            uint32_t *height, struct zbc_err *err);
-int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           uint32_t *height, uint32_t *index,
-                           struct zbc_err *err);
-int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
-                       uint8_t **bytes, size_t *len, struct zbc_err *err);
-int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
-                         uint8_t **bytes, size_t *len, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                  const void *key, size_t klen, uint8_t **bytes, size_t *len,
+                  struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                    size_t *len, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
+                        uint32_t *height, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                       uint32_t *height, uint32_t *index, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                   size_t *len, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
+                     size_t *len, struct zbc_err *err);
 
 /* The same, each in its own short read transaction. */
-int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err);
-int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                       uint32_t *height, uint32_t *index, struct zbc_err *err);
-int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                     size_t *len, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                size_t *len, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                   uint32_t *height, uint32_t *index, struct zbc_err *err);
+ZBC_WUR enum zbc_kv_rc
+zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                 size_t *len, struct zbc_err *err);
 
 /* Refuses a data.mdb shorter than the last page its meta page names (a
  * truncated copy or a full disk): mapping it as it is would end the process

@@ -179,6 +179,25 @@ static void test_weight_and_fork_choice(void)
     CHECK(strstr(err.msg, "overflows") != NULL);
 }
 
+static void test_reorg_limit(void)
+{
+    CHECK(zbc_reorg_allowed(0, 0));
+    CHECK(zbc_reorg_allowed(ZBC_REORG_MAX_DEPTH, 0));
+    CHECK(!zbc_reorg_allowed(ZBC_REORG_MAX_DEPTH + 1, 0));
+    CHECK(zbc_reorg_allowed(5000, 5000 - ZBC_REORG_MAX_DEPTH));
+    CHECK(!zbc_reorg_allowed(5000, 5000 - ZBC_REORG_MAX_DEPTH - 1));
+    CHECK(zbc_reorg_allowed(10, 12)); /* a fork above the tip undoes nothing */
+    CHECK(zbc_reorg_allowed(UINT32_MAX, UINT32_MAX - ZBC_REORG_MAX_DEPTH));
+    CHECK(!zbc_reorg_allowed(UINT32_MAX, 0));
+    CHECK_EQ_INT(zbc_reorg_final_height(0), 0);
+    CHECK_EQ_INT(zbc_reorg_final_height(ZBC_REORG_MAX_DEPTH), 0);
+    CHECK_EQ_INT(zbc_reorg_final_height(ZBC_REORG_MAX_DEPTH + 1), 1);
+    /* a block at the final height forks too deep: its parent is below it */
+    uint32_t tip = 3000, fin = zbc_reorg_final_height(tip);
+    CHECK(!zbc_reorg_allowed(tip, fin - 1));
+    CHECK(zbc_reorg_allowed(tip, fin));
+}
+
 int main(void)
 {
     TEST_RUN(test_seed0);
@@ -186,5 +205,6 @@ int main(void)
     TEST_RUN(test_order);
     TEST_RUN(test_parent);
     TEST_RUN(test_weight_and_fork_choice);
+    TEST_RUN(test_reorg_limit);
     return test_summary("consensus_producer");
 }

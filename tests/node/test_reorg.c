@@ -8,7 +8,9 @@
  *   - transactions of undone blocks go back to the mempool;
  *   - invalid, future and too-deep blocks are refused;
  *   - a fork point exactly ZBC_REORG_MAX_DEPTH below the tip is still
- *     accepted as a side branch, one block deeper is final. */
+ *     accepted as a side branch, one block deeper is final; an orphan at
+ *     a final height is dropped.  Orphan checks and budgets:
+ *     test_reorg_orphans.c. */
 #include "node/zbcd/log.h"
 #include "test_reorg_fixture.h"
 
@@ -140,11 +142,11 @@ static void test_bad_blocks_refused(void)
 
     /* garbage */
     static const uint8_t junk[5] = {1, 2, 3, 4, 5};
-    CHECK(!zbc_chain_receive_block(c, junk, sizeof junk, LATE_MS, &r, &err));
+    CHECK(!zbc_chain_receive_block(c, junk, sizeof junk, LATE_MS, NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_INVALID);
     /* a flipped signature byte */
     bytes[300] ^= 1;
-    CHECK(!zbc_chain_receive_block(c, bytes, len, LATE_MS, &r, &err));
+    CHECK(!zbc_chain_receive_block(c, bytes, len, LATE_MS, NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_INVALID);
     CHECK(strstr(err.msg, "signature") != NULL);
     bytes[300] ^= 1;
@@ -152,10 +154,10 @@ static void test_bad_blocks_refused(void)
     const struct zbc_parent *tip = zbc_chain_tip(a);
     CHECK(zbc_chain_receive_block(c, bytes, len,
                                   tip->timestamp_ms - ZBC_CLOCK_SKEW_MS - 1,
-                                  &r, &err));
+                                  NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_FUTURE);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
-    CHECK(zbc_chain_receive_block(c, bytes, len, LATE_MS, &r, &err));
+    CHECK(zbc_chain_receive_block(c, bytes, len, LATE_MS, NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_EXTENDED);
     /* a side block with a bad signature is refused too */
     struct zbc_chain *b = open_node(&n, "b", &n.k2);
@@ -163,10 +165,10 @@ static void test_bad_blocks_refused(void)
     free(bytes);
     CHECK_EQ_INT(zbc_chain_block(b, 1, &bytes, &len, &err), ZBC_KV_FOUND);
     bytes[300] ^= 1;
-    CHECK(!zbc_chain_receive_block(c, bytes, len, LATE_MS, &r, &err));
+    CHECK(!zbc_chain_receive_block(c, bytes, len, LATE_MS, NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_INVALID);
     bytes[300] ^= 1;
-    CHECK(zbc_chain_receive_block(c, bytes, len, LATE_MS, &r, &err));
+    CHECK(zbc_chain_receive_block(c, bytes, len, LATE_MS, NULL, &r, &err));
     CHECK(r.kind == ZBC_RECV_SIDE || r.kind == ZBC_RECV_EXTENDED);
     free(bytes);
     zbc_chain_close(a);
@@ -234,6 +236,23 @@ static void test_reorg_depth_limit(void)
     CHECK_EQ_INT(give(c, e, 1, NULL), ZBC_RECV_TOO_DEEP);
     CHECK(!zbc_chain_knows_block(c, zbc_chain_tip(e)->hash));
     CHECK_EQ_MEM(zbc_chain_tip(c)->hash, zbc_chain_tip(a)->hash, 32);
+    /* an orphan at height 2 is held while it may still be chosen, and
+     * dropped when the tip moves on and height 2 becomes final */
+    size_t n_orphans, orphan_bytes;
+    CHECK(produce(e, 0));
+    CHECK_EQ_INT(give(c, e, 2, NULL), ZBC_RECV_ORPHAN);
+    zbc_chain_orphans(c, NULL, &n_orphans, &orphan_bytes);
+    CHECK_EQ_INT(n_orphans, 1);
+    CHECK(produce(a, 0));
+    CHECK_EQ_INT(give(c, a, ZBC_REORG_MAX_DEPTH + 2, NULL),
+                 ZBC_RECV_EXTENDED);
+    zbc_chain_orphans(c, NULL, &n_orphans, &orphan_bytes);
+    CHECK_EQ_INT(n_orphans, 0);
+    CHECK_EQ_INT(orphan_bytes, 0);
+    /* and sent again, it is final: refused, not held */
+    CHECK_EQ_INT(give(c, e, 2, NULL), ZBC_RECV_TOO_DEEP);
+    zbc_chain_orphans(c, NULL, &n_orphans, &orphan_bytes);
+    CHECK_EQ_INT(n_orphans, 0);
     zbc_chain_close(a);
     zbc_chain_close(b);
     zbc_chain_close(e);

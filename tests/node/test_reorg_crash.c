@@ -1,13 +1,12 @@
 /* A crash in the middle of a reorg leaves a consistent chain.  This test
- * includes node/zbcd/chain.c to reach its steps (one LMDB write transaction
+ * calls the reorg's steps (node/zbcd/fork.h: one LMDB write transaction
  * per block undone or applied) and "crashes" between them: the chain is
  * closed after some steps, without the rest; everything those steps
  * committed is all that survives, as after kill -9.  On reopening, the
  * start-up checks (tip record, tip block, state height, full-scan state
  * root = tip header's root) must pass, and the node must still converge
  * to the heavier branch once it receives it again. */
-#include "../../node/zbcd/chain.c"
-
+#include "node/zbcd/fork.h"
 #include "node/zbcd/log.h"
 #include "test_reorg_fixture.h"
 
@@ -34,7 +33,7 @@ static void test_crash_between_reorg_steps(void)
     struct zbc_err err = {{0}};
     uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK(undo_tip(c, &bytes, &len, &err));
+    CHECK(zbc_fork_undo_tip(c, &bytes, &len, &err));
     free(bytes);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
     zbc_chain_close(c);
@@ -48,7 +47,7 @@ static void test_crash_between_reorg_steps(void)
     CHECK_EQ_INT(zbc_chain_block(c, 2, &bytes, &len, &err), ZBC_KV_NOTFOUND);
 
     /* step 2: undo B1 (down to the genesis), apply A1, crash */
-    CHECK(undo_tip(c, &bytes, &len, &err));
+    CHECK(zbc_fork_undo_tip(c, &bytes, &len, &err));
     free(bytes);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
     CHECK_EQ_INT(tx_status(c, tx_b), ZBC_TX_STATUS_NOT_FOUND);

@@ -87,9 +87,12 @@ __attribute__((unused)) static void net_teardown(struct net *n)
         fprintf(stderr, "cleanup of %s failed\n", n->base);
 }
 
-/* A chain on its own ledger <base>/<name>; key NULL: an observer. */
-__attribute__((unused)) static struct zbc_chain *open_node(struct net *n, const char *name,
-                                   const struct zbc_node_key *key)
+/* A chain on its own ledger <base>/<name>; key NULL: an observer; lim
+ * NULL: the default orphan budgets. */
+__attribute__((unused)) static struct zbc_chain *
+open_node_limited(struct net *n, const char *name,
+                  const struct zbc_node_key *key,
+                  const struct zbc_orphan_limits *lim)
 {
     char dir[160];
     snprintf(dir, sizeof dir, "%s/%s", n->base, name);
@@ -98,11 +101,19 @@ __attribute__((unused)) static struct zbc_chain *open_node(struct net *n, const 
     struct zbc_err err = {{0}};
     struct zbc_chain_config cfg = {.ledger_dir = dir, .genesis = &n->g,
                                    .key = key};
+    if (lim != NULL)
+        cfg.orphans = *lim;
     if (!zbc_chain_open(&c, &cfg, &err)) {
         fprintf(stderr, "chain open %s: %s\n", name, err.msg);
         exit(2);
     }
     return c;
+}
+
+__attribute__((unused)) static struct zbc_chain *open_node(struct net *n, const char *name,
+                                   const struct zbc_node_key *key)
+{
+    return open_node_limited(n, name, key, NULL);
 }
 
 /* Produces the next block at this key's earliest time + extra_ms. */
@@ -155,7 +166,7 @@ __attribute__((unused)) static enum zbc_recv_kind give(struct zbc_chain *dst, st
     }
     /* the receiver's clock: just after the sender's tip */
     uint64_t now = zbc_chain_tip(src)->timestamp_ms + 1000;
-    if (!zbc_chain_receive_block(dst, bytes, len, now, &r, &err) &&
+    if (!zbc_chain_receive_block(dst, bytes, len, now, NULL, &r, &err) &&
         r.kind != ZBC_RECV_INVALID)
         fprintf(stderr, "receive: %s\n", err.msg);
     free(bytes);

@@ -1,0 +1,75 @@
+/* The chain facade's insides, shared by its two files only: chain.c
+ * (open, submit, produce, apply, receive, queries) and fork.c (side pool,
+ * side branches, reorgs), and by white-box tests.  Other modules use
+ * node/zbcd/chain.h. */
+#ifndef ZBC_NODE_CHAIN_INTERNAL_H
+#define ZBC_NODE_CHAIN_INTERNAL_H
+
+#include "consensus/apply.h"
+#include "consensus/mempool.h"
+#include "consensus/state.h"
+#include "node/zbcd/chain.h"
+#include "node/zbcd/fork.h"
+#include "node/zbcd/sig_cache.h"
+#include "node/zbcd/verify_pool.h"
+
+struct zbc_chain {
+    struct zbc_store *store;
+    const struct zbc_genesis *g;
+    bool has_key;
+    struct zbc_node_key key;
+    struct zbc_mempool *mp;
+    /* signature work: blocks' transactions checked on every core, and
+     * those verified once (mempool, side blocks) not verified again */
+    struct zbc_verify_pool *pool;
+    struct zbc_sig_cache *sigs;
+    struct zbc_tx_known known;
+    struct zbc_parent tip;
+    uint8_t tip_state_root[32];
+    /* blocks off the best chain (node/zbcd/fork.h) */
+    struct zbc_side_pool side;
+    struct zbc_chain_listener listener;
+    bool has_listener;
+    uint32_t peers;
+    bool synced;
+};
+
+/* fn runs with the state over one store transaction (read-only, or one
+ * write transaction that runs again from the start when the map grows,
+ * node/zbcd/store.h). */
+typedef int (*zbc_chain_state_fn)(struct zbc_chain *c, struct zbc_state *st,
+                                  struct zbc_store_txn *t, void *arg,
+                                  struct zbc_err *err);
+ZBC_WUR int zbc_chain_state_read(struct zbc_chain *c, zbc_chain_state_fn fn,
+                                 void *arg, struct zbc_err *err);
+ZBC_WUR int zbc_chain_state_write(struct zbc_chain *c, zbc_chain_state_fn fn,
+                                  void *arg, struct zbc_err *err);
+
+/* Whether hash is a best-chain block and at which height (the genesis
+ * hash is height 0). */
+ZBC_WUR enum zbc_kv_rc zbc_chain_main_height_of(struct zbc_chain *c,
+                                                const uint8_t hash[32],
+                                                uint32_t *height,
+                                                struct zbc_err *err);
+/* Header of the best-chain block at height >= 1. */
+ZBC_WUR int zbc_chain_main_header(struct zbc_chain *c, uint32_t height,
+                                  struct zbc_block_header *h,
+                                  struct zbc_err *err);
+/* The best-chain block at height as a parent (height 0: the genesis). */
+ZBC_WUR int zbc_chain_main_parent(struct zbc_chain *c, uint32_t height,
+                                  struct zbc_parent *p, struct zbc_err *err);
+
+/* Validates b on top of the tip and commits it in one write transaction.
+ * *invalid (may be NULL) tells a block that broke a rule from a ledger
+ * that could not store it (a full disk is not the sender's fault). */
+ZBC_WUR int zbc_chain_apply_on_tip(struct zbc_chain *c,
+                                   const struct zbc_block *b, uint64_t now_ms,
+                                   struct zbc_block_info *info, bool *invalid,
+                                   struct zbc_err *err);
+
+/* Offers a transaction of an undone block to the mempool again (quietly:
+ * one that no longer passes is left out). */
+void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
+                          size_t len, uint64_t now_ms);
+
+#endif
