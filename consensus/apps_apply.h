@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "apps/app.h"
-#include "consensus/apply.h"
+#include "consensus/checked_tx.h"
 #include "consensus/events.h"
 #include "consensus/genesis.h"
 #include "consensus/state.h"

@@ -7,6 +7,7 @@
 
 #include "chain_fixture.h"
 #include "consensus/apps_apply.h"
+#include "consensus/money.h"
 #include "crypto/hash.h"
 #include "testlib.h"
 
@@ -168,7 +169,7 @@ static inline int ax_block(struct fx *f, struct zbc_events *ev)
         fprintf(stderr, "  block: %s\n", err.msg);
     } else {
         zbc_parent_from_header(&f->tip, &b.header);
-        CHECK(zbc_ledger_check_money(&f->s, &err));
+        CHECK(zbc_money_check(&f->s, &err));
         ax_check_undo(f, pre, &u);
     }
     zbc_undo_free(&u);
@@ -193,7 +194,7 @@ static inline uint32_t ax_build(struct fx *f, struct zbc_events *ev)
     if (ok) {
         n = b.n_tx;
         zbc_parent_from_header(&f->tip, &b.header);
-        CHECK(zbc_ledger_check_money(&f->s, &err));
+        CHECK(zbc_money_check(&f->s, &err));
         ax_check_undo(f, pre, &u);
         zbc_block_free(&b);
         zbc_undo_free(&u);

@@ -79,7 +79,7 @@ static uint32_t build_replay(struct fx *f, struct mirror *mi,
     CHECK(ul1 == ul2 && memcmp(ub1, ub2, ul1) == 0);
     free(ub1);
     free(ub2);
-    CHECK(zbc_ledger_check_money(&f->s, &err));
+    CHECK(zbc_money_check(&f->s, &err));
     CHECK(zbc_state_check_root(&f->s, &err));
     n = b.n_tx;
     zbc_parent_from_header(&f->tip, &b.header);

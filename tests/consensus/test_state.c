@@ -6,6 +6,7 @@
 
 #include "consensus/events.h"
 #include "consensus/ledger.h"
+#include "consensus/money.h"
 #include "consensus/mem_kv.h"
 #include "consensus/state.h"
 #include "crypto/hex.h"
@@ -225,7 +226,7 @@ static void test_ledger(void)
     uint32_t h;
     CHECK(!zbc_ledger_height(&s, &h, &err));
     CHECK(strstr(err.msg, "not initialised") != NULL);
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(zbc_ledger_init_genesis(&s, &g, &err));
     CHECK(!zbc_ledger_init_genesis(&s, &g, &err));
     CHECK(strstr(err.msg, "already initialised") != NULL);
@@ -236,20 +237,20 @@ static void test_ledger(void)
     CHECK_EQ_INT(v, 1150);
     CHECK(zbc_ledger_balance(&s, &g.fund_account, &v, &err));
     CHECK_EQ_INT(v, 1000);
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     CHECK(zbc_state_check_root(&s, &err));
 
     CHECK(zbc_ledger_debit(&s, &bal[0].addr, 30, &err));
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(strstr(err.msg, "money invariant broken") != NULL);
     CHECK(zbc_ledger_credit(&s, &bal[1].addr, 30, &err));
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     CHECK(!zbc_ledger_debit(&s, &bal[0].addr, 71, &err));
     CHECK(strstr(err.msg, "insufficient balance") != NULL);
     CHECK(zbc_ledger_credit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
     CHECK(!zbc_ledger_credit(&s, &bal[0].addr, 1, &err));
     CHECK(strstr(err.msg, "overflow") != NULL);
-    CHECK(!zbc_ledger_check_money(&s, &err)); /* sum overflows */
+    CHECK(!zbc_money_check(&s, &err)); /* sum overflows */
     CHECK(zbc_ledger_debit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
     struct zbc_addr empty;
     zbc_addr_empty(&empty);
@@ -269,10 +270,10 @@ static void test_ledger(void)
     /* a corrupt app record (pots are summed from them) fails the check */
     CHECK(zbc_state_put(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1,
                         (const uint8_t *)"y", 1, &err));
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(strstr(err.msg, "money invariant") != NULL);
     CHECK(zbc_state_del(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1, &err));
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     /* a corrupt account record is reported */
     uint8_t key[ZBC_ADDR_BYTES_MAX];
     size_t klen = zbc_addr_write(key, &bal[1].addr);
