@@ -9,27 +9,14 @@
 #include <string.h>
 
 #include "apps/fair.h"
+#include "crypto/bytes.h"
 #include "consensus/ledger.h"
-
-static void put(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
 
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
 {
     switch (ct->body.type) {
     case ZBC_TX_APP_CREATE:
-        return get(ct->hash, 8); /* the transaction id */
+        return zbc_get_le64(ct->hash); /* the transaction id */
     case ZBC_TX_APP_JOIN:
     case ZBC_TX_APP_RESIGN:
     case ZBC_TX_APP_CLAIM:
@@ -49,7 +36,7 @@ int zbc_apps_get(struct zbc_state *s, uint64_t id, struct zbc_app *a,
 {
     uint8_t key[8];
     size_t vlen;
-    put(key, id, 8);
+    zbc_put_le64(key, id);
     uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
     if (buf == NULL)
         return zbc_fail(err, "out of memory reading an app");
@@ -67,7 +54,7 @@ static int app_put(struct zbc_state *s, const struct zbc_app *a,
                    struct zbc_err *err)
 {
     uint8_t key[8];
-    put(key, a->id, 8);
+    zbc_put_le64(key, a->id);
     uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
     if (buf == NULL)
         return zbc_fail(err, "out of memory writing an app");
@@ -88,7 +75,7 @@ static int sched_count(struct zbc_state *s, uint32_t height, uint32_t *n,
     uint8_t key[4], v[8];
     size_t vlen;
     bool found;
-    put(key, height, 4);
+    zbc_put_le32(key, height);
     if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 4, v, sizeof v, &vlen,
                        &found, err))
         return 0;
@@ -97,7 +84,7 @@ static int sched_count(struct zbc_state *s, uint32_t height, uint32_t *n,
         return 1;
     if (vlen != 4)
         return zbc_fail(err, "schedule count record is corrupt");
-    *n = (uint32_t)get(v, 4);
+    *n = zbc_get_le32(v);
     return 1;
 }
 
@@ -110,13 +97,13 @@ static int sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
     if (n == UINT32_MAX)
         return zbc_fail(err, "schedule for height %u is full", height);
     uint8_t key[8], v[9];
-    put(key, height, 4);
-    put(key + 4, n, 4);
+    zbc_put_le32(key, height);
+    zbc_put_le32(key + 4, n);
     v[0] = kind;
-    put(v + 1, id, 8);
+    zbc_put_le64(v + 1, id);
     if (!zbc_state_put(s, ZBC_TABLE_PENDING, key, 8, v, 9, err))
         return 0;
-    put(v, n + 1, 4);
+    zbc_put_le32(v, n + 1);
     return zbc_state_put(s, ZBC_TABLE_PENDING, key, 4, v, 4, err);
 }
 
@@ -126,8 +113,8 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
     uint8_t key[8], v[16];
     size_t vlen;
     bool found;
-    put(key, height, 4);
-    put(key + 4, i, 4);
+    zbc_put_le32(key, height);
+    zbc_put_le32(key + 4, i);
     if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 8, v, sizeof v, &vlen,
                        &found, err))
         return 0;
@@ -136,7 +123,7 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
         return zbc_fail(err, "schedule item %u of height %u is missing or "
                              "corrupt", i, height);
     it->kind = v[0];
-    it->app_id = get(v + 1, 8);
+    it->app_id = zbc_get_le64(v + 1);
     return 1;
 }
 
@@ -188,19 +175,19 @@ static int emit(struct actx *c, const struct zbc_event *e,
     if (c->a->history_n == UINT32_MAX)
         return zbc_fail(err, "app %" PRIu64 " history is full", c->a->id);
     uint8_t key[12];
-    put(key, c->a->id, 8);
-    put(key + 8, c->a->history_n, 4);
+    zbc_put_le64(key, c->a->id);
+    zbc_put_le32(key + 8, c->a->history_n);
     size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX;
     uint8_t *v = malloc(cap);
     if (v == NULL)
         return zbc_fail(err, "out of memory writing app history");
     size_t p = 0;
-    put(v, c->height, 4);
+    zbc_put_le32(v, c->height);
     p += 4;
     p += zbc_event_encode_one(e, v + p, cap - p);
     if (move_len > ZBC_MOVE_WIRE_MAX)
         move_len = 0;
-    put(v + p, move_len, 2);
+    zbc_put_le16(v + p, move_len);
     p += 2;
     if (move_len > 0)
         memcpy(v + p, move, move_len);
@@ -217,8 +204,8 @@ int zbc_apps_history(struct zbc_state *s, uint64_t id, uint32_t seq,
                      struct zbc_err *err)
 {
     uint8_t key[12];
-    put(key, id, 8);
-    put(key + 8, seq, 4);
+    zbc_put_le64(key, id);
+    zbc_put_le32(key + 8, seq);
     size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX, vlen, used;
     uint8_t *v = malloc(cap);
     if (v == NULL)
@@ -230,10 +217,10 @@ int zbc_apps_history(struct zbc_state *s, uint64_t id, uint32_t seq,
         if (vlen < 4) {
             ok = zbc_fail(err, "app history entry is truncated");
         } else {
-            h->height = (uint32_t)get(v, 4);
+            h->height = zbc_get_le32(v);
             ok = zbc_event_decode_one(&h->ev, v + 4, vlen - 4, &used, err);
             size_t rest = ok ? vlen - 4 - used : 0;
-            if (ok && (rest < 2 || rest - 2 != get(v + 4 + used, 2) ||
+            if (ok && (rest < 2 || rest - 2 != zbc_get_le16(v + 4 + used) ||
                        rest - 2 > ZBC_MOVE_WIRE_MAX))
                 ok = zbc_fail(err, "app history entry move does not fit");
             if (ok) {
@@ -734,7 +721,7 @@ static int apply_join(struct actx *c, const struct zbc_checked_tx *ct,
 static void roll_data(struct zbc_event *e, const struct zbc_roll *used)
 {
     uint64_t n = used->used > UINT32_MAX ? UINT32_MAX : used->used;
-    put(e->data, n, 4);
+    zbc_put_le32(e->data, n);
     struct zbc_roll again;
     size_t k = 0;
     zbc_roll_init(&again, used->seed, used->tag, used->tag_len);
@@ -907,7 +894,7 @@ static int do_activate(struct actx *c, const uint8_t seed[32],
         return 1; /* ended meanwhile (resign) */
     uint8_t first = zbc_app_first_seat(seed, a->id, a->seats);
     uint8_t tag[8];
-    put(tag, a->id, 8);
+    zbc_put_le64(tag, a->id);
     struct zbc_roll rolls;
     zbc_roll_init(&rolls, seed, tag, 8);
     a->first_pending = false;
@@ -979,8 +966,8 @@ static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)
     e.a = a->seat[0];
     e.seat = 0;
     e.amount = out.returns;
-    put(e.data, out.u, 4);
-    put(e.data + 4, out.value, 4);
+    zbc_put_le32(e.data, out.u);
+    zbc_put_le32(e.data + 4, out.value);
     e.data[8] = out.win ? 1 : 0;
     e.data_len = 9;
     snprintf(e.reason, sizeof e.reason, "%s", out.win ? "win" : "loss");
@@ -1037,15 +1024,15 @@ int zbc_apps_begin_block(struct zbc_state *s, const struct zbc_genesis *g,
     for (uint32_t i = 0; ok && i < n; i++) {
         struct zbc_sched_item it;
         uint8_t key[8];
-        put(key, height, 4);
-        put(key + 4, i, 4);
+        zbc_put_le32(key, height);
+        zbc_put_le32(key + 4, i);
         ok = sched_item(s, height, i, &it, err) &&
              zbc_state_del(s, ZBC_TABLE_PENDING, key, 8, err) &&
              begin_item(&c, &it, seed, err);
     }
     free(c.a);
     uint8_t key[4];
-    put(key, height, 4);
+    zbc_put_le32(key, height);
     return ok && zbc_state_del(s, ZBC_TABLE_PENDING, key, 4, err);
 }
 

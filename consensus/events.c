@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 int zbc_events_push(struct zbc_events *ev, const struct zbc_event *e,
                     struct zbc_err *err)
 {
@@ -89,20 +91,6 @@ static bool kind_has_tail(unsigned k)
     return k >= ZBC_EVENT_APP_CREATE;
 }
 
-static void put_uint(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_uint(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 static size_t reason_len(const struct zbc_event *e)
 {
     return strnlen(e->reason, ZBC_EVENT_REASON_MAX - 1);
@@ -112,33 +100,24 @@ size_t zbc_event_encode_one(const struct zbc_event *e, uint8_t *b,
                             size_t cap)
 {
     size_t rl = reason_len(e);
-    size_t need = 1 + 4 + 32 + (4 + (size_t)e->a.len) + (4 + (size_t)e->b.len) +
-                  8 + 8 + 1 + rl +
-                  (kind_has_tail(e->kind) ? 2 + (size_t)e->data_len : 0);
-    if (cap < need)
-        return 0;
-    size_t p = 0;
-    b[p++] = (uint8_t)e->kind;
-    put_uint(b + p, e->tx_index, 4);
-    p += 4;
-    memcpy(b + p, e->tx_hash, 32);
-    p += 32;
-    p += zbc_addr_write(b + p, &e->a);
-    p += zbc_addr_write(b + p, &e->b);
-    put_uint(b + p, e->amount, 8);
-    p += 8;
-    put_uint(b + p, e->ref, 8);
-    p += 8;
-    b[p++] = (uint8_t)rl;
-    memcpy(b + p, e->reason, rl);
-    p += rl;
+    uint8_t addr[ZBC_ADDR_BYTES_MAX];
+    struct zbc_wr w;
+    zbc_wr_init(&w, b, cap);
+    zbc_wr_u8(&w, (uint8_t)e->kind);
+    zbc_wr_le32(&w, e->tx_index);
+    zbc_wr_bytes(&w, e->tx_hash, 32);
+    zbc_wr_bytes(&w, addr, zbc_addr_write(addr, &e->a));
+    zbc_wr_bytes(&w, addr, zbc_addr_write(addr, &e->b));
+    zbc_wr_le64(&w, e->amount);
+    zbc_wr_le64(&w, e->ref);
+    zbc_wr_u8(&w, (uint8_t)rl);
+    zbc_wr_bytes(&w, e->reason, rl);
     if (kind_has_tail(e->kind)) {
-        b[p++] = e->seat;
-        b[p++] = e->data_len;
-        memcpy(b + p, e->data, e->data_len);
-        p += e->data_len;
+        zbc_wr_u8(&w, e->seat);
+        zbc_wr_u8(&w, e->data_len);
+        zbc_wr_bytes(&w, e->data, e->data_len);
     }
-    return p;
+    return zbc_wr_ok(&w) ? w.len : 0;
 }
 
 int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
@@ -155,7 +134,7 @@ int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
         return zbc_fail(err, "out of memory encoding events");
     size_t p = 0;
     b[p++] = ZBC_EVENTS_VERSION;
-    put_uint(b + p, ev->n, 4);
+    zbc_put_le32(b + p, (uint32_t)ev->n);
     p += 4;
     for (size_t i = 0; i < ev->n; i++)
         p += zbc_event_encode_one(&ev->e[i], b + p, total - p);
@@ -176,7 +155,7 @@ int zbc_event_decode_one(struct zbc_event *e, const uint8_t *p, size_t len,
     if (!kind_known(p[0]))
         return zbc_fail(err, "event has unknown kind %u", p[0]);
     e->kind = (enum zbc_event_kind)p[0];
-    e->tx_index = (uint32_t)get_uint(p + 1, 4);
+    e->tx_index = zbc_get_le32(p + 1);
     memcpy(e->tx_hash, p + 5, 32);
     p += 37;
     rem -= 37;
@@ -190,8 +169,8 @@ int zbc_event_decode_one(struct zbc_event *e, const uint8_t *p, size_t len,
     rem -= used;
     if (rem < 17)
         return zbc_fail(err, "event is truncated (amounts)");
-    e->amount = get_uint(p, 8);
-    e->ref = get_uint(p + 8, 8);
+    e->amount = zbc_get_le64(p);
+    e->ref = zbc_get_le64(p + 8);
     size_t rl = p[16];
     p += 17;
     rem -= 17;
@@ -224,7 +203,7 @@ static int decode_list(struct zbc_events *ev, const uint8_t *buf, size_t len,
     if (buf[0] != ZBC_EVENTS_VERSION)
         return zbc_fail(err, "event list version %u is not %u", buf[0],
                         ZBC_EVENTS_VERSION);
-    uint32_t count = (uint32_t)get_uint(buf + 1, 4);
+    uint32_t count = zbc_get_le32(buf + 1);
     const uint8_t *p = buf + 5;
     size_t rem = len - 5;
     /* an event takes at least 1+4+32+4+4+8+8+1 = 62 bytes */

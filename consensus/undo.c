@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 #define ZBC_UNDO_VERSION 1
 
 void zbc_undo_free(struct zbc_undo *u)
@@ -15,20 +17,6 @@ void zbc_undo_free(struct zbc_undo *u)
         free(u->e[i].val);
     free(u->e);
     memset(u, 0, sizeof *u);
-}
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
 }
 
 int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out, size_t *len,
@@ -44,7 +32,7 @@ int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out, size_t *len,
         return zbc_fail(err, "out of memory encoding an undo record");
     size_t p = 0;
     b[p++] = ZBC_UNDO_VERSION;
-    put_u32(b + p, (uint32_t)u->n);
+    zbc_put_le32(b + p, (uint32_t)u->n);
     p += 4;
     for (size_t i = 0; i < u->n; i++) {
         const struct zbc_undo_entry *e = &u->e[i];
@@ -54,7 +42,7 @@ int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out, size_t *len,
         p += e->klen;
         b[p++] = e->had ? 1 : 0;
         if (e->had) {
-            put_u32(b + p, e->vlen);
+            zbc_put_le32(b + p, e->vlen);
             p += 4;
             if (e->vlen > 0)
                 memcpy(b + p, e->val, e->vlen);
@@ -74,7 +62,7 @@ static int decode_entries(struct zbc_undo *u, const uint8_t *buf, size_t len,
     if (buf[0] != ZBC_UNDO_VERSION)
         return zbc_fail(err, "undo record version %u is not %u", buf[0],
                         ZBC_UNDO_VERSION);
-    uint32_t count = get_u32(buf + 1);
+    uint32_t count = zbc_get_le32(buf + 1);
     const uint8_t *p = buf + 5;
     size_t rem = len - 5;
     if (count > rem / 4)
@@ -116,7 +104,7 @@ static int decode_entries(struct zbc_undo *u, const uint8_t *buf, size_t len,
             continue;
         if (rem < 4)
             return zbc_fail(err, "undo entry %u is truncated (length)", i);
-        uint32_t vlen = get_u32(p);
+        uint32_t vlen = zbc_get_le32(p);
         p += 4;
         rem -= 4;
         if (vlen > ZBC_KV_VAL_MAX || vlen > rem)
