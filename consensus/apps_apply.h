@@ -1,5 +1,5 @@
-/* Apps on chain: the state side of the app lifecycle (SPEC §3-§7;
- * docs/protocol-apps.md).
+/* Apps on chain: the state side of the app lifecycle
+ * (docs/protocol-apps.md).
  *
  * Tables (consensus/state.h):
  *   APPS         key = app id u64 LE (8)        val = zbc_app_encode bytes

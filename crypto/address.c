@@ -6,7 +6,7 @@
 
 int zbc_addr_payload_len(uint32_t type, size_t *len)
 {
-    /* reference/zoobc/addresses.md §1 */
+    /* docs/crypto.md §2 */
     static const int8_t lens[] = {
         32, /* 0 ZooBC */
         20, /* 1 Bitcoin legacy */

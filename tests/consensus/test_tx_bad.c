@@ -12,7 +12,7 @@
 static const char *full_hex =
     "010000000104f1536500000000000000005e8eb28dccaa94a992f7169fa67966207d96aa55df7d24d2d6ec1f538c9f215200000000d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737404b4c00000000000800000080b2e60e00000000000000005e8eb28dccaa94a992f7169fa67966207d96aa55df7d24d2d6ec1f538c9f2152881300000000000000d2496b000000000a00000073686970206669727374000a000000696e766f696365203432bbda32ba34aedf8c8692c888776b6cce723ba008d7766aea6b7672aa28a711fd3709c2b73afa346bf5cd3bd874533ef43fc6dc94b64de57b173f2094da926005";
 
-/* Offsets in that transaction (signing.md §2-§3). */
+/* Offsets in that transaction (docs/protocol-tx.md §1). */
 #define OFF_SENDER 13
 #define OFF_BODYLEN (13 + 36 + 36 + 8)
 #define OFF_ESCROW (OFF_BODYLEN + 4 + 8)
@@ -171,7 +171,7 @@ static void test_multi_party_flag(void)
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
 }
 
-/* A multi-party escrow built by hand (signing.md §3) parses field by field
+/* A multi-party escrow built by hand (docs/protocol-tx.md §1) parses field by field
  * and re-serializes identically. */
 static void test_multi_party_round_trip(void)
 {
