@@ -370,9 +370,18 @@ static int after_play(struct actx *c, const struct zbc_result *res, int next,
 
 /* ---- applicability ---- */
 
-static int noop(struct zbc_err *err, const char *fmt, ...)
+/* The outcome of one applicability check, private to this file:
+ * zbc_apps_check answers with the 1/0 + bool convention
+ * (docs/architecture.md, Conventions). */
+enum verdict {
+    V_ERROR,  /* backend failure or corrupt record: err filled */
+    V_NOOP,   /* valid but not applicable: err = the reason */
+    V_APPLY,  /* applicable */
+};
+
+static enum verdict noop(struct zbc_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static int noop(struct zbc_err *err, const char *fmt, ...)
+static enum verdict noop(struct zbc_err *err, const char *fmt, ...)
 {
     if (err != NULL) {
         va_list ap;
@@ -380,7 +389,7 @@ static int noop(struct zbc_err *err, const char *fmt, ...)
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
     }
-    return ZBC_APPS_NOOP;
+    return V_NOOP;
 }
 
 #define MULTI_ZBC "multiplayer apps require a ZBC account"
@@ -395,45 +404,47 @@ static const char *illegal(struct zbc_err *why)
     return why->msg;
 }
 
-static int check_create(struct zbc_state *s, const struct zbc_genesis *g,
-                        const struct zbc_checked_tx *ct, uint64_t id,
-                        struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_create(struct zbc_state *s,
+                                 const struct zbc_genesis *g,
+                                 const struct zbc_checked_tx *ct, uint64_t id,
+                                 struct zbc_app *a, struct zbc_err *err)
 {
     const struct zbc_body_app_create *b = &ct->body.u.create;
     bool found;
     if (!zbc_apps_get(s, id, a, &found, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (found)
         return noop(err, "app id %" PRIu64 " already exists", id);
     if (!zbc_bet_is_solo(b->app_type)) {
         if (ct->tx.sender.type != ZBC_ACCT_ZBC)
             return noop(err, MULTI_ZBC);
-        return ZBC_APPS_APPLY;
+        return V_APPLY;
     }
     if (zbc_addr_equal(&ct->tx.sender, &g->fund_account))
         return noop(err, "the apps fund cannot bet against itself");
     struct zbc_bet bet;
     uint64_t max_ret, fund;
     if (!zbc_bet_parse(&bet, b->app_type, b->params, b->params_len, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (!zbc_bet_max_return(&bet, b->stake, &max_ret, err))
         return noop(err, "bet refused: %s", err->msg);
     if (!zbc_ledger_balance(s, &g->fund_account, &fund, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if ((unsigned __int128)max_ret * 100 > fund)
         return noop(err, "bet refused: its maximum return %" PRIu64
                          " exceeds 1%% of the apps fund (%" PRIu64 ")",
                     max_ret, fund);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
 /* Common checks of the transactions naming an existing app. */
-static int check_ref(struct zbc_state *s, uint64_t id, struct zbc_app *a,
-                     const char *solo_msg, struct zbc_err *err)
+static enum verdict check_ref(struct zbc_state *s, uint64_t id,
+                              struct zbc_app *a, const char *solo_msg,
+                              struct zbc_err *err)
 {
     bool found;
     if (!zbc_apps_get(s, id, a, &found, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (!found)
         return noop(err, "unknown app %" PRIu64, id);
     if (zbc_bet_is_solo(a->type))
@@ -447,15 +458,17 @@ static int check_ref(struct zbc_state *s, uint64_t id, struct zbc_app *a,
     case ZBC_APP_ACTIVE:
         break;
     }
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                      uint64_t pending, struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_join(struct zbc_state *s,
+                               const struct zbc_checked_tx *ct,
+                               uint64_t pending, struct zbc_app *a,
+                               struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id, bal, fee = (uint64_t)ct->tx.fee;
-    int rc = check_ref(s, id, a, "nobody can join it", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "nobody can join it", err);
+    if (rc != V_APPLY)
         return rc;
     if (ct->tx.sender.type != ZBC_ACCT_ZBC)
         return noop(err, MULTI_ZBC);
@@ -469,19 +482,19 @@ static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
     if (a->pot > UINT64_MAX - a->stake)
         return noop(err, "app %" PRIu64 " pot would overflow", id);
     if (!zbc_ledger_balance(s, &ct->tx.sender, &bal, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     unsigned __int128 need = (unsigned __int128)fee + a->stake + pending;
     if (bal < need)
         return noop(err, "insufficient balance: %" PRIu64 " held, %" PRIu64
                          " needed for the fee and the stake of app %" PRIu64,
                     bal, fee + a->stake, id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
 /* Seat of the sender in an Active app. */
-static int check_seated_active(const struct zbc_checked_tx *ct, uint64_t id,
-                               const struct zbc_app *a, int *seat,
-                               struct zbc_err *err)
+static enum verdict check_seated_active(const struct zbc_checked_tx *ct,
+                                        uint64_t id, const struct zbc_app *a,
+                                        int *seat, struct zbc_err *err)
 {
     *seat = zbc_app_seat_of(a, &ct->tx.sender);
     if (*seat < 0)
@@ -489,20 +502,21 @@ static int check_seated_active(const struct zbc_checked_tx *ct, uint64_t id,
     if (a->status == ZBC_APP_OPEN)
         return noop(err, "app %" PRIu64 " has not started: seats are still "
                          "open", id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                      struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_move(struct zbc_state *s,
+                               const struct zbc_checked_tx *ct,
+                               struct zbc_app *a, struct zbc_err *err)
 {
     const struct zbc_body_app_move *m = &ct->body.u.move;
     uint64_t id = m->app_id;
     int seat;
-    int rc = check_ref(s, id, a, "it takes no moves", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it takes no moves", err);
+    if (rc != V_APPLY)
         return rc;
     rc = check_seated_active(ct, id, a, &seat, err);
-    if (rc != ZBC_APPS_APPLY)
+    if (rc != V_APPLY)
         return rc;
     if (a->first_pending)
         return noop(err, "first turn pending in app %" PRIu64 ": the first "
@@ -514,39 +528,41 @@ static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
     if (a->clock != seat)
         return noop(err, "not your turn in app %" PRIu64, id);
     if (m->move_len == 0)
-        return ZBC_APPS_APPLY;
+        return V_APPLY;
     if (m->move_len > ZBC_MOVE_WIRE_MAX)
         return noop(err, "illegal move: %u bytes, longer than the %d any "
                          "game accepts", m->move_len, ZBC_MOVE_WIRE_MAX);
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
         return noop(err, "%s", illegal(&why));
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_resign(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                        struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_resign(struct zbc_state *s,
+                                 const struct zbc_checked_tx *ct,
+                                 struct zbc_app *a, struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id;
-    int rc = check_ref(s, id, a, "it cannot be resigned", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it cannot be resigned", err);
+    if (rc != V_APPLY)
         return rc;
     if (zbc_app_seat_of(a, &ct->tx.sender) < 0)
         return noop(err, "sender is not seated in app %" PRIu64, id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_claim(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                       uint32_t height, struct zbc_app *a,
-                       struct zbc_err *err)
+static enum verdict check_claim(struct zbc_state *s,
+                                const struct zbc_checked_tx *ct,
+                                uint32_t height, struct zbc_app *a,
+                                struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id;
     int seat;
-    int rc = check_ref(s, id, a, "it has no clock", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it has no clock", err);
+    if (rc != V_APPLY)
         return rc;
     rc = check_seated_active(ct, id, a, &seat, err);
-    if (rc != ZBC_APPS_APPLY)
+    if (rc != V_APPLY)
         return rc;
     if (a->clock == ZBC_APP_NO_CLOCK)
         return noop(err, "nobody holds the clock in app %" PRIu64, id);
@@ -556,13 +572,14 @@ static int check_claim(struct zbc_state *s, const struct zbc_checked_tx *ct,
         return noop(err, "deadline not passed: app %" PRIu64 " can be "
                          "claimed from height %" PRIu64, id,
                     a->deadline + 1);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_with(struct zbc_state *s, const struct zbc_genesis *g,
-                      const struct zbc_checked_tx *ct, uint32_t height,
-                      uint64_t pending, struct zbc_app *a,
-                      struct zbc_err *err)
+static enum verdict check_with(struct zbc_state *s,
+                               const struct zbc_genesis *g,
+                               const struct zbc_checked_tx *ct,
+                               uint32_t height, uint64_t pending,
+                               struct zbc_app *a, struct zbc_err *err)
 {
     switch (ct->body.type) {
     case ZBC_TX_APP_CREATE:
@@ -580,21 +597,21 @@ static int check_with(struct zbc_state *s, const struct zbc_genesis *g,
     }
     zbc_fail(err, "transaction type %u is not an app transaction",
              ct->tx.type);
-    return ZBC_APPS_ERROR;
+    return V_ERROR;
 }
 
 int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    const struct zbc_checked_tx *ct, uint32_t height,
-                   uint64_t pending, struct zbc_err *err)
+                   uint64_t pending, bool *applies, struct zbc_err *err)
 {
+    *applies = false;
     struct zbc_app *a = malloc(sizeof *a);
-    if (a == NULL) {
-        zbc_fail(err, "out of memory checking an app transaction");
-        return ZBC_APPS_ERROR;
-    }
-    int rc = check_with(s, g, ct, height, pending, a, err);
+    if (a == NULL)
+        return zbc_fail(err, "out of memory checking an app transaction");
+    enum verdict v = check_with(s, g, ct, height, pending, a, err);
     free(a);
-    return rc;
+    *applies = v == V_APPLY;
+    return v != V_ERROR;
 }
 
 int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
