@@ -201,6 +201,51 @@ static void test_every_change_moves_root(void)
     zbc_mem_kv_free(m);
 }
 
+/* Every refusal of the undo record decoder, with its sentence
+ * (docs/protocol-chain.md §4.2). */
+static void test_undo_refusals(void)
+{
+    static const struct {
+        uint8_t b[16];
+        size_t n;
+        const char *want;
+    } cases[] = {
+        {{0}, 0, "undo record is truncated (header)"},
+        {{1, 0, 0, 0}, 4, "undo record is truncated (header)"},
+        {{2, 0, 0, 0, 0}, 5, "undo record version 2 is not 1"},
+        {{1, 1, 0, 0, 0}, 5, "undo record claims 1 entries in 0 bytes"},
+        {{1, 1, 0, 0, 0, 6, 1, 'k', 0}, 9, "undo entry 0 names table 6"},
+        {{1, 1, 0, 0, 0, 1, 0, 'k', 0}, 9, "undo entry 0 has key length 0"},
+        {{1, 1, 0, 0, 0, 1, 65, 'k', 0}, 9, "undo entry 0 has key length 65"},
+        {{1, 1, 0, 0, 0, 1, 3, 'k', 'e'}, 9,
+         "undo entry 0 is truncated (key)"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 2}, 9, "undo entry 0 has presence flag 2"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 9, 0, 0}, 12,
+         "undo entry 0 is truncated (length)"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 2, 0, 0, 0, 'v'}, 14,
+         "undo entry 0 value of 2 bytes does not fit"},
+        {{1, 2, 0, 0, 0, 1, 1, 'k', 1, 1, 0, 0, 0, 'v'}, 14,
+         "undo entry 1 is truncated"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 1, 0, 0, 0, 'v', 7}, 15,
+         "undo record has 1 trailing bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct zbc_undo u;
+        struct zbc_err err = {{0}};
+        CHECK(!zbc_undo_decode(&u, cases[i].b, cases[i].n, &err));
+        CHECK(u.e == NULL && u.n == 0);
+        CHECK_EQ_STR(err.msg, cases[i].want);
+    }
+    /* the last case without its trailing byte decodes */
+    struct zbc_undo u;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_undo_decode(&u, cases[12].b, 14, &err));
+    CHECK(u.n == 1 && u.e[0].table == 1 && u.e[0].klen == 1 &&
+          u.e[0].key[0] == 'k' && u.e[0].had && u.e[0].vlen == 1 &&
+          u.e[0].val[0] == 'v');
+    zbc_undo_free(&u);
+}
+
 static void test_ledger(void)
 {
     struct zbc_mem_kv *m = zbc_mem_kv_new();
@@ -347,6 +392,7 @@ int main(void)
 {
     TEST_RUN(test_known_roots);
     TEST_RUN(test_every_change_moves_root);
+    TEST_RUN(test_undo_refusals);
     TEST_RUN(test_ledger);
     TEST_RUN(test_events);
     return test_summary("consensus_state");
