@@ -143,85 +143,82 @@ int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
     return 1;
 }
 
+/* Decoded with the codec's read cursor; each failure keeps its own
+ * sentence (docs/protocol-chain.md §5.4). */
 int zbc_event_decode_one(struct zbc_event *e, const uint8_t *p, size_t len,
                          size_t *used_out, struct zbc_err *err)
 {
-    size_t rem = len, used;
-    const uint8_t *start = p;
+    struct zbc_rd r;
+    size_t used;
     memset(e, 0, sizeof *e);
     e->seat = ZBC_EVENT_NO_SEAT;
-    if (rem < 37)
+    zbc_rd_init(&r, p, len);
+    uint8_t kind = zbc_rd_u8(&r, "kind");
+    e->tx_index = zbc_rd_le32(&r, "tx index");
+    zbc_rd_copy(&r, e->tx_hash, 32, "tx hash");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event is truncated");
-    if (!kind_known(p[0]))
-        return zbc_fail(err, "event has unknown kind %u", p[0]);
-    e->kind = (enum zbc_event_kind)p[0];
-    e->tx_index = zbc_get_le32(p + 1);
-    memcpy(e->tx_hash, p + 5, 32);
-    p += 37;
-    rem -= 37;
-    if (!zbc_addr_read(&e->a, p, rem, &used, err))
+    if (!kind_known(kind))
+        return zbc_fail(err, "event has unknown kind %u", kind);
+    e->kind = (enum zbc_event_kind)kind;
+    if (!zbc_addr_read(&e->a, r.p, r.left, &used, err))
         return zbc_fail_prefix(err, "event address a");
-    p += used;
-    rem -= used;
-    if (!zbc_addr_read(&e->b, p, rem, &used, err))
+    (void)zbc_rd_take(&r, used, "address a");
+    if (!zbc_addr_read(&e->b, r.p, r.left, &used, err))
         return zbc_fail_prefix(err, "event address b");
-    p += used;
-    rem -= used;
-    if (rem < 17)
+    (void)zbc_rd_take(&r, used, "address b");
+    e->amount = zbc_rd_le64(&r, "amount");
+    e->ref = zbc_rd_le64(&r, "ref");
+    size_t rl = zbc_rd_u8(&r, "reason length");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event is truncated (amounts)");
-    e->amount = zbc_get_le64(p);
-    e->ref = zbc_get_le64(p + 8);
-    size_t rl = p[16];
-    p += 17;
-    rem -= 17;
-    if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > rem)
+    if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > r.left)
         return zbc_fail(err, "event reason of %zu bytes does not fit", rl);
-    for (size_t k = 0; k < rl; k++)
-        if (p[k] == 0)
-            return zbc_fail(err, "event reason contains a NUL byte");
-    memcpy(e->reason, p, rl);
+    const uint8_t *reason = zbc_rd_take(&r, rl, "reason");
+    if (memchr(reason, 0, rl) != NULL)
+        return zbc_fail(err, "event reason contains a NUL byte");
+    memcpy(e->reason, reason, rl);
     e->reason[rl] = '\0';
-    p += rl;
-    rem -= rl;
     if (kind_has_tail(e->kind)) {
-        if (rem < 2 || (size_t)p[1] > rem - 2)
+        uint8_t seat = zbc_rd_u8(&r, "seat");
+        uint8_t data_len = zbc_rd_u8(&r, "data length");
+        if (!zbc_rd_ok(&r) || data_len > r.left)
             return zbc_fail(err, "event is truncated (seat and data)");
-        e->seat = p[0];
-        e->data_len = p[1];
-        memcpy(e->data, p + 2, e->data_len);
-        p += 2 + (size_t)e->data_len;
+        e->seat = seat;
+        e->data_len = data_len;
+        zbc_rd_copy(&r, e->data, data_len, "data");
     }
-    *used_out = (size_t)(p - start);
+    *used_out = len - r.left;
     return 1;
 }
 
 static int decode_list(struct zbc_events *ev, const uint8_t *buf, size_t len,
                        struct zbc_err *err)
 {
-    if (len < 5)
+    struct zbc_rd r;
+    zbc_rd_init(&r, buf, len);
+    uint8_t version = zbc_rd_u8(&r, "version");
+    uint32_t count = zbc_rd_le32(&r, "event count");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event list is truncated (header)");
-    if (buf[0] != ZBC_EVENTS_VERSION)
-        return zbc_fail(err, "event list version %u is not %u", buf[0],
+    if (version != ZBC_EVENTS_VERSION)
+        return zbc_fail(err, "event list version %u is not %u", version,
                         ZBC_EVENTS_VERSION);
-    uint32_t count = zbc_get_le32(buf + 1);
-    const uint8_t *p = buf + 5;
-    size_t rem = len - 5;
     /* an event takes at least 1+4+32+4+4+8+8+1 = 62 bytes */
-    if (count > rem / 62)
+    if (count > r.left / 62)
         return zbc_fail(err, "event list claims %u events in %zu bytes", count,
-                        rem);
+                        r.left);
     for (uint32_t i = 0; i < count; i++) {
         struct zbc_event e;
         size_t used;
-        if (!zbc_event_decode_one(&e, p, rem, &used, err))
+        if (!zbc_event_decode_one(&e, r.p, r.left, &used, err))
             return zbc_fail_prefix(err, "event %u", i);
-        p += used;
-        rem -= used;
+        (void)zbc_rd_take(&r, used, "event");
         if (!zbc_events_push(ev, &e, err))
             return 0;
     }
-    if (rem != 0)
-        return zbc_fail(err, "event list has %zu trailing bytes", rem);
+    if (r.left != 0)
+        return zbc_fail(err, "event list has %zu trailing bytes", r.left);
     return 1;
 }
 

@@ -330,6 +330,105 @@ static void test_ledger(void)
     zbc_mem_kv_free(m);
 }
 
+/* An event of `kind` with empty addresses (type 2), reason length rl and
+ * reason bytes `reason`, then `tail` raw bytes; returns the length. */
+static size_t event_bytes(uint8_t *b, uint8_t kind, uint8_t rl,
+                          const char *reason, const uint8_t *tail,
+                          size_t tail_n)
+{
+    size_t n = 0;
+    memset(b, 0, 37);
+    b[0] = kind;
+    n = 37;
+    const uint8_t empty[4] = {2, 0, 0, 0};
+    memcpy(b + n, empty, 4);
+    memcpy(b + n + 4, empty, 4);
+    n += 8;
+    memset(b + n, 0, 16);
+    n += 16;
+    b[n++] = rl;
+    size_t have = strlen(reason);
+    memcpy(b + n, reason, have);
+    n += have;
+    memcpy(b + n, tail, tail_n);
+    return n + tail_n;
+}
+
+/* Every refusal of the event decoders, with its sentence
+ * (docs/protocol-chain.md §5.4). */
+static void test_event_refusals(void)
+{
+    uint8_t b[400];
+    struct zbc_event e;
+    struct zbc_err err = {{0}};
+    size_t used, n;
+    static const uint8_t no_tail[1];
+    static const uint8_t tail_ok[] = {1, 2, 0xaa, 0xbb};
+    static const uint8_t tail_short[] = {1, 3, 0xaa, 0xbb};
+
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 2, "ok", no_tail, 0);
+    CHECK(zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK(used == n && strcmp(e.reason, "ok") == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 36, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated");
+    b[0] = 0;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event has unknown kind 0");
+    b[0] = 99;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event has unknown kind 99");
+    b[0] = ZBC_EVENT_TRANSFER;
+    CHECK(!zbc_event_decode_one(&e, b, 39, &used, &err));
+    CHECK(strncmp(err.msg, "event address a: ", 17) == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 43, &used, &err));
+    CHECK(strncmp(err.msg, "event address b: ", 17) == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 45 + 16, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (amounts)");
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 3, "ab", no_tail, 0);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason of 3 bytes does not fit");
+    char long_reason[ZBC_EVENT_REASON_MAX + 1];
+    memset(long_reason, 'x', ZBC_EVENT_REASON_MAX);
+    long_reason[ZBC_EVENT_REASON_MAX] = '\0';
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, ZBC_EVENT_REASON_MAX, long_reason,
+                    no_tail, 0);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason of 200 bytes does not fit");
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 3, "abc", no_tail, 0);
+    b[n - 2] = 0;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason contains a NUL byte");
+    n = event_bytes(b, ZBC_EVENT_APP_CREATE, 0, "", tail_ok, sizeof tail_ok);
+    CHECK(zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK(used == n && e.seat == 1 && e.data_len == 2 && e.data[1] == 0xbb);
+    CHECK(!zbc_event_decode_one(&e, b, n - 3, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (seat and data)");
+    n = event_bytes(b, ZBC_EVENT_APP_CREATE, 0, "", tail_short,
+                    sizeof tail_short);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (seat and data)");
+
+    /* lists: version u8 | count u32 | events */
+    struct zbc_events ev;
+    uint8_t list[100] = {1, 1, 0, 0, 0};
+    size_t one = event_bytes(list + 5, ZBC_EVENT_TRANSFER, 0, "", no_tail, 0);
+    CHECK(zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK(ev.n == 1);
+    zbc_events_free(&ev);
+    CHECK(!zbc_events_decode(&ev, list, 4, &err));
+    CHECK_EQ_STR(err.msg, "event list is truncated (header)");
+    CHECK(!zbc_events_decode(&ev, list, 5 + one - 1, &err));
+    CHECK_EQ_STR(err.msg, "event list claims 1 events in 61 bytes");
+    CHECK(!zbc_events_decode(&ev, list, 5 + one + 1, &err));
+    CHECK_EQ_STR(err.msg, "event list has 1 trailing bytes");
+    list[5] = 0;
+    CHECK(!zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK_EQ_STR(err.msg, "event 0: event has unknown kind 0");
+    list[0] = 2;
+    CHECK(!zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK_EQ_STR(err.msg, "event list version 2 is not 1");
+}
+
 static void test_events(void)
 {
     struct zbc_events ev = {0}, d;
@@ -395,5 +494,6 @@ int main(void)
     TEST_RUN(test_undo_refusals);
     TEST_RUN(test_ledger);
     TEST_RUN(test_events);
+    TEST_RUN(test_event_refusals);
     return test_summary("consensus_state");
 }
