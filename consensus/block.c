@@ -130,45 +130,41 @@ void zbc_tx_root(uint8_t out[32], const uint8_t (*hashes)[32], size_t n)
 static int decode_body(struct zbc_block *b, const uint8_t *p, size_t rem,
                        struct zbc_err *err)
 {
-    if (rem < 4)
+    struct zbc_rd r;
+    zbc_rd_init(&r, p, rem);
+    uint32_t n = zbc_rd_le32(&r, "transaction count");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "block body is truncated (transaction count)");
-    uint32_t n = zbc_get_le32(p);
-    p += 4;
-    rem -= 4;
     if (n != b->header.tx_count)
         return zbc_fail(err, "block body holds %u transactions but the header "
                              "says %u", n, b->header.tx_count);
     /* every transaction takes at least 5 bytes (length + 1) */
-    if (n > rem / 5)
+    if (n > r.left / 5)
         return zbc_fail(err, "block claims %u transactions in %zu bytes", n,
-                        rem);
+                        r.left);
     b->txs = calloc(n > 0 ? n : 1, sizeof *b->txs);
     if (b->txs == NULL)
         return zbc_fail(err, "out of memory decoding a block");
     size_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (rem < 4)
+        uint32_t len = zbc_rd_le32(&r, "transaction length");
+        if (!zbc_rd_ok(&r))
             return zbc_fail(err, "block transaction %u is truncated (length)",
                             i);
-        uint32_t len = zbc_get_le32(p);
-        p += 4;
-        rem -= 4;
         if (len == 0)
             return zbc_fail(err, "block transaction %u is empty", i);
-        if (len > rem)
+        if (len > r.left)
             return zbc_fail(err, "block transaction %u of %u bytes is "
-                                 "truncated (%zu left)", i, len, rem);
+                                 "truncated (%zu left)", i, len, r.left);
         total += len;
         if (total > ZBC_BLOCK_TX_BYTES_LIMIT)
             return zbc_fail(err, "block transactions exceed %u bytes",
                             ZBC_BLOCK_TX_BYTES_LIMIT);
-        b->txs[i].bytes = p;
+        b->txs[i].bytes = zbc_rd_take(&r, len, "transaction");
         b->txs[i].len = len;
-        p += len;
-        rem -= len;
     }
-    if (rem != 0)
-        return zbc_fail(err, "block has %zu trailing bytes", rem);
+    if (r.left != 0)
+        return zbc_fail(err, "block has %zu trailing bytes", r.left);
     b->n_tx = n;
     b->tx_bytes = total;
     return 1;
@@ -206,14 +202,12 @@ int zbc_block_encode(const struct zbc_block *b, uint8_t **out, size_t *len,
     if (o == NULL)
         return zbc_fail(err, "out of memory encoding a block");
     zbc_block_header_encode(o, &b->header);
-    uint8_t *p = o + ZBC_BLOCK_HEADER_LEN;
-    zbc_put_le32(p, b->n_tx);
-    p += 4;
+    struct zbc_wr w;
+    zbc_wr_init(&w, o + ZBC_BLOCK_HEADER_LEN, total - ZBC_BLOCK_HEADER_LEN);
+    zbc_wr_le32(&w, b->n_tx);
     for (uint32_t i = 0; i < b->n_tx; i++) {
-        zbc_put_le32(p, b->txs[i].len);
-        p += 4;
-        memcpy(p, b->txs[i].bytes, b->txs[i].len);
-        p += b->txs[i].len;
+        zbc_wr_le32(&w, b->txs[i].len);
+        zbc_wr_bytes(&w, b->txs[i].bytes, b->txs[i].len);
     }
     *out = o;
     *len = total;
