@@ -7,6 +7,7 @@
 
 #include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
+#include "consensus/money.h"
 #include "consensus/seed.h"
 #include "crypto/hex.h"
 
@@ -196,7 +197,7 @@ static int finish_block(struct zbc_state *s, uint32_t height,
                         struct zbc_err *err)
 {
 #ifdef ZBC_DEBUG_CHECKS
-    if (!zbc_ledger_check_money(s, err))
+    if (!zbc_money_check(s, err))
         return 0;
 #endif
     (void)height;

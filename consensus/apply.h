@@ -36,6 +36,7 @@
 #include <stdint.h>
 
 #include "consensus/block.h"
+#include "consensus/checked_tx.h"
 #include "consensus/events.h"
 #include "consensus/genesis.h"
 #include "consensus/producer.h"
@@ -45,13 +46,6 @@
 #include "crypto/err.h"
 
 #define ZBC_CLOCK_SKEW_MS 10000 /* block: <= local clock + 10 s */
-
-/* A transaction that passed the stateless checks. */
-struct zbc_checked_tx {
-    struct zbc_tx tx;           /* borrows the transaction bytes */
-    struct zbc_tx_body body;    /* parsed body (borrows too) */
-    uint8_t hash[32];
-};
 
 /* Result of zbc_block_precheck; borrows the block (and its buffer). */
 struct zbc_checked_block {

@@ -108,8 +108,10 @@ int zbc_tx_check_state(struct zbc_state *s, const struct zbc_genesis *g,
         return 0;
     if (height == UINT32_MAX)
         return zbc_fail(err, "the chain is at its last height");
-    return zbc_apps_check(s, g, ct, height + 1, pending, err) ==
-           ZBC_APPS_APPLY;
+    bool applies;
+    if (!zbc_apps_check(s, g, ct, height + 1, pending, &applies, err))
+        return 0;
+    return applies; /* not applicable: err holds the no-op reason */
 }
 
 static void event_init(struct zbc_event *e, enum zbc_event_kind kind,
@@ -183,10 +185,10 @@ static int apply_effects(struct zbc_state *s, const struct zbc_genesis *g,
         return 0;
     if (is_app_tx(ct)) {
         struct zbc_err why;
-        int rc = zbc_apps_check(s, g, ct, height, 0, &why);
-        if (rc == ZBC_APPS_ERROR)
+        bool applies;
+        if (!zbc_apps_check(s, g, ct, height, 0, &applies, &why))
             return zbc_fail(err, "%s", why.msg);
-        if (rc == ZBC_APPS_NOOP)
+        if (!applies)
             return record_noop(s, ct, index, height, why.msg, ev, err);
     }
     if (!zbc_ledger_mark_tx(s, ct->hash, height, err))

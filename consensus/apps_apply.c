@@ -9,27 +9,14 @@
 #include <string.h>
 
 #include "apps/fair.h"
+#include "crypto/bytes.h"
 #include "consensus/ledger.h"
-
-static void put(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
 
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
 {
     switch (ct->body.type) {
     case ZBC_TX_APP_CREATE:
-        return get(ct->hash, 8); /* the transaction id */
+        return zbc_get_le64(ct->hash); /* the transaction id */
     case ZBC_TX_APP_JOIN:
     case ZBC_TX_APP_RESIGN:
     case ZBC_TX_APP_CLAIM:
@@ -49,7 +36,7 @@ int zbc_apps_get(struct zbc_state *s, uint64_t id, struct zbc_app *a,
 {
     uint8_t key[8];
     size_t vlen;
-    put(key, id, 8);
+    zbc_put_le64(key, id);
     uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
     if (buf == NULL)
         return zbc_fail(err, "out of memory reading an app");
@@ -67,7 +54,7 @@ static int app_put(struct zbc_state *s, const struct zbc_app *a,
                    struct zbc_err *err)
 {
     uint8_t key[8];
-    put(key, a->id, 8);
+    zbc_put_le64(key, a->id);
     uint8_t *buf = malloc(ZBC_APP_RECORD_MAX);
     if (buf == NULL)
         return zbc_fail(err, "out of memory writing an app");
@@ -88,7 +75,7 @@ static int sched_count(struct zbc_state *s, uint32_t height, uint32_t *n,
     uint8_t key[4], v[8];
     size_t vlen;
     bool found;
-    put(key, height, 4);
+    zbc_put_le32(key, height);
     if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 4, v, sizeof v, &vlen,
                        &found, err))
         return 0;
@@ -97,7 +84,7 @@ static int sched_count(struct zbc_state *s, uint32_t height, uint32_t *n,
         return 1;
     if (vlen != 4)
         return zbc_fail(err, "schedule count record is corrupt");
-    *n = (uint32_t)get(v, 4);
+    *n = zbc_get_le32(v);
     return 1;
 }
 
@@ -110,13 +97,13 @@ static int sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
     if (n == UINT32_MAX)
         return zbc_fail(err, "schedule for height %u is full", height);
     uint8_t key[8], v[9];
-    put(key, height, 4);
-    put(key + 4, n, 4);
+    zbc_put_le32(key, height);
+    zbc_put_le32(key + 4, n);
     v[0] = kind;
-    put(v + 1, id, 8);
+    zbc_put_le64(v + 1, id);
     if (!zbc_state_put(s, ZBC_TABLE_PENDING, key, 8, v, 9, err))
         return 0;
-    put(v, n + 1, 4);
+    zbc_put_le32(v, n + 1);
     return zbc_state_put(s, ZBC_TABLE_PENDING, key, 4, v, 4, err);
 }
 
@@ -126,8 +113,8 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
     uint8_t key[8], v[16];
     size_t vlen;
     bool found;
-    put(key, height, 4);
-    put(key + 4, i, 4);
+    zbc_put_le32(key, height);
+    zbc_put_le32(key + 4, i);
     if (!zbc_state_get(s, ZBC_TABLE_PENDING, key, 8, v, sizeof v, &vlen,
                        &found, err))
         return 0;
@@ -136,7 +123,7 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
         return zbc_fail(err, "schedule item %u of height %u is missing or "
                              "corrupt", i, height);
     it->kind = v[0];
-    it->app_id = get(v + 1, 8);
+    it->app_id = zbc_get_le64(v + 1);
     return 1;
 }
 
@@ -188,19 +175,19 @@ static int emit(struct actx *c, const struct zbc_event *e,
     if (c->a->history_n == UINT32_MAX)
         return zbc_fail(err, "app %" PRIu64 " history is full", c->a->id);
     uint8_t key[12];
-    put(key, c->a->id, 8);
-    put(key + 8, c->a->history_n, 4);
+    zbc_put_le64(key, c->a->id);
+    zbc_put_le32(key + 8, c->a->history_n);
     size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX;
     uint8_t *v = malloc(cap);
     if (v == NULL)
         return zbc_fail(err, "out of memory writing app history");
     size_t p = 0;
-    put(v, c->height, 4);
+    zbc_put_le32(v, c->height);
     p += 4;
     p += zbc_event_encode_one(e, v + p, cap - p);
     if (move_len > ZBC_MOVE_WIRE_MAX)
         move_len = 0;
-    put(v + p, move_len, 2);
+    zbc_put_le16(v + p, move_len);
     p += 2;
     if (move_len > 0)
         memcpy(v + p, move, move_len);
@@ -217,8 +204,8 @@ int zbc_apps_history(struct zbc_state *s, uint64_t id, uint32_t seq,
                      struct zbc_err *err)
 {
     uint8_t key[12];
-    put(key, id, 8);
-    put(key + 8, seq, 4);
+    zbc_put_le64(key, id);
+    zbc_put_le32(key + 8, seq);
     size_t cap = 4 + ZBC_EVENT_BYTES_MAX + 2 + ZBC_MOVE_WIRE_MAX, vlen, used;
     uint8_t *v = malloc(cap);
     if (v == NULL)
@@ -230,10 +217,10 @@ int zbc_apps_history(struct zbc_state *s, uint64_t id, uint32_t seq,
         if (vlen < 4) {
             ok = zbc_fail(err, "app history entry is truncated");
         } else {
-            h->height = (uint32_t)get(v, 4);
+            h->height = zbc_get_le32(v);
             ok = zbc_event_decode_one(&h->ev, v + 4, vlen - 4, &used, err);
             size_t rest = ok ? vlen - 4 - used : 0;
-            if (ok && (rest < 2 || rest - 2 != get(v + 4 + used, 2) ||
+            if (ok && (rest < 2 || rest - 2 != zbc_get_le16(v + 4 + used) ||
                        rest - 2 > ZBC_MOVE_WIRE_MAX))
                 ok = zbc_fail(err, "app history entry move does not fit");
             if (ok) {
@@ -383,9 +370,18 @@ static int after_play(struct actx *c, const struct zbc_result *res, int next,
 
 /* ---- applicability ---- */
 
-static int noop(struct zbc_err *err, const char *fmt, ...)
+/* The outcome of one applicability check, private to this file:
+ * zbc_apps_check answers with the 1/0 + bool convention
+ * (docs/architecture.md, Conventions). */
+enum verdict {
+    V_ERROR,  /* backend failure or corrupt record: err filled */
+    V_NOOP,   /* valid but not applicable: err = the reason */
+    V_APPLY,  /* applicable */
+};
+
+static enum verdict noop(struct zbc_err *err, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
-static int noop(struct zbc_err *err, const char *fmt, ...)
+static enum verdict noop(struct zbc_err *err, const char *fmt, ...)
 {
     if (err != NULL) {
         va_list ap;
@@ -393,7 +389,7 @@ static int noop(struct zbc_err *err, const char *fmt, ...)
         vsnprintf(err->msg, sizeof err->msg, fmt, ap);
         va_end(ap);
     }
-    return ZBC_APPS_NOOP;
+    return V_NOOP;
 }
 
 #define MULTI_ZBC "multiplayer apps require a ZBC account"
@@ -408,45 +404,47 @@ static const char *illegal(struct zbc_err *why)
     return why->msg;
 }
 
-static int check_create(struct zbc_state *s, const struct zbc_genesis *g,
-                        const struct zbc_checked_tx *ct, uint64_t id,
-                        struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_create(struct zbc_state *s,
+                                 const struct zbc_genesis *g,
+                                 const struct zbc_checked_tx *ct, uint64_t id,
+                                 struct zbc_app *a, struct zbc_err *err)
 {
     const struct zbc_body_app_create *b = &ct->body.u.create;
     bool found;
     if (!zbc_apps_get(s, id, a, &found, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (found)
         return noop(err, "app id %" PRIu64 " already exists", id);
     if (!zbc_bet_is_solo(b->app_type)) {
         if (ct->tx.sender.type != ZBC_ACCT_ZBC)
             return noop(err, MULTI_ZBC);
-        return ZBC_APPS_APPLY;
+        return V_APPLY;
     }
     if (zbc_addr_equal(&ct->tx.sender, &g->fund_account))
         return noop(err, "the apps fund cannot bet against itself");
     struct zbc_bet bet;
     uint64_t max_ret, fund;
     if (!zbc_bet_parse(&bet, b->app_type, b->params, b->params_len, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (!zbc_bet_max_return(&bet, b->stake, &max_ret, err))
         return noop(err, "bet refused: %s", err->msg);
     if (!zbc_ledger_balance(s, &g->fund_account, &fund, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if ((unsigned __int128)max_ret * 100 > fund)
         return noop(err, "bet refused: its maximum return %" PRIu64
                          " exceeds 1%% of the apps fund (%" PRIu64 ")",
                     max_ret, fund);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
 /* Common checks of the transactions naming an existing app. */
-static int check_ref(struct zbc_state *s, uint64_t id, struct zbc_app *a,
-                     const char *solo_msg, struct zbc_err *err)
+static enum verdict check_ref(struct zbc_state *s, uint64_t id,
+                              struct zbc_app *a, const char *solo_msg,
+                              struct zbc_err *err)
 {
     bool found;
     if (!zbc_apps_get(s, id, a, &found, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     if (!found)
         return noop(err, "unknown app %" PRIu64, id);
     if (zbc_bet_is_solo(a->type))
@@ -460,15 +458,17 @@ static int check_ref(struct zbc_state *s, uint64_t id, struct zbc_app *a,
     case ZBC_APP_ACTIVE:
         break;
     }
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                      uint64_t pending, struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_join(struct zbc_state *s,
+                               const struct zbc_checked_tx *ct,
+                               uint64_t pending, struct zbc_app *a,
+                               struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id, bal, fee = (uint64_t)ct->tx.fee;
-    int rc = check_ref(s, id, a, "nobody can join it", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "nobody can join it", err);
+    if (rc != V_APPLY)
         return rc;
     if (ct->tx.sender.type != ZBC_ACCT_ZBC)
         return noop(err, MULTI_ZBC);
@@ -482,19 +482,19 @@ static int check_join(struct zbc_state *s, const struct zbc_checked_tx *ct,
     if (a->pot > UINT64_MAX - a->stake)
         return noop(err, "app %" PRIu64 " pot would overflow", id);
     if (!zbc_ledger_balance(s, &ct->tx.sender, &bal, err))
-        return ZBC_APPS_ERROR;
+        return V_ERROR;
     unsigned __int128 need = (unsigned __int128)fee + a->stake + pending;
     if (bal < need)
         return noop(err, "insufficient balance: %" PRIu64 " held, %" PRIu64
                          " needed for the fee and the stake of app %" PRIu64,
                     bal, fee + a->stake, id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
 /* Seat of the sender in an Active app. */
-static int check_seated_active(const struct zbc_checked_tx *ct, uint64_t id,
-                               const struct zbc_app *a, int *seat,
-                               struct zbc_err *err)
+static enum verdict check_seated_active(const struct zbc_checked_tx *ct,
+                                        uint64_t id, const struct zbc_app *a,
+                                        int *seat, struct zbc_err *err)
 {
     *seat = zbc_app_seat_of(a, &ct->tx.sender);
     if (*seat < 0)
@@ -502,20 +502,21 @@ static int check_seated_active(const struct zbc_checked_tx *ct, uint64_t id,
     if (a->status == ZBC_APP_OPEN)
         return noop(err, "app %" PRIu64 " has not started: seats are still "
                          "open", id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                      struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_move(struct zbc_state *s,
+                               const struct zbc_checked_tx *ct,
+                               struct zbc_app *a, struct zbc_err *err)
 {
     const struct zbc_body_app_move *m = &ct->body.u.move;
     uint64_t id = m->app_id;
     int seat;
-    int rc = check_ref(s, id, a, "it takes no moves", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it takes no moves", err);
+    if (rc != V_APPLY)
         return rc;
     rc = check_seated_active(ct, id, a, &seat, err);
-    if (rc != ZBC_APPS_APPLY)
+    if (rc != V_APPLY)
         return rc;
     if (a->first_pending)
         return noop(err, "first turn pending in app %" PRIu64 ": the first "
@@ -527,39 +528,41 @@ static int check_move(struct zbc_state *s, const struct zbc_checked_tx *ct,
     if (a->clock != seat)
         return noop(err, "not your turn in app %" PRIu64, id);
     if (m->move_len == 0)
-        return ZBC_APPS_APPLY;
+        return V_APPLY;
     if (m->move_len > ZBC_MOVE_WIRE_MAX)
         return noop(err, "illegal move: %u bytes, longer than the %d any "
                          "game accepts", m->move_len, ZBC_MOVE_WIRE_MAX);
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
         return noop(err, "%s", illegal(&why));
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_resign(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                        struct zbc_app *a, struct zbc_err *err)
+static enum verdict check_resign(struct zbc_state *s,
+                                 const struct zbc_checked_tx *ct,
+                                 struct zbc_app *a, struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id;
-    int rc = check_ref(s, id, a, "it cannot be resigned", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it cannot be resigned", err);
+    if (rc != V_APPLY)
         return rc;
     if (zbc_app_seat_of(a, &ct->tx.sender) < 0)
         return noop(err, "sender is not seated in app %" PRIu64, id);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_claim(struct zbc_state *s, const struct zbc_checked_tx *ct,
-                       uint32_t height, struct zbc_app *a,
-                       struct zbc_err *err)
+static enum verdict check_claim(struct zbc_state *s,
+                                const struct zbc_checked_tx *ct,
+                                uint32_t height, struct zbc_app *a,
+                                struct zbc_err *err)
 {
     uint64_t id = ct->body.u.ref.app_id;
     int seat;
-    int rc = check_ref(s, id, a, "it has no clock", err);
-    if (rc != ZBC_APPS_APPLY)
+    enum verdict rc = check_ref(s, id, a, "it has no clock", err);
+    if (rc != V_APPLY)
         return rc;
     rc = check_seated_active(ct, id, a, &seat, err);
-    if (rc != ZBC_APPS_APPLY)
+    if (rc != V_APPLY)
         return rc;
     if (a->clock == ZBC_APP_NO_CLOCK)
         return noop(err, "nobody holds the clock in app %" PRIu64, id);
@@ -569,13 +572,14 @@ static int check_claim(struct zbc_state *s, const struct zbc_checked_tx *ct,
         return noop(err, "deadline not passed: app %" PRIu64 " can be "
                          "claimed from height %" PRIu64, id,
                     a->deadline + 1);
-    return ZBC_APPS_APPLY;
+    return V_APPLY;
 }
 
-static int check_with(struct zbc_state *s, const struct zbc_genesis *g,
-                      const struct zbc_checked_tx *ct, uint32_t height,
-                      uint64_t pending, struct zbc_app *a,
-                      struct zbc_err *err)
+static enum verdict check_with(struct zbc_state *s,
+                               const struct zbc_genesis *g,
+                               const struct zbc_checked_tx *ct,
+                               uint32_t height, uint64_t pending,
+                               struct zbc_app *a, struct zbc_err *err)
 {
     switch (ct->body.type) {
     case ZBC_TX_APP_CREATE:
@@ -593,21 +597,21 @@ static int check_with(struct zbc_state *s, const struct zbc_genesis *g,
     }
     zbc_fail(err, "transaction type %u is not an app transaction",
              ct->tx.type);
-    return ZBC_APPS_ERROR;
+    return V_ERROR;
 }
 
 int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    const struct zbc_checked_tx *ct, uint32_t height,
-                   uint64_t pending, struct zbc_err *err)
+                   uint64_t pending, bool *applies, struct zbc_err *err)
 {
+    *applies = false;
     struct zbc_app *a = malloc(sizeof *a);
-    if (a == NULL) {
-        zbc_fail(err, "out of memory checking an app transaction");
-        return ZBC_APPS_ERROR;
-    }
-    int rc = check_with(s, g, ct, height, pending, a, err);
+    if (a == NULL)
+        return zbc_fail(err, "out of memory checking an app transaction");
+    enum verdict v = check_with(s, g, ct, height, pending, a, err);
     free(a);
-    return rc;
+    *applies = v == V_APPLY;
+    return v != V_ERROR;
 }
 
 int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
@@ -734,7 +738,7 @@ static int apply_join(struct actx *c, const struct zbc_checked_tx *ct,
 static void roll_data(struct zbc_event *e, const struct zbc_roll *used)
 {
     uint64_t n = used->used > UINT32_MAX ? UINT32_MAX : used->used;
-    put(e->data, n, 4);
+    zbc_put_le32(e->data, n);
     struct zbc_roll again;
     size_t k = 0;
     zbc_roll_init(&again, used->seed, used->tag, used->tag_len);
@@ -907,7 +911,7 @@ static int do_activate(struct actx *c, const uint8_t seed[32],
         return 1; /* ended meanwhile (resign) */
     uint8_t first = zbc_app_first_seat(seed, a->id, a->seats);
     uint8_t tag[8];
-    put(tag, a->id, 8);
+    zbc_put_le64(tag, a->id);
     struct zbc_roll rolls;
     zbc_roll_init(&rolls, seed, tag, 8);
     a->first_pending = false;
@@ -979,8 +983,8 @@ static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)
     e.a = a->seat[0];
     e.seat = 0;
     e.amount = out.returns;
-    put(e.data, out.u, 4);
-    put(e.data + 4, out.value, 4);
+    zbc_put_le32(e.data, out.u);
+    zbc_put_le32(e.data + 4, out.value);
     e.data[8] = out.win ? 1 : 0;
     e.data_len = 9;
     snprintf(e.reason, sizeof e.reason, "%s", out.win ? "win" : "loss");
@@ -1037,15 +1041,15 @@ int zbc_apps_begin_block(struct zbc_state *s, const struct zbc_genesis *g,
     for (uint32_t i = 0; ok && i < n; i++) {
         struct zbc_sched_item it;
         uint8_t key[8];
-        put(key, height, 4);
-        put(key + 4, i, 4);
+        zbc_put_le32(key, height);
+        zbc_put_le32(key + 4, i);
         ok = sched_item(s, height, i, &it, err) &&
              zbc_state_del(s, ZBC_TABLE_PENDING, key, 8, err) &&
              begin_item(&c, &it, seed, err);
     }
     free(c.a);
     uint8_t key[4];
-    put(key, height, 4);
+    zbc_put_le32(key, height);
     return ok && zbc_state_del(s, ZBC_TABLE_PENDING, key, 4, err);
 }
 

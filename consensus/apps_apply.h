@@ -1,5 +1,5 @@
-/* Apps on chain: the state side of the app lifecycle (SPEC §3-§7;
- * docs/protocol-apps.md).
+/* Apps on chain: the state side of the app lifecycle
+ * (docs/protocol-apps.md).
  *
  * Tables (consensus/state.h):
  *   APPS         key = app id u64 LE (8)        val = zbc_app_encode bytes
@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "apps/app.h"
-#include "consensus/apply.h"
+#include "consensus/checked_tx.h"
 #include "consensus/events.h"
 #include "consensus/genesis.h"
 #include "consensus/state.h"
@@ -36,20 +36,16 @@ enum zbc_sched_kind {
     ZBC_SCHED_BET = 3,      /* settle a solo bet (N + 1) */
 };
 
-/* Result of zbc_apps_check. */
-enum zbc_apps_rc {
-    ZBC_APPS_ERROR = -1,   /* backend failure or corrupt record: err filled */
-    ZBC_APPS_NOOP = 0,     /* valid but not applicable: err = the reason */
-    ZBC_APPS_APPLY = 1,    /* applicable */
-};
-
 /* Whether a stateless-valid app transaction (types 24..28) applies in a
  * block at `height` on state s.  pending = what the sender's other
  * mempool transactions already spend (0 in a block); the balance rules
- * here count it.  Returns enum zbc_apps_rc. */
+ * here count it.  Returns 1 with *applies (when false, err holds the
+ * no-op reason), or 0 with err filled on a backend failure or a corrupt
+ * record. */
 ZBC_WUR int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                            const struct zbc_checked_tx *ct, uint32_t height,
-                           uint64_t pending, struct zbc_err *err);
+                           uint64_t pending, bool *applies,
+                           struct zbc_err *err);
 
 /* What an app transaction spends beyond fee and zbc_tx_cost: the stake
  * a JoinApp pays (0 for other types or an unknown app).  The mempool adds
@@ -63,7 +59,7 @@ ZBC_WUR int zbc_apps_tx_spend(struct zbc_state *s,
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct);
 
 /* Effects of an applicable app transaction (zbc_apps_check said
- * ZBC_APPS_APPLY; the fee is already paid): stakes, seats, moves,
+ * *applies; the fee is already paid): stakes, seats, moves,
  * payouts, schedule, history and events (tx_index = index).  Fails only
  * on backend errors and broken invariants. */
 ZBC_WUR int zbc_apps_apply_tx(struct zbc_state *s, const struct zbc_genesis *g,

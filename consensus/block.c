@@ -4,52 +4,29 @@
 #include <string.h>
 
 #include "consensus/genesis.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/sig.h"
 
 #define BLOCK_SIGNING_TAG "ZBC-BLOCK"
 
-static void put_uint(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_uint(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 void zbc_block_header_encode(uint8_t out[ZBC_BLOCK_HEADER_LEN],
                              const struct zbc_block_header *h)
 {
-    uint8_t *p = out;
-    put_uint(p, h->version, 4);
-    p += 4;
-    put_uint(p, h->height, 4);
-    p += 4;
-    put_uint(p, h->timestamp_ms, 8);
-    p += 8;
-    memcpy(p, h->prev_hash, 32);
-    p += 32;
-    memcpy(p, h->producer, 32);
-    p += 32;
-    put_uint(p, h->rank, 4);
-    p += 4;
-    memcpy(p, h->seed, 32);
-    p += 32;
-    memcpy(p, h->vrf_proof, ZBC_VRF_PROOF_LEN);
-    p += ZBC_VRF_PROOF_LEN;
-    memcpy(p, h->tx_root, 32);
-    p += 32;
-    memcpy(p, h->state_root, 32);
-    p += 32;
-    put_uint(p, h->tx_count, 4);
-    p += 4;
-    memcpy(p, h->signature, ZBC_BLOCK_SIG_LEN);
+    struct zbc_wr w;
+    zbc_wr_init(&w, out, ZBC_BLOCK_HEADER_LEN);
+    zbc_wr_le32(&w, h->version);
+    zbc_wr_le32(&w, h->height);
+    zbc_wr_le64(&w, h->timestamp_ms);
+    zbc_wr_bytes(&w, h->prev_hash, 32);
+    zbc_wr_bytes(&w, h->producer, 32);
+    zbc_wr_le32(&w, h->rank);
+    zbc_wr_bytes(&w, h->seed, 32);
+    zbc_wr_bytes(&w, h->vrf_proof, ZBC_VRF_PROOF_LEN);
+    zbc_wr_bytes(&w, h->tx_root, 32);
+    zbc_wr_bytes(&w, h->state_root, 32);
+    zbc_wr_le32(&w, h->tx_count);
+    zbc_wr_bytes(&w, h->signature, ZBC_BLOCK_SIG_LEN);
 }
 
 int zbc_block_header_decode(struct zbc_block_header *h, const uint8_t *buf,
@@ -58,34 +35,27 @@ int zbc_block_header_decode(struct zbc_block_header *h, const uint8_t *buf,
     if (len != ZBC_BLOCK_HEADER_LEN)
         return zbc_fail(err, "block header has %zu bytes, not %d", len,
                         ZBC_BLOCK_HEADER_LEN);
+    /* exactly the header's length: every read below fits */
     struct zbc_block_header t;
-    const uint8_t *p = buf;
-    t.version = (uint32_t)get_uint(p, 4);
-    p += 4;
+    struct zbc_rd r;
+    zbc_rd_init(&r, buf, len);
+    t.version = zbc_rd_le32(&r, "version");
     if (t.version != ZBC_BLOCK_VERSION)
         return zbc_fail(err, "block version %u is not %d", t.version,
                         ZBC_BLOCK_VERSION);
-    t.height = (uint32_t)get_uint(p, 4);
-    p += 4;
-    t.timestamp_ms = get_uint(p, 8);
-    p += 8;
-    memcpy(t.prev_hash, p, 32);
-    p += 32;
-    memcpy(t.producer, p, 32);
-    p += 32;
-    t.rank = (uint32_t)get_uint(p, 4);
-    p += 4;
-    memcpy(t.seed, p, 32);
-    p += 32;
-    memcpy(t.vrf_proof, p, ZBC_VRF_PROOF_LEN);
-    p += ZBC_VRF_PROOF_LEN;
-    memcpy(t.tx_root, p, 32);
-    p += 32;
-    memcpy(t.state_root, p, 32);
-    p += 32;
-    t.tx_count = (uint32_t)get_uint(p, 4);
-    p += 4;
-    memcpy(t.signature, p, ZBC_BLOCK_SIG_LEN);
+    t.height = zbc_rd_le32(&r, "height");
+    t.timestamp_ms = zbc_rd_le64(&r, "timestamp");
+    zbc_rd_copy(&r, t.prev_hash, 32, "previous hash");
+    zbc_rd_copy(&r, t.producer, 32, "producer");
+    t.rank = zbc_rd_le32(&r, "rank");
+    zbc_rd_copy(&r, t.seed, 32, "seed");
+    zbc_rd_copy(&r, t.vrf_proof, ZBC_VRF_PROOF_LEN, "VRF proof");
+    zbc_rd_copy(&r, t.tx_root, 32, "transactions root");
+    zbc_rd_copy(&r, t.state_root, 32, "state root");
+    t.tx_count = zbc_rd_le32(&r, "transaction count");
+    zbc_rd_copy(&r, t.signature, ZBC_BLOCK_SIG_LEN, "signature");
+    if (!zbc_rd_done(&r))
+        return zbc_rd_err(&r, err, "block header");
     *h = t;
     return 1;
 }
@@ -160,45 +130,41 @@ void zbc_tx_root(uint8_t out[32], const uint8_t (*hashes)[32], size_t n)
 static int decode_body(struct zbc_block *b, const uint8_t *p, size_t rem,
                        struct zbc_err *err)
 {
-    if (rem < 4)
+    struct zbc_rd r;
+    zbc_rd_init(&r, p, rem);
+    uint32_t n = zbc_rd_le32(&r, "transaction count");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "block body is truncated (transaction count)");
-    uint32_t n = (uint32_t)get_uint(p, 4);
-    p += 4;
-    rem -= 4;
     if (n != b->header.tx_count)
         return zbc_fail(err, "block body holds %u transactions but the header "
                              "says %u", n, b->header.tx_count);
     /* every transaction takes at least 5 bytes (length + 1) */
-    if (n > rem / 5)
+    if (n > r.left / 5)
         return zbc_fail(err, "block claims %u transactions in %zu bytes", n,
-                        rem);
+                        r.left);
     b->txs = calloc(n > 0 ? n : 1, sizeof *b->txs);
     if (b->txs == NULL)
         return zbc_fail(err, "out of memory decoding a block");
     size_t total = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (rem < 4)
+        uint32_t len = zbc_rd_le32(&r, "transaction length");
+        if (!zbc_rd_ok(&r))
             return zbc_fail(err, "block transaction %u is truncated (length)",
                             i);
-        uint32_t len = (uint32_t)get_uint(p, 4);
-        p += 4;
-        rem -= 4;
         if (len == 0)
             return zbc_fail(err, "block transaction %u is empty", i);
-        if (len > rem)
+        if (len > r.left)
             return zbc_fail(err, "block transaction %u of %u bytes is "
-                                 "truncated (%zu left)", i, len, rem);
+                                 "truncated (%zu left)", i, len, r.left);
         total += len;
         if (total > ZBC_BLOCK_TX_BYTES_LIMIT)
             return zbc_fail(err, "block transactions exceed %u bytes",
                             ZBC_BLOCK_TX_BYTES_LIMIT);
-        b->txs[i].bytes = p;
+        b->txs[i].bytes = zbc_rd_take(&r, len, "transaction");
         b->txs[i].len = len;
-        p += len;
-        rem -= len;
     }
-    if (rem != 0)
-        return zbc_fail(err, "block has %zu trailing bytes", rem);
+    if (r.left != 0)
+        return zbc_fail(err, "block has %zu trailing bytes", r.left);
     b->n_tx = n;
     b->tx_bytes = total;
     return 1;
@@ -236,14 +202,12 @@ int zbc_block_encode(const struct zbc_block *b, uint8_t **out, size_t *len,
     if (o == NULL)
         return zbc_fail(err, "out of memory encoding a block");
     zbc_block_header_encode(o, &b->header);
-    uint8_t *p = o + ZBC_BLOCK_HEADER_LEN;
-    put_uint(p, b->n_tx, 4);
-    p += 4;
+    struct zbc_wr w;
+    zbc_wr_init(&w, o + ZBC_BLOCK_HEADER_LEN, total - ZBC_BLOCK_HEADER_LEN);
+    zbc_wr_le32(&w, b->n_tx);
     for (uint32_t i = 0; i < b->n_tx; i++) {
-        put_uint(p, b->txs[i].len, 4);
-        p += 4;
-        memcpy(p, b->txs[i].bytes, b->txs[i].len);
-        p += b->txs[i].len;
+        zbc_wr_le32(&w, b->txs[i].len);
+        zbc_wr_bytes(&w, b->txs[i].bytes, b->txs[i].len);
     }
     *out = o;
     *len = total;

@@ -1,5 +1,5 @@
 /* Blocks: header canonical bytes, hashes, producer signature, transactions
- * root and the block body (SPEC §7; docs/protocol-chain.md "Block").
+ * root and the block body (docs/protocol-chain.md §2).
  *
  * Header bytes (ZBC_BLOCK_HEADER_LEN = 328, integers LE):
  *   version u32 | height u32 | timestamp_ms u64 | prev_hash 32 |
@@ -74,7 +74,7 @@ void zbc_block_sign(struct zbc_block_header *h, const uint8_t sk[64]);
 ZBC_WUR int zbc_block_verify_signature(const struct zbc_block_header *h,
                                        struct zbc_err *err);
 
-/* tx hash = H(raw transaction bytes) (SPEC §3: unsigned || signature). */
+/* tx hash = H(raw transaction bytes) (docs/protocol-tx.md §2: unsigned || signature). */
 void zbc_tx_ref_hash(uint8_t out[32], const struct zbc_tx_ref *t);
 /* RFC 6962-style Merkle root of n hashes (n = 0 gives H("")). */
 void zbc_tx_root(uint8_t out[32], const uint8_t (*hashes)[32], size_t n);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 int zbc_events_push(struct zbc_events *ev, const struct zbc_event *e,
                     struct zbc_err *err)
 {
@@ -89,20 +91,6 @@ static bool kind_has_tail(unsigned k)
     return k >= ZBC_EVENT_APP_CREATE;
 }
 
-static void put_uint(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get_uint(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
 static size_t reason_len(const struct zbc_event *e)
 {
     return strnlen(e->reason, ZBC_EVENT_REASON_MAX - 1);
@@ -112,33 +100,24 @@ size_t zbc_event_encode_one(const struct zbc_event *e, uint8_t *b,
                             size_t cap)
 {
     size_t rl = reason_len(e);
-    size_t need = 1 + 4 + 32 + (4 + (size_t)e->a.len) + (4 + (size_t)e->b.len) +
-                  8 + 8 + 1 + rl +
-                  (kind_has_tail(e->kind) ? 2 + (size_t)e->data_len : 0);
-    if (cap < need)
-        return 0;
-    size_t p = 0;
-    b[p++] = (uint8_t)e->kind;
-    put_uint(b + p, e->tx_index, 4);
-    p += 4;
-    memcpy(b + p, e->tx_hash, 32);
-    p += 32;
-    p += zbc_addr_write(b + p, &e->a);
-    p += zbc_addr_write(b + p, &e->b);
-    put_uint(b + p, e->amount, 8);
-    p += 8;
-    put_uint(b + p, e->ref, 8);
-    p += 8;
-    b[p++] = (uint8_t)rl;
-    memcpy(b + p, e->reason, rl);
-    p += rl;
+    uint8_t addr[ZBC_ADDR_BYTES_MAX];
+    struct zbc_wr w;
+    zbc_wr_init(&w, b, cap);
+    zbc_wr_u8(&w, (uint8_t)e->kind);
+    zbc_wr_le32(&w, e->tx_index);
+    zbc_wr_bytes(&w, e->tx_hash, 32);
+    zbc_wr_bytes(&w, addr, zbc_addr_write(addr, &e->a));
+    zbc_wr_bytes(&w, addr, zbc_addr_write(addr, &e->b));
+    zbc_wr_le64(&w, e->amount);
+    zbc_wr_le64(&w, e->ref);
+    zbc_wr_u8(&w, (uint8_t)rl);
+    zbc_wr_bytes(&w, e->reason, rl);
     if (kind_has_tail(e->kind)) {
-        b[p++] = e->seat;
-        b[p++] = e->data_len;
-        memcpy(b + p, e->data, e->data_len);
-        p += e->data_len;
+        zbc_wr_u8(&w, e->seat);
+        zbc_wr_u8(&w, e->data_len);
+        zbc_wr_bytes(&w, e->data, e->data_len);
     }
-    return p;
+    return zbc_wr_ok(&w) ? w.len : 0;
 }
 
 int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
@@ -155,7 +134,7 @@ int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
         return zbc_fail(err, "out of memory encoding events");
     size_t p = 0;
     b[p++] = ZBC_EVENTS_VERSION;
-    put_uint(b + p, ev->n, 4);
+    zbc_put_le32(b + p, (uint32_t)ev->n);
     p += 4;
     for (size_t i = 0; i < ev->n; i++)
         p += zbc_event_encode_one(&ev->e[i], b + p, total - p);
@@ -164,85 +143,82 @@ int zbc_events_encode(const struct zbc_events *ev, uint8_t **out, size_t *len,
     return 1;
 }
 
+/* Decoded with the codec's read cursor; each failure keeps its own
+ * sentence (docs/protocol-chain.md §5.4). */
 int zbc_event_decode_one(struct zbc_event *e, const uint8_t *p, size_t len,
                          size_t *used_out, struct zbc_err *err)
 {
-    size_t rem = len, used;
-    const uint8_t *start = p;
+    struct zbc_rd r;
+    size_t used;
     memset(e, 0, sizeof *e);
     e->seat = ZBC_EVENT_NO_SEAT;
-    if (rem < 37)
+    zbc_rd_init(&r, p, len);
+    uint8_t kind = zbc_rd_u8(&r, "kind");
+    e->tx_index = zbc_rd_le32(&r, "tx index");
+    zbc_rd_copy(&r, e->tx_hash, 32, "tx hash");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event is truncated");
-    if (!kind_known(p[0]))
-        return zbc_fail(err, "event has unknown kind %u", p[0]);
-    e->kind = (enum zbc_event_kind)p[0];
-    e->tx_index = (uint32_t)get_uint(p + 1, 4);
-    memcpy(e->tx_hash, p + 5, 32);
-    p += 37;
-    rem -= 37;
-    if (!zbc_addr_read(&e->a, p, rem, &used, err))
+    if (!kind_known(kind))
+        return zbc_fail(err, "event has unknown kind %u", kind);
+    e->kind = (enum zbc_event_kind)kind;
+    if (!zbc_addr_read(&e->a, r.p, r.left, &used, err))
         return zbc_fail_prefix(err, "event address a");
-    p += used;
-    rem -= used;
-    if (!zbc_addr_read(&e->b, p, rem, &used, err))
+    (void)zbc_rd_take(&r, used, "address a");
+    if (!zbc_addr_read(&e->b, r.p, r.left, &used, err))
         return zbc_fail_prefix(err, "event address b");
-    p += used;
-    rem -= used;
-    if (rem < 17)
+    (void)zbc_rd_take(&r, used, "address b");
+    e->amount = zbc_rd_le64(&r, "amount");
+    e->ref = zbc_rd_le64(&r, "ref");
+    size_t rl = zbc_rd_u8(&r, "reason length");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event is truncated (amounts)");
-    e->amount = get_uint(p, 8);
-    e->ref = get_uint(p + 8, 8);
-    size_t rl = p[16];
-    p += 17;
-    rem -= 17;
-    if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > rem)
+    if (rl > ZBC_EVENT_REASON_MAX - 1 || rl > r.left)
         return zbc_fail(err, "event reason of %zu bytes does not fit", rl);
-    for (size_t k = 0; k < rl; k++)
-        if (p[k] == 0)
-            return zbc_fail(err, "event reason contains a NUL byte");
-    memcpy(e->reason, p, rl);
+    const uint8_t *reason = zbc_rd_take(&r, rl, "reason");
+    if (memchr(reason, 0, rl) != NULL)
+        return zbc_fail(err, "event reason contains a NUL byte");
+    memcpy(e->reason, reason, rl);
     e->reason[rl] = '\0';
-    p += rl;
-    rem -= rl;
     if (kind_has_tail(e->kind)) {
-        if (rem < 2 || (size_t)p[1] > rem - 2)
+        uint8_t seat = zbc_rd_u8(&r, "seat");
+        uint8_t data_len = zbc_rd_u8(&r, "data length");
+        if (!zbc_rd_ok(&r) || data_len > r.left)
             return zbc_fail(err, "event is truncated (seat and data)");
-        e->seat = p[0];
-        e->data_len = p[1];
-        memcpy(e->data, p + 2, e->data_len);
-        p += 2 + (size_t)e->data_len;
+        e->seat = seat;
+        e->data_len = data_len;
+        zbc_rd_copy(&r, e->data, data_len, "data");
     }
-    *used_out = (size_t)(p - start);
+    *used_out = len - r.left;
     return 1;
 }
 
 static int decode_list(struct zbc_events *ev, const uint8_t *buf, size_t len,
                        struct zbc_err *err)
 {
-    if (len < 5)
+    struct zbc_rd r;
+    zbc_rd_init(&r, buf, len);
+    uint8_t version = zbc_rd_u8(&r, "version");
+    uint32_t count = zbc_rd_le32(&r, "event count");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "event list is truncated (header)");
-    if (buf[0] != ZBC_EVENTS_VERSION)
-        return zbc_fail(err, "event list version %u is not %u", buf[0],
+    if (version != ZBC_EVENTS_VERSION)
+        return zbc_fail(err, "event list version %u is not %u", version,
                         ZBC_EVENTS_VERSION);
-    uint32_t count = (uint32_t)get_uint(buf + 1, 4);
-    const uint8_t *p = buf + 5;
-    size_t rem = len - 5;
     /* an event takes at least 1+4+32+4+4+8+8+1 = 62 bytes */
-    if (count > rem / 62)
+    if (count > r.left / 62)
         return zbc_fail(err, "event list claims %u events in %zu bytes", count,
-                        rem);
+                        r.left);
     for (uint32_t i = 0; i < count; i++) {
         struct zbc_event e;
         size_t used;
-        if (!zbc_event_decode_one(&e, p, rem, &used, err))
+        if (!zbc_event_decode_one(&e, r.p, r.left, &used, err))
             return zbc_fail_prefix(err, "event %u", i);
-        p += used;
-        rem -= used;
+        (void)zbc_rd_take(&r, used, "event");
         if (!zbc_events_push(ev, &e, err))
             return 0;
     }
-    if (rem != 0)
-        return zbc_fail(err, "event list has %zu trailing bytes", rem);
+    if (r.left != 0)
+        return zbc_fail(err, "event list has %zu trailing bytes", r.left);
     return 1;
 }
 

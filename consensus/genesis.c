@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 
@@ -169,19 +170,16 @@ static int json_u64(uint64_t *out, const json_t *v, const char *name,
     if (allow_string && json_is_string(v)) {
         const char *s = json_string_value(v);
         size_t n = json_string_length(v);
-        if (n == 0 || n > 20)
+        /* 1..20 digits, leading zeros allowed (docs/protocol-chain.md
+         * §1.1): skipped before the strict parser, which refuses them */
+        if (n == 0 || n > 20 || strspn(s, "0123456789") != n)
             return zbc_fail(err, "genesis %s must be a decimal amount", name);
-        uint64_t acc = 0;
-        for (size_t i = 0; i < n; i++) {
-            if (s[i] < '0' || s[i] > '9')
-                return zbc_fail(err, "genesis %s must be a decimal amount",
-                                name);
-            unsigned d = (unsigned)(s[i] - '0');
-            if (acc > (UINT64_MAX - d) / 10)
-                return zbc_fail(err, "genesis %s overflows u64", name);
-            acc = acc * 10 + d;
-        }
-        *out = acc;
+        size_t z = 0;
+        while (z + 1 < n && s[z] == '0')
+            z++;
+        struct zbc_err perr;
+        if (!zbc_parse_u64n(s + z, n - z, 0, UINT64_MAX, out, name, &perr))
+            return zbc_fail(err, "genesis %s overflows u64", name);
         return 1;
     }
     return zbc_fail(err, "genesis %s must be %s", name,
@@ -434,144 +432,98 @@ int zbc_genesis_load_file(struct zbc_genesis *g, const char *path,
 
 /* ---- canonical bytes ---- */
 
-struct wbuf {
-    uint8_t *p;
-    size_t n;
-};
-
-static void w_bytes(struct wbuf *w, const void *b, size_t n)
-{
-    if (w->p != NULL)
-        memcpy(w->p + w->n, b, n);
-    w->n += n;
-}
-
-static void w_uint(struct wbuf *w, uint64_t v, int n)
-{
-    uint8_t b[8];
-    for (int i = 0; i < n; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    w_bytes(w, b, (size_t)n);
-}
-
-static void w_addr(struct wbuf *w, const struct zbc_addr *a)
+static void w_addr(struct zbc_wr *w, const struct zbc_addr *a)
 {
     uint8_t b[ZBC_ADDR_BYTES_MAX];
-    w_bytes(w, b, zbc_addr_write(b, a));
+    zbc_wr_bytes(w, b, zbc_addr_write(b, a));
 }
 
-static void write_canonical(struct wbuf *w, const struct zbc_genesis *g)
+static void write_canonical(struct zbc_wr *w, const struct zbc_genesis *g)
 {
     size_t nl = strlen(g->chain_name);
-    w_bytes(w, GENESIS_MAGIC, GENESIS_MAGIC_LEN);
-    w_uint(w, ZBC_GENESIS_VERSION, 1);
-    w_uint(w, nl, 1);
-    w_bytes(w, g->chain_name, nl);
-    w_uint(w, g->genesis_time_ms, 8);
-    w_uint(w, g->block_time_ms, 4);
-    w_uint(w, g->smith_delay_ms, 4);
-    w_uint(w, g->min_fee_base, 8);
-    w_uint(w, g->min_fee_per_byte, 8);
-    w_uint(w, g->move_deadline, 4);
-    w_uint(w, g->rake_bps, 4);
-    w_uint(w, g->max_block_bytes, 4);
-    w_uint(w, g->n_validators, 4);
+    zbc_wr_bytes(w, GENESIS_MAGIC, GENESIS_MAGIC_LEN);
+    zbc_wr_u8(w, (uint8_t)ZBC_GENESIS_VERSION);
+    zbc_wr_u8(w, (uint8_t)nl);
+    zbc_wr_bytes(w, g->chain_name, nl);
+    zbc_wr_le64(w, g->genesis_time_ms);
+    zbc_wr_le32(w, g->block_time_ms);
+    zbc_wr_le32(w, g->smith_delay_ms);
+    zbc_wr_le64(w, g->min_fee_base);
+    zbc_wr_le64(w, g->min_fee_per_byte);
+    zbc_wr_le32(w, g->move_deadline);
+    zbc_wr_le32(w, g->rake_bps);
+    zbc_wr_le32(w, g->max_block_bytes);
+    zbc_wr_le32(w, g->n_validators);
     for (uint32_t i = 0; i < g->n_validators; i++)
-        w_bytes(w, g->validators[i], 32);
+        zbc_wr_bytes(w, g->validators[i], 32);
     w_addr(w, &g->fund_account);
-    w_uint(w, g->fund_balance, 8);
-    w_uint(w, g->n_balances, 4);
+    zbc_wr_le64(w, g->fund_balance);
+    zbc_wr_le32(w, g->n_balances);
     for (uint32_t i = 0; i < g->n_balances; i++) {
         w_addr(w, &g->balances[i].addr);
-        w_uint(w, g->balances[i].amount, 8);
+        zbc_wr_le64(w, g->balances[i].amount);
     }
-    w_uint(w, g->total_supply, 8);
+    zbc_wr_le64(w, g->total_supply);
 }
 
 int zbc_genesis_encode(const struct zbc_genesis *g, uint8_t **out, size_t *len,
                        struct zbc_err *err)
 {
-    struct wbuf w = {NULL, 0};
+    struct zbc_wr w;
+    zbc_wr_init(&w, NULL, 0);
     write_canonical(&w, g);
-    w.p = malloc(w.n);
-    if (w.p == NULL)
+    size_t n = w.len;
+    uint8_t *buf = malloc(n > 0 ? n : 1);
+    if (buf == NULL)
         return zbc_fail(err, "out of memory encoding the genesis");
-    *len = w.n;
-    w.n = 0;
-    write_canonical(&w, g);
-    *out = w.p;
+    zbc_wr_init(&w, buf, n);
+    write_canonical(&w, g); /* the same n bytes: write_canonical is pure */
+    *out = buf;
+    *len = n;
     return 1;
 }
 
-struct rbuf {
-    const uint8_t *p;
-    size_t rem;
-    bool bad;
-};
-
-static const uint8_t *r_take(struct rbuf *r, size_t n)
-{
-    if (r->bad || r->rem < n) {
-        r->bad = true;
-        return NULL;
-    }
-    const uint8_t *p = r->p;
-    r->p += n;
-    r->rem -= n;
-    return p;
-}
-
-static uint64_t r_uint(struct rbuf *r, int n)
-{
-    const uint8_t *p = r_take(r, (size_t)n);
-    uint64_t v = 0;
-    for (int i = 0; p != NULL && i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
-
-static int r_addr(struct rbuf *r, struct zbc_addr *a, const char *what,
+static int r_addr(struct zbc_rd *r, struct zbc_addr *a, const char *what,
                   struct zbc_err *err)
 {
     size_t used;
-    if (r->bad)
+    if (!zbc_rd_ok(r))
         return zbc_fail(err, "genesis bytes are truncated before %s", what);
-    if (!zbc_addr_read(a, r->p, r->rem, &used, err))
+    if (!zbc_addr_read(a, r->p, r->left, &used, err))
         return zbc_fail_prefix(err, "genesis bytes %s", what);
-    r->p += used;
-    r->rem -= used;
+    (void)zbc_rd_take(r, used, what);
     return 1;
 }
 
-static int decode_fields(struct zbc_genesis *g, struct rbuf *r,
+static int decode_fields(struct zbc_genesis *g, struct zbc_rd *r,
                          struct zbc_err *err)
 {
-    const uint8_t *magic = r_take(r, GENESIS_MAGIC_LEN);
+    const uint8_t *magic = zbc_rd_take(r, GENESIS_MAGIC_LEN, "magic");
     if (magic == NULL || memcmp(magic, GENESIS_MAGIC, GENESIS_MAGIC_LEN) != 0)
         return zbc_fail(err, "genesis bytes do not start with \"%s\"",
                         GENESIS_MAGIC);
-    uint64_t version = r_uint(r, 1);
-    if (!r->bad && version != ZBC_GENESIS_VERSION)
+    uint64_t version = zbc_rd_u8(r, "version");
+    if (zbc_rd_ok(r) && version != ZBC_GENESIS_VERSION)
         return zbc_fail(err, "genesis bytes version %llu is not %d",
                         (unsigned long long)version, ZBC_GENESIS_VERSION);
-    size_t nl = (size_t)r_uint(r, 1);
-    const uint8_t *name = r_take(r, nl);
+    size_t nl = zbc_rd_u8(r, "chain name length");
+    const uint8_t *name = zbc_rd_take(r, nl, "chain name");
     if (name == NULL)
         return zbc_fail(err, "genesis bytes are truncated (chain name)");
     if (!check_name((const char *)name, nl, err))
         return 0;
     memcpy(g->chain_name, name, nl);
     g->chain_name[nl] = '\0';
-    g->genesis_time_ms = r_uint(r, 8);
-    g->block_time_ms = (uint32_t)r_uint(r, 4);
-    g->smith_delay_ms = (uint32_t)r_uint(r, 4);
-    g->min_fee_base = r_uint(r, 8);
-    g->min_fee_per_byte = r_uint(r, 8);
-    g->move_deadline = (uint32_t)r_uint(r, 4);
-    g->rake_bps = (uint32_t)r_uint(r, 4);
-    g->max_block_bytes = (uint32_t)r_uint(r, 4);
-    uint64_t nv = r_uint(r, 4);
-    if (r->bad)
+    g->genesis_time_ms = zbc_rd_le64(r, "genesis time");
+    g->block_time_ms = zbc_rd_le32(r, "block time");
+    g->smith_delay_ms = zbc_rd_le32(r, "smith delay");
+    g->min_fee_base = zbc_rd_le64(r, "min fee base");
+    g->min_fee_per_byte = zbc_rd_le64(r, "min fee per byte");
+    g->move_deadline = zbc_rd_le32(r, "move deadline");
+    g->rake_bps = zbc_rd_le32(r, "rake");
+    g->max_block_bytes = zbc_rd_le32(r, "max block bytes");
+    uint64_t nv = zbc_rd_le32(r, "validator count");
+    if (!zbc_rd_ok(r))
         return zbc_fail(err, "genesis bytes are truncated (parameters)");
     if (!in_range(&r_block_time, g->block_time_ms, err) ||
         !in_range(&r_smith_delay, g->smith_delay_ms, err) ||
@@ -583,7 +535,7 @@ static int decode_fields(struct zbc_genesis *g, struct rbuf *r,
         return zbc_fail(err, "genesis bytes list %llu validators, not 1..%d",
                         (unsigned long long)nv, ZBC_VALIDATORS_MAX);
     for (uint64_t i = 0; i < nv; i++) {
-        const uint8_t *k = r_take(r, 32);
+        const uint8_t *k = zbc_rd_take(r, 32, "validator");
         if (k == NULL)
             return zbc_fail(err, "genesis bytes are truncated (validators)");
         memcpy(g->validators[i], k, 32);
@@ -591,29 +543,29 @@ static int decode_fields(struct zbc_genesis *g, struct rbuf *r,
     g->n_validators = (uint32_t)nv;
     if (!r_addr(r, &g->fund_account, "fund account", err))
         return 0;
-    g->fund_balance = r_uint(r, 8);
-    uint64_t nb = r_uint(r, 4);
-    if (r->bad)
+    g->fund_balance = zbc_rd_le64(r, "fund balance");
+    uint64_t nb = zbc_rd_le32(r, "balance count");
+    if (!zbc_rd_ok(r))
         return zbc_fail(err, "genesis bytes are truncated (fund)");
-    if (nb > ZBC_GENESIS_BALANCES_MAX || nb > r->rem / 12)
+    if (nb > ZBC_GENESIS_BALANCES_MAX || nb > r->left / 12)
         return zbc_fail(err, "genesis bytes list %llu balances in %zu bytes",
-                        (unsigned long long)nb, r->rem);
+                        (unsigned long long)nb, r->left);
     g->balances = calloc(nb > 0 ? nb : 1, sizeof *g->balances);
     if (g->balances == NULL)
         return zbc_fail(err, "out of memory decoding genesis balances");
     for (uint64_t i = 0; i < nb; i++) {
         if (!r_addr(r, &g->balances[i].addr, "balance address", err))
             return 0;
-        g->balances[i].amount = r_uint(r, 8);
-        if (r->bad)
+        g->balances[i].amount = zbc_rd_le64(r, "balance amount");
+        if (!zbc_rd_ok(r))
             return zbc_fail(err, "genesis bytes are truncated (balances)");
     }
     g->n_balances = (uint32_t)nb;
-    uint64_t supply = r_uint(r, 8);
-    if (r->bad)
+    uint64_t supply = zbc_rd_le64(r, "supply");
+    if (!zbc_rd_ok(r))
         return zbc_fail(err, "genesis bytes are truncated (supply)");
-    if (r->rem != 0)
-        return zbc_fail(err, "genesis bytes have %zu trailing bytes", r->rem);
+    if (r->left != 0)
+        return zbc_fail(err, "genesis bytes have %zu trailing bytes", r->left);
     if (!finish(g, true, err))
         return 0;
     if (supply != g->total_supply)
@@ -628,7 +580,8 @@ int zbc_genesis_decode(struct zbc_genesis *g, const uint8_t *buf, size_t len,
                        struct zbc_err *err)
 {
     memset(g, 0, sizeof *g);
-    struct rbuf r = {buf, len, false};
+    struct zbc_rd r;
+    zbc_rd_init(&r, buf, len);
     if (!decode_fields(g, &r, err)) {
         zbc_genesis_free(g);
         return 0;

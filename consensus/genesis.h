@@ -1,4 +1,5 @@
-/* The genesis file: chain identity and consensus parameters (SPEC §7).
+/* The genesis file: chain identity and consensus parameters
+ * (docs/protocol-chain.md §1).
  *
  * Input is a JSON object (parsed strictly: unknown keys, duplicate keys,
  * wrong types, bad addresses, duplicate accounts and a supply that
@@ -37,7 +38,7 @@
 #define ZBC_CHAIN_NAME_MAX 64
 #define ZBC_VALIDATORS_MAX 64
 #define ZBC_GENESIS_BALANCES_MAX 100000
-#define ZBC_BLOCK_TX_BYTES_LIMIT (2u * 1024 * 1024) /* SPEC §7 */
+#define ZBC_BLOCK_TX_BYTES_LIMIT (2u * 1024 * 1024) /* docs/protocol-chain.md §2.2 */
 
 struct zbc_genesis_balance {
     struct zbc_addr addr;

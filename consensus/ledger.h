@@ -65,8 +65,9 @@ ZBC_WUR int zbc_ledger_init_genesis(struct zbc_state *s,
                                     const struct zbc_genesis *g,
                                     struct zbc_err *err);
 
-/* Money invariant by full scan (kv.each): sum of all balances + all app
- * pots (zbc_apps_sum_pots: stakes and solo-bet escrows) == supply. */
-ZBC_WUR int zbc_ledger_check_money(struct zbc_state *s, struct zbc_err *err);
+/* Sum of all balances by full scan (kv.each; the money invariant,
+ * consensus/money.h); fails on a corrupt record or a u64 overflow. */
+ZBC_WUR int zbc_ledger_sum_balances(struct zbc_state *s, uint64_t *sum,
+                                    struct zbc_err *err);
 
 #endif

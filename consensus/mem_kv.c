@@ -61,25 +61,25 @@ static int check_table(enum zbc_table t, size_t klen, struct zbc_err *err)
 
 static int mem_get(void *ctx, enum zbc_table t, const uint8_t *key,
                    size_t klen, uint8_t *val, size_t cap, size_t *vlen,
-                   struct zbc_err *err)
+                   bool *found, struct zbc_err *err)
 {
     struct zbc_mem_kv *m = ctx;
+    *found = false;
     if (!check_table(t, klen, err))
-        return ZBC_KV_ERROR;
+        return 0;
     int hit;
     size_t i = find(&m->t[t], key, klen, &hit);
     if (!hit)
-        return ZBC_KV_NOTFOUND;
+        return 1;
     const struct mem_entry *e = &m->t[t].e[i];
-    if (e->vlen > cap) {
-        zbc_fail(err, "mem_kv: value of %zu bytes exceeds the %zu-byte buffer",
-                 e->vlen, cap);
-        return ZBC_KV_ERROR;
-    }
+    if (e->vlen > cap)
+        return zbc_fail(err, "mem_kv: value of %zu bytes exceeds the %zu-byte "
+                             "buffer", e->vlen, cap);
     if (e->vlen > 0)
         memcpy(val, e->val, e->vlen);
     *vlen = e->vlen;
-    return ZBC_KV_FOUND;
+    *found = true;
+    return 1;
 }
 
 static int mem_put(void *ctx, enum zbc_table t, const uint8_t *key,

@@ -5,6 +5,7 @@
 
 #include "consensus/apply.h"
 #include "consensus/apps_apply.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 
 struct pool_entry {
@@ -49,13 +50,6 @@ struct zbc_mempool {
 
 /* ---- hash tables ---- */
 
-static uint64_t load64(const uint8_t *p)
-{
-    uint64_t v;
-    memcpy(&v, p, 8);
-    return v;
-}
-
 static uint64_t addr_key(const struct zbc_addr *a)
 {
     /* FNV-1a over type, length and payload */
@@ -73,7 +67,7 @@ static uint64_t addr_key(const struct zbc_addr *a)
 static uint64_t entry_key(const void *p)
 {
     /* the tx hash is SHA3-256 output: its first bytes are uniform */
-    return load64(((const struct pool_entry *)p)->ct.hash);
+    return zbc_get_le64(((const struct pool_entry *)p)->ct.hash);
 }
 
 static uint64_t sender_key(const void *p)
@@ -136,7 +130,7 @@ static size_t hash_slot(const struct zbc_mempool *mp, const uint8_t hash[32])
     const struct ptab *t = &mp->by_hash;
     if (t->cap == 0)
         return SIZE_MAX;
-    for (size_t j = (size_t)load64(hash) & (t->cap - 1); t->slot[j] != NULL;
+    for (size_t j = (size_t)zbc_get_le64(hash) & (t->cap - 1); t->slot[j] != NULL;
          j = (j + 1) & (t->cap - 1)) {
         const struct pool_entry *e = t->slot[j];
         if (memcmp(e->ct.hash, hash, 32) == 0)

@@ -10,7 +10,7 @@
  * already in the chain fails ("already included").
  * Order (zbc_mempool_select): fee per byte descending, then arrival.
  * A transaction that stays more than ZBC_MEMPOOL_TTL_MS after its arrival
- * is dropped (cli-contract §6); after each block zbc_mempool_after_block
+ * is dropped (docs/protocol-chain.md §6); after each block zbc_mempool_after_block
  * removes the block's transactions and re-checks the rest. */
 #ifndef ZBC_MEMPOOL_H
 #define ZBC_MEMPOOL_H

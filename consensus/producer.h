@@ -1,5 +1,5 @@
-/* Producer order, publish times and block weight (SPEC §7;
- * docs/protocol-chain.md "Producer order").
+/* Producer order, publish times and block weight
+ * (docs/protocol-chain.md §3.2-§3.3).
  *
  * For height h the validators are sorted by H("ZBC-SMITH" || seed(h-1) ||
  * pubkey) ascending (ties impossible in practice; broken by pubkey); the

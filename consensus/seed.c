@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/ecvrf.h"
 #include "crypto/hash.h"
 
@@ -21,8 +22,7 @@ void zbc_seed_alpha(uint8_t alpha[ZBC_SEED_ALPHA_LEN],
 {
     memcpy(alpha, SEED_TAG, 8);
     memcpy(alpha + 8, prev_seed, 32);
-    for (int i = 0; i < 4; i++)
-        alpha[40 + i] = (uint8_t)(height >> (8 * i));
+    zbc_put_le32(alpha + 40, height);
 }
 
 int zbc_seed_prove(uint8_t proof[80], uint8_t seed[32], const uint8_t sk[64],

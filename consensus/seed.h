@@ -1,4 +1,4 @@
-/* Block seeds (SPEC §7; docs/protocol-chain.md "Seeds").
+/* Block seeds (docs/protocol-chain.md §3.1).
  *
  *   seed(0)   = H("ZBC-SEED0" || genesis_hash)
  *   alpha(h)  = "ZBC-SEED" || seed(h-1) || height_u32 LE     (44 bytes)

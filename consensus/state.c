@@ -27,18 +27,12 @@ static int kv_get(struct zbc_state *s, enum zbc_table t, const uint8_t *key,
                   size_t klen, uint8_t *val, size_t cap, size_t *vlen,
                   bool *found, struct zbc_err *err)
 {
-    int rc = s->kv.ops->get(s->kv.ctx, t, key, klen, val, cap, vlen, err);
-    switch (rc) {
-    case ZBC_KV_FOUND:
-        *found = true;
-        return 1;
-    case ZBC_KV_NOTFOUND:
-        *found = false;
-        *vlen = 0;
-        return 1;
-    default:
+    *found = false;
+    if (!s->kv.ops->get(s->kv.ctx, t, key, klen, val, cap, vlen, found, err))
         return 0;
-    }
+    if (!*found)
+        *vlen = 0;
+    return 1;
 }
 
 int zbc_state_open(struct zbc_state *s, struct zbc_kv kv, struct zbc_err *err)

@@ -7,7 +7,7 @@
  * struct zbc_state (consensus/state.c) wraps a kv backend and, for every
  * write made while applying a block:
  *   - records an undo entry (table, key, previous value or "absent"), so a
- *     block can be rolled back exactly (reorgs, SPEC §7);
+ *     block can be rolled back exactly (reorgs, docs/protocol-chain.md §4.2);
  *   - updates the state-root accumulator incrementally (docs/protocol.md,
  *     "State root").
  * Tables are fixed here; their key and value layouts are documented in
@@ -35,6 +35,9 @@ enum zbc_table {
 #define ZBC_KV_KEY_MAX 64
 #define ZBC_KV_VAL_MAX (64 * 1024)
 
+/* The node's own three-way lookups (node/zbcd/store.h, chain.h, the audit
+ * sources) still answer with this code; consensus/ itself follows the
+ * docs/architecture.md convention (int 1/0 with bool *found). */
 enum zbc_kv_rc {
     ZBC_KV_ERROR = -1,   /* backend failure: err filled, abort the block */
     ZBC_KV_NOTFOUND = 0,
@@ -42,10 +45,13 @@ enum zbc_kv_rc {
 };
 
 struct zbc_kv_ops {
-    /* Copies the value into val (cap bytes); a value larger than cap is an
-     * error.  Returns enum zbc_kv_rc. */
+    /* Copies the value into val (cap bytes) and sets *found; a key that is
+     * not there is *found = false and success.  A value larger than cap
+     * is an error.  Returns 1, or 0 with err filled (backend failure:
+     * abort the block). */
     int (*get)(void *ctx, enum zbc_table t, const uint8_t *key, size_t klen,
-               uint8_t *val, size_t cap, size_t *vlen, struct zbc_err *err);
+               uint8_t *val, size_t cap, size_t *vlen, bool *found,
+               struct zbc_err *err);
     int (*put)(void *ctx, enum zbc_table t, const uint8_t *key, size_t klen,
                const uint8_t *val, size_t vlen, struct zbc_err *err);
     int (*del)(void *ctx, enum zbc_table t, const uint8_t *key, size_t klen,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 
 /* SHAKE256 is not in crypto/hash.h (only this accumulator needs it); it
@@ -29,8 +30,8 @@ static void element(uint16_t lanes[ZBC_LTHASH_LANES], uint8_t table,
                     size_t vlen)
 {
     uint8_t head[2] = {table, (uint8_t)klen};
-    uint8_t vl[4] = {(uint8_t)vlen, (uint8_t)(vlen >> 8),
-                     (uint8_t)(vlen >> 16), (uint8_t)(vlen >> 24)};
+    uint8_t vl[4];
+    zbc_put_le32(vl, (uint32_t)vlen);
     uint8_t digest[32];
     struct zbc_sha3 h;
     zbc_sha3_init(&h);
@@ -44,7 +45,7 @@ static void element(uint16_t lanes[ZBC_LTHASH_LANES], uint8_t table,
     uint8_t bytes[ZBC_LTHASH_BYTES];
     shake256(bytes, sizeof bytes, digest, sizeof digest);
     for (size_t i = 0; i < ZBC_LTHASH_LANES; i++)
-        lanes[i] = (uint16_t)(bytes[2 * i] | (bytes[2 * i + 1] << 8));
+        lanes[i] = zbc_get_le16(bytes + 2 * i);
 }
 
 void zbc_lthash_zero(struct zbc_lthash *h)
@@ -73,17 +74,15 @@ void zbc_lthash_sub(struct zbc_lthash *h, uint8_t table, const uint8_t *key,
 void zbc_lthash_to_bytes(uint8_t out[ZBC_LTHASH_BYTES],
                          const struct zbc_lthash *h)
 {
-    for (size_t i = 0; i < ZBC_LTHASH_LANES; i++) {
-        out[2 * i] = (uint8_t)h->lane[i];
-        out[2 * i + 1] = (uint8_t)(h->lane[i] >> 8);
-    }
+    for (size_t i = 0; i < ZBC_LTHASH_LANES; i++)
+        zbc_put_le16(out + 2 * i, h->lane[i]);
 }
 
 void zbc_lthash_from_bytes(struct zbc_lthash *h,
                            const uint8_t in[ZBC_LTHASH_BYTES])
 {
     for (size_t i = 0; i < ZBC_LTHASH_LANES; i++)
-        h->lane[i] = (uint16_t)(in[2 * i] | (in[2 * i + 1] << 8));
+        h->lane[i] = zbc_get_le16(in + 2 * i);
 }
 
 void zbc_lthash_root(uint8_t root[32], const struct zbc_lthash *h)

@@ -5,64 +5,36 @@
 
 #include <sodium.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/sig.h"
 
-/* A read cursor over the remaining bytes. */
-struct cur {
-    const uint8_t *p;
-    size_t left;
-};
-
-static int take(struct cur *c, const uint8_t **out, size_t n, const char *what,
-                struct zbc_err *err)
+/* The envelope is read with the codec's cursor (crypto/bytes.h), field
+ * by field: each field's failure is reported at once, as
+ * "truncated transaction: <field> needs N bytes, M left". */
+static int take(struct zbc_rd *c, const uint8_t **out, size_t n,
+                const char *what, struct zbc_err *err)
 {
-    *out = NULL;
-    if (c->left < n)
-        return zbc_fail(err, "truncated transaction: %s needs %zu bytes, %zu left",
-                        what, n, c->left);
-    *out = c->p;
-    c->p += n;
-    c->left -= n;
-    return 1;
+    *out = zbc_rd_take(c, n, what);
+    return zbc_rd_ok(c) ? 1 : zbc_rd_err(c, err, "truncated transaction");
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static int take_u32(struct cur *c, uint32_t *v, const char *what,
+static int take_u32(struct zbc_rd *c, uint32_t *v, const char *what,
                     struct zbc_err *err)
 {
-    const uint8_t *p;
-    if (!take(c, &p, 4, what, err))
-        return 0;
-    *v = le32(p);
-    return 1;
+    *v = zbc_rd_le32(c, what);
+    return zbc_rd_ok(c) ? 1 : zbc_rd_err(c, err, "truncated transaction");
 }
 
-static int take_i64(struct cur *c, int64_t *v, const char *what,
+static int take_i64(struct zbc_rd *c, int64_t *v, const char *what,
                     struct zbc_err *err)
 {
-    const uint8_t *p;
-    if (!take(c, &p, 8, what, err))
-        return 0;
-    *v = (int64_t)le64(p);
-    return 1;
+    *v = (int64_t)zbc_rd_le64(c, what);
+    return zbc_rd_ok(c) ? 1 : zbc_rd_err(c, err, "truncated transaction");
 }
 
 /* A u32 length then that many bytes. */
-static int take_blob(struct cur *c, const uint8_t **out, uint32_t *len,
+static int take_blob(struct zbc_rd *c, const uint8_t **out, uint32_t *len,
                      const char *what, struct zbc_err *err)
 {
     uint32_t n;
@@ -75,19 +47,18 @@ static int take_blob(struct cur *c, const uint8_t **out, uint32_t *len,
     return take(c, out, n, what, err);
 }
 
-static int take_addr(struct cur *c, struct zbc_addr *a, const char *what,
+static int take_addr(struct zbc_rd *c, struct zbc_addr *a, const char *what,
                      struct zbc_err *err)
 {
     size_t used;
     if (!zbc_addr_read(a, c->p, c->left, &used, err))
         return zbc_fail_prefix(err, "%s", what);
-    c->p += used;
-    c->left -= used;
+    (void)zbc_rd_take(c, used, what);
     return 1;
 }
 
-/* signing.md §3: absent = the empty address 02000000. */
-static int take_escrow(struct cur *c, bool *has, struct zbc_escrow *e,
+/* docs/protocol-tx.md §1: absent = the empty address 02000000. */
+static int take_escrow(struct zbc_rd *c, bool *has, struct zbc_escrow *e,
                        struct zbc_err *err)
 {
     struct zbc_addr approver;
@@ -124,7 +95,7 @@ int zbc_tx_parse(struct zbc_tx *out, const uint8_t *buf, size_t len,
                  struct zbc_err *err)
 {
     struct zbc_tx tx;
-    struct cur c = {buf, len};
+    struct zbc_rd c;
     const uint8_t *p;
     size_t sig_len;
     int rest;
@@ -133,6 +104,7 @@ int zbc_tx_parse(struct zbc_tx *out, const uint8_t *buf, size_t len,
         return zbc_fail(err, "transaction is %zu bytes, more than the %u allowed",
                         len, ZBC_TX_MAX_BYTES);
     memset(&tx, 0, sizeof tx);
+    zbc_rd_init(&c, buf, len);
     if (!take_u32(&c, &tx.type, "transaction type", err) ||
         !take(&c, &p, 1, "version", err))
         return 0;
@@ -218,76 +190,51 @@ int zbc_tx_unsigned_size(const struct zbc_tx *tx, size_t *size,
     return 1;
 }
 
-struct wcur {
-    uint8_t *p;
-};
-
-static void put(struct wcur *w, const void *src, size_t n)
+static void put_addr(struct zbc_wr *w, const struct zbc_addr *a)
 {
-    if (n)
-        memcpy(w->p, src, n);
-    w->p += n;
-}
-
-static void put_u32(struct wcur *w, uint32_t v)
-{
-    uint8_t b[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16),
-                    (uint8_t)(v >> 24)};
-    put(w, b, 4);
-}
-
-static void put_i64(struct wcur *w, int64_t sv)
-{
-    uint64_t v = (uint64_t)sv;
-    uint8_t b[8];
-    for (int i = 0; i < 8; i++)
-        b[i] = (uint8_t)(v >> (8 * i));
-    put(w, b, 8);
-}
-
-static void put_addr(struct wcur *w, const struct zbc_addr *a)
-{
-    w->p += zbc_addr_write(w->p, a);
+    uint8_t b[ZBC_ADDR_BYTES_MAX];
+    zbc_wr_bytes(w, b, zbc_addr_write(b, a));
 }
 
 int zbc_tx_write_unsigned(uint8_t *out, size_t cap, size_t *written,
                           const struct zbc_tx *tx, struct zbc_err *err)
 {
     size_t n;
-    struct wcur w = {out};
+    struct zbc_wr w;
     if (!zbc_tx_unsigned_size(tx, &n, err))
         return 0;
     if (cap < n)
         return zbc_fail(err, "output buffer of %zu bytes is too small for %zu",
                         cap, n);
-    put_u32(&w, tx->type);
-    put(&w, &tx->version, 1);
-    put_i64(&w, tx->timestamp);
+    zbc_wr_init(&w, out, cap);
+    zbc_wr_le32(&w, tx->type);
+    zbc_wr_u8(&w, tx->version);
+    zbc_wr_le64(&w, (uint64_t)tx->timestamp);
     put_addr(&w, &tx->sender);
     put_addr(&w, &tx->recipient);
-    put_i64(&w, tx->fee);
-    put_u32(&w, tx->body_len);
-    put(&w, tx->body, tx->body_len);
+    zbc_wr_le64(&w, (uint64_t)tx->fee);
+    zbc_wr_le32(&w, tx->body_len);
+    zbc_wr_bytes(&w, tx->body, tx->body_len);
     if (tx->has_escrow) {
         const struct zbc_escrow *e = &tx->escrow;
         put_addr(&w, &e->approver);
-        put_i64(&w, e->commission);
-        put_i64(&w, e->timeout);
-        put_u32(&w, e->instruction_len);
-        put(&w, e->instruction, e->instruction_len);
-        put(&w, &e->multi_party, 1);
+        zbc_wr_le64(&w, (uint64_t)e->commission);
+        zbc_wr_le64(&w, (uint64_t)e->timeout);
+        zbc_wr_le32(&w, e->instruction_len);
+        zbc_wr_bytes(&w, e->instruction, e->instruction_len);
+        zbc_wr_u8(&w, e->multi_party);
         if (e->multi_party == 1) {
-            put_u32(&w, e->cosigner_sig_len);
-            put(&w, e->cosigner_sig, e->cosigner_sig_len);
-            put_i64(&w, e->request_id);
+            zbc_wr_le32(&w, e->cosigner_sig_len);
+            zbc_wr_bytes(&w, e->cosigner_sig, e->cosigner_sig_len);
+            zbc_wr_le64(&w, (uint64_t)e->request_id);
         }
     } else {
         struct zbc_addr empty;
         zbc_addr_empty(&empty);
         put_addr(&w, &empty);
     }
-    put_u32(&w, tx->message_len);
-    put(&w, tx->message, tx->message_len);
+    zbc_wr_le32(&w, tx->message_len);
+    zbc_wr_bytes(&w, tx->message, tx->message_len);
     *written = n;
     return 1;
 }
@@ -372,5 +319,5 @@ void zbc_tx_hash(uint8_t out[32], const struct zbc_tx *tx)
 
 uint64_t zbc_tx_id_from_hash(const uint8_t hash[32])
 {
-    return le64(hash);
+    return zbc_get_le64(hash);
 }

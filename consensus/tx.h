@@ -1,4 +1,4 @@
-/* The ZooBC transaction envelope (SPEC §3, reference/zoobc/signing.md).
+/* The ZooBC transaction envelope (docs/protocol-tx.md §1-§2).
  *
  * Parsing is zero-copy: body, message and signature point into the
  * caller's buffer, which must outlive the struct.  A parsed transaction is
@@ -61,8 +61,8 @@ struct zbc_tx {
 
 /* ---- parsing ---- */
 
-/* Parses a whole transaction, well-formed to the last byte (signing.md §2,
- * §3, §9): every field present, the escrow block complete, the signature
+/* Parses a whole transaction, well-formed to the last byte (docs/protocol-tx.md
+ * §1): every field present, the escrow block complete, the signature
  * exactly as long as the sender's type fixes (Bitcoin types: the rest,
  * 1..ZBC_SIG_MAX bytes), nothing after it, len <= ZBC_TX_MAX_BYTES.  Any
  * type code, version and message length parse; validity is tx_valid.h's.

@@ -1,7 +1,9 @@
-/* Transaction bodies (tx_body.h, docs/protocol-tx.md §Bodies). */
+/* Transaction bodies (tx_body.h, docs/protocol-tx.md §3). */
 #include "consensus/tx_body.h"
 
 #include <string.h>
+
+#include "crypto/bytes.h"
 
 bool zbc_tx_type_known(uint32_t type)
 {
@@ -21,31 +23,6 @@ static const char *type_name(enum zbc_tx_type t)
     return "?";
 }
 
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint16_t le16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
 static int exact(const char *name, size_t len, size_t want, struct zbc_err *err)
 {
     if (len != want)
@@ -63,10 +40,10 @@ static int parse_create(struct zbc_body_app_create *c, const uint8_t *b,
                         head, len);
     memset(c, 0, sizeof *c);
     c->app_type = b[0];
-    c->stake_token = le64(b + 1);
-    c->stake = le64(b + 9);
+    c->stake_token = zbc_get_le64(b + 1);
+    c->stake = zbc_get_le64(b + 9);
     c->seats = b[17];
-    c->params_len = le16(b + 18);
+    c->params_len = zbc_get_le16(b + 18);
     if (len - head < c->params_len)
         return zbc_fail(err, "CreateApp params length %u exceeds the %zu bytes left",
                         c->params_len, len - head);
@@ -98,7 +75,7 @@ int zbc_tx_body_parse(struct zbc_tx_body *body, uint32_t type,
     case ZBC_TX_SEND:
         if (!exact(type_name(b.type), len, 8, err))
             return 0;
-        b.u.send.amount = le64(buf);
+        b.u.send.amount = zbc_get_le64(buf);
         break;
     case ZBC_TX_APP_CREATE:
         if (!parse_create(&b.u.create, buf, len, err))
@@ -109,13 +86,13 @@ int zbc_tx_body_parse(struct zbc_tx_body *body, uint32_t type,
     case ZBC_TX_APP_CLAIM:
         if (!exact(type_name(b.type), len, 8, err))
             return 0;
-        b.u.ref.app_id = le64(buf);
+        b.u.ref.app_id = zbc_get_le64(buf);
         break;
     case ZBC_TX_APP_MOVE:
         if (len < 10)
             return zbc_fail(err, "AppMove body must be at least 10 bytes, got %zu", len);
-        b.u.move.app_id = le64(buf);
-        b.u.move.move_len = le16(buf + 8);
+        b.u.move.app_id = zbc_get_le64(buf);
+        b.u.move.move_len = zbc_get_le16(buf + 8);
         if (len - 10 != b.u.move.move_len)
             return zbc_fail(err, "AppMove move length %u does not match the %zu bytes that follow",
                             b.u.move.move_len, len - 10);
@@ -154,12 +131,12 @@ int zbc_tx_body_write(uint8_t *out, size_t cap, size_t *written,
                         cap, n);
     switch (b->type) {
     case ZBC_TX_SEND:
-        put64(out, b->u.send.amount);
+        zbc_put_le64(out, b->u.send.amount);
         break;
     case ZBC_TX_APP_JOIN:
     case ZBC_TX_APP_RESIGN:
     case ZBC_TX_APP_CLAIM:
-        put64(out, b->u.ref.app_id);
+        zbc_put_le64(out, b->u.ref.app_id);
         break;
     case ZBC_TX_APP_CREATE: {
         const struct zbc_body_app_create *c = &b->u.create;
@@ -168,10 +145,10 @@ int zbc_tx_body_write(uint8_t *out, size_t cap, size_t *written,
             return zbc_fail(err, "CreateApp opponent must be a ZooBC (type 0) account, got type %u",
                             c->opponent.type);
         out[0] = c->app_type;
-        put64(out + 1, c->stake_token);
-        put64(out + 9, c->stake);
+        zbc_put_le64(out + 1, c->stake_token);
+        zbc_put_le64(out + 9, c->stake);
         out[17] = c->seats;
-        put16(out + 18, c->params_len);
+        zbc_put_le16(out + 18, c->params_len);
         if (c->params_len)
             memcpy(out + 20, c->params, c->params_len);
         if (c->has_opponent)
@@ -179,8 +156,8 @@ int zbc_tx_body_write(uint8_t *out, size_t cap, size_t *written,
         break;
     }
     case ZBC_TX_APP_MOVE:
-        put64(out, b->u.move.app_id);
-        put16(out + 8, b->u.move.move_len);
+        zbc_put_le64(out, b->u.move.app_id);
+        zbc_put_le16(out + 8, b->u.move.move_len);
         if (b->u.move.move_len)
             memcpy(out + 10, b->u.move.move, b->u.move.move_len);
         break;

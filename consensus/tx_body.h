@@ -1,4 +1,5 @@
-/* Bodies of the six transaction types this chain implements (SPEC §3).
+/* Bodies of the six transaction types this chain implements
+ * (docs/protocol-tx.md §3).
  *
  *   1  SendZBC          amount u64
  *   24 CreateApp        app_type u8 | stake_token u64 | stake u64 | seats u8 |

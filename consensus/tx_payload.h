@@ -1,4 +1,4 @@
-/* The ZooBC submit payload (reference/zoobc/api.md §2): the JSON object a
+/* The ZooBC submit payload (docs/protocol-tx.md §5): the JSON object a
  * wallet POSTs to /api/v1/transactions and prints under "payload".
  *
  *   version, timestamp, transaction_type, fee        integers

@@ -1,5 +1,5 @@
-/* Stateless validity of a transaction on this chain (SPEC §3,
- * docs/protocol-tx.md "Validity").  The mempool and block validation call
+/* Stateless validity of a transaction on this chain
+ * (docs/protocol-tx.md §4).  The mempool and block validation call
  * the same function, so both refuse exactly the same transactions with the
  * same error text.  Stateful rules (balance, duplicate hash, timestamp
  * window against the block) belong to consensus/apply.h; the window rule

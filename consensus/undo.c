@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 #define ZBC_UNDO_VERSION 1
 
 void zbc_undo_free(struct zbc_undo *u)
@@ -17,18 +19,21 @@ void zbc_undo_free(struct zbc_undo *u)
     memset(u, 0, sizeof *u);
 }
 
-static void put_u32(uint8_t *p, uint32_t v)
+static void write_entries(struct zbc_wr *w, const struct zbc_undo *u)
 {
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
-
-static uint32_t get_u32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
+    zbc_wr_u8(w, ZBC_UNDO_VERSION);
+    zbc_wr_le32(w, (uint32_t)u->n);
+    for (size_t i = 0; i < u->n; i++) {
+        const struct zbc_undo_entry *e = &u->e[i];
+        zbc_wr_u8(w, e->table);
+        zbc_wr_u8(w, e->klen);
+        zbc_wr_bytes(w, e->key, e->klen);
+        zbc_wr_u8(w, e->had ? 1 : 0);
+        if (e->had) {
+            zbc_wr_le32(w, e->vlen);
+            zbc_wr_bytes(w, e->val, e->vlen);
+        }
+    }
 }
 
 int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out, size_t *len,
@@ -36,103 +41,81 @@ int zbc_undo_encode(const struct zbc_undo *u, uint8_t **out, size_t *len,
 {
     if (u->n > UINT32_MAX)
         return zbc_fail(err, "undo record has too many entries");
-    size_t total = 5;
-    for (size_t i = 0; i < u->n; i++)
-        total += 3 + u->e[i].klen + (u->e[i].had ? 4 + (size_t)u->e[i].vlen : 0);
+    struct zbc_wr w;
+    zbc_wr_init(&w, NULL, 0);
+    write_entries(&w, u);
+    size_t total = w.len;
     uint8_t *b = malloc(total);
     if (b == NULL)
         return zbc_fail(err, "out of memory encoding an undo record");
-    size_t p = 0;
-    b[p++] = ZBC_UNDO_VERSION;
-    put_u32(b + p, (uint32_t)u->n);
-    p += 4;
-    for (size_t i = 0; i < u->n; i++) {
-        const struct zbc_undo_entry *e = &u->e[i];
-        b[p++] = e->table;
-        b[p++] = e->klen;
-        memcpy(b + p, e->key, e->klen);
-        p += e->klen;
-        b[p++] = e->had ? 1 : 0;
-        if (e->had) {
-            put_u32(b + p, e->vlen);
-            p += 4;
-            if (e->vlen > 0)
-                memcpy(b + p, e->val, e->vlen);
-            p += e->vlen;
-        }
-    }
+    zbc_wr_init(&w, b, total);
+    write_entries(&w, u); /* the same total bytes: write_entries is pure */
     *out = b;
     *len = total;
     return 1;
 }
 
+/* Decoded with the codec's read cursor; each failure keeps its own
+ * sentence (docs/protocol-chain.md §4.2). */
 static int decode_entries(struct zbc_undo *u, const uint8_t *buf, size_t len,
                           struct zbc_err *err)
 {
-    if (len < 5)
+    struct zbc_rd r;
+    zbc_rd_init(&r, buf, len);
+    uint8_t version = zbc_rd_u8(&r, "version");
+    uint32_t count = zbc_rd_le32(&r, "entry count");
+    if (!zbc_rd_ok(&r))
         return zbc_fail(err, "undo record is truncated (header)");
-    if (buf[0] != ZBC_UNDO_VERSION)
-        return zbc_fail(err, "undo record version %u is not %u", buf[0],
+    if (version != ZBC_UNDO_VERSION)
+        return zbc_fail(err, "undo record version %u is not %u", version,
                         ZBC_UNDO_VERSION);
-    uint32_t count = get_u32(buf + 1);
-    const uint8_t *p = buf + 5;
-    size_t rem = len - 5;
-    if (count > rem / 4)
+    if (count > r.left / 4)
         return zbc_fail(err, "undo record claims %u entries in %zu bytes",
-                        count, rem);
+                        count, r.left);
     u->e = calloc(count > 0 ? count : 1, sizeof *u->e);
     if (u->e == NULL)
         return zbc_fail(err, "out of memory decoding an undo record");
     u->cap = count;
     for (uint32_t i = 0; i < count; i++) {
         struct zbc_undo_entry *e = &u->e[i];
-        if (rem < 2)
+        const uint8_t *h = zbc_rd_take(&r, 2, "entry");
+        if (h == NULL)
             return zbc_fail(err, "undo entry %u is truncated", i);
-        if (p[0] >= ZBC_TABLE_COUNT)
-            return zbc_fail(err, "undo entry %u names table %u", i, p[0]);
-        if (p[1] == 0 || p[1] > ZBC_KV_KEY_MAX)
-            return zbc_fail(err, "undo entry %u has key length %u", i, p[1]);
-        e->table = p[0];
-        e->klen = p[1];
-        p += 2;
-        rem -= 2;
-        if (rem < (size_t)e->klen + 1)
+        if (h[0] >= ZBC_TABLE_COUNT)
+            return zbc_fail(err, "undo entry %u names table %u", i, h[0]);
+        if (h[1] == 0 || h[1] > ZBC_KV_KEY_MAX)
+            return zbc_fail(err, "undo entry %u has key length %u", i, h[1]);
+        e->table = h[0];
+        e->klen = h[1];
+        if (r.left < (size_t)e->klen + 1)
             return zbc_fail(err, "undo entry %u is truncated (key)", i);
-        memcpy(e->key, p, e->klen);
+        zbc_rd_copy(&r, e->key, e->klen, "key");
         if (e->table == ZBC_TABLE_META &&
             e->klen == sizeof ZBC_META_KEY_LTHASH - 1 &&
             memcmp(e->key, ZBC_META_KEY_LTHASH, e->klen) == 0)
             return zbc_fail(err, "undo entry %u names the reserved meta key "
                                  "\"%s\"", i, ZBC_META_KEY_LTHASH);
-        p += e->klen;
-        rem -= e->klen;
-        uint8_t had = *p++;
-        rem--;
+        uint8_t had = zbc_rd_u8(&r, "presence flag");
         if (had > 1)
             return zbc_fail(err, "undo entry %u has presence flag %u", i, had);
         e->had = had == 1;
         u->n = i + 1; /* from here e->val is owned by u */
         if (!e->had)
             continue;
-        if (rem < 4)
+        uint32_t vlen = zbc_rd_le32(&r, "value length");
+        if (!zbc_rd_ok(&r))
             return zbc_fail(err, "undo entry %u is truncated (length)", i);
-        uint32_t vlen = get_u32(p);
-        p += 4;
-        rem -= 4;
-        if (vlen > ZBC_KV_VAL_MAX || vlen > rem)
+        if (vlen > ZBC_KV_VAL_MAX || vlen > r.left)
             return zbc_fail(err, "undo entry %u value of %u bytes does not fit",
                             i, vlen);
         e->val = malloc(vlen > 0 ? vlen : 1);
         if (e->val == NULL)
             return zbc_fail(err, "out of memory decoding an undo record");
-        if (vlen > 0)
-            memcpy(e->val, p, vlen);
+        zbc_rd_copy(&r, e->val, vlen, "value");
         e->vlen = vlen;
-        p += vlen;
-        rem -= vlen;
     }
-    if (rem != 0)
-        return zbc_fail(err, "undo record has %zu trailing bytes", rem);
+    if (r.left != 0)
+        return zbc_fail(err, "undo record has %zu trailing bytes", r.left);
     return 1;
 }
 

@@ -2,9 +2,11 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 int zbc_addr_payload_len(uint32_t type, size_t *len)
 {
-    /* reference/zoobc/addresses.md §1 */
+    /* docs/crypto.md §2 */
     static const int8_t lens[] = {
         32, /* 0 ZooBC */
         20, /* 1 Bitcoin legacy */
@@ -36,19 +38,13 @@ bool zbc_addr_type_supported(uint32_t type)
            type == ZBC_ACCT_ETH || type == ZBC_ACCT_BTC_P2PKH;
 }
 
-static uint32_t le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
 int zbc_addr_read(struct zbc_addr *a, const uint8_t *buf, size_t len,
                   size_t *used, struct zbc_err *err)
 {
     size_t plen;
     if (len < 4)
         return zbc_fail(err, "truncated account address (need 4 type bytes, have %zu)", len);
-    uint32_t type = le32(buf);
+    uint32_t type = zbc_get_le32(buf);
     if (!zbc_addr_payload_len(type, &plen))
         return zbc_fail(err, "unknown account type %u", type);
     if (len - 4 < plen)
@@ -64,10 +60,7 @@ int zbc_addr_read(struct zbc_addr *a, const uint8_t *buf, size_t len,
 
 size_t zbc_addr_write(uint8_t *out, const struct zbc_addr *a)
 {
-    out[0] = (uint8_t)a->type;
-    out[1] = (uint8_t)(a->type >> 8);
-    out[2] = (uint8_t)(a->type >> 16);
-    out[3] = (uint8_t)(a->type >> 24);
+    zbc_put_le32(out, a->type);
     memcpy(out + 4, a->payload, a->len);
     return 4 + (size_t)a->len;
 }

@@ -1,4 +1,4 @@
-/* Typed account addresses (SPEC §2, reference/zoobc/addresses.md).
+/* Typed account addresses (docs/crypto.md §2-§3).
  *
  * On the wire an address is a 4-byte LE account type then a payload whose
  * length the type fixes.  Every ZooBC type parses (so any ZooBC envelope

@@ -1,6 +1,6 @@
 /* ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381, suite_string 0x03).
  *
- * The verifiable random function behind block seeds (SPEC §7): a producer
+ * The verifiable random function behind block seeds (docs/protocol-tx.md §6): a producer
  * proves with its Ed25519 key; anyone verifies with the public key and gets
  * the same 64-byte output.  Built on libsodium's point and scalar
  * operations.  Keys are the usual Ed25519 ones: the secret is the 32-byte

@@ -4,6 +4,7 @@
 #include <sodium.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 
 #define HARDENED 0x80000000u
@@ -59,10 +60,7 @@ int zbc_slip10_child(struct zbc_slip10_node *out,
     uint8_t data[1 + 32 + 4];
     data[0] = 0x00;
     memcpy(data + 1, parent->key, 32);
-    data[33] = (uint8_t)(h >> 24);
-    data[34] = (uint8_t)(h >> 16);
-    data[35] = (uint8_t)(h >> 8);
-    data[36] = (uint8_t)h;
+    zbc_put_be32(data + 33, h); /* SLIP-10: ser32, big-endian */
     uint8_t i[64];
     zbc_hmac_sha512(i, parent->chain, 32, data, sizeof data);
     sodium_memzero(data, sizeof data);

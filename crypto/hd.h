@@ -1,4 +1,4 @@
-/* HD wallets as the ZooBC tools make them (reference/zoobc/signing.md §1):
+/* HD wallets as the ZooBC tools make them (docs/crypto.md §6):
  * BIP-39 mnemonic (+ passphrase) -> 64-byte seed, then SLIP-10 for Ed25519
  * along m/44'/883'/<account>'; the 32-byte key of that node is the
  * account's Ed25519 seed. */

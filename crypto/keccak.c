@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
+
 #define KECCAK256_RATE 136
 
 static const uint64_t round_consts[24] = {
@@ -68,12 +70,8 @@ static void keccak_f1600(uint64_t st[25])
 /* XORs one rate-sized block into the state, lanes little-endian. */
 static void absorb_block(uint64_t st[25], const uint8_t block[KECCAK256_RATE])
 {
-    for (int i = 0; i < KECCAK256_RATE / 8; i++) {
-        uint64_t lane = 0;
-        for (int b = 7; b >= 0; b--)
-            lane = (lane << 8) | block[i * 8 + b];
-        st[i] ^= lane;
-    }
+    for (int i = 0; i < KECCAK256_RATE / 8; i++)
+        st[i] ^= zbc_get_le64(block + i * 8);
     keccak_f1600(st);
 }
 
@@ -95,6 +93,5 @@ void zbc_keccak256(uint8_t out[32], const void *data, size_t len)
     absorb_block(st, last);
 
     for (int i = 0; i < 4; i++)
-        for (int b = 0; b < 8; b++)
-            out[i * 8 + b] = (uint8_t)(st[i] >> (8 * b));
+        zbc_put_le64(out + i * 8, st[i]);
 }

@@ -12,6 +12,7 @@
 
 #include <sodium.h>
 
+#include "crypto/bytes.h"
 #include "crypto/declassify.h"
 #include "crypto/hash.h"
 
@@ -25,26 +26,6 @@ static const uint8_t magic[6] = {'Z', 'B', 'C', 'K', 'E', 'Y'};
  * file may ask for */
 #define KDF_WORK_MAX ((uint64_t)crypto_pwhash_OPSLIMIT_SENSITIVE * \
                       (uint64_t)crypto_pwhash_MEMLIMIT_SENSITIVE)
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
 
 void zbc_keyfile_default_params(struct zbc_kdf_params *p)
 {
@@ -140,9 +121,9 @@ int zbc_keyfile_seal(uint8_t **out, size_t *out_len, const uint8_t *secret,
     p += 6;
     *p++ = KF_VERSION;
     *p++ = KF_KDF_ARGON2ID13;
-    put64(p, params->opslimit);
+    zbc_put_le64(p, params->opslimit);
     p += 8;
-    put64(p, params->memlimit);
+    zbc_put_le64(p, params->memlimit);
     p += 8;
     randombytes_buf(p, SALT_LEN);
     const uint8_t *salt = p;
@@ -150,10 +131,7 @@ int zbc_keyfile_seal(uint8_t **out, size_t *out_len, const uint8_t *secret,
     randombytes_buf(p, NONCE_LEN);
     const uint8_t *nonce = p;
     p += NONCE_LEN;
-    p[0] = (uint8_t)secret_len;
-    p[1] = (uint8_t)(secret_len >> 8);
-    p[2] = 0;
-    p[3] = 0;
+    zbc_put_le32(p, (uint32_t)secret_len); /* <= ZBC_KEYFILE_SECRET_MAX */
     p += 4;
     if (!derive(key, pass, pass_len, salt, params->opslimit, params->memlimit, err)) {
         sodium_memzero(key, sizeof key);
@@ -187,11 +165,11 @@ int zbc_keyfile_open(uint8_t *secret, size_t cap, size_t *secret_len,
     if (file_len < ZBC_KEYFILE_OVERHEAD)
         return zbc_fail(err, "key file is truncated (%zu bytes, at least %d needed)",
                         file_len, ZBC_KEYFILE_OVERHEAD);
-    ops = get64(file + 8);
-    mem = get64(file + 16);
+    ops = zbc_get_le64(file + 8);
+    mem = zbc_get_le64(file + 16);
     salt = file + 24;
     nonce = salt + SALT_LEN;
-    slen = get32(nonce + NONCE_LEN);
+    slen = zbc_get_le32(nonce + NONCE_LEN);
     ct = file + ZBC_KEYFILE_HEADER_LEN;
     if (slen == 0 || slen > ZBC_KEYFILE_SECRET_MAX)
         return zbc_fail(err, "key file is corrupt (secret length %u)", slen);

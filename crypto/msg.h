@@ -1,4 +1,4 @@
-/* ZBC-MSG-v1 off-chain message signatures (reference/zoobc/signing.md §5):
+/* ZBC-MSG-v1 off-chain message signatures (docs/crypto.md §5):
  *
  *   digest    = SHA3-256("ZBC-MSG" || message bytes)
  *   signature = Ed25519(seed, digest), 64 bytes

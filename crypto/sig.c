@@ -15,7 +15,7 @@
 
 int zbc_sig_len_for_type(uint32_t type, size_t *len, int *rest)
 {
-    /* signing.md §9 */
+    /* docs/crypto.md §4, "Signature length" */
     switch (type) {
     case 0: case 3: case 12:
         *len = ZBC_ED25519_SIG_LEN;

@@ -1,4 +1,4 @@
-/* Signatures of every sender account type (SPEC §2).
+/* Signatures of every sender account type (docs/crypto.md §4).
  *
  *   type 0 (ZooBC):      Ed25519 (libsodium), 64 bytes, over the digest.
  *   type 4 (Ethereum):   65 bytes r||s||v, EIP-191 personal_sign of the 32
@@ -28,7 +28,7 @@
 #define ZBC_RECOVERABLE_SIG_LEN 65
 
 /* Length of the signature that follows the unsigned bytes for a sender of
- * this type (signing.md §9).  Returns 0 for types with no fixed length
+ * this type (docs/crypto.md §4, "Signature length").  Returns 0 for types with no fixed length
  * (Bitcoin types take the rest of the bytes: *len = 0 and *rest = 1). */
 ZBC_WUR int zbc_sig_len_for_type(uint32_t type, size_t *len, int *rest);
 

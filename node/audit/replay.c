@@ -7,6 +7,7 @@
 
 #include "consensus/apps_apply.h"
 #include "consensus/ledger.h"
+#include "consensus/money.h"
 #include "consensus/tx.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
@@ -177,7 +178,7 @@ static void check_money(struct zbc_audit_replay *rp, uint32_t height,
                         struct zbc_audit_report *r)
 {
     struct zbc_err merr;
-    if (!zbc_ledger_check_money(&rp->st, &merr))
+    if (!zbc_money_check(&rp->st, &merr))
         zbc_audit_add(r, height, ZBC_AUDIT_MONEY, NULL, NULL,
                       "money invariant fails after the block: %s", merr.msg);
 }

@@ -215,13 +215,12 @@ static int cmp_stored(void *arg, const uint8_t *key, size_t klen,
 {
     struct cmp_ctx *c = arg;
     size_t rlen;
-    int g = ZBC_KV_NOTFOUND;
-    if (klen >= 1 && klen <= ZBC_KV_KEY_MAX)
-        g = c->f->replayed.ops->get(c->f->replayed.ctx, c->t, key, klen,
-                                    c->buf, ZBC_KV_VAL_MAX, &rlen, err);
-    if (g == ZBC_KV_ERROR)
+    bool found = false;
+    if (klen >= 1 && klen <= ZBC_KV_KEY_MAX &&
+        !c->f->replayed.ops->get(c->f->replayed.ctx, c->t, key, klen, c->buf,
+                                 ZBC_KV_VAL_MAX, &rlen, &found, err))
         return 0;
-    if (g == ZBC_KV_FOUND)
+    if (found)
         return 1;
     char kt[200], got[200];
     key_text(kt, sizeof kt, c->t, key,

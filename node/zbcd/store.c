@@ -186,24 +186,25 @@ static int kv_check(enum zbc_table table, size_t klen, enum zbc_store_db *db,
 
 static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
                   size_t klen, uint8_t *val, size_t cap, size_t *vlen,
-                  struct zbc_err *err)
+                  bool *found, struct zbc_err *err)
 {
     struct zbc_store_txn *t = ctx;
     enum zbc_store_db db = ZBC_STORE_DB_COUNT;
+    *found = false;
     if (!kv_check(table, klen, &db, err))
-        return ZBC_KV_ERROR;
+        return 0;
     MDB_val v;
     int rc = db_get(t, db, key, klen, &v, err);
     if (rc != ZBC_KV_FOUND)
-        return rc;
-    if (v.mv_size > cap) {
-        zbc_fail(err, "state value in %s is %zu bytes, more than the %zu the "
-                 "caller can hold", db_names[db], v.mv_size, cap);
-        return ZBC_KV_ERROR;
-    }
+        return rc != ZBC_KV_ERROR;
+    if (v.mv_size > cap)
+        return zbc_fail(err, "state value in %s is %zu bytes, more than the "
+                             "%zu the caller can hold", db_names[db],
+                        v.mv_size, cap);
     memcpy(val, v.mv_data, v.mv_size);
     *vlen = v.mv_size;
-    return ZBC_KV_FOUND;
+    *found = true;
+    return 1;
 }
 
 static int kv_put(void *ctx, enum zbc_table table, const uint8_t *key,

@@ -7,6 +7,8 @@
 
 #include "chain_fixture.h"
 #include "consensus/apps_apply.h"
+#include "consensus/money.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "testlib.h"
 
@@ -16,20 +18,6 @@
 static uint8_t ax_buf[AX_SLOTS][AX_TX_MAX];
 static struct zbc_tx_ref ax_refs[AX_SLOTS];
 static uint32_t ax_n;
-
-static inline uint64_t ax_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static inline void ax_put(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* Appends a signed transaction to the next block; returns its slot.  The
  * timestamp goes back one second per slot so equal bodies differ. */
@@ -62,10 +50,10 @@ static inline uint64_t ax_create(struct fx *f, const struct fx_key *k,
 {
     static uint8_t body[20 + 4096 + 36];
     body[0] = type;
-    ax_put(body + 1, 0, 8);
-    ax_put(body + 9, stake, 8);
+    zbc_put_le64(body + 1, 0);
+    zbc_put_le64(body + 9, stake);
     body[17] = seats;
-    ax_put(body + 18, plen, 2);
+    zbc_put_le16(body + 18, plen);
     if (plen)
         memcpy(body + 20, params, plen);
     uint32_t len = 20u + plen;
@@ -74,14 +62,14 @@ static inline uint64_t ax_create(struct fx *f, const struct fx_key *k,
     uint32_t slot = ax_tx(f, k, ZBC_TX_APP_CREATE, body, len, fee);
     uint8_t h[32];
     ax_hash(h, slot);
-    return ax_le64(h);
+    return zbc_get_le64(h);
 }
 
 static inline uint32_t ax_ref(struct fx *f, const struct fx_key *k,
                               uint32_t type, uint64_t id)
 {
     uint8_t body[8];
-    ax_put(body, id, 8);
+    zbc_put_le64(body, id);
     return ax_tx(f, k, type, body, 8, FX_FEE);
 }
 
@@ -89,8 +77,8 @@ static inline uint32_t ax_move(struct fx *f, const struct fx_key *k,
                                uint64_t id, const uint8_t *move, uint16_t len)
 {
     static uint8_t body[10 + 4200];
-    ax_put(body, id, 8);
-    ax_put(body + 8, len, 2);
+    zbc_put_le64(body, id);
+    zbc_put_le16(body + 8, len);
     if (len)
         memcpy(body + 10, move, len);
     return ax_tx(f, k, ZBC_TX_APP_MOVE, body, 10u + len,
@@ -168,7 +156,7 @@ static inline int ax_block(struct fx *f, struct zbc_events *ev)
         fprintf(stderr, "  block: %s\n", err.msg);
     } else {
         zbc_parent_from_header(&f->tip, &b.header);
-        CHECK(zbc_ledger_check_money(&f->s, &err));
+        CHECK(zbc_money_check(&f->s, &err));
         ax_check_undo(f, pre, &u);
     }
     zbc_undo_free(&u);
@@ -193,7 +181,7 @@ static inline uint32_t ax_build(struct fx *f, struct zbc_events *ev)
     if (ok) {
         n = b.n_tx;
         zbc_parent_from_header(&f->tip, &b.header);
-        CHECK(zbc_ledger_check_money(&f->s, &err));
+        CHECK(zbc_money_check(&f->s, &err));
         ax_check_undo(f, pre, &u);
         zbc_block_free(&b);
         zbc_undo_free(&u);
@@ -281,9 +269,9 @@ static inline uint8_t ax_first(const uint8_t seed[32], uint64_t id,
     uint8_t buf[48], h[32];
     memcpy(buf, "ZBC-TURN", 8);
     memcpy(buf + 8, seed, 32);
-    ax_put(buf + 40, id, 8);
+    zbc_put_le64(buf + 40, id);
     zbc_sha3_256(h, buf, 48);
-    return (uint8_t)(ax_le64(h) % seats);
+    return (uint8_t)(zbc_get_le64(h) % seats);
 }
 
 /* An Ethereum-account transaction (secp256k1 personal_sign). */

@@ -16,6 +16,7 @@
 #include "consensus/seed.h"
 #include "consensus/state.h"
 #include "consensus/tx.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 
@@ -133,8 +134,7 @@ static inline size_t fx_send(uint8_t *out, const struct fx *f,
                              int64_t fee, int64_t ts_s)
 {
     uint8_t body[8];
-    for (int i = 0; i < 8; i++)
-        body[i] = (uint8_t)(amount >> (8 * i));
+    zbc_put_le64(body, amount);
     return fx_tx(out, 512, from, ZBC_TX_SEND, to, body, 8, fee, ts_s, f->g.hash);
 }
 

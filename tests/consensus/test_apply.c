@@ -1,6 +1,7 @@
 /* Apply: build a block, replay it on a replica (from its bytes), undo,
  * and every rejection of a block or of a transaction in it. */
 #include "chain_fixture.h"
+#include "consensus/money.h"
 #include "testlib.h"
 
 /* Builds the next block on f from the candidates and advances f->tip. */
@@ -50,7 +51,7 @@ static void test_build_replay_undo(void)
     CHECK_EQ_INT(fx_balance(&p, &p.b.addr), 1500);
     CHECK_EQ_INT(fx_balance(&p, &p.c.addr), 2000);
     CHECK_EQ_INT(fx_balance(&p, &p.val.addr), 2 * FX_FEE + 1);
-    CHECK(zbc_ledger_check_money(&p.s, &err));
+    CHECK(zbc_money_check(&p.s, &err));
     zbc_events_free(&ev);
 
     /* the replica takes the block from its bytes */

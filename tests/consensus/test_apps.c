@@ -191,7 +191,7 @@ static void dice_block(uint8_t out[32], const uint8_t seed[32],
     memcpy(buf, "ZBC-DICE", 8);
     memcpy(buf + 8, seed, 32);
     memcpy(buf + 40, tx_hash, 32);
-    ax_put(buf + 72, counter, 4);
+    zbc_put_le32(buf + 72, counter);
     zbc_sha3_256(out, buf, sizeof buf);
 }
 
@@ -267,7 +267,7 @@ static void test_pig_pending(void)
     uint8_t die = (uint8_t)(blk[used] % 6 + 1);
     used++;
     CHECK(e != NULL && e->data_len == 4 + used);
-    CHECK(e != NULL && ax_le64((const uint8_t[8]){e->data[0], e->data[1],
+    CHECK(e != NULL && zbc_get_le64((const uint8_t[8]){e->data[0], e->data[1],
                                                   e->data[2], e->data[3], 0,
                                                   0, 0, 0}) == used);
     CHECK(e != NULL && memcmp(e->data + 4, blk, used) == 0);
@@ -376,8 +376,8 @@ static void test_lines_start_rolls(void)
         for (uint32_t ctr = 0; ctr * 32 < have; ctr++) {
             memcpy(buf, "ZBC-DICE", 8);
             memcpy(buf + 8, f.tip.seed, 32);
-            ax_put(buf + 40, id, 8);
-            ax_put(buf + 48, ctr, 4);
+            zbc_put_le64(buf + 40, id);
+            zbc_put_le32(buf + 48, ctr);
             zbc_sha3_256(blk, buf, sizeof buf);
             size_t n = have - ctr * 32 < 32 ? have - ctr * 32 : 32;
             CHECK_EQ_MEM(e->data + 4 + ctr * 32, blk, n);
@@ -390,7 +390,7 @@ static void test_lines_start_rolls(void)
     static struct zbc_app b;
     b = *a;
     uint8_t tag[8];
-    ax_put(tag, id, 8);
+    zbc_put_le64(tag, id);
     struct zbc_roll r;
     zbc_roll_init(&r, f.tip.seed, tag, 8);
     struct zbc_err err;
@@ -584,7 +584,7 @@ static void test_join_noops(void)
         p.clock = ZBC_APP_NO_CLOCK;
         size_t rl = zbc_app_encode(&p, rec, sizeof rec);
         uint8_t key[8];
-        ax_put(key, clash, 8);
+        zbc_put_le64(key, clash);
         CHECK(zbc_state_put(&f.s, ZBC_TABLE_APPS, key, 8, rec, rl, &err));
         CHECK(zbc_state_commit(&f.s, &err));
     }
@@ -621,7 +621,7 @@ static void test_non_zbc_seat(void)
     zbc_events_free(&ev);
     uint8_t jb[8], cb[20] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0x10, 0x27, 0, 0,
                              0, 0, 0, 0, 2, 0, 0};
-    ax_put(jb, id, 8);
+    zbc_put_le64(jb, id);
     uint32_t s0 = eth_tx(&f, sk, ZBC_TX_APP_JOIN, jb, 8);
     uint32_t s1 = eth_tx(&f, sk, ZBC_TX_APP_CREATE, cb, 20);
     uint64_t e0 = fx_balance(&f, &eth);

@@ -71,15 +71,15 @@ static void settle_one(const struct bet_case *bc, bool eth_sender)
     if (eth_sender) {
         uint8_t body[20 + 80];
         body[0] = bc->type;
-        ax_put(body + 1, 0, 8);
-        ax_put(body + 9, bc->stake, 8);
+        zbc_put_le64(body + 1, 0);
+        zbc_put_le64(body + 9, bc->stake);
         body[17] = 1;
-        ax_put(body + 18, plen, 2);
+        zbc_put_le16(body + 18, plen);
         memcpy(body + 20, params, plen);
         uint32_t s = eth_tx(&f, sk, ZBC_TX_APP_CREATE, body, 20u + plen);
         uint8_t h[32];
         ax_hash(h, s);
-        id = ax_le64(h);
+        id = zbc_get_le64(h);
     } else {
         id = ax_create(&f, &f.a, bc->type, bc->stake, 1, params, plen, NULL,
                        FX_FEE);
@@ -107,11 +107,8 @@ static void settle_one(const struct bet_case *bc, bool eth_sender)
     e = ax_ev(&ev, ZBC_EVENT_BET_SETTLE, 0);
     CHECK(e != NULL && e->data_len == 9);
     if (e != NULL) {
-        uint32_t eu = (uint32_t)e->data[0] | (uint32_t)e->data[1] << 8 |
-                      (uint32_t)e->data[2] << 16 | (uint32_t)e->data[3] << 24;
-        uint32_t ev_val = (uint32_t)e->data[4] | (uint32_t)e->data[5] << 8 |
-                          (uint32_t)e->data[6] << 16 |
-                          (uint32_t)e->data[7] << 24;
+        uint32_t eu = zbc_get_le32(e->data);
+        uint32_t ev_val = zbc_get_le32(e->data + 4);
         CHECK_EQ_INT(eu, u);
         CHECK_EQ_INT(ev_val, out.value);
         CHECK_EQ_INT(e->data[8], out.win);
@@ -186,7 +183,7 @@ static void test_fund_rule(void)
      * the original fund, over 1 % of what the escrows above left */
     uint32_t s3 = ax_n;
     uint8_t limbo[4];
-    ax_put(limbo, 99999900, 4);
+    zbc_put_le32(limbo, 99999900);
     uint8_t p2[80];
     uint16_t p2len = bet_params(p2, limbo, 4, "x");
     ax_create(&f, &f.c, 22, 1000, 1, p2, p2len, NULL, FX_FEE);

@@ -79,7 +79,7 @@ static uint32_t build_replay(struct fx *f, struct mirror *mi,
     CHECK(ul1 == ul2 && memcmp(ub1, ub2, ul1) == 0);
     free(ub1);
     free(ub2);
-    CHECK(zbc_ledger_check_money(&f->s, &err));
+    CHECK(zbc_money_check(&f->s, &err));
     CHECK(zbc_state_check_root(&f->s, &err));
     n = b.n_tx;
     zbc_parent_from_header(&f->tip, &b.header);
@@ -400,14 +400,14 @@ static void test_random_play(void)
                 uint8_t t = types[rnd(3)];
                 uint8_t seats = t == 1 ? 2 : (uint8_t)(2 + rnd(3));
                 body[0] = t;
-                ax_put(body + 1, 0, 8);
-                ax_put(body + 9, rnd(3000), 8);
+                zbc_put_le64(body + 1, 0);
+                zbc_put_le64(body + 9, rnd(3000));
                 body[17] = seats;
-                ax_put(body + 18, 0, 2);
+                zbc_put_le16(body + 18, 0);
                 uint32_t slot = rtx(&f, k, ZBC_TX_APP_CREATE, body, 20);
                 uint8_t h[32];
                 ax_hash(h, slot);
-                ids[n_ids++] = ax_le64(h);
+                ids[n_ids++] = zbc_get_le64(h);
             } else if (kind == 1) {
                 uint8_t t = (uint8_t[]){16, 17, 18, 22}[rnd(4)];
                 uint8_t fl[4] = {0};
@@ -415,7 +415,7 @@ static void test_random_play(void)
                 switch (t) {
                 case 16:
                     fl[0] = (uint8_t)rnd(2);
-                    ax_put(fl + 1, 1 + rnd(9999), 2);
+                    zbc_put_le16(fl + 1, 1 + rnd(9999));
                     fn = 3;
                     break;
                 case 17:
@@ -429,34 +429,34 @@ static void test_random_play(void)
                     fn = 2;
                     break;
                 default:
-                    ax_put(fl, 101 + rnd(100000), 4);
+                    zbc_put_le32(fl, 101 + rnd(100000));
                     fn = 4;
                 }
                 uint8_t params[16];
                 uint16_t pl = bet_params(params, fl, fn, "r");
                 body[0] = t;
-                ax_put(body + 1, 0, 8);
-                ax_put(body + 9, rnd(5000), 8);
+                zbc_put_le64(body + 1, 0);
+                zbc_put_le64(body + 9, rnd(5000));
                 body[17] = 1;
-                ax_put(body + 18, pl, 2);
+                zbc_put_le16(body + 18, pl);
                 memcpy(body + 20, params, pl);
                 rtx(&f, k, ZBC_TX_APP_CREATE, body, 20u + pl);
                 bets++;
             } else if (kind <= 3) {
-                ax_put(body, id, 8);
+                zbc_put_le64(body, id);
                 rtx(&f, k, ZBC_TX_APP_JOIN, body, 8);
             } else if (kind <= 7) {
-                ax_put(body, id, 8);
+                zbc_put_le64(body, id);
                 uint16_t len = rnd(8) == 0 ? 0 : 1;
-                ax_put(body + 8, len, 2);
+                zbc_put_le16(body + 8, len);
                 body[10] = (uint8_t)rnd(9);
                 rtx(&f, k, ZBC_TX_APP_MOVE, body, 10u + len);
             } else if (kind == 8) {
-                ax_put(body, id, 8);
+                zbc_put_le64(body, id);
                 rtx(&f, k, rnd(3) == 0 ? ZBC_TX_APP_RESIGN : ZBC_TX_APP_CLAIM,
                     body, 8);
             } else {
-                ax_put(body, id, 8);
+                zbc_put_le64(body, id);
                 rtx(&f, k, ZBC_TX_APP_CLAIM, body, 8);
             }
         }

@@ -35,10 +35,10 @@ static void test_same_reasons(void)
     zbc_events_free(&ev);
 
     uint8_t jb[8];
-    ax_put(jb, id, 8);
+    zbc_put_le64(jb, id);
     /* limbo at 2,000,000x of 1000 may return 2,000,000 > 1 % of the fund */
     uint8_t limbo[9] = {0, 0, 0, 0, 4, 's', 'e', 'e', 'd'};
-    ax_put(limbo, 200000000, 4);
+    zbc_put_le32(limbo, 200000000);
     const char *want[] = {
         "first turn pending", "is full", "unknown app 999",
         "multiplayer apps require a ZBC account", "nobody holds the clock",

@@ -168,11 +168,26 @@ static void test_block_round_trip(void)
         CHECK(!zbc_block_decode(&d, enc, n, &err));
         CHECK(d.txs == NULL);
     }
+    /* the sentences of the truncations (docs/protocol-chain.md §2.2) */
+    static const struct {
+        size_t n;
+        const char *want;
+    } cut[] = {
+        {100, "block is truncated: 100 bytes, header needs 328"},
+        {328, "block body is truncated (transaction count)"},
+        {341, "block claims 2 transactions in 9 bytes"},
+        {342, "block transaction 1 is truncated (length)"},
+        {347, "block transaction 1 of 5 bytes is truncated (4 left)"},
+    };
+    for (size_t i = 0; i < sizeof cut / sizeof cut[0]; i++) {
+        CHECK(!zbc_block_decode(&d, enc, cut[i].n, &err));
+        CHECK_EQ_STR(err.msg, cut[i].want);
+    }
     uint8_t *longer = malloc(len + 1);
     memcpy(longer, enc, len);
     longer[len] = 0;
     CHECK(!zbc_block_decode(&d, longer, len + 1, &err));
-    CHECK(strstr(err.msg, "trailing") != NULL);
+    CHECK_EQ_STR(err.msg, "block has 1 trailing bytes");
     /* count in body differs from header */
     memcpy(longer, enc, len);
     longer[328] = 3;

@@ -312,6 +312,45 @@ static void test_bad(void)
                        "total supply overflows");
 }
 
+/* A string amount is 1..20 decimal digits, leading zeros allowed
+ * (docs/protocol-chain.md §1.1): "0001000" is 1000, twenty digits up to
+ * 2^64 - 1 parse, twenty-one digits or 2^64 do not. */
+static void test_string_amounts(void)
+{
+    static const struct {
+        const char *text;
+        int ok;
+        uint64_t value;
+    } cases[] = {
+        {"\"0001000\"", 1, 1000},
+        {"\"0\"", 1, 0},
+        {"\"00000000000000000000\"", 1, 0},
+        {"\"18446744073709551615\"", 1, UINT64_MAX},
+        {"\"00018446744073709551\"", 1, 18446744073709551ull},
+        {"\"000000000000000000001\"", 0, 0},
+        {"\"18446744073709551616\"", 0, 0},
+        {"\"\"", 0, 0},
+        {"\"+1\"", 0, 0},
+        {"\" 1\"", 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char to[64];
+        snprintf(to, sizeof to, "\"min_fee_per_byte\":%s", cases[i].text);
+        char *json = variant("\"min_fee_per_byte\":2", to);
+        struct zbc_genesis g;
+        struct zbc_err err = {{0}};
+        int ok = zbc_genesis_parse_json(&g, json, strlen(json), &err);
+        CHECK_EQ_INT(ok, cases[i].ok);
+        if (ok) {
+            CHECK(g.min_fee_per_byte == cases[i].value);
+            zbc_genesis_free(&g);
+        } else {
+            CHECK(strstr(err.msg, "genesis min_fee_per_byte") != NULL);
+        }
+        free(json);
+    }
+}
+
 static void test_load_file(void)
 {
     struct zbc_genesis g;
@@ -335,6 +374,7 @@ int main(void)
     TEST_RUN(test_good);
     TEST_RUN(test_text_forms);
     TEST_RUN(test_bad);
+    TEST_RUN(test_string_amounts);
     TEST_RUN(test_load_file);
     return test_summary("consensus_genesis");
 }

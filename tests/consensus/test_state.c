@@ -6,6 +6,7 @@
 
 #include "consensus/events.h"
 #include "consensus/ledger.h"
+#include "consensus/money.h"
 #include "consensus/mem_kv.h"
 #include "consensus/state.h"
 #include "crypto/hex.h"
@@ -200,6 +201,51 @@ static void test_every_change_moves_root(void)
     zbc_mem_kv_free(m);
 }
 
+/* Every refusal of the undo record decoder, with its sentence
+ * (docs/protocol-chain.md §4.2). */
+static void test_undo_refusals(void)
+{
+    static const struct {
+        uint8_t b[16];
+        size_t n;
+        const char *want;
+    } cases[] = {
+        {{0}, 0, "undo record is truncated (header)"},
+        {{1, 0, 0, 0}, 4, "undo record is truncated (header)"},
+        {{2, 0, 0, 0, 0}, 5, "undo record version 2 is not 1"},
+        {{1, 1, 0, 0, 0}, 5, "undo record claims 1 entries in 0 bytes"},
+        {{1, 1, 0, 0, 0, 6, 1, 'k', 0}, 9, "undo entry 0 names table 6"},
+        {{1, 1, 0, 0, 0, 1, 0, 'k', 0}, 9, "undo entry 0 has key length 0"},
+        {{1, 1, 0, 0, 0, 1, 65, 'k', 0}, 9, "undo entry 0 has key length 65"},
+        {{1, 1, 0, 0, 0, 1, 3, 'k', 'e'}, 9,
+         "undo entry 0 is truncated (key)"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 2}, 9, "undo entry 0 has presence flag 2"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 9, 0, 0}, 12,
+         "undo entry 0 is truncated (length)"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 2, 0, 0, 0, 'v'}, 14,
+         "undo entry 0 value of 2 bytes does not fit"},
+        {{1, 2, 0, 0, 0, 1, 1, 'k', 1, 1, 0, 0, 0, 'v'}, 14,
+         "undo entry 1 is truncated"},
+        {{1, 1, 0, 0, 0, 1, 1, 'k', 1, 1, 0, 0, 0, 'v', 7}, 15,
+         "undo record has 1 trailing bytes"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct zbc_undo u;
+        struct zbc_err err = {{0}};
+        CHECK(!zbc_undo_decode(&u, cases[i].b, cases[i].n, &err));
+        CHECK(u.e == NULL && u.n == 0);
+        CHECK_EQ_STR(err.msg, cases[i].want);
+    }
+    /* the last case without its trailing byte decodes */
+    struct zbc_undo u;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_undo_decode(&u, cases[12].b, 14, &err));
+    CHECK(u.n == 1 && u.e[0].table == 1 && u.e[0].klen == 1 &&
+          u.e[0].key[0] == 'k' && u.e[0].had && u.e[0].vlen == 1 &&
+          u.e[0].val[0] == 'v');
+    zbc_undo_free(&u);
+}
+
 static void test_ledger(void)
 {
     struct zbc_mem_kv *m = zbc_mem_kv_new();
@@ -225,7 +271,7 @@ static void test_ledger(void)
     uint32_t h;
     CHECK(!zbc_ledger_height(&s, &h, &err));
     CHECK(strstr(err.msg, "not initialised") != NULL);
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(zbc_ledger_init_genesis(&s, &g, &err));
     CHECK(!zbc_ledger_init_genesis(&s, &g, &err));
     CHECK(strstr(err.msg, "already initialised") != NULL);
@@ -236,20 +282,20 @@ static void test_ledger(void)
     CHECK_EQ_INT(v, 1150);
     CHECK(zbc_ledger_balance(&s, &g.fund_account, &v, &err));
     CHECK_EQ_INT(v, 1000);
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     CHECK(zbc_state_check_root(&s, &err));
 
     CHECK(zbc_ledger_debit(&s, &bal[0].addr, 30, &err));
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(strstr(err.msg, "money invariant broken") != NULL);
     CHECK(zbc_ledger_credit(&s, &bal[1].addr, 30, &err));
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     CHECK(!zbc_ledger_debit(&s, &bal[0].addr, 71, &err));
     CHECK(strstr(err.msg, "insufficient balance") != NULL);
     CHECK(zbc_ledger_credit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
     CHECK(!zbc_ledger_credit(&s, &bal[0].addr, 1, &err));
     CHECK(strstr(err.msg, "overflow") != NULL);
-    CHECK(!zbc_ledger_check_money(&s, &err)); /* sum overflows */
+    CHECK(!zbc_money_check(&s, &err)); /* sum overflows */
     CHECK(zbc_ledger_debit(&s, &bal[0].addr, UINT64_MAX - 70, &err));
     struct zbc_addr empty;
     zbc_addr_empty(&empty);
@@ -269,10 +315,10 @@ static void test_ledger(void)
     /* a corrupt app record (pots are summed from them) fails the check */
     CHECK(zbc_state_put(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1,
                         (const uint8_t *)"y", 1, &err));
-    CHECK(!zbc_ledger_check_money(&s, &err));
+    CHECK(!zbc_money_check(&s, &err));
     CHECK(strstr(err.msg, "money invariant") != NULL);
     CHECK(zbc_state_del(&s, ZBC_TABLE_APPS, (const uint8_t *)"x", 1, &err));
-    CHECK(zbc_ledger_check_money(&s, &err));
+    CHECK(zbc_money_check(&s, &err));
     /* a corrupt account record is reported */
     uint8_t key[ZBC_ADDR_BYTES_MAX];
     size_t klen = zbc_addr_write(key, &bal[1].addr);
@@ -282,6 +328,105 @@ static void test_ledger(void)
     CHECK(strstr(err.msg, "corrupt") != NULL);
     zbc_state_close(&s);
     zbc_mem_kv_free(m);
+}
+
+/* An event of `kind` with empty addresses (type 2), reason length rl and
+ * reason bytes `reason`, then `tail` raw bytes; returns the length. */
+static size_t event_bytes(uint8_t *b, uint8_t kind, uint8_t rl,
+                          const char *reason, const uint8_t *tail,
+                          size_t tail_n)
+{
+    size_t n = 0;
+    memset(b, 0, 37);
+    b[0] = kind;
+    n = 37;
+    const uint8_t empty[4] = {2, 0, 0, 0};
+    memcpy(b + n, empty, 4);
+    memcpy(b + n + 4, empty, 4);
+    n += 8;
+    memset(b + n, 0, 16);
+    n += 16;
+    b[n++] = rl;
+    size_t have = strlen(reason);
+    memcpy(b + n, reason, have);
+    n += have;
+    memcpy(b + n, tail, tail_n);
+    return n + tail_n;
+}
+
+/* Every refusal of the event decoders, with its sentence
+ * (docs/protocol-chain.md §5.4). */
+static void test_event_refusals(void)
+{
+    uint8_t b[400];
+    struct zbc_event e;
+    struct zbc_err err = {{0}};
+    size_t used, n;
+    static const uint8_t no_tail[1];
+    static const uint8_t tail_ok[] = {1, 2, 0xaa, 0xbb};
+    static const uint8_t tail_short[] = {1, 3, 0xaa, 0xbb};
+
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 2, "ok", no_tail, 0);
+    CHECK(zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK(used == n && strcmp(e.reason, "ok") == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 36, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated");
+    b[0] = 0;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event has unknown kind 0");
+    b[0] = 99;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event has unknown kind 99");
+    b[0] = ZBC_EVENT_TRANSFER;
+    CHECK(!zbc_event_decode_one(&e, b, 39, &used, &err));
+    CHECK(strncmp(err.msg, "event address a: ", 17) == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 43, &used, &err));
+    CHECK(strncmp(err.msg, "event address b: ", 17) == 0);
+    CHECK(!zbc_event_decode_one(&e, b, 45 + 16, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (amounts)");
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 3, "ab", no_tail, 0);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason of 3 bytes does not fit");
+    char long_reason[ZBC_EVENT_REASON_MAX + 1];
+    memset(long_reason, 'x', ZBC_EVENT_REASON_MAX);
+    long_reason[ZBC_EVENT_REASON_MAX] = '\0';
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, ZBC_EVENT_REASON_MAX, long_reason,
+                    no_tail, 0);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason of 200 bytes does not fit");
+    n = event_bytes(b, ZBC_EVENT_TRANSFER, 3, "abc", no_tail, 0);
+    b[n - 2] = 0;
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event reason contains a NUL byte");
+    n = event_bytes(b, ZBC_EVENT_APP_CREATE, 0, "", tail_ok, sizeof tail_ok);
+    CHECK(zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK(used == n && e.seat == 1 && e.data_len == 2 && e.data[1] == 0xbb);
+    CHECK(!zbc_event_decode_one(&e, b, n - 3, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (seat and data)");
+    n = event_bytes(b, ZBC_EVENT_APP_CREATE, 0, "", tail_short,
+                    sizeof tail_short);
+    CHECK(!zbc_event_decode_one(&e, b, n, &used, &err));
+    CHECK_EQ_STR(err.msg, "event is truncated (seat and data)");
+
+    /* lists: version u8 | count u32 | events */
+    struct zbc_events ev;
+    uint8_t list[100] = {1, 1, 0, 0, 0};
+    size_t one = event_bytes(list + 5, ZBC_EVENT_TRANSFER, 0, "", no_tail, 0);
+    CHECK(zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK(ev.n == 1);
+    zbc_events_free(&ev);
+    CHECK(!zbc_events_decode(&ev, list, 4, &err));
+    CHECK_EQ_STR(err.msg, "event list is truncated (header)");
+    CHECK(!zbc_events_decode(&ev, list, 5 + one - 1, &err));
+    CHECK_EQ_STR(err.msg, "event list claims 1 events in 61 bytes");
+    CHECK(!zbc_events_decode(&ev, list, 5 + one + 1, &err));
+    CHECK_EQ_STR(err.msg, "event list has 1 trailing bytes");
+    list[5] = 0;
+    CHECK(!zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK_EQ_STR(err.msg, "event 0: event has unknown kind 0");
+    list[0] = 2;
+    CHECK(!zbc_events_decode(&ev, list, 5 + one, &err));
+    CHECK_EQ_STR(err.msg, "event list version 2 is not 1");
 }
 
 static void test_events(void)
@@ -346,7 +491,9 @@ int main(void)
 {
     TEST_RUN(test_known_roots);
     TEST_RUN(test_every_change_moves_root);
+    TEST_RUN(test_undo_refusals);
     TEST_RUN(test_ledger);
     TEST_RUN(test_events);
+    TEST_RUN(test_event_refusals);
     return test_summary("consensus_state");
 }

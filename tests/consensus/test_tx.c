@@ -28,7 +28,7 @@ static size_t unhex(uint8_t *out, size_t cap, const char *hex)
     return n;
 }
 
-/* Payload address rule (api.md §2), decoded here independently of
+/* Payload address rule (docs/protocol-tx.md §5), decoded here independently of
  * tx_payload.c: "" none, 64 hex bare ZooBC key, else typed bytes. */
 static void payload_addr(struct zbc_addr *a, const char *hex)
 {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "consensus/tx.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "testlib.h"
 
@@ -12,7 +13,7 @@
 static const char *full_hex =
     "010000000104f1536500000000000000005e8eb28dccaa94a992f7169fa67966207d96aa55df7d24d2d6ec1f538c9f215200000000d04ab232742bb4ab3a1368bd4615e4e6d0224ab71a016baf8520a332c9778737404b4c00000000000800000080b2e60e00000000000000005e8eb28dccaa94a992f7169fa67966207d96aa55df7d24d2d6ec1f538c9f2152881300000000000000d2496b000000000a00000073686970206669727374000a000000696e766f696365203432bbda32ba34aedf8c8692c888776b6cce723ba008d7766aea6b7672aa28a711fd3709c2b73afa346bf5cd3bd874533ef43fc6dc94b64de57b173f2094da926005";
 
-/* Offsets in that transaction (signing.md §2-§3). */
+/* Offsets in that transaction (docs/protocol-tx.md §1). */
 #define OFF_SENDER 13
 #define OFF_BODYLEN (13 + 36 + 36 + 8)
 #define OFF_ESCROW (OFF_BODYLEN + 4 + 8)
@@ -27,14 +28,6 @@ static void load(void)
 {
     CHECK(zbc_hex_decode(full, sizeof full, &full_n, full_hex, strlen(full_hex)));
     CHECK_EQ_INT(full_n, OFF_MSGLEN + 4 + 10 + 64);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
 }
 
 static void test_full_parses(void)
@@ -106,14 +99,14 @@ static void test_oversized_lengths(void)
     };
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         memcpy(buf, full, full_n);
-        put32(buf + fields[i].off, 0xffffffffu);
+        zbc_put_le32(buf + fields[i].off, 0xffffffffu);
         CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
         CHECK(strstr(err.msg, fields[i].what) != NULL);
         CHECK(strstr(err.msg, "exceeds") != NULL);
     }
     /* a message length one too long eats into the signature: 63 left */
     memcpy(buf, full, full_n);
-    put32(buf + OFF_MSGLEN, 11);
+    zbc_put_le32(buf + OFF_MSGLEN, 11);
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
     CHECK(strstr(err.msg, "signature") != NULL);
 }
@@ -135,23 +128,23 @@ static void test_bad_account_types(void)
     struct zbc_tx tx;
     struct zbc_err err;
     memcpy(buf, full, full_n);
-    put32(buf + OFF_SENDER, 99);
+    zbc_put_le32(buf + OFF_SENDER, 99);
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
     CHECK(strstr(err.msg, "sender") != NULL && strstr(err.msg, "99") != NULL);
     /* recipient of an unknown type */
     memcpy(buf, full, full_n);
-    put32(buf + OFF_SENDER + 36, 17);
+    zbc_put_le32(buf + OFF_SENDER + 36, 17);
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
     CHECK(strstr(err.msg, "recipient") != NULL);
     /* approver of an unknown type */
     memcpy(buf, full, full_n);
-    put32(buf + OFF_ESCROW, 1000);
+    zbc_put_le32(buf + OFF_ESCROW, 1000);
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
     CHECK(strstr(err.msg, "escrow") != NULL);
     /* type 10 (DataSet object) has a 32-byte payload but no signature
      * format: parses up to the signature, then fails */
     memcpy(buf, full, full_n);
-    put32(buf + OFF_SENDER, 10);
+    zbc_put_le32(buf + OFF_SENDER, 10);
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
     CHECK_EQ_STR(err.msg, "no signature format is known for sender account type 10");
 }
@@ -171,7 +164,7 @@ static void test_multi_party_flag(void)
     CHECK(!zbc_tx_parse(&tx, buf, full_n, &err));
 }
 
-/* A multi-party escrow built by hand (signing.md §3) parses field by field
+/* A multi-party escrow built by hand (docs/protocol-tx.md §1) parses field by field
  * and re-serializes identically. */
 static void test_multi_party_round_trip(void)
 {
@@ -183,7 +176,7 @@ static void test_multi_party_round_trip(void)
     memcpy(buf, full, OFF_MULTI);
     n = OFF_MULTI;
     buf[n++] = 1;
-    put32(buf + n, 5);
+    zbc_put_le32(buf + n, 5);
     n += 4;
     memcpy(buf + n, cosig, 5);
     n += 5;

@@ -1,5 +1,5 @@
 /* Bodies of the six types: parse and write against byte strings laid out
- * by hand from SPEC §3, exact-length rules, bad input. */
+ * by hand from docs/protocol-tx.md §3, exact-length rules, bad input. */
 #include "consensus/tx_body.h"
 #include "crypto/hex.h"
 #include "testlib.h"

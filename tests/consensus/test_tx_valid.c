@@ -1,4 +1,4 @@
-/* Stateless validity: each rule of SPEC §3 with its error text, for
+/* Stateless validity: each rule of docs/protocol-tx.md §4 with its error text, for
  * transactions signed here (Ed25519 from a seed, Ethereum and Bitcoin with
  * secp256k1 keys) over the chain-bound digest. */
 #include <sodium.h>

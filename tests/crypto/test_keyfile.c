@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crypto/bytes.h"
 #include "crypto/keyfile.h"
 #include "testlib.h"
 
@@ -44,14 +45,10 @@ static void test_documented_layout(void)
     CHECK(memcmp(img, "ZBCKEY", 6) == 0);
     CHECK_EQ_INT(img[6], 1);
     CHECK_EQ_INT(img[7], 1);
-    uint64_t ops = 0, mem = 0;
-    for (int i = 7; i >= 0; i--) {
-        ops = ops << 8 | img[8 + i];
-        mem = mem << 8 | img[16 + i];
-    }
+    uint64_t ops = zbc_get_le64(img + 8), mem = zbc_get_le64(img + 16);
     CHECK(ops == crypto_pwhash_OPSLIMIT_MIN);
     CHECK(mem == crypto_pwhash_MEMLIMIT_MIN);
-    CHECK_EQ_INT(img[64] | img[65] << 8 | img[66] << 16 | img[67] << 24, 32);
+    CHECK_EQ_INT(zbc_get_le32(img + 64), 32);
     CHECK(crypto_pwhash(key, 32, "correct horse", 13, img + 24, ops, (size_t)mem,
                         crypto_pwhash_ALG_ARGON2ID13) == 0);
     CHECK(crypto_secretbox_open_easy(out, img + 68, 48, img + 40, key) == 0);
@@ -154,8 +151,7 @@ static void test_limits_in_file(void)
     struct zbc_err err;
     CHECK(zbc_keyfile_seal(&img, &n, seed, 32, "pw", 2, &fast, &err));
     uint64_t big = (uint64_t)crypto_pwhash_MEMLIMIT_SENSITIVE + 1;
-    for (int i = 0; i < 8; i++)
-        img[16 + i] = (uint8_t)(big >> (8 * i));
+    zbc_put_le64(img + 16, big);
     crypto_hash_sha256(img + n - 32, img, n - 32);
     CHECK(!zbc_keyfile_open(out, sizeof out, &m, img, n, "pw", 2, &err));
     CHECK(strstr(err.msg, "memlimit") != NULL);
@@ -175,8 +171,7 @@ static void test_work_limit_in_file(void)
     struct zbc_err err;
     CHECK(zbc_keyfile_seal(&img, &n, seed, 32, "pw", 2, &fast, &err));
     uint64_t ops = crypto_pwhash_OPSLIMIT_MAX;
-    for (int i = 0; i < 8; i++)
-        img[8 + i] = (uint8_t)(ops >> (8 * i));
+    zbc_put_le64(img + 8, ops);
     crypto_hash_sha256(img + n - 32, img, n - 32);
     alarm(30);
     CHECK(!zbc_keyfile_open(out, sizeof out, &m, img, n, "pw", 2, &err));

@@ -85,24 +85,21 @@ static int kv_ops_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     const uint8_t k[] = {9, 9};
     uint8_t v[16];
     size_t vlen = 0;
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
-                             err),
-                 ZBC_KV_NOTFOUND);
+    bool found = false;
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
+                             &found, err) && !found);
     CHECK(kv.ops->put(kv.ctx, ZBC_TABLE_APPS, k, 2, (const uint8_t *)"hello",
                       5, err));
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
-                             err),
-                 ZBC_KV_FOUND);
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
+                             &found, err) && found);
     CHECK_EQ_INT(vlen, 5);
     CHECK_EQ_MEM(v, "hello", 5);
     /* the same key in another table is another entry */
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_PENDING, k, 2, v, sizeof v,
-                             &vlen, err),
-                 ZBC_KV_NOTFOUND);
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_PENDING, k, 2, v, sizeof v,
+                             &vlen, &found, err) && !found);
     /* a value larger than the caller's buffer is an error, not a cut */
     struct zbc_err e2 = {{0}};
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, 3, &vlen, &e2),
-                 ZBC_KV_ERROR);
+    CHECK(!kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, 3, &vlen, &found, &e2));
     CHECK(strstr(e2.msg, "more than the 3") != NULL);
     /* bad table, empty key, oversized key */
     e2.msg[0] = '\0';
@@ -113,9 +110,8 @@ static int kv_ops_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     CHECK(strstr(e2.msg, "outside 1..64") != NULL);
     uint8_t big[ZBC_KV_KEY_MAX + 1] = {0};
     e2.msg[0] = '\0';
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, big, sizeof big, v,
-                             sizeof v, &vlen, &e2),
-                 ZBC_KV_ERROR);
+    CHECK(!kv.ops->get(kv.ctx, ZBC_TABLE_APPS, big, sizeof big, v,
+                             sizeof v, &vlen, &found, &e2));
     CHECK(strstr(e2.msg, "outside 1..64") != NULL);
     e2.msg[0] = '\0';
     CHECK(!kv.ops->del(kv.ctx, ZBC_TABLE_APPS, big, sizeof big, &e2));
@@ -126,14 +122,12 @@ static int kv_ops_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     /* overwrite then delete; deleting an absent key is fine */
     CHECK(kv.ops->put(kv.ctx, ZBC_TABLE_APPS, k, 2, (const uint8_t *)"x", 1,
                       err));
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
-                             err),
-                 ZBC_KV_FOUND);
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
+                             &found, err) && found);
     CHECK_EQ_INT(vlen, 1);
     CHECK(kv.ops->del(kv.ctx, ZBC_TABLE_APPS, k, 2, err));
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
-                             err),
-                 ZBC_KV_NOTFOUND);
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_APPS, k, 2, v, sizeof v, &vlen,
+                             &found, err) && !found);
     CHECK(kv.ops->del(kv.ctx, ZBC_TABLE_APPS, k, 2, err));
     /* leave one entry for the read-only check */
     return kv.ops->put(kv.ctx, ZBC_TABLE_META, k, 2, (const uint8_t *)"m", 1,
@@ -148,9 +142,9 @@ static int ro_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     const uint8_t k[] = {9, 9};
     uint8_t v[4];
     size_t vlen = 0;
-    CHECK_EQ_INT(kv.ops->get(kv.ctx, ZBC_TABLE_META, k, 2, v, sizeof v, &vlen,
-                             err),
-                 ZBC_KV_FOUND);
+    bool found = false;
+    CHECK(kv.ops->get(kv.ctx, ZBC_TABLE_META, k, 2, v, sizeof v, &vlen,
+                             &found, err) && found);
     struct zbc_err e2 = {{0}};
     CHECK(!kv.ops->put(kv.ctx, ZBC_TABLE_META, k, 2, v, 1, &e2));
     CHECK(strstr(e2.msg, "ledger write to s_meta failed") != NULL);
@@ -326,8 +320,9 @@ static int big_check_fn(struct zbc_store_txn *t, void *arg,
         uint8_t key[8];
         size_t vlen = 0;
         memcpy(key, &i, sizeof key);
+        bool found = false;
         if (kv.ops->get(kv.ctx, ZBC_TABLE_PENDING, key, sizeof key, val,
-                        sizeof val, &vlen, err) == ZBC_KV_FOUND &&
+                        sizeof val, &vlen, &found, err) && found &&
             vlen == 60000 && val[0] == (uint8_t)(i & 0xff) &&
             val[59999] == (uint8_t)(i & 0xff))
             c->good++;
