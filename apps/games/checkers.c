@@ -297,15 +297,14 @@ static int format_path(const uint8_t *move, size_t len, char *out, size_t cap)
     return zbc_text_result(&t);
 }
 
+extern const struct zbc_engine zbc_engine_checkers;
+
 static int ck_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct checkers *s = cs(st);
-    if (s->status != ST_ONGOING)
-        return zbc_fail(err, "the game is over");
-    if (seat != seat_of(s, s->stm))
-        return zbc_fail(err, "it is seat %d's turn (%s), not seat %u's",
-                        seat_of(s, s->stm), SIDE_NAME[s->stm], seat);
+    if (!zbc_engine_move_entry(&zbc_engine_checkers, ck_turn(st), seat, len, err))
+        return 0;
     if (len < 2 || len > PATH_MAX_SQ)
         return zbc_fail(err, "a checkers move lists 2-%d squares, not %zu",
                         PATH_MAX_SQ, len);

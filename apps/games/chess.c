@@ -447,16 +447,15 @@ static int chess_init(struct zbc_game_state *st, uint8_t seats,
     return 1;
 }
 
+extern const struct zbc_engine zbc_engine_chess;
+
 static int chess_check_move(const struct zbc_game_state *st, uint8_t seat,
                             const uint8_t *move, size_t len,
                             struct zbc_err *err)
 {
     const struct chess *s = cs(st);
-    if (s->status != ST_ONGOING)
-        return zbc_fail(err, "the game is over");
-    if (seat != seat_of(s, stm(s)))
-        return zbc_fail(err, "it is seat %d's turn (%s), not seat %u's",
-                        seat_of(s, stm(s)), COLOR_NAME[stm(s)], seat);
+    if (!zbc_engine_move_entry(&zbc_engine_chess, chess_turn(st), seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a chess move is 2 bytes (from, to), not %zu",
                         len);
@@ -960,4 +959,5 @@ const struct zbc_engine zbc_engine_chess = {
     .render = chess_render,
     .parse_move = chess_parse_move,
     .format_move = chess_format_move,
+    .from_text = zbc_chess_from_fen,
 };

@@ -125,16 +125,15 @@ static int c4_init(struct zbc_game_state *st, uint8_t seats,
     return 1;
 }
 
+extern const struct zbc_engine zbc_engine_connect4;
+
 static int c4_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct c4 *s = cst(st);
     int turn = c4_turn(st);
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_connect4, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a connect-4 move is 1 byte (column 0-6), got %zu",
                         len);

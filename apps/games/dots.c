@@ -188,17 +188,16 @@ static int format_line(const struct dots *s, int i, char *out, size_t cap)
     return n > 0 && (size_t)n < cap;
 }
 
+extern const struct zbc_engine zbc_engine_dots;
+
 static int dots_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,
                            struct zbc_err *err)
 {
     const struct dots *s = cst(st);
     int turn = dots_turn(st);
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_dots, turn, seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a dots and boxes move is a u16 line index "
                         "(2 bytes), got %zu", len);
@@ -529,6 +528,42 @@ static int dots_format_move(const struct zbc_game_state *st,
     return format_line(s, i, out, cap);
 }
 
+/* Named params: width=W, height=H, size=WxH; the one not given keeps its
+ * default of 4. */
+static int dots_params_word(const char *key, const char *value, uint8_t *out,
+                            size_t *len, struct zbc_err *err)
+{
+    if (*len == 0) {
+        out[0] = out[1] = DIM_DEFAULT;
+        *len = 2;
+    }
+    if (strcmp(key, "width") == 0)
+        return zbc_engine_param_u8(key, value, &out[0], err);
+    if (strcmp(key, "height") == 0)
+        return zbc_engine_param_u8(key, value, &out[1], err);
+    if (strcmp(key, "size") == 0) {
+        const char *x = strchr(value, 'x');
+        char w[8];
+        if (x == NULL || (size_t)(x - value) >= sizeof w)
+            return zbc_fail(err, "param size: '%.24s' is not WxH", value);
+        memcpy(w, value, (size_t)(x - value));
+        w[x - value] = '\0';
+        return zbc_engine_param_u8("size width", w, &out[0], err) &&
+               zbc_engine_param_u8("size height", x + 1, &out[1], err);
+    }
+    return zbc_fail(err, "no param '%.24s' (the params are width=W, "
+                    "height=H, size=WxH)", key);
+}
+
+static int dots_params_text(const uint8_t *params, size_t len, char *out,
+                            size_t cap)
+{
+    if (len != 2)
+        return 0;
+    int n = snprintf(out, cap, "width=%u,height=%u", params[0], params[1]);
+    return n > 0 && (size_t)n < cap;
+}
+
 const struct zbc_engine zbc_engine_dots = {
     .type = 8,
     .name = "dots",
@@ -550,4 +585,6 @@ const struct zbc_engine zbc_engine_dots = {
     .render = dots_render,
     .parse_move = dots_parse_move,
     .format_move = dots_format_move,
+    .params_word = dots_params_word,
+    .params_text = dots_params_text,
 };

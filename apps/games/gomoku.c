@@ -109,17 +109,16 @@ static int gm_init(struct zbc_game_state *st, uint8_t seats,
     return 1;
 }
 
+extern const struct zbc_engine zbc_engine_gomoku;
+
 static int gm_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct gomoku *s = cst(st);
     int turn = gm_turn(st);
     char sq[8];
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_gomoku, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a gomoku move is 1 byte (cell 0-224), got %zu",
                         len);

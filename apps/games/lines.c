@@ -247,14 +247,14 @@ static void result(const struct zbc_game_state *g, struct zbc_result *out)
     }
 }
 
+extern const struct zbc_engine zbc_engine_lines;
+
 static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)
 {
     const struct lines_state *s = cst(g);
-    if (s->to_move == NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "it is seat %u's turn, not seat %u's", s->to_move, seat);
+    if (!zbc_engine_move_entry(&zbc_engine_lines, turn(g), seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a lines move is 2 bytes (from, to), got %zu", len);
     if (mv[0] >= CELLS || mv[1] >= CELLS)
@@ -547,4 +547,6 @@ const struct zbc_engine zbc_engine_lines = {
     .render = render,
     .parse_move = parse_move,
     .format_move = format_move,
+    .params_word = zbc_engine_rounds_word,
+    .params_text = zbc_engine_rounds_text,
 };

@@ -152,16 +152,14 @@ static void ludo_result(const struct zbc_game_state *st,
     }
 }
 
+extern const struct zbc_engine zbc_engine_ludo;
+
 static int ludo_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,
                            struct zbc_err *err)
 {
-    const struct ludo_state *s = cludo(st);
-    if (s->winner != NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)s->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_ludo, ludo_turn(st), seat, len, err))
+        return 0;
     if (len != MOVE_LEN)
         return zbc_fail(err, "a ludo move is 4 bytes (token order), got %zu",
                         len);

@@ -182,14 +182,13 @@ static void result(const struct zbc_game_state *g, struct zbc_result *out)
     }
 }
 
+extern const struct zbc_engine zbc_engine_monopoly;
+
 static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)
 {
-    const struct mono_state *s = cst(g);
-    if (s->to_move == NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "it is seat %u's turn, not seat %u's", s->to_move, seat);
+    if (!zbc_engine_move_entry(&zbc_engine_monopoly, turn(g), seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a monopoly move is one flags byte, got %zu bytes", len);
     if (mv[0] & ~FLAG_BUY)

@@ -94,15 +94,14 @@ static void pig_result(const struct zbc_game_state *st, struct zbc_result *out)
     }
 }
 
+extern const struct zbc_engine zbc_engine_pig;
+
 static int pig_check_move(const struct zbc_game_state *st, uint8_t seat,
                           const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct pig_state *p = cpig(st);
-    if (p->winner != PIG_NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != p->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)p->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_pig, pig_turn(st), seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a pig move is one byte (0 roll, 1 hold), got %zu",
                         len);

@@ -124,16 +124,14 @@ static void race_result(const struct zbc_game_state *st,
     }
 }
 
+extern const struct zbc_engine zbc_engine_race;
+
 static int race_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,
                            struct zbc_err *err)
 {
-    const struct race_state *r = crace(st);
-    if (r->winner != RACE_NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != r->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)r->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_race, race_turn(st), seat, len, err))
+        return 0;
     if (len != 1 || move[0] != 0)
         return zbc_fail(err, "the only race move is the single byte 0 (roll)");
     return 1;

@@ -179,17 +179,16 @@ static int rv_init(struct zbc_game_state *st, uint8_t seats,
     return 1;
 }
 
+extern const struct zbc_engine zbc_engine_reversi;
+
 static int rv_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct reversi *s = cst(st);
     int turn = rv_turn(st);
     char sq[8];
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_reversi, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a reversi move is 1 byte (cell 0-63), got %zu",
                         len);
@@ -431,4 +430,5 @@ const struct zbc_engine zbc_engine_reversi = {
     .render = rv_render,
     .parse_move = rv_parse_move,
     .format_move = rv_format_move,
+    .opponent_passed = zbc_reversi_opponent_passed,
 };

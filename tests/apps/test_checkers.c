@@ -307,7 +307,7 @@ static void test_bad_moves(void)
     before = st;
     uint8_t mv[20] = {11, 15};
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "it is seat 0's turn (black), not seat 1's");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
     CHECK_EQ_STR(err.msg, "a checkers move lists 2-16 squares, not 1");
     CHECK(!E->apply_move(&st, 0, mv, 17, NULL, &err));

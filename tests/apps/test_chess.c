@@ -383,7 +383,7 @@ static void test_bad_moves(void)
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "illegal move: e2e5 is not a legal pawn move");
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "it is seat 0's turn (white), not seat 1's");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 3, NULL, &err));
     CHECK_EQ_STR(err.msg, "a chess move is 2 bytes (from, to), not 3");
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));

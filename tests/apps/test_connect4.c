@@ -118,7 +118,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "column 7 out of range 0-6");
     mv[0] = 0;
     CHECK(!E->apply_move(&st, 1, mv, 1, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 1's turn: seat 0 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "a connect-4 move is 1 byte (column 0-6), got 2");
     CHECK(memcmp(&st, &before, sizeof st) == 0);

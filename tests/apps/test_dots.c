@@ -181,7 +181,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "line 256 out of range 0-11");
     mv[1] = 0;
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 0's turn: seat 1 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 1 is to move");
     CHECK(!E->apply_move(&st, 1, mv, 1, NULL, &err));
     CHECK_EQ_STR(err.msg, "a dots and boxes move is a u16 line index "
                           "(2 bytes), got 1");
