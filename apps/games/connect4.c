@@ -12,6 +12,7 @@
 #include "apps/engine.h"
 #include "apps/games/inrow.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
 
 #define W 7
 #define H 6
@@ -317,11 +318,11 @@ static int c4_parse_move(const struct zbc_game_state *st, uint8_t seat,
                          const char *text, uint8_t *move, size_t cap,
                          size_t *len, struct zbc_err *err)
 {
-    unsigned long v;
+    uint64_t v;
     if (cap < 1)
         return zbc_fail(err, "move buffer too small");
-    if (!zbc_notation_parse_uint(text, 1, W, &v, err))
-        return zbc_fail_prefix(err, "connect-4 column (1-7)");
+    if (!zbc_parse_u64(text, 1, W, &v, "connect-4 column (1-7)", err))
+        return 0;
     move[0] = (uint8_t)(v - 1);
     *len = 1;
     return 1;

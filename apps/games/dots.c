@@ -21,6 +21,7 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
 
 #define DIM_MIN 2
 #define DIM_MAX 8
@@ -201,7 +202,7 @@ static int dots_check_move(const struct zbc_game_state *st, uint8_t seat,
     if (len != 2)
         return zbc_fail(err, "a dots and boxes move is a u16 line index "
                         "(2 bytes), got %zu", len);
-    int i = move[0] | move[1] << 8;
+    int i = zbc_get_le16(move);
     if (i >= n_lines(s))
         return zbc_fail(err, "line %d out of range 0-%d", i, n_lines(s) - 1);
     if (s->line[i]) {
@@ -220,7 +221,7 @@ static int dots_apply_move(struct zbc_game_state *st, uint8_t seat,
     if (!dots_check_move(st, seat, move, len, err))
         return 0;
     struct dots *s = mst(st);
-    int i = move[0] | move[1] << 8, box[2];
+    int i = zbc_get_le16(move), box[2];
     int n = boxes_of_line(s, i, box);
     bool scored = false;
     s->line[i] = 1;
@@ -248,8 +249,7 @@ static size_t dots_gen_moves(const struct zbc_game_state *st,
     for (int i = 0; i < n_lines(s) && n < cap; i++) {
         if (!s->line[i]) {
             out[n].len = 2;
-            out[n].b[0] = (uint8_t)i;
-            out[n].b[1] = (uint8_t)(i >> 8);
+            zbc_put_le16(out[n].b, (uint16_t)i);
             n++;
         }
     }
@@ -280,8 +280,8 @@ static size_t dots_encode(const struct zbc_game_state *st, uint8_t *out,
     p += (size_t)(lines + 7) / 8;
     memcpy(out + p, s->owner, (size_t)(s->w * s->h));
     p += (size_t)(s->w * s->h);
-    out[p++] = (uint8_t)s->last;
-    out[p++] = (uint8_t)(s->last >> 8);
+    zbc_put_le16(out + p, s->last);
+    p += 2;
     return p;
 }
 
@@ -314,7 +314,7 @@ static int dots_decode(struct zbc_game_state *st, const uint8_t *in,
     const uint8_t *own = bits + (lines + 7) / 8;
     memset(s.owner, NOBODY_U8, sizeof s.owner);
     memcpy(s.owner, own, (size_t)boxes);
-    s.last = (uint16_t)(own[boxes] | own[boxes + 1] << 8);
+    s.last = zbc_get_le16(own + boxes);
     for (int b = 0; b < boxes; b++) {
         bool closed = box_closed(&s, s.line, b / s.w, b % s.w);
         if (s.owner[b] != NOBODY_U8 && s.owner[b] >= s.seats)
@@ -488,7 +488,7 @@ static int dots_parse_move(const struct zbc_game_state *st, uint8_t seat,
                            size_t *len, struct zbc_err *err)
 {
     struct zbc_tokens tk;
-    unsigned long r, c;
+    uint64_t r, c;
     if (st == NULL)
         return zbc_fail(err, "dots and boxes needs the board to read a move");
     const struct dots *s = cst(st);
@@ -502,15 +502,15 @@ static int dots_parse_move(const struct zbc_game_state *st, uint8_t seat,
                         "'v ROW COL', got '%.40s'", text);
     bool horiz = tk.tok[0][0] == 'h';
     unsigned rmax = horiz ? s->h : s->h - 1u, cmax = horiz ? s->w - 1u : s->w;
-    if (!zbc_notation_parse_uint(tk.tok[1], 0, rmax, &r, err))
-        return zbc_fail_prefix(err, "%s line row", horiz ? "horizontal"
-                                                         : "vertical");
-    if (!zbc_notation_parse_uint(tk.tok[2], 0, cmax, &c, err))
-        return zbc_fail_prefix(err, "%s line column", horiz ? "horizontal"
-                                                            : "vertical");
+    if (!zbc_parse_u64(tk.tok[1], 0, rmax, &r,
+                       horiz ? "horizontal line row" : "vertical line row",
+                       err) ||
+        !zbc_parse_u64(tk.tok[2], 0, cmax, &c,
+                       horiz ? "horizontal line column"
+                             : "vertical line column", err))
+        return 0;
     int i = horiz ? h_index(s, (int)r, (int)c) : v_index(s, (int)r, (int)c);
-    move[0] = (uint8_t)i;
-    move[1] = (uint8_t)(i >> 8);
+    zbc_put_le16(move, (uint16_t)i);
     *len = 2;
     return 1;
 }
@@ -522,7 +522,7 @@ static int dots_format_move(const struct zbc_game_state *st,
     if (st == NULL || len != 2)
         return 0;
     const struct dots *s = cst(st);
-    int i = move[0] | move[1] << 8;
+    int i = zbc_get_le16(move);
     if (i >= n_lines(s))
         return 0;
     return format_line(s, i, out, cap);

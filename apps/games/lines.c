@@ -17,6 +17,7 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
 
 #define SIDE 9
 #define CELLS (SIDE * SIDE)
@@ -357,8 +358,8 @@ static size_t encode(const struct zbc_game_state *g, uint8_t *out, size_t cap)
     out[p++] = s->last_to;
     for (unsigned i = 0; i < s->seats; i++) {
         out[p++] = s->moves_made[i];
-        out[p++] = (uint8_t)s->score[i];
-        out[p++] = (uint8_t)(s->score[i] >> 8);
+        zbc_put_le16(out + p, s->score[i]);
+        p += 2;
         memcpy(out + p, s->board[i], CELLS);
         p += CELLS;
     }
@@ -393,7 +394,7 @@ static int decode(struct zbc_game_state *g, const uint8_t *in, size_t len,
     unsigned total_moves = 0;
     for (unsigned i = 0; i < s.seats; i++) {
         s.moves_made[i] = in[p++];
-        s.score[i] = (uint16_t)(in[p] | in[p + 1] << 8);
+        s.score[i] = zbc_get_le16(in + p);
         p += 2;
         memcpy(s.board[i], in + p, CELLS);
         p += CELLS;

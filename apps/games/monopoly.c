@@ -12,6 +12,7 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
 
 #define SQUARES 24
 #define START_CASH 1500u
@@ -308,8 +309,8 @@ static size_t encode(const struct zbc_game_state *g, uint8_t *out, size_t cap)
     out[p++] = s->last_d1;
     out[p++] = s->last_d2;
     for (unsigned i = 0; i < s->seats; i++) {
-        for (int k = 0; k < 4; k++)
-            out[p++] = (uint8_t)(s->cash[i] >> (8 * k));
+        zbc_put_le32(out + p, s->cash[i]);
+        p += 4;
         out[p++] = s->pos[i];
         out[p++] = s->moves_made[i];
     }
@@ -343,8 +344,7 @@ static int decode(struct zbc_game_state *g, const uint8_t *in, size_t len,
     size_t p = 7;
     unsigned total = 0;
     for (unsigned i = 0; i < s.seats; i++) {
-        s.cash[i] = (uint32_t)in[p] | (uint32_t)in[p + 1] << 8 |
-                    (uint32_t)in[p + 2] << 16 | (uint32_t)in[p + 3] << 24;
+        s.cash[i] = zbc_get_le32(in + p);
         p += 4;
         s.pos[i] = in[p++];
         s.moves_made[i] = in[p++];

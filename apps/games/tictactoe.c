@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "apps/engine.h"
-#include "apps/notation.h"
 #include "apps/games/inrow.h"
+#include "apps/notation.h"
+#include "crypto/bytes.h"
 
 #define N 3
 #define CELLS 9
@@ -307,13 +308,14 @@ static int ttt_parse_move(const struct zbc_game_state *st, uint8_t seat,
                           const char *text, uint8_t *move, size_t cap,
                           size_t *len, struct zbc_err *err)
 {
-    unsigned long v;
+    uint64_t v;
     unsigned cell;
     if (cap < 1)
         return zbc_fail(err, "move buffer too small");
     if (text[0] >= '0' && text[0] <= '9') {
-        if (!zbc_notation_parse_uint(text, 1, CELLS, &v, err))
-            return zbc_fail_prefix(err, "tic-tac-toe square (1-9 or a1-c3)");
+        if (!zbc_parse_u64(text, 1, CELLS, &v,
+                           "tic-tac-toe square (1-9 or a1-c3)", err))
+            return 0;
         cell = (unsigned)v - 1;
     } else if (!zbc_notation_parse_square(text, N, N, &cell, err)) {
         return zbc_fail_prefix(err, "tic-tac-toe square (1-9 or a1-c3)");

@@ -470,9 +470,9 @@ static void test_bad_fen(void)
     bad_fen("8/8/8/8/8/8/8/K6k w KX -", "bad FEN castling field");
     bad_fen("8/8/8/8/8/8/8/K6k w - e4", "bad FEN en-passant field");
     bad_fen("8/8/8/8/8/8/8/K6k w - - 151 1",
-            "FEN halfmove clock: number 151 out of range 0-150");
+            "FEN halfmove clock: 151 is out of range 0-150");
     bad_fen("8/8/8/8/8/8/8/K6k w - - 0 0",
-            "FEN fullmove number: number 0 out of range 1-9999");
+            "FEN fullmove number: 0 is out of range 1-9999");
     bad_fen("8/8/8/8/8/8/8/K7k w - -", "FEN rank 1 has more than 8 squares");
     bad_fen("8/8/8/8/8/8/K6k w - -", "FEN board must have 8 ranks of 8 squares");
     bad_fen("8/8/8/8/8/8/8/K6x w - -", "bad FEN piece letter 'x'");

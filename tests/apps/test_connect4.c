@@ -127,7 +127,7 @@ static void test_bad_moves(void)
     CHECK_EQ_INT(E->gen_moves(&st, moves, ZBC_MOVES_MAX), 6);
     size_t len;
     CHECK(!E->parse_move(&st, 0, "8", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "connect-4 column (1-7): number 8 out of range 1-7");
+    CHECK_EQ_STR(err.msg, "connect-4 column (1-7): 8 is out of range 1-7");
     CHECK(!E->parse_move(&st, 0, "a", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 0, "0", mv, sizeof mv, &len, &err));
 }

@@ -189,11 +189,11 @@ static void test_bad_moves(void)
     CHECK(memcmp(&st, &before, sizeof st) == 0);
     size_t len;
     CHECK(!E->parse_move(&st, 1, "h 3 0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "horizontal line row: number 3 out of range 0-2");
+    CHECK_EQ_STR(err.msg, "horizontal line row: 3 is out of range 0-2");
     CHECK(!E->parse_move(&st, 1, "h 0 2", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "horizontal line column: number 2 out of range 0-1");
+    CHECK_EQ_STR(err.msg, "horizontal line column: 2 is out of range 0-1");
     CHECK(!E->parse_move(&st, 1, "v 2 0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "vertical line row: number 2 out of range 0-1");
+    CHECK_EQ_STR(err.msg, "vertical line row: 2 is out of range 0-1");
     CHECK(!E->parse_move(&st, 1, "x 0 0", mv, sizeof mv, &len, &err));
     CHECK_EQ_STR(err.msg, "a dots and boxes move is 'h ROW COL' or "
                           "'v ROW COL', got 'x 0 0'");

@@ -123,7 +123,7 @@ static void test_bad_moves(void)
     CHECK(memcmp(&st, &before, sizeof st) == 0);
     size_t len;
     CHECK(!E->parse_move(&st, 1, "0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "tic-tac-toe square (1-9 or a1-c3): number 0 out of "
+    CHECK_EQ_STR(err.msg, "tic-tac-toe square (1-9 or a1-c3): 0 is out of "
                           "range 1-9");
     CHECK(!E->parse_move(&st, 1, "d1", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 1, "10", mv, sizeof mv, &len, &err));
