@@ -328,7 +328,7 @@ static void bs_result(const struct zbc_game_state *st, struct zbc_result *out)
 /* Whether a board's reveals decide the game for its shooter: 17 ship
  * cells hit, or fewer than 17 ship cells possible (revealed ships plus
  * cells not yet revealed), so its owner committed too few ships.  The
- * latter includes SPEC's "all 100 shots and fewer than 17 ships" and
+ * latter includes "all 100 shots and fewer than 17 ships" and
  * catches a short fleet as soon as it is certain: an honest board always
  * keeps ships + unrevealed >= 17. */
 static bool board_decided(const uint8_t board[N_CELLS])

@@ -1,4 +1,4 @@
-/* Chess (type 2), the simplified rules of SPEC §5 and docs/games.md,
+/* Chess (type 2), the simplified rules of docs/games.md,
  * section "Chess (type 2)":
  * no castling, no en passant, a pawn reaching the last rank always becomes
  * a queen.  Checkmate wins; stalemate, insufficient material, the 75-move

@@ -1,7 +1,7 @@
-/* Connect-4 (SPEC §5, type 3): 7 columns x 6 rows, a disc drops to the
- * lowest free row of its column; four in a row (horizontal, vertical or
- * diagonal) wins; a full board without a line is a draw.  The seat drawn
- * first plays X, the other O.
+/* Connect-4 (docs/games.md, "Connect-4 (type 3)").  7 columns x 6 rows, a
+ * disc drops to the lowest free row of its column; four in a row
+ * (horizontal, vertical or diagonal) wins; a full board without a line is a
+ * draw.  The seat drawn first plays X, the other O.
  *
  * Cells: cell = row * 7 + column, row 0 is the bottom row.  Move bytes:
  * column u8 0-6.  Notation: the column number "1"-"7".

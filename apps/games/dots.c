@@ -1,9 +1,9 @@
-/* Dots and boxes (SPEC §5, type 8): 2-4 seats on a grid of width x height
- * boxes (params: width u8, height u8, each 2-8; empty params = 4 x 4).
- * Seats take turns in seat order starting with the drawn first seat, each
- * drawing one undrawn line; a line that completes one or two boxes gives
- * them to its seat, which moves again.  When every line is drawn the most
- * boxes wins; a tie for the most is a draw.
+/* Dots and boxes (docs/games.md, "Dots and boxes (type 8)").  2-4 seats on a
+ * grid of width x height boxes (params: width u8, height u8, each 2-8; empty
+ * params = 4 x 4).  Seats take turns in seat order starting with the drawn
+ * first seat, each drawing one undrawn line; a line that completes one or
+ * two boxes gives them to its seat, which moves again.  When every line is
+ * drawn the most boxes wins; a tie for the most is a draw.
  *
  * Line index (move bytes: u16 LE).  Dots are at rows 0..height and columns
  * 0..width.  Horizontal lines come first: "h R C" joins dot (R, C) to

@@ -1,8 +1,8 @@
-/* Gomoku (SPEC §5, type 6): 15x15 board, players alternately place a stone
- * on any empty cell; five or more in a row (horizontal, vertical or
- * diagonal) wins; a full board without such a line is a draw.  The seat
- * drawn first plays black (X), the other white (O).  No opening or
- * overline restrictions (free-style gomoku).
+/* Gomoku (docs/games.md, "Gomoku (type 6)").  15x15 board, players
+ * alternately place a stone on any empty cell; five or more in a row
+ * (horizontal, vertical or diagonal) wins; a full board without such a line
+ * is a draw.  The seat drawn first plays black (X), the other white (O).  No
+ * opening or overline restrictions (free-style gomoku).
  *
  * Cells: cell = row * 15 + column, 0-224; notation a1-o15 (apps/notation.h:
  * file letter = column, rank = row + 1; rank 1 is drawn at the bottom).

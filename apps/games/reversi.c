@@ -1,9 +1,9 @@
-/* Reversi / Othello (SPEC §5, type 5): 8x8, standard start (white d4 e5,
- * black d5 e4); the seat drawn first plays black and moves first.  A move
- * places a disc that must flank at least one straight line of opponent
- * discs, which all turn over.  A side with no legal move is skipped
- * automatically (there is no pass move); the game ends when neither side
- * can move.  Most discs wins, equal is a draw.
+/* Reversi / Othello (docs/games.md, "Reversi (type 5)").  8x8, standard start
+ * (white d4 e5, black d5 e4); the seat drawn first plays black and moves
+ * first.  A move places a disc that must flank at least one straight line of
+ * opponent discs, which all turn over.  A side with no legal move is skipped
+ * automatically (there is no pass move); the game ends when neither side can
+ * move.  Most discs wins, equal is a draw.
  *
  * Cells: cell = row * 8 + column, 0-63; notation a1-h8 (apps/notation.h;
  * rank 1 is drawn at the top, as on an Othello board).  Move bytes: cell u8.

@@ -1,5 +1,5 @@
-/* Tic-tac-toe (SPEC §5, type 1): 3x3, three in a row wins, full board
- * without a line is a draw.  The seat drawn first plays X.
+/* Tic-tac-toe (docs/games.md, "Tic-tac-toe (type 1)").  3x3, three in a row
+ * wins, full board without a line is a draw.  The seat drawn first plays X.
  *
  * Cells 0-8 row-major from the top-left; notation "1"-"9" (cell + 1, laid
  * out like a phone keypad) or "a1"-"c3" (file = column, rank 1 = top row).
