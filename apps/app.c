@@ -199,9 +199,8 @@ int zbc_app_check_create(uint8_t type, uint64_t stake_token, uint8_t seats,
     const struct zbc_engine *e = zbc_engine_by_type(type);
     if (e == NULL)
         return zbc_fail(err, "unknown app type %u", type);
-    if (seats < e->min_seats || seats > e->max_seats)
-        return zbc_fail(err, "%s takes %u to %u seats, not %u", e->name,
-                        e->min_seats, e->max_seats, seats);
+    if (!zbc_engine_check_seats(e, seats, err))
+        return 0;
     if (has_opponent && seats != 2)
         return zbc_fail(err, "a designated opponent needs seats = 2, not %u",
                         seats);

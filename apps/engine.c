@@ -110,3 +110,12 @@ int zbc_engine_rounds_text(const uint8_t *params, size_t len, char *out,
     int n = snprintf(out, cap, "rounds=%u", params[0]);
     return n > 0 && (size_t)n < cap;
 }
+
+int zbc_engine_check_seats(const struct zbc_engine *e, uint8_t seats,
+                           struct zbc_err *err)
+{
+    if (seats < e->min_seats || seats > e->max_seats)
+        return zbc_fail(err, "%s takes %u to %u seats, not %u", e->name,
+                        e->min_seats, e->max_seats, seats);
+    return 1;
+}

@@ -153,13 +153,19 @@ struct zbc_engine {
 /* The entry checks of check_move / apply_move, in this order: the game is
  * over (turn == ZBC_NOBODY), `seat` is not `turn` ("not your turn: seat N
  * is to move", the one wording), an empty move ("empty <name> move").
- * The seat count is checked by apps/app.c before any engine runs.
  * Consensus checks the clock seat and treats an empty move as a
  * keep-alive before calling an engine, so these sentences reach only
  * tools and no-op reasons, never app history (docs/protocol-apps.md). */
 ZBC_WUR int zbc_engine_move_entry(const struct zbc_engine *e, int turn,
                                   uint8_t seat, size_t len,
                                   struct zbc_err *err);
+
+/* The seat count, checked first by every check_params and by
+ * zbc_app_check_create ("<name> takes MIN to MAX seats, not N").  A stored
+ * app's seat count passed zbc_app_check_create, so an engine's refusal of
+ * it cannot reach app history. */
+ZBC_WUR int zbc_engine_check_seats(const struct zbc_engine *e, uint8_t seats,
+                                   struct zbc_err *err);
 
 /* CreateApp params from text: NULL or "" -> no bytes; text without '=' ->
  * hex bytes; else words "key=value" separated by commas or blanks, each

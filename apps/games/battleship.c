@@ -22,6 +22,9 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_battleship;
+
 #define N_CELLS ZBC_BATTLESHIP_CELLS
 #define SALT_LEN ZBC_BATTLESHIP_SALT_LEN
 #define COMMIT_LEN ZBC_BATTLESHIP_COMMIT_LEN
@@ -280,9 +283,8 @@ static int bs_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
     (void)params;
-    if (seats != 2)
-        return zbc_fail(err, "battleship needs exactly 2 seats, not %u",
-                        (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_battleship, seats, err))
+        return 0;
     if (len != COMMIT_LEN)
         return zbc_fail(err, "battleship params are the creator's %d-byte board commitment, got %zu bytes",
                         COMMIT_LEN, len);
@@ -384,8 +386,6 @@ static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
     }
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_battleship;
 
 /* Checks and applies one move to *s (which the caller discards on
  * failure). */

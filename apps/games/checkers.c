@@ -15,6 +15,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_checkers;
+
 #define SQUARES 32
 #define QUIET_MAX 80    /* plies without capture or man move that draw */
 #define PATH_MAX_SQ 16  /* a capture sequence visits at most 13 squares */
@@ -262,8 +265,8 @@ static void ck_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int ck_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "checkers needs exactly 2 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_checkers, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "checkers takes no params (got %zu bytes)", len);
     return 1;
@@ -297,8 +300,6 @@ static int format_path(const uint8_t *move, size_t len, char *out, size_t cap)
         zbc_text_printf(&t, "%s%u", i ? (jump ? "x" : "-") : "", move[i]);
     return zbc_text_result(&t);
 }
-
-extern const struct zbc_engine zbc_engine_checkers;
 
 static int ck_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)

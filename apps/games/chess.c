@@ -17,6 +17,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_chess;
+
 #define HIST_MAX 150  /* plies without capture or pawn move that draw */
 #define FULLMOVE_MAX 9999
 #define NO_SQ 0xFF
@@ -415,8 +418,8 @@ static void chess_result(const struct zbc_game_state *st, struct zbc_result *out
 static int chess_check_params(uint8_t seats, const uint8_t *params, size_t len,
                               struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "chess needs exactly 2 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_chess, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "chess takes no params (got %zu bytes)", len);
     return 1;
@@ -447,8 +450,6 @@ static int chess_init(struct zbc_game_state *st, uint8_t seats,
     s->status = ST_ONGOING;
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_chess;
 
 static int chess_check_move(const struct zbc_game_state *st, uint8_t seat,
                             const uint8_t *move, size_t len,

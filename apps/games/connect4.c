@@ -14,6 +14,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_connect4;
+
 #define W 7
 #define H 6
 #define K 4
@@ -104,8 +107,8 @@ static void c4_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int c4_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "connect-4 needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_connect4, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "connect-4 takes no params, got %zu bytes", len);
     return 1;
@@ -125,8 +128,6 @@ static int c4_init(struct zbc_game_state *st, uint8_t seats,
     s->last = NONE;
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_connect4;
 
 static int c4_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)

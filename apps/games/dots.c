@@ -23,6 +23,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_dots;
+
 #define DIM_MIN 2
 #define DIM_MAX 8
 #define DIM_DEFAULT 4
@@ -111,8 +114,8 @@ static void scores(const struct dots *s, int score[ZBC_SEATS_MAX])
 static int dots_check_params(uint8_t seats, const uint8_t *params, size_t len,
                              struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "dots and boxes needs 2-4 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_dots, seats, err))
+        return 0;
     if (len == 0)
         return 1;
     if (len != 2)
@@ -188,8 +191,6 @@ static int format_line(const struct dots *s, int i, char *out, size_t cap)
                      (i - hl) % (s->w + 1));
     return n > 0 && (size_t)n < cap;
 }
-
-extern const struct zbc_engine zbc_engine_dots;
 
 static int dots_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,

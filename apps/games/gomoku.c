@@ -14,6 +14,9 @@
 #include "apps/games/inrow.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_gomoku;
+
 #define N 15
 #define K 5
 #define CELLS (N * N)
@@ -87,8 +90,8 @@ static void gm_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int gm_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "gomoku needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_gomoku, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "gomoku takes no params, got %zu bytes", len);
     return 1;
@@ -108,8 +111,6 @@ static int gm_init(struct zbc_game_state *st, uint8_t seats,
     s->last = NONE;
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_gomoku;
 
 static int gm_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)

@@ -19,6 +19,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_lines;
+
 #define SIDE 9
 #define CELLS (SIDE * SIDE)
 #define COLOURS 7
@@ -52,8 +55,8 @@ static const struct lines_state *cst(const struct zbc_game_state *g)
 static int check_params(uint8_t seats, const uint8_t *params, size_t len,
                         struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "lines needs 2 to 4 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_lines, seats, err))
+        return 0;
     if (len > 1)
         return zbc_fail(err, "lines params: at most one byte (rounds), got %zu", len);
     if (len == 1 && (params[0] < 1 || params[0] > ROUNDS_MAX))
@@ -247,8 +250,6 @@ static void result(const struct zbc_game_state *g, struct zbc_result *out)
         out->kind = ZBC_RESULT_DRAW;
     }
 }
-
-extern const struct zbc_engine zbc_engine_lines;
 
 static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)

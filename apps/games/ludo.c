@@ -14,6 +14,9 @@
 #include "apps/engine.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_ludo;
+
 #define NONE 0xFF
 #define TOKENS 4
 #define TRACK 52
@@ -103,8 +106,8 @@ static int ludo_check_params(uint8_t seats, const uint8_t *params, size_t len,
                              struct zbc_err *err)
 {
     (void)params;
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "ludo needs 2-4 seats, not %u", (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_ludo, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "ludo takes no params (got %zu bytes)", len);
     return 1;
@@ -151,8 +154,6 @@ static void ludo_result(const struct zbc_game_state *st,
         out->winner = s->winner;
     }
 }
-
-extern const struct zbc_engine zbc_engine_ludo;
 
 static int ludo_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,

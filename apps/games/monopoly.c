@@ -14,6 +14,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_monopoly;
+
 #define SQUARES 24
 #define START_CASH 1500u
 #define GO_SALARY 200u
@@ -83,8 +86,8 @@ static const struct mono_state *cst(const struct zbc_game_state *g)
 static int check_params(uint8_t seats, const uint8_t *params, size_t len,
                         struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "monopoly needs 2 to 4 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_monopoly, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "monopoly takes no params (got %zu bytes)", len);
     return 1;
@@ -182,8 +185,6 @@ static void result(const struct zbc_game_state *g, struct zbc_result *out)
         out->kind = ZBC_RESULT_DRAW;
     }
 }
-
-extern const struct zbc_engine zbc_engine_monopoly;
 
 static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)

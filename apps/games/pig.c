@@ -11,6 +11,9 @@
 #include "apps/engine.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_pig;
+
 #define PIG_TARGET 100
 #define PIG_NONE 0xFF
 #define PIG_ROLL 0
@@ -49,8 +52,8 @@ static int pig_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
     (void)params;
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "pig needs 2-4 seats, not %u", (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_pig, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "pig takes no params (got %zu bytes)", len);
     return 1;
@@ -93,8 +96,6 @@ static void pig_result(const struct zbc_game_state *st, struct zbc_result *out)
         out->winner = p->winner;
     }
 }
-
-extern const struct zbc_engine zbc_engine_pig;
 
 static int pig_check_move(const struct zbc_game_state *st, uint8_t seat,
                           const uint8_t *move, size_t len, struct zbc_err *err)

@@ -18,6 +18,9 @@
 
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_reversi;
+
 #define N 8
 #define CELLS 64
 #define NONE 0xFF
@@ -146,8 +149,8 @@ static void rv_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int rv_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "reversi needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_reversi, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "reversi takes no params, got %zu bytes", len);
     return 1;
@@ -178,8 +181,6 @@ static int rv_init(struct zbc_game_state *st, uint8_t seats,
     s->to_move = BLACK;
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_reversi;
 
 static int rv_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)

@@ -16,6 +16,9 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_rps;
+
 #define NONE 0xFF
 #define SALT_LEN ZBC_RPS_SALT_LEN
 #define TAG_COMMIT 0
@@ -106,9 +109,8 @@ int zbc_rps_commitment(uint8_t out[32], uint8_t choice,
 static int rps_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "rock-paper-scissors needs exactly 2 seats, not %u",
-                        (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_rps, seats, err))
+        return 0;
     if (len > 1)
         return zbc_fail(err, "rock-paper-scissors params are one byte (rounds to win), got %zu bytes",
                         len);
@@ -156,8 +158,6 @@ static void rps_result(const struct zbc_game_state *st,
         out->kind = ZBC_RESULT_ONGOING;
     }
 }
-
-extern const struct zbc_engine zbc_engine_rps;
 
 /* Checks and applies one move to *s (the caller discards it on failure). */
 static int step(struct rps_state *s, uint8_t seat, const uint8_t *move,

@@ -12,6 +12,9 @@
 #include "apps/notation.h"
 #include "crypto/bytes.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_tictactoe;
+
 #define N 3
 #define CELLS 9
 #define NONE 0xFF
@@ -94,8 +97,8 @@ static void ttt_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int ttt_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "tic-tac-toe needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_tictactoe, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "tic-tac-toe takes no params, got %zu bytes", len);
     return 1;
@@ -115,8 +118,6 @@ static int ttt_init(struct zbc_game_state *st, uint8_t seats,
     s->last = NONE;
     return 1;
 }
-
-extern const struct zbc_engine zbc_engine_tictactoe;
 
 static int ttt_check_move(const struct zbc_game_state *st, uint8_t seat,
                           const uint8_t *move, size_t len, struct zbc_err *err)

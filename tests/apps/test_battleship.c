@@ -416,7 +416,7 @@ static void test_bad_moves(void)
     static struct zbc_game_state st, before;
     struct zbc_err err;
     CHECK(!E->check_params(3, b0.commit, 3200, &err));
-    CHECK_EQ_STR(err.msg, "battleship needs exactly 2 seats, not 3");
+    CHECK_EQ_STR(err.msg, "battleship takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, b0.commit, 3199, &err));
     CHECK_EQ_STR(err.msg, "battleship params are the creator's 3200-byte board commitment, got 3199 bytes");
     CHECK(!E->init(&st, 2, b0.commit, 0, 0, NULL, &err));

@@ -372,7 +372,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p[1] = {0};
     CHECK(!E->check_params(4, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "checkers needs exactly 2 seats, not 4");
+    CHECK_EQ_STR(err.msg, "checkers takes 2 to 2 seats, not 4");
     CHECK(!E->check_params(2, p, 1, &err));
     CHECK_EQ_STR(err.msg, "checkers takes no params (got 1 bytes)");
     CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));

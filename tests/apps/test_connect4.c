@@ -138,7 +138,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(1, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "connect-4 needs exactly 2 seats, got 1");
+    CHECK_EQ_STR(err.msg, "connect4 takes 2 to 2 seats, not 1");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "connect-4 takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 5, NULL, &err));

@@ -214,7 +214,7 @@ static void test_bad_params(void)
     CHECK(E->check_params(4, p, 2, &err));
     CHECK(E->check_params(2, NULL, 0, &err));
     CHECK(!E->check_params(1, p, 2, &err));
-    CHECK_EQ_STR(err.msg, "dots and boxes needs 2-4 seats, got 1");
+    CHECK_EQ_STR(err.msg, "dots takes 2 to 4 seats, not 1");
     CHECK(!E->check_params(5, p, 2, &err));
     CHECK(!E->check_params(2, p, 3, &err));
     CHECK_EQ_STR(err.msg, "dots and boxes params are width u8, height u8 "

@@ -202,7 +202,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(3, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "reversi needs exactly 2 seats, got 3");
+    CHECK_EQ_STR(err.msg, "reversi takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "reversi takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 3, NULL, &err));
