@@ -1,6 +1,6 @@
-/* Engine-independent steps every game shares (engine.h): the entry checks
- * of a move and named CreateApp params text (docs/games.md, "The engine
- * interface"). */
+/* Steps every game shares (engine.h): the seat count, the entry checks of
+ * a move, and CreateApp params text <-> bytes (docs/games.md, "What every
+ * engine provides"). */
 #include "apps/engine.h"
 
 #include <stdio.h>

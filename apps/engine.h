@@ -1,4 +1,4 @@
-/* The game-engine interface (docs/games.md, "The engine interface").
+/* The game-engine interface (docs/games.md, "What every engine provides").
  *
  * Every game is one file in apps/games/ exporting one `const struct
  * zbc_engine zbc_engine_<name>` and one entry in apps/registry.c (the
@@ -15,9 +15,10 @@
  * commits first) set `draws_first = false` and ignore it.
  *
  * Moves are compact bytes (docs/games.md, each game's "Move bytes").  An
- * empty move is the lifecycle's keep-alive and never reaches an engine.  Every function that reads
- * untrusted bytes (params, moves, encoded state) validates them fully and
- * reports the reason in err; none may crash on any input.
+ * empty move is the lifecycle's keep-alive and never reaches an engine.
+ * Every function that reads untrusted bytes (params, moves, encoded state)
+ * validates them fully and reports the reason in err; none may crash on
+ * any input.
  *
  * Return convention: 1 = success / legal, 0 = failure with err filled. */
 #ifndef ZBC_ENGINE_H
@@ -153,9 +154,10 @@ struct zbc_engine {
 /* The entry checks of check_move / apply_move, in this order: the game is
  * over (turn == ZBC_NOBODY), `seat` is not `turn` ("not your turn: seat N
  * is to move", the one wording), an empty move ("empty <name> move").
- * Consensus checks the clock seat and treats an empty move as a
- * keep-alive before calling an engine, so these sentences reach only
- * tools and no-op reasons, never app history (docs/protocol-apps.md). */
+ * Consensus refuses a move by a seat without the clock and treats an empty
+ * move as the keep-alive before calling an engine, and a pending dice move
+ * is checked again on the state it was accepted on, so these sentences
+ * never reach app history (docs/games.md, "Entry step"). */
 ZBC_WUR int zbc_engine_move_entry(const struct zbc_engine *e, int turn,
                                   uint8_t seat, size_t len,
                                   struct zbc_err *err);
