@@ -26,7 +26,7 @@ int zbc_engine_param_u8(const char *key, const char *value, uint8_t *out,
 {
     uint64_t v;
     if (!zbc_parse_u64(value, 0, 255, &v, key, err))
-        return zbc_fail_prefix(err, "param");
+        return 0;
     *out = (uint8_t)v;
     return 1;
 }

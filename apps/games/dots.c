@@ -546,7 +546,7 @@ static int dots_params_word(const char *key, const char *value, uint8_t *out,
         const char *x = strchr(value, 'x');
         char w[8];
         if (x == NULL || (size_t)(x - value) >= sizeof w)
-            return zbc_fail(err, "param size: '%.24s' is not WxH", value);
+            return zbc_fail(err, "size: '%.24s' is not WxH", value);
         memcpy(w, value, (size_t)(x - value));
         w[x - value] = '\0';
         return zbc_engine_param_u8("size width", w, &out[0], err) &&

@@ -153,18 +153,17 @@ int cli_start(const struct cli *c, const struct zbc_engine *e,
     struct zbc_err err;
     if (c->seats != NULL &&
         !cli_u64(c, "--seats", c->seats, e->min_seats, e->max_seats, &seats))
-        return 0;
+        return CLI_USAGE;
     if (c->first != NULL &&
         !cli_u64(c, "--first", c->first, 0, seats - 1, &first))
-        return 0;
+        return CLI_USAGE;
     if (!cli_params(c, e, params, sizeof params, &plen))
-        return 0;
+        return CLI_USAGE;
     if (!e->init(st, (uint8_t)seats, params, plen, (uint8_t)first,
-                 e->start_rolls ? rolls : NULL, &err)) {
-        cli_error(c, CLI_REFUSED, "cannot start %s: %s", e->name, err.msg);
-        return 0;
-    }
-    return 1;
+                 e->start_rolls ? rolls : NULL, &err))
+        return cli_error(c, CLI_REFUSED, "cannot start %s: %s", e->name,
+                         err.msg);
+    return CLI_OK;
 }
 
 json_t *cli_state_json(const struct zbc_engine *e,

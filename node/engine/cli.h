@@ -53,7 +53,9 @@ int cli_u64(const struct cli *c, const char *what, const char *text,
             uint64_t min, uint64_t max, uint64_t *out);
 
 /* Starts a game from --seats (default min_seats), --params, --first
- * (default 0) and, for engines with start rolls, the roll stream. */
+ * (default 0) and, for engines with start rolls, the roll stream.
+ * Returns CLI_OK, or the exit code of the error it printed (CLI_USAGE for
+ * a malformed option, CLI_REFUSED when the engine refuses the start). */
 int cli_start(const struct cli *c, const struct zbc_engine *e,
               struct zbc_game_state *st, struct zbc_roll *rolls);
 

@@ -71,7 +71,7 @@ static int perft_start(struct cli *c, const struct zbc_engine *e,
         return decode_state(c, e, st);
     if (c->fen == NULL) {
         struct zbc_roll none;
-        return cli_start(c, e, st, &none) ? CLI_OK : CLI_REFUSED;
+        return cli_start(c, e, st, &none);
     }
     if (e->from_text == NULL)
         return cli_error(c, CLI_USAGE,

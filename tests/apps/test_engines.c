@@ -289,9 +289,12 @@ static void test_params_text(void)
     CHECK(zbc_engine_params_to_text(dots, p, n, text, sizeof text));
     CHECK_EQ_STR(text, "width=7,height=2");
     CHECK(!zbc_engine_params_from_text(dots, "size=7", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "size: '7' is not WxH");
+    CHECK(!zbc_engine_params_from_text(dots, "depth=3", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "no param 'depth' (the params are width=W, height=H, size=WxH)");
     CHECK(!zbc_engine_params_from_text(dots, "size=x7", p, sizeof p, &n, &err));
     CHECK(!zbc_engine_params_from_text(dots, "width=256", p, sizeof p, &n, &err));
-    CHECK_EQ_STR(err.msg, "param: width: 256 is out of range 0-255");
+    CHECK_EQ_STR(err.msg, "width: 256 is out of range 0-255");
     CHECK(zbc_engine_params_from_text(rps, "rounds=3", p, sizeof p, &n, &err));
     CHECK(n == 1 && p[0] == 3);
     CHECK(zbc_engine_params_to_text(rps, p, n, text, sizeof text));
