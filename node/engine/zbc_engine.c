@@ -75,7 +75,7 @@ static int perft_start(struct cli *c, const struct zbc_engine *e,
     }
     if (e->from_text == NULL)
         return cli_error(c, CLI_USAGE,
-                         "--fen: %s has no position notation (chess has)",
+                         "--fen: %s has no position notation",
                          e->name);
     struct zbc_err err;
     if (!e->from_text(st, c->fen, &err))
