@@ -115,8 +115,8 @@ size_t zbc_bet_encode(const struct zbc_bet *bet, uint8_t *out, size_t cap)
         out[n++] = bet->number;
         break;
     case ZBC_BET_LIMBO:
-        for (int i = 0; i < 4; i++)
-            out[n++] = (uint8_t)(bet->target32 >> (8 * i));
+        zbc_put_le32(out + n, bet->target32);
+        n += 4;
         break;
     }
     out[n++] = bet->client_seed_len;
