@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 
 /* ---- record bytes ----
@@ -18,20 +19,6 @@
 #define FLAG_FIRST_PENDING 1u
 #define FLAG_OPPONENT 2u
 #define FLAG_PENDING 4u
-
-static void put(uint8_t *p, uint64_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static uint64_t get(const uint8_t *p, int n)
-{
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v |= (uint64_t)p[i] << (8 * i);
-    return v;
-}
 
 #define FIXED_LEN (7 + 8 + 8 + 8 + 4 + 4 + 8 + 4 + 4 + 1 + 1 + 4)
 
@@ -49,32 +36,32 @@ size_t zbc_app_encode(const struct zbc_app *a, uint8_t *out, size_t cap)
                          (a->has_opponent ? FLAG_OPPONENT : 0) |
                          (a->has_pending ? FLAG_PENDING : 0));
     out[p++] = a->clock;
-    put(out + p, a->stake, 8), p += 8;
-    put(out + p, a->pot, 8), p += 8;
-    put(out + p, a->escrow, 8), p += 8;
-    put(out + p, a->created, 4), p += 4;
-    put(out + p, a->joined, 4), p += 4;
-    put(out + p, a->deadline, 8), p += 8;
-    put(out + p, a->moves, 4), p += 4;
-    put(out + p, a->history_n, 4), p += 4;
+    zbc_put_le64(out + p, a->stake), p += 8;
+    zbc_put_le64(out + p, a->pot), p += 8;
+    zbc_put_le64(out + p, a->escrow), p += 8;
+    zbc_put_le32(out + p, a->created), p += 4;
+    zbc_put_le32(out + p, a->joined), p += 4;
+    zbc_put_le64(out + p, a->deadline), p += 8;
+    zbc_put_le32(out + p, a->moves), p += 4;
+    zbc_put_le32(out + p, a->history_n), p += 4;
     out[p++] = a->end;
     out[p++] = a->winner;
-    put(out + p, a->ended, 4), p += 4;
+    zbc_put_le32(out + p, a->ended), p += 4;
     if (a->has_opponent)
         p += zbc_addr_write(out + p, &a->opponent);
     for (unsigned i = 0; i < a->n_seated; i++)
         p += zbc_addr_write(out + p, &a->seat[i]);
-    put(out + p, a->params_len, 2), p += 2;
+    zbc_put_le16(out + p, a->params_len), p += 2;
     memcpy(out + p, a->params, a->params_len);
     p += a->params_len;
-    put(out + p, a->state_len, 2), p += 2;
+    zbc_put_le16(out + p, a->state_len), p += 2;
     memcpy(out + p, a->state, a->state_len);
     p += a->state_len;
     if (a->has_pending) {
         out[p++] = a->pending_seat;
         memcpy(out + p, a->pending_hash, 32);
         p += 32;
-        put(out + p, a->pending_len, 2), p += 2;
+        zbc_put_le16(out + p, a->pending_len), p += 2;
         memcpy(out + p, a->pending_move, a->pending_len);
         p += a->pending_len;
     }
@@ -133,17 +120,17 @@ int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
     a->first_pending = flags & FLAG_FIRST_PENDING;
     a->has_opponent = flags & FLAG_OPPONENT;
     a->has_pending = flags & FLAG_PENDING;
-    a->stake = get(f + 7, 8);
-    a->pot = get(f + 15, 8);
-    a->escrow = get(f + 23, 8);
-    a->created = (uint32_t)get(f + 31, 4);
-    a->joined = (uint32_t)get(f + 35, 4);
-    a->deadline = get(f + 39, 8);
-    a->moves = (uint32_t)get(f + 47, 4);
-    a->history_n = (uint32_t)get(f + 51, 4);
+    a->stake = zbc_get_le64(f + 7);
+    a->pot = zbc_get_le64(f + 15);
+    a->escrow = zbc_get_le64(f + 23);
+    a->created = zbc_get_le32(f + 31);
+    a->joined = zbc_get_le32(f + 35);
+    a->deadline = zbc_get_le64(f + 39);
+    a->moves = zbc_get_le32(f + 47);
+    a->history_n = zbc_get_le32(f + 51);
     a->end = f[55];
     a->winner = f[56];
-    a->ended = (uint32_t)get(f + 57, 4);
+    a->ended = zbc_get_le32(f + 57);
     if (a->end > ZBC_END_BET)
         return zbc_fail(err, "app record ending %u is unknown", a->end);
     if (a->escrow > a->pot)
@@ -155,7 +142,7 @@ int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
             return 0;
     if ((f = take(&p, &rem, 2)) == NULL)
         return zbc_fail(err, "app record is truncated (params length)");
-    a->params_len = (uint16_t)get(f, 2);
+    a->params_len = zbc_get_le16(f);
     if (a->params_len > ZBC_APP_PARAMS_MAX ||
         (f = take(&p, &rem, a->params_len)) == NULL)
         return zbc_fail(err, "app record params of %u bytes do not fit",
@@ -163,7 +150,7 @@ int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
     memcpy(a->params, f, a->params_len);
     if ((f = take(&p, &rem, 2)) == NULL)
         return zbc_fail(err, "app record is truncated (state length)");
-    a->state_len = (uint16_t)get(f, 2);
+    a->state_len = zbc_get_le16(f);
     if (a->state_len > ZBC_GAME_STATE_MAX ||
         (f = take(&p, &rem, a->state_len)) == NULL)
         return zbc_fail(err, "app record state of %u bytes does not fit",
@@ -174,7 +161,7 @@ int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
             return zbc_fail(err, "app record is truncated (pending move)");
         a->pending_seat = f[0];
         memcpy(a->pending_hash, f + 1, 32);
-        a->pending_len = (uint16_t)get(f + 33, 2);
+        a->pending_len = zbc_get_le16(f + 33);
         if (a->pending_seat >= a->seats || a->pending_len > ZBC_MOVE_WIRE_MAX ||
             (f = take(&p, &rem, a->pending_len)) == NULL)
             return zbc_fail(err, "app record pending move does not fit");
@@ -212,9 +199,8 @@ int zbc_app_check_create(uint8_t type, uint64_t stake_token, uint8_t seats,
     const struct zbc_engine *e = zbc_engine_by_type(type);
     if (e == NULL)
         return zbc_fail(err, "unknown app type %u", type);
-    if (seats < e->min_seats || seats > e->max_seats)
-        return zbc_fail(err, "%s takes %u to %u seats, not %u", e->name,
-                        e->min_seats, e->max_seats, seats);
+    if (!zbc_engine_check_seats(e, seats, err))
+        return 0;
     if (has_opponent && seats != 2)
         return zbc_fail(err, "a designated opponent needs seats = 2, not %u",
                         seats);
@@ -231,9 +217,9 @@ uint8_t zbc_app_first_seat(const uint8_t seed[32], uint64_t app_id,
     uint8_t buf[8 + 32 + 8], h[32];
     memcpy(buf, "ZBC-TURN", 8);
     memcpy(buf + 8, seed, 32);
-    put(buf + 40, app_id, 8);
+    zbc_put_le64(buf + 40, app_id);
     zbc_sha3_256(h, buf, sizeof buf);
-    return (uint8_t)(get(h, 8) % (seats ? seats : 1));
+    return (uint8_t)(zbc_get_le64(h) % (seats ? seats : 1));
 }
 
 uint64_t zbc_app_rake(uint64_t pot, uint32_t rake_bps)

@@ -1,5 +1,4 @@
-/* The app record and the pure rules of the app lifecycle (SPEC §4, §6;
- * docs/protocol-apps.md).
+/* The app record and the pure rules of the app lifecycle (docs/protocol-apps.md).
  *
  * An app is one game (or one solo bet) on chain.  Its whole state is one
  * struct zbc_app, stored in the APPS table as the bytes of
@@ -48,7 +47,7 @@ enum zbc_app_end {
 
 struct zbc_app {
     uint64_t id;               /* = id of the CreateApp transaction */
-    uint8_t type;              /* SPEC §5 / §6 type code */
+    uint8_t type;              /* type code (docs/protocol-apps.md) */
     uint8_t status;            /* enum zbc_app_status */
     uint8_t seats;             /* seats the game needs (1 = solo bet) */
     uint8_t n_seated;          /* seats taken now */

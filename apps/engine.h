@@ -1,7 +1,9 @@
-/* The game-engine interface (SPEC §5).
+/* The game-engine interface (docs/games.md, "What every engine provides").
  *
  * Every game is one file in apps/games/ exporting one `const struct
- * zbc_engine zbc_engine_<name>` and one entry in apps/registry.c.  An
+ * zbc_engine zbc_engine_<name>` and one entry in apps/registry.c (the
+ * recipe: docs/architecture.md, "Adding a game").  All game knowledge sits
+ * behind this interface: tools and the wallet never compare game names.  An
  * engine is pure: no allocation, I/O, clock, randomness of its own or
  * global mutable state.  All state lives in a caller-provided, fixed-size,
  * suitably aligned buffer (struct zbc_game_state) that the engine casts to
@@ -12,10 +14,11 @@
  * init(); engines that fix their own opening (battleship: the joiner
  * commits first) set `draws_first = false` and ignore it.
  *
- * Moves are compact bytes (SPEC §5).  An empty move is the lifecycle's
- * keep-alive and never reaches an engine.  Every function that reads
- * untrusted bytes (params, moves, encoded state) validates them fully and
- * reports the reason in err; none may crash on any input.
+ * Moves are compact bytes (docs/games.md, each game's "Move bytes").  An
+ * empty move is the lifecycle's keep-alive and never reaches an engine.
+ * Every function that reads untrusted bytes (params, moves, encoded state)
+ * validates them fully and reports the reason in err; none may crash on
+ * any input.
  *
  * Return convention: 1 = success / legal, 0 = failure with err filled. */
 #ifndef ZBC_ENGINE_H
@@ -34,6 +37,7 @@
 #define ZBC_MOVES_MAX 2048       /* most moves gen_moves can return (lines: b*(81-b)) */
 #define ZBC_SEATS_MAX 4
 #define ZBC_NOBODY (-1)
+#define ZBC_NAMED_PARAMS_MAX 16  /* params bytes named words can build */
 
 struct zbc_game_state {
     _Alignas(16) unsigned char b[ZBC_GAME_STATE_MAX];
@@ -57,7 +61,7 @@ struct zbc_result {
 };
 
 struct zbc_engine {
-    uint8_t type;        /* SPEC §5 type code */
+    uint8_t type;        /* type code (docs/protocol-apps.md) */
     const char *name;    /* "chess", "tictactoe", ... (CLI and JSON name) */
     uint8_t min_seats, max_seats;
     bool dice;           /* moves are pending until the next block's seed */
@@ -65,6 +69,9 @@ struct zbc_engine {
     bool start_rolls;    /* init() consumes a roll stream (lines) */
     bool secret_moves;   /* some legal moves carry commitments or reveals
                             that gen_moves cannot list (battleship, rps) */
+    bool secret_params;  /* CreateApp params commit to a secret the creator
+                            keeps (battleship's board): the wallet builds
+                            them with the game's own helpers */
 
     /* Checks CreateApp params for `seats` seats without building a state. */
     int (*check_params)(uint8_t seats, const uint8_t *params, size_t len,
@@ -109,7 +116,8 @@ struct zbc_engine {
     int (*to_json)(const struct zbc_game_state *st, char *out, size_t cap);
     int (*render)(const struct zbc_game_state *st, char *out, size_t cap);
 
-    /* Human notation (SPEC §8 / issue: e2e4, 11x18x25, d3, fire B7, roll...).
+    /* Human notation (docs/games.md, each game's "Notation": e2e4,
+     * 11x18x25, d3, fire B7, roll...).
      * parse: text -> move bytes for `seat` (st may be NULL where the game
      * needs no context); 1, or 0 with err filled.  format: move bytes ->
      * NUL-terminated text; 1, or 0 when the bytes are no move of this
@@ -119,7 +127,72 @@ struct zbc_engine {
                       size_t *len, struct zbc_err *err);
     int (*format_move)(const struct zbc_game_state *st, const uint8_t *move,
                        size_t len, char *out, size_t cap);
+
+    /* Optional hooks (NULL when the game has none). */
+
+    /* Named CreateApp params (docs/games.md, the game's "Params"): one
+     * "key=value" word into params bytes.  Called with *len == 0 and out
+     * zeroed (ZBC_NAMED_PARAMS_MAX bytes) for the first word; sets *len.
+     * 1, or 0 with err naming the word.  Checking the values is
+     * check_params' job. */
+    int (*params_word)(const char *key, const char *value, uint8_t *out,
+                       size_t *len, struct zbc_err *err);
+    /* The inverse: params bytes as words ("rounds=3"); 0 when the bytes
+     * have no named form or cap is too small. */
+    int (*params_text)(const uint8_t *params, size_t len, char *out,
+                       size_t cap);
+    /* A position in the game's text notation (chess: FEN), for tools. */
+    int (*from_text)(struct zbc_game_state *st, const char *text,
+                     struct zbc_err *err);
+    /* Whether the last move made the next seat pass automatically (reversi);
+     * perft counts such a pass as one ply (docs/zbc-engine.md). */
+    bool (*opponent_passed)(const struct zbc_game_state *st);
 };
+
+/* ---- steps every engine shares (apps/engine.c) ---- */
+
+/* The entry checks of check_move / apply_move, in this order: the game is
+ * over (turn == ZBC_NOBODY), `seat` is not `turn` ("not your turn: seat N
+ * is to move", the one wording), an empty move ("empty <name> move").
+ * Consensus refuses a move by a seat without the clock and treats an empty
+ * move as the keep-alive before calling an engine, and a pending dice move
+ * is checked again on the state it was accepted on, so these sentences
+ * never reach app history (docs/games.md, "Entry step"). */
+ZBC_WUR int zbc_engine_move_entry(const struct zbc_engine *e, int turn,
+                                  uint8_t seat, size_t len,
+                                  struct zbc_err *err);
+
+/* The seat count, checked first by every check_params and by
+ * zbc_app_check_create ("<name> takes MIN to MAX seats, not N").  A stored
+ * app's seat count passed zbc_app_check_create, so an engine's refusal of
+ * it cannot reach app history. */
+ZBC_WUR int zbc_engine_check_seats(const struct zbc_engine *e, uint8_t seats,
+                                   struct zbc_err *err);
+
+/* CreateApp params from text: NULL or "" -> no bytes; text without '=' ->
+ * hex bytes; else words "key=value" separated by commas or blanks, each
+ * given to e->params_word (a game without it takes hex only). */
+ZBC_WUR int zbc_engine_params_from_text(const struct zbc_engine *e,
+                                        const char *text, uint8_t *out,
+                                        size_t cap, size_t *len,
+                                        struct zbc_err *err);
+
+/* Params bytes as text: "" when empty, the game's words when it has them,
+ * else lower-case hex.  1, or 0 when cap is too small. */
+int zbc_engine_params_to_text(const struct zbc_engine *e,
+                              const uint8_t *params, size_t len, char *out,
+                              size_t cap);
+
+/* params_word / params_text of games whose params are one optional byte
+ * "rounds" (rps, lines). */
+int zbc_engine_rounds_word(const char *key, const char *value, uint8_t *out,
+                           size_t *len, struct zbc_err *err);
+int zbc_engine_rounds_text(const uint8_t *params, size_t len, char *out,
+                           size_t cap);
+
+/* A decimal value 0-255 of a named param (for params_word hooks). */
+ZBC_WUR int zbc_engine_param_u8(const char *key, const char *value,
+                                uint8_t *out, struct zbc_err *err);
 
 /* Registry (apps/registry.c). */
 const struct zbc_engine *zbc_engine_by_type(uint8_t type);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 
@@ -47,7 +48,7 @@ int zbc_bet_parse(struct zbc_bet *bet, uint8_t app_type, const uint8_t *params,
             return zbc_fail(err, "dice params: direction must be 0 (under) or 1 (over), not %u",
                             params[0]);
         bet->direction = params[0];
-        bet->target16 = (uint16_t)(params[1] | params[2] << 8);
+        bet->target16 = zbc_get_le16(params + 1);
         if (bet->target16 < 1 || bet->target16 > 9999)
             return zbc_fail(err, "dice params: target %u out of range 1-9999 (hundredths)",
                             bet->target16);
@@ -84,8 +85,7 @@ int zbc_bet_parse(struct zbc_bet *bet, uint8_t app_type, const uint8_t *params,
     case ZBC_BET_LIMBO:
         if (len < 4)
             return zbc_fail(err, "limbo params: need target u32");
-        bet->target32 = (uint32_t)params[0] | (uint32_t)params[1] << 8 |
-                        (uint32_t)params[2] << 16 | (uint32_t)params[3] << 24;
+        bet->target32 = zbc_get_le32(params);
         if (bet->target32 < 101)
             return zbc_fail(err, "limbo params: target %" PRIu32 " below the minimum 101 (1.01x)",
                             bet->target32);
@@ -104,8 +104,8 @@ size_t zbc_bet_encode(const struct zbc_bet *bet, uint8_t *out, size_t cap)
     switch (bet->game) {
     case ZBC_BET_DICE:
         out[n++] = bet->direction;
-        out[n++] = (uint8_t)bet->target16;
-        out[n++] = (uint8_t)(bet->target16 >> 8);
+        zbc_put_le16(out + n, bet->target16);
+        n += 2;
         break;
     case ZBC_BET_COIN:
         out[n++] = bet->direction;
@@ -115,8 +115,8 @@ size_t zbc_bet_encode(const struct zbc_bet *bet, uint8_t *out, size_t cap)
         out[n++] = bet->number;
         break;
     case ZBC_BET_LIMBO:
-        for (int i = 0; i < 4; i++)
-            out[n++] = (uint8_t)(bet->target32 >> (8 * i));
+        zbc_put_le32(out + n, bet->target32);
+        n += 4;
         break;
     }
     out[n++] = bet->client_seed_len;
@@ -139,8 +139,7 @@ uint32_t zbc_fair_u32(const char *server_seed, const char *client_seed,
     uint8_t block[32];
     zbc_fair_block(block, server_seed, client_seed, nonce, index / 8);
     const uint8_t *b = block + 4 * (index % 8);
-    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 |
-           (uint32_t)b[3];
+    return zbc_get_be32(b);
 }
 
 void zbc_fair_server_seed(char out[65], const uint8_t seed[32])

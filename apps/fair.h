@@ -1,4 +1,4 @@
-/* Solo bets (SPEC §6): the provably-fair float generator and the outcome
+/* Solo bets (docs/games.md, "Solo bets"): the provably-fair float generator and the outcome
  * and payout of each solo game, in exact integers.
  *
  *   server_seed = lower-case hex of seed(N+1)            (64 ASCII chars)

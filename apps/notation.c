@@ -4,40 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
-static bool is_digit(char c)
-{
-    return c >= '0' && c <= '9';
-}
+#include "crypto/bytes.h"
 
 static bool is_space(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-int zbc_notation_parse_uint(const char *text, unsigned long min,
-                            unsigned long max, unsigned long *out,
-                            struct zbc_err *err)
-{
-    if (text == NULL || text[0] == '\0')
-        return zbc_fail(err, "expected a number in range %lu-%lu, got nothing",
-                        min, max);
-    if (text[0] == '0' && text[1] != '\0')
-        return zbc_fail(err, "number '%.24s' has a leading zero", text);
-    unsigned long v = 0;
-    for (const char *p = text; *p != '\0'; p++) {
-        if (!is_digit(*p))
-            return zbc_fail(err, "'%.24s' is not a number in range %lu-%lu",
-                            text, min, max);
-        unsigned long d = (unsigned long)(*p - '0');
-        if (d > max || v > (max - d) / 10) /* v * 10 + d > max */
-            return zbc_fail(err, "number %.24s out of range %lu-%lu", text,
-                            min, max);
-        v = v * 10 + d;
-    }
-    if (v < min)
-        return zbc_fail(err, "number %lu out of range %lu-%lu", v, min, max);
-    *out = v;
-    return 1;
 }
 
 int zbc_notation_parse_square(const char *text, unsigned width,
@@ -57,9 +28,9 @@ int zbc_notation_parse_square(const char *text, unsigned width,
     if (f < 'a' || f > last)
         return zbc_fail(err, "'%.24s' is not a square: file must be a-%c",
                         text, last);
-    unsigned long rank;
+    uint64_t rank;
     struct zbc_err sub;
-    if (!zbc_notation_parse_uint(text + 1, 1, height, &rank, &sub))
+    if (!zbc_parse_u64(text + 1, 1, height, &rank, "rank", &sub))
         return zbc_fail(err, "'%.24s' is not a square: rank must be 1-%u",
                         text, height);
     *cell = (unsigned)(rank - 1) * width + (unsigned)(f - 'a');

@@ -41,12 +41,6 @@ ZBC_WUR int zbc_notation_parse_square(const char *text, unsigned width,
 ZBC_WUR int zbc_notation_format_square(unsigned cell, unsigned width,
                                        char *out, size_t cap);
 
-/* Parses a plain decimal number (digits only, no sign, no leading zeros
- * except "0" itself) in [min, max].  err names the range on failure. */
-ZBC_WUR int zbc_notation_parse_uint(const char *text, unsigned long min,
-                                    unsigned long max, unsigned long *out,
-                                    struct zbc_err *err);
-
 /* Splits `text` on ASCII whitespace.  Fails when there are more than
  * ZBC_NOTATION_TOKENS tokens or a token is too long. */
 struct zbc_tokens {

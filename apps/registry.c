@@ -2,8 +2,9 @@
 
 #include "apps/engine.h"
 
-/* Adding a game: its file in apps/games/ (listed in apps/meson.build) and
- * one line in each list below. */
+/* Adding a game (docs/architecture.md, "Adding a game"): its file in
+ * apps/games/, its name in apps_games in apps/meson.build, and one line in
+ * each list below. */
 extern const struct zbc_engine zbc_engine_tictactoe;
 extern const struct zbc_engine zbc_engine_chess;
 extern const struct zbc_engine zbc_engine_connect4;

@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 
 static const char DICE_TAG[] = "ZBC-DICE";
@@ -32,8 +33,8 @@ int zbc_roll_init_literal(struct zbc_roll *r, const uint8_t *bytes, size_t len)
 
 static void derive_block(struct zbc_roll *r)
 {
-    uint8_t ctr[4] = {(uint8_t)r->counter, (uint8_t)(r->counter >> 8),
-                      (uint8_t)(r->counter >> 16), (uint8_t)(r->counter >> 24)};
+    uint8_t ctr[4];
+    zbc_put_le32(ctr, r->counter);
     struct zbc_sha3 h;
     zbc_sha3_init(&h);
     zbc_sha3_update(&h, DICE_TAG, sizeof DICE_TAG - 1);
@@ -85,8 +86,7 @@ int zbc_roll_uniform(struct zbc_roll *r, uint32_t n, uint32_t *out)
         for (int i = 0; i < 4; i++)
             if (!zbc_roll_byte(r, &b[i]))
                 return 0;
-        uint32_t v = (uint32_t)b[0] | (uint32_t)b[1] << 8 |
-                     (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+        uint32_t v = zbc_get_le32(b);
         if (v < limit) {
             *out = v % n;
             return 1;

@@ -1,4 +1,4 @@
-/* The roll stream: where dice games get their randomness (SPEC §4).
+/* The roll stream: where dice games get their randomness (docs/games.md, "The roll stream").
  *
  * A stream is a sequence of bytes.  On chain the bytes are
  *   H("ZBC-DICE" || seed || tag || counter_u32)  for counter = 0, 1, ...

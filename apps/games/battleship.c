@@ -18,8 +18,12 @@
 #include <string.h>
 
 #include "apps/notation.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_battleship;
 
 #define N_CELLS ZBC_BATTLESHIP_CELLS
 #define SALT_LEN ZBC_BATTLESHIP_SALT_LEN
@@ -164,22 +168,13 @@ int zbc_battleship_check_fleet(const uint8_t is_ship[N_CELLS],
 int zbc_battleship_parse_cell(const char *text, size_t len, uint8_t *cell,
                               struct zbc_err *err)
 {
-    if (len < 2 || len > 3)
+    char r = len > 0 ? (char)toupper((unsigned char)text[0]) : '\0';
+    uint64_t col;
+    struct zbc_err sub;
+    if (len < 2 || len > 3 || r < 'A' || r > 'J' ||
+        !zbc_parse_u64n(text + 1, len - 1, 1, 10, &col, "column", &sub))
         return zbc_fail(err, "cell \"%.*s\" is not a row A-J and a column 1-10",
                         (int)(len > 8 ? 8 : len), text);
-    char r = (char)toupper((unsigned char)text[0]);
-    unsigned col = 0;
-    bool digits = true;
-    for (size_t i = 1; i < len; i++) {
-        if (!isdigit((unsigned char)text[i]))
-            digits = false;
-        else
-            col = col * 10 + (unsigned)(text[i] - '0');
-    }
-    if (r < 'A' || r > 'J' || !digits || text[1] == '0' || col < 1 ||
-        col > 10)
-        return zbc_fail(err, "cell \"%.*s\" is not a row A-J and a column 1-10",
-                        (int)len, text);
     *cell = (uint8_t)((r - 'A') * 10 + (int)col - 1);
     return 1;
 }
@@ -199,6 +194,66 @@ int zbc_battleship_format_cell(uint8_t cell, char out[4])
         out[2] = '\0';
     }
     return 1;
+}
+
+int zbc_battleship_parse_fleet(const char *text,
+                               uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
+                               struct zbc_err *err)
+{
+    memset(is_ship, 0, ZBC_BATTLESHIP_CELLS);
+    for (const char *p = text;;) {
+        while (*p == ',' || *p == ' ' || *p == '\t' || *p == '\n')
+            p++;
+        if (*p == '\0')
+            break;
+        size_t n = strcspn(p, ", \t\n");
+        uint8_t cell;
+        if (!zbc_battleship_parse_cell(p, n, &cell, err))
+            return 0;
+        is_ship[cell] = 1;
+        p += n;
+    }
+    return zbc_battleship_check_fleet(is_ship, err);
+}
+
+/* Whether a ship of `len` cells fits at (r, c) going right or down. */
+static bool run_free(const uint8_t is_ship[N_CELLS], unsigned r, unsigned c,
+                     bool horiz, unsigned len)
+{
+    for (unsigned k = 0; k < len; k++)
+        if (is_ship[(r + (horiz ? 0 : k)) * 10 + c + (horiz ? k : 0)])
+            return false;
+    return true;
+}
+
+void zbc_battleship_random_fleet(uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
+                                 uint32_t (*uniform)(void *ctx, uint32_t n),
+                                 void *ctx)
+{
+    static const unsigned ships[] = {5, 4, 3, 3, 2};
+    for (;;) {
+        memset(is_ship, 0, ZBC_BATTLESHIP_CELLS);
+        bool ok = true;
+        for (size_t s = 0; ok && s < sizeof ships / sizeof ships[0]; s++) {
+            unsigned len = ships[s];
+            bool placed = false;
+            for (int tries = 0; !placed && tries < 1000; tries++) {
+                bool horiz = uniform(ctx, 2) == 0;
+                unsigned r = uniform(ctx, horiz ? 10 : 11 - len);
+                unsigned c = uniform(ctx, horiz ? 11 - len : 10);
+                if (r >= 10 || c >= 10 || (horiz ? c : r) + len > 10 ||
+                    !run_free(is_ship, r, c, horiz, len))
+                    continue;
+                for (unsigned k = 0; k < len; k++)
+                    is_ship[(r + (horiz ? 0 : k)) * 10 + c + (horiz ? k : 0)] = 1;
+                placed = true;
+            }
+            ok = placed;
+        }
+        struct zbc_err err;
+        if (ok && zbc_battleship_check_fleet(is_ship, &err))
+            return;
+    }
 }
 
 int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat)
@@ -228,9 +283,8 @@ static int bs_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
     (void)params;
-    if (seats != 2)
-        return zbc_fail(err, "battleship needs exactly 2 seats, not %u",
-                        (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_battleship, seats, err))
+        return 0;
     if (len != COMMIT_LEN)
         return zbc_fail(err, "battleship params are the creator's %d-byte board commitment, got %zu bytes",
                         COMMIT_LEN, len);
@@ -276,7 +330,7 @@ static void bs_result(const struct zbc_game_state *st, struct zbc_result *out)
 /* Whether a board's reveals decide the game for its shooter: 17 ship
  * cells hit, or fewer than 17 ship cells possible (revealed ships plus
  * cells not yet revealed), so its owner committed too few ships.  The
- * latter includes SPEC's "all 100 shots and fewer than 17 ships" and
+ * latter includes "all 100 shots and fewer than 17 ships" and
  * catches a short fleet as soon as it is certain: an honest board always
  * keeps ships + unrevealed >= 17. */
 static bool board_decided(const uint8_t board[N_CELLS])
@@ -338,13 +392,9 @@ static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
 static int step(struct bs_state *s, uint8_t seat, const uint8_t *move,
                 size_t len, struct zbc_err *err)
 {
-    if (s->phase == BS_OVER)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)s->to_move);
-    if (len == 0)
-        return zbc_fail(err, "empty battleship move");
+    int turn = s->phase == BS_OVER ? ZBC_NOBODY : s->to_move;
+    if (!zbc_engine_move_entry(&zbc_engine_battleship, turn, seat, len, err))
+        return 0;
     uint8_t tag = move[0];
     if (tag > ZBC_BATTLESHIP_COMMIT)
         return zbc_fail(err, "unknown battleship move tag %u (0 fire, 1 reveal, 2 reveal and fire, 3 commit)",
@@ -799,4 +849,5 @@ const struct zbc_engine zbc_engine_battleship = {
     .render = bs_render,
     .parse_move = bs_parse_move,
     .format_move = bs_format_move,
+    .secret_params = true,
 };

@@ -52,6 +52,20 @@ ZBC_WUR int zbc_battleship_parse_cell(const char *text, size_t len,
 /* Writes "B7" (out needs 4 bytes); returns 0 when cell >= 100. */
 ZBC_WUR int zbc_battleship_format_cell(uint8_t cell, char out[4]);
 
+/* A fleet as text, its ship cells separated by commas or blanks
+ * ("A1,A2,A3,A4,A5,C1,..."): is_ship of those cells, which must form the
+ * standard fleet (zbc_battleship_check_fleet). */
+ZBC_WUR int zbc_battleship_parse_fleet(const char *text,
+                                       uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
+                                       struct zbc_err *err);
+
+/* A random standard fleet.  The engine has no randomness of its own:
+ * uniform(ctx, n) is the caller's uniform draw from 0..n-1 (the wallet
+ * passes libsodium's randombytes_uniform). */
+void zbc_battleship_random_fleet(uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
+                                 uint32_t (*uniform)(void *ctx, uint32_t n),
+                                 void *ctx);
+
 /* The cell of `seat`'s own board that `seat` must reveal now, or -1 (no
  * reveal pending for that seat, or the state is not a battleship game in
  * play).  For the wallet's --auto-reveal. */

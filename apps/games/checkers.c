@@ -13,6 +13,10 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_checkers;
 
 #define SQUARES 32
 #define QUIET_MAX 80    /* plies without capture or man move that draw */
@@ -261,8 +265,8 @@ static void ck_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int ck_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "checkers needs exactly 2 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_checkers, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "checkers takes no params (got %zu bytes)", len);
     return 1;
@@ -301,11 +305,8 @@ static int ck_check_move(const struct zbc_game_state *st, uint8_t seat,
                          const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct checkers *s = cs(st);
-    if (s->status != ST_ONGOING)
-        return zbc_fail(err, "the game is over");
-    if (seat != seat_of(s, s->stm))
-        return zbc_fail(err, "it is seat %d's turn (%s), not seat %u's",
-                        seat_of(s, s->stm), SIDE_NAME[s->stm], seat);
+    if (!zbc_engine_move_entry(&zbc_engine_checkers, ck_turn(st), seat, len, err))
+        return 0;
     if (len < 2 || len > PATH_MAX_SQ)
         return zbc_fail(err, "a checkers move lists 2-%d squares, not %zu",
                         PATH_MAX_SQ, len);
@@ -363,17 +364,6 @@ static size_t ck_gen_moves(const struct zbc_game_state *st,
     return n < cap ? n : cap;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
 static size_t ck_encode(const struct zbc_game_state *st, uint8_t *out,
                         size_t cap)
 {
@@ -384,9 +374,9 @@ static size_t ck_encode(const struct zbc_game_state *st, uint8_t *out,
     out[0] = s->black_seat;
     out[1] = s->stm;
     out[2] = s->quiet;
-    put32(out + 3, s->men[BLACK]);
-    put32(out + 7, s->men[WHITE]);
-    put32(out + 11, s->kings);
+    zbc_put_le32(out + 3, s->men[BLACK]);
+    zbc_put_le32(out + 7, s->men[WHITE]);
+    zbc_put_le32(out + 11, s->kings);
     out[15] = s->last_len;
     memcpy(out + ENC_HEAD, s->last, s->last_len);
     return need;
@@ -413,9 +403,9 @@ static int ck_decode(struct zbc_game_state *st, const uint8_t *in, size_t len,
     s.black_seat = in[0];
     s.stm = in[1];
     s.quiet = in[2];
-    s.men[BLACK] = get32(in + 3);
-    s.men[WHITE] = get32(in + 7);
-    s.kings = get32(in + 11);
+    s.men[BLACK] = zbc_get_le32(in + 3);
+    s.men[WHITE] = zbc_get_le32(in + 7);
+    s.kings = zbc_get_le32(in + 11);
     if (s.men[BLACK] & s.men[WHITE])
         return zbc_fail(err, "a square holds both a black and a white piece");
     if (s.kings & ~(s.men[BLACK] | s.men[WHITE]))
@@ -562,17 +552,17 @@ static int ck_parse_move(const struct zbc_game_state *st, uint8_t seat,
     const char *p = text;
     char sep = 0;
     for (;;) {
-        unsigned v = 0;
-        int digits = 0;
-        while (*p >= '0' && *p <= '9' && digits < 3) {
-            v = v * 10 + (unsigned)(*p++ - '0');
-            digits++;
-        }
-        if (digits == 0 || (digits > 1 && p[-digits] == '0'))
+        size_t digits = strspn(p, "0123456789");
+        uint64_t v;
+        struct zbc_err sub;
+        if (digits > 3)
+            digits = 3;
+        if (digits == 0 || !zbc_parse_u64n(p, digits, 0, 999, &v, "square", &sub))
             return zbc_fail(err, "checkers move '%.40s' must look like 11-15 "
                             "or 11x18x25", text);
+        p += digits;
         if (v < 1 || v > SQUARES)
-            return zbc_fail(err, "square %u out of range 1-32", v);
+            return zbc_fail(err, "square %u out of range 1-32", (unsigned)v);
         if (n == cap || n == PATH_MAX_SQ)
             return zbc_fail(err, "checkers move '%.40s' is too long", text);
         move[n++] = (uint8_t)v;

@@ -1,4 +1,4 @@
-/* Chess (type 2), the simplified rules of SPEC §5 and docs/games.md,
+/* Chess (type 2), the simplified rules of docs/games.md,
  * section "Chess (type 2)":
  * no castling, no en passant, a pawn reaching the last rank always becomes
  * a queen.  Checkmate wins; stalemate, insufficient material, the 75-move
@@ -15,6 +15,10 @@
 #include <string.h>
 
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_chess;
 
 #define HIST_MAX 150  /* plies without capture or pawn move that draw */
 #define FULLMOVE_MAX 9999
@@ -414,8 +418,8 @@ static void chess_result(const struct zbc_game_state *st, struct zbc_result *out
 static int chess_check_params(uint8_t seats, const uint8_t *params, size_t len,
                               struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "chess needs exactly 2 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_chess, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "chess takes no params (got %zu bytes)", len);
     return 1;
@@ -452,11 +456,8 @@ static int chess_check_move(const struct zbc_game_state *st, uint8_t seat,
                             struct zbc_err *err)
 {
     const struct chess *s = cs(st);
-    if (s->status != ST_ONGOING)
-        return zbc_fail(err, "the game is over");
-    if (seat != seat_of(s, stm(s)))
-        return zbc_fail(err, "it is seat %d's turn (%s), not seat %u's",
-                        seat_of(s, stm(s)), COLOR_NAME[stm(s)], seat);
+    if (!zbc_engine_move_entry(&zbc_engine_chess, chess_turn(st), seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a chess move is 2 bytes (from, to), not %zu",
                         len);
@@ -512,8 +513,7 @@ static size_t chess_encode(const struct zbc_game_state *st, uint8_t *out,
         return 0;
     out[0] = s->white_seat;
     memcpy(out + 1, s->base, 64);
-    out[65] = (uint8_t)(s->base_ply & 0xFF);
-    out[66] = (uint8_t)(s->base_ply >> 8);
+    zbc_put_le16(out + 65, s->base_ply);
     out[67] = s->base_half;
     out[68] = s->base_last[0];
     out[69] = s->base_last[1];
@@ -616,7 +616,7 @@ static int chess_decode(struct zbc_game_state *st, const uint8_t *in,
         return zbc_fail(err, "white seat %u out of range 0-1", in[0]);
     s.white_seat = in[0];
     memcpy(s.base, in + 1, 64);
-    s.base_ply = (uint16_t)(in[65] | in[66] << 8);
+    s.base_ply = zbc_get_le16(in + 65);
     s.base_half = in[67];
     if (s.base_half > HIST_MAX)
         return zbc_fail(err, "halfmove clock %u above %d", s.base_half,
@@ -720,21 +720,23 @@ int zbc_chess_from_fen(struct zbc_game_state *st, const char *fen,
         !(flen[3] == 2 && field[3][0] >= 'a' && field[3][0] <= 'h' &&
           (field[3][1] == '3' || field[3][1] == '6')))
         return zbc_fail(err, "bad FEN en-passant field");
-    unsigned long half = 0, full = 1;
+    uint64_t half = 0, full = 1;
     if (nf == 6) {
         char buf[8];
         if (flen[4] >= sizeof buf || flen[5] >= sizeof buf)
             return zbc_fail(err, "FEN move counters too long");
         memcpy(buf, field[4], flen[4]);
         buf[flen[4]] = '\0';
-        if (!zbc_notation_parse_uint(buf, 0, HIST_MAX, &half, err))
-            return zbc_fail_prefix(err, "FEN halfmove clock");
+        if (!zbc_parse_u64(buf, 0, HIST_MAX, &half, "FEN halfmove clock",
+                           err))
+            return 0;
         memcpy(buf, field[5], flen[5]);
         buf[flen[5]] = '\0';
-        if (!zbc_notation_parse_uint(buf, 1, FULLMOVE_MAX, &full, err))
-            return zbc_fail_prefix(err, "FEN fullmove number");
+        if (!zbc_parse_u64(buf, 1, FULLMOVE_MAX, &full, "FEN fullmove number",
+                           err))
+            return 0;
     }
-    s.base_ply = (uint16_t)(2 * (full - 1) + (unsigned long)side);
+    s.base_ply = (uint16_t)(2 * (full - 1) + (uint64_t)side);
     s.base_half = (uint8_t)half;
     s.base_last[0] = s.base_last[1] = NO_SQ;
     s.white_seat = 0;
@@ -960,4 +962,5 @@ const struct zbc_engine zbc_engine_chess = {
     .render = chess_render,
     .parse_move = chess_parse_move,
     .format_move = chess_format_move,
+    .from_text = zbc_chess_from_fen,
 };

@@ -1,7 +1,7 @@
-/* Connect-4 (SPEC §5, type 3): 7 columns x 6 rows, a disc drops to the
- * lowest free row of its column; four in a row (horizontal, vertical or
- * diagonal) wins; a full board without a line is a draw.  The seat drawn
- * first plays X, the other O.
+/* Connect-4 (docs/games.md, "Connect-4 (type 3)").  7 columns x 6 rows, a
+ * disc drops to the lowest free row of its column; four in a row
+ * (horizontal, vertical or diagonal) wins; a full board without a line is a
+ * draw.  The seat drawn first plays X, the other O.
  *
  * Cells: cell = row * 7 + column, row 0 is the bottom row.  Move bytes:
  * column u8 0-6.  Notation: the column number "1"-"7".
@@ -12,6 +12,10 @@
 #include "apps/engine.h"
 #include "apps/games/inrow.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_connect4;
 
 #define W 7
 #define H 6
@@ -103,8 +107,8 @@ static void c4_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int c4_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "connect-4 needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_connect4, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "connect-4 takes no params, got %zu bytes", len);
     return 1;
@@ -130,11 +134,8 @@ static int c4_check_move(const struct zbc_game_state *st, uint8_t seat,
 {
     const struct c4 *s = cst(st);
     int turn = c4_turn(st);
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_connect4, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a connect-4 move is 1 byte (column 0-6), got %zu",
                         len);
@@ -318,11 +319,11 @@ static int c4_parse_move(const struct zbc_game_state *st, uint8_t seat,
                          const char *text, uint8_t *move, size_t cap,
                          size_t *len, struct zbc_err *err)
 {
-    unsigned long v;
+    uint64_t v;
     if (cap < 1)
         return zbc_fail(err, "move buffer too small");
-    if (!zbc_notation_parse_uint(text, 1, W, &v, err))
-        return zbc_fail_prefix(err, "connect-4 column (1-7)");
+    if (!zbc_parse_u64(text, 1, W, &v, "connect-4 column (1-7)", err))
+        return 0;
     move[0] = (uint8_t)(v - 1);
     *len = 1;
     return 1;

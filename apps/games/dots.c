@@ -1,9 +1,9 @@
-/* Dots and boxes (SPEC §5, type 8): 2-4 seats on a grid of width x height
- * boxes (params: width u8, height u8, each 2-8; empty params = 4 x 4).
- * Seats take turns in seat order starting with the drawn first seat, each
- * drawing one undrawn line; a line that completes one or two boxes gives
- * them to its seat, which moves again.  When every line is drawn the most
- * boxes wins; a tie for the most is a draw.
+/* Dots and boxes (docs/games.md, "Dots and boxes (type 8)").  2-4 seats on a
+ * grid of width x height boxes (params: width u8, height u8, each 2-8; empty
+ * params = 4 x 4).  Seats take turns in seat order starting with the drawn
+ * first seat, each drawing one undrawn line; a line that completes one or
+ * two boxes gives them to its seat, which moves again.  When every line is
+ * drawn the most boxes wins; a tie for the most is a draw.
  *
  * Line index (move bytes: u16 LE).  Dots are at rows 0..height and columns
  * 0..width.  Horizontal lines come first: "h R C" joins dot (R, C) to
@@ -21,6 +21,10 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_dots;
 
 #define DIM_MIN 2
 #define DIM_MAX 8
@@ -110,8 +114,8 @@ static void scores(const struct dots *s, int score[ZBC_SEATS_MAX])
 static int dots_check_params(uint8_t seats, const uint8_t *params, size_t len,
                              struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "dots and boxes needs 2-4 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_dots, seats, err))
+        return 0;
     if (len == 0)
         return 1;
     if (len != 2)
@@ -194,15 +198,12 @@ static int dots_check_move(const struct zbc_game_state *st, uint8_t seat,
 {
     const struct dots *s = cst(st);
     int turn = dots_turn(st);
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_dots, turn, seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a dots and boxes move is a u16 line index "
                         "(2 bytes), got %zu", len);
-    int i = move[0] | move[1] << 8;
+    int i = zbc_get_le16(move);
     if (i >= n_lines(s))
         return zbc_fail(err, "line %d out of range 0-%d", i, n_lines(s) - 1);
     if (s->line[i]) {
@@ -221,7 +222,7 @@ static int dots_apply_move(struct zbc_game_state *st, uint8_t seat,
     if (!dots_check_move(st, seat, move, len, err))
         return 0;
     struct dots *s = mst(st);
-    int i = move[0] | move[1] << 8, box[2];
+    int i = zbc_get_le16(move), box[2];
     int n = boxes_of_line(s, i, box);
     bool scored = false;
     s->line[i] = 1;
@@ -249,8 +250,7 @@ static size_t dots_gen_moves(const struct zbc_game_state *st,
     for (int i = 0; i < n_lines(s) && n < cap; i++) {
         if (!s->line[i]) {
             out[n].len = 2;
-            out[n].b[0] = (uint8_t)i;
-            out[n].b[1] = (uint8_t)(i >> 8);
+            zbc_put_le16(out[n].b, (uint16_t)i);
             n++;
         }
     }
@@ -281,8 +281,8 @@ static size_t dots_encode(const struct zbc_game_state *st, uint8_t *out,
     p += (size_t)(lines + 7) / 8;
     memcpy(out + p, s->owner, (size_t)(s->w * s->h));
     p += (size_t)(s->w * s->h);
-    out[p++] = (uint8_t)s->last;
-    out[p++] = (uint8_t)(s->last >> 8);
+    zbc_put_le16(out + p, s->last);
+    p += 2;
     return p;
 }
 
@@ -315,7 +315,7 @@ static int dots_decode(struct zbc_game_state *st, const uint8_t *in,
     const uint8_t *own = bits + (lines + 7) / 8;
     memset(s.owner, NOBODY_U8, sizeof s.owner);
     memcpy(s.owner, own, (size_t)boxes);
-    s.last = (uint16_t)(own[boxes] | own[boxes + 1] << 8);
+    s.last = zbc_get_le16(own + boxes);
     for (int b = 0; b < boxes; b++) {
         bool closed = box_closed(&s, s.line, b / s.w, b % s.w);
         if (s.owner[b] != NOBODY_U8 && s.owner[b] >= s.seats)
@@ -489,7 +489,7 @@ static int dots_parse_move(const struct zbc_game_state *st, uint8_t seat,
                            size_t *len, struct zbc_err *err)
 {
     struct zbc_tokens tk;
-    unsigned long r, c;
+    uint64_t r, c;
     if (st == NULL)
         return zbc_fail(err, "dots and boxes needs the board to read a move");
     const struct dots *s = cst(st);
@@ -503,15 +503,15 @@ static int dots_parse_move(const struct zbc_game_state *st, uint8_t seat,
                         "'v ROW COL', got '%.40s'", text);
     bool horiz = tk.tok[0][0] == 'h';
     unsigned rmax = horiz ? s->h : s->h - 1u, cmax = horiz ? s->w - 1u : s->w;
-    if (!zbc_notation_parse_uint(tk.tok[1], 0, rmax, &r, err))
-        return zbc_fail_prefix(err, "%s line row", horiz ? "horizontal"
-                                                         : "vertical");
-    if (!zbc_notation_parse_uint(tk.tok[2], 0, cmax, &c, err))
-        return zbc_fail_prefix(err, "%s line column", horiz ? "horizontal"
-                                                            : "vertical");
+    if (!zbc_parse_u64(tk.tok[1], 0, rmax, &r,
+                       horiz ? "horizontal line row" : "vertical line row",
+                       err) ||
+        !zbc_parse_u64(tk.tok[2], 0, cmax, &c,
+                       horiz ? "horizontal line column"
+                             : "vertical line column", err))
+        return 0;
     int i = horiz ? h_index(s, (int)r, (int)c) : v_index(s, (int)r, (int)c);
-    move[0] = (uint8_t)i;
-    move[1] = (uint8_t)(i >> 8);
+    zbc_put_le16(move, (uint16_t)i);
     *len = 2;
     return 1;
 }
@@ -523,10 +523,46 @@ static int dots_format_move(const struct zbc_game_state *st,
     if (st == NULL || len != 2)
         return 0;
     const struct dots *s = cst(st);
-    int i = move[0] | move[1] << 8;
+    int i = zbc_get_le16(move);
     if (i >= n_lines(s))
         return 0;
     return format_line(s, i, out, cap);
+}
+
+/* Named params: width=W, height=H, size=WxH; the one not given keeps its
+ * default of 4. */
+static int dots_params_word(const char *key, const char *value, uint8_t *out,
+                            size_t *len, struct zbc_err *err)
+{
+    if (*len == 0) {
+        out[0] = out[1] = DIM_DEFAULT;
+        *len = 2;
+    }
+    if (strcmp(key, "width") == 0)
+        return zbc_engine_param_u8(key, value, &out[0], err);
+    if (strcmp(key, "height") == 0)
+        return zbc_engine_param_u8(key, value, &out[1], err);
+    if (strcmp(key, "size") == 0) {
+        const char *x = strchr(value, 'x');
+        char w[8];
+        if (x == NULL || (size_t)(x - value) >= sizeof w)
+            return zbc_fail(err, "size: '%.24s' is not WxH", value);
+        memcpy(w, value, (size_t)(x - value));
+        w[x - value] = '\0';
+        return zbc_engine_param_u8("size width", w, &out[0], err) &&
+               zbc_engine_param_u8("size height", x + 1, &out[1], err);
+    }
+    return zbc_fail(err, "no param '%.24s' (the params are width=W, "
+                    "height=H, size=WxH)", key);
+}
+
+static int dots_params_text(const uint8_t *params, size_t len, char *out,
+                            size_t cap)
+{
+    if (len != 2)
+        return 0;
+    int n = snprintf(out, cap, "width=%u,height=%u", params[0], params[1]);
+    return n > 0 && (size_t)n < cap;
 }
 
 const struct zbc_engine zbc_engine_dots = {
@@ -550,4 +586,6 @@ const struct zbc_engine zbc_engine_dots = {
     .render = dots_render,
     .parse_move = dots_parse_move,
     .format_move = dots_format_move,
+    .params_word = dots_params_word,
+    .params_text = dots_params_text,
 };

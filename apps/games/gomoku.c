@@ -1,8 +1,8 @@
-/* Gomoku (SPEC §5, type 6): 15x15 board, players alternately place a stone
- * on any empty cell; five or more in a row (horizontal, vertical or
- * diagonal) wins; a full board without such a line is a draw.  The seat
- * drawn first plays black (X), the other white (O).  No opening or
- * overline restrictions (free-style gomoku).
+/* Gomoku (docs/games.md, "Gomoku (type 6)").  15x15 board, players
+ * alternately place a stone on any empty cell; five or more in a row
+ * (horizontal, vertical or diagonal) wins; a full board without such a line
+ * is a draw.  The seat drawn first plays black (X), the other white (O).  No
+ * opening or overline restrictions (free-style gomoku).
  *
  * Cells: cell = row * 15 + column, 0-224; notation a1-o15 (apps/notation.h:
  * file letter = column, rank = row + 1; rank 1 is drawn at the bottom).
@@ -13,6 +13,9 @@
 #include "apps/engine.h"
 #include "apps/games/inrow.h"
 #include "apps/notation.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_gomoku;
 
 #define N 15
 #define K 5
@@ -87,8 +90,8 @@ static void gm_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int gm_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "gomoku needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_gomoku, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "gomoku takes no params, got %zu bytes", len);
     return 1;
@@ -115,11 +118,8 @@ static int gm_check_move(const struct zbc_game_state *st, uint8_t seat,
     const struct gomoku *s = cst(st);
     int turn = gm_turn(st);
     char sq[8];
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_gomoku, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a gomoku move is 1 byte (cell 0-224), got %zu",
                         len);

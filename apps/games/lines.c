@@ -17,6 +17,10 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_lines;
 
 #define SIDE 9
 #define CELLS (SIDE * SIDE)
@@ -51,8 +55,8 @@ static const struct lines_state *cst(const struct zbc_game_state *g)
 static int check_params(uint8_t seats, const uint8_t *params, size_t len,
                         struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "lines needs 2 to 4 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_lines, seats, err))
+        return 0;
     if (len > 1)
         return zbc_fail(err, "lines params: at most one byte (rounds), got %zu", len);
     if (len == 1 && (params[0] < 1 || params[0] > ROUNDS_MAX))
@@ -251,10 +255,8 @@ static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)
 {
     const struct lines_state *s = cst(g);
-    if (s->to_move == NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "it is seat %u's turn, not seat %u's", s->to_move, seat);
+    if (!zbc_engine_move_entry(&zbc_engine_lines, turn(g), seat, len, err))
+        return 0;
     if (len != 2)
         return zbc_fail(err, "a lines move is 2 bytes (from, to), got %zu", len);
     if (mv[0] >= CELLS || mv[1] >= CELLS)
@@ -357,8 +359,8 @@ static size_t encode(const struct zbc_game_state *g, uint8_t *out, size_t cap)
     out[p++] = s->last_to;
     for (unsigned i = 0; i < s->seats; i++) {
         out[p++] = s->moves_made[i];
-        out[p++] = (uint8_t)s->score[i];
-        out[p++] = (uint8_t)(s->score[i] >> 8);
+        zbc_put_le16(out + p, s->score[i]);
+        p += 2;
         memcpy(out + p, s->board[i], CELLS);
         p += CELLS;
     }
@@ -393,7 +395,7 @@ static int decode(struct zbc_game_state *g, const uint8_t *in, size_t len,
     unsigned total_moves = 0;
     for (unsigned i = 0; i < s.seats; i++) {
         s.moves_made[i] = in[p++];
-        s.score[i] = (uint16_t)(in[p] | in[p + 1] << 8);
+        s.score[i] = zbc_get_le16(in + p);
         p += 2;
         memcpy(s.board[i], in + p, CELLS);
         p += CELLS;
@@ -547,4 +549,6 @@ const struct zbc_engine zbc_engine_lines = {
     .render = render,
     .parse_move = parse_move,
     .format_move = format_move,
+    .params_word = zbc_engine_rounds_word,
+    .params_text = zbc_engine_rounds_text,
 };

@@ -14,6 +14,9 @@
 #include "apps/engine.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_ludo;
+
 #define NONE 0xFF
 #define TOKENS 4
 #define TRACK 52
@@ -103,8 +106,8 @@ static int ludo_check_params(uint8_t seats, const uint8_t *params, size_t len,
                              struct zbc_err *err)
 {
     (void)params;
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "ludo needs 2-4 seats, not %u", (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_ludo, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "ludo takes no params (got %zu bytes)", len);
     return 1;
@@ -156,12 +159,8 @@ static int ludo_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,
                            struct zbc_err *err)
 {
-    const struct ludo_state *s = cludo(st);
-    if (s->winner != NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)s->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_ludo, ludo_turn(st), seat, len, err))
+        return 0;
     if (len != MOVE_LEN)
         return zbc_fail(err, "a ludo move is 4 bytes (token order), got %zu",
                         len);

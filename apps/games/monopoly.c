@@ -12,6 +12,10 @@
 
 #include "apps/engine.h"
 #include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_monopoly;
 
 #define SQUARES 24
 #define START_CASH 1500u
@@ -82,8 +86,8 @@ static const struct mono_state *cst(const struct zbc_game_state *g)
 static int check_params(uint8_t seats, const uint8_t *params, size_t len,
                         struct zbc_err *err)
 {
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "monopoly needs 2 to 4 seats, not %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_monopoly, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "monopoly takes no params (got %zu bytes)", len);
     return 1;
@@ -185,11 +189,8 @@ static void result(const struct zbc_game_state *g, struct zbc_result *out)
 static int check_move(const struct zbc_game_state *g, uint8_t seat,
                       const uint8_t *mv, size_t len, struct zbc_err *err)
 {
-    const struct mono_state *s = cst(g);
-    if (s->to_move == NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "it is seat %u's turn, not seat %u's", s->to_move, seat);
+    if (!zbc_engine_move_entry(&zbc_engine_monopoly, turn(g), seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a monopoly move is one flags byte, got %zu bytes", len);
     if (mv[0] & ~FLAG_BUY)
@@ -309,8 +310,8 @@ static size_t encode(const struct zbc_game_state *g, uint8_t *out, size_t cap)
     out[p++] = s->last_d1;
     out[p++] = s->last_d2;
     for (unsigned i = 0; i < s->seats; i++) {
-        for (int k = 0; k < 4; k++)
-            out[p++] = (uint8_t)(s->cash[i] >> (8 * k));
+        zbc_put_le32(out + p, s->cash[i]);
+        p += 4;
         out[p++] = s->pos[i];
         out[p++] = s->moves_made[i];
     }
@@ -344,8 +345,7 @@ static int decode(struct zbc_game_state *g, const uint8_t *in, size_t len,
     size_t p = 7;
     unsigned total = 0;
     for (unsigned i = 0; i < s.seats; i++) {
-        s.cash[i] = (uint32_t)in[p] | (uint32_t)in[p + 1] << 8 |
-                    (uint32_t)in[p + 2] << 16 | (uint32_t)in[p + 3] << 24;
+        s.cash[i] = zbc_get_le32(in + p);
         p += 4;
         s.pos[i] = in[p++];
         s.moves_made[i] = in[p++];

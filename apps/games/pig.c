@@ -11,6 +11,9 @@
 #include "apps/engine.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_pig;
+
 #define PIG_TARGET 100
 #define PIG_NONE 0xFF
 #define PIG_ROLL 0
@@ -49,8 +52,8 @@ static int pig_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
     (void)params;
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "pig needs 2-4 seats, not %u", (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_pig, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "pig takes no params (got %zu bytes)", len);
     return 1;
@@ -98,11 +101,8 @@ static int pig_check_move(const struct zbc_game_state *st, uint8_t seat,
                           const uint8_t *move, size_t len, struct zbc_err *err)
 {
     const struct pig_state *p = cpig(st);
-    if (p->winner != PIG_NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != p->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)p->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_pig, pig_turn(st), seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a pig move is one byte (0 roll, 1 hold), got %zu",
                         len);

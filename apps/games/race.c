@@ -12,6 +12,9 @@
 #include "apps/engine.h"
 #include "apps/notation.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_race;
+
 #define RACE_END 49
 #define RACE_NONE 0xFF
 
@@ -78,8 +81,8 @@ static int race_check_params(uint8_t seats, const uint8_t *params, size_t len,
                              struct zbc_err *err)
 {
     (void)params;
-    if (seats < 2 || seats > 4)
-        return zbc_fail(err, "race needs 2-4 seats, not %u", (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_race, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "race takes no params (got %zu bytes)", len);
     return 1;
@@ -128,12 +131,8 @@ static int race_check_move(const struct zbc_game_state *st, uint8_t seat,
                            const uint8_t *move, size_t len,
                            struct zbc_err *err)
 {
-    const struct race_state *r = crace(st);
-    if (r->winner != RACE_NONE)
-        return zbc_fail(err, "the game is over");
-    if (seat != r->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)r->to_move);
+    if (!zbc_engine_move_entry(&zbc_engine_race, race_turn(st), seat, len, err))
+        return 0;
     if (len != 1 || move[0] != 0)
         return zbc_fail(err, "the only race move is the single byte 0 (roll)");
     return 1;

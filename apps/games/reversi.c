@@ -1,9 +1,9 @@
-/* Reversi / Othello (SPEC §5, type 5): 8x8, standard start (white d4 e5,
- * black d5 e4); the seat drawn first plays black and moves first.  A move
- * places a disc that must flank at least one straight line of opponent
- * discs, which all turn over.  A side with no legal move is skipped
- * automatically (there is no pass move); the game ends when neither side
- * can move.  Most discs wins, equal is a draw.
+/* Reversi / Othello (docs/games.md, "Reversi (type 5)").  8x8, standard start
+ * (white d4 e5, black d5 e4); the seat drawn first plays black and moves
+ * first.  A move places a disc that must flank at least one straight line of
+ * opponent discs, which all turn over.  A side with no legal move is skipped
+ * automatically (there is no pass move); the game ends when neither side can
+ * move.  Most discs wins, equal is a draw.
  *
  * Cells: cell = row * 8 + column, 0-63; notation a1-h8 (apps/notation.h;
  * rank 1 is drawn at the top, as on an Othello board).  Move bytes: cell u8.
@@ -17,6 +17,9 @@
 #include <string.h>
 
 #include "apps/notation.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_reversi;
 
 #define N 8
 #define CELLS 64
@@ -146,8 +149,8 @@ static void rv_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int rv_check_params(uint8_t seats, const uint8_t *params, size_t len,
                            struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "reversi needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_reversi, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "reversi takes no params, got %zu bytes", len);
     return 1;
@@ -185,11 +188,8 @@ static int rv_check_move(const struct zbc_game_state *st, uint8_t seat,
     const struct reversi *s = cst(st);
     int turn = rv_turn(st);
     char sq[8];
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_reversi, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a reversi move is 1 byte (cell 0-63), got %zu",
                         len);
@@ -431,4 +431,5 @@ const struct zbc_engine zbc_engine_reversi = {
     .render = rv_render,
     .parse_move = rv_parse_move,
     .format_move = rv_format_move,
+    .opponent_passed = zbc_reversi_opponent_passed,
 };

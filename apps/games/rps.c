@@ -16,6 +16,9 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_rps;
+
 #define NONE 0xFF
 #define SALT_LEN ZBC_RPS_SALT_LEN
 #define TAG_COMMIT 0
@@ -106,9 +109,8 @@ int zbc_rps_commitment(uint8_t out[32], uint8_t choice,
 static int rps_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "rock-paper-scissors needs exactly 2 seats, not %u",
-                        (unsigned)seats);
+    if (!zbc_engine_check_seats(&zbc_engine_rps, seats, err))
+        return 0;
     if (len > 1)
         return zbc_fail(err, "rock-paper-scissors params are one byte (rounds to win), got %zu bytes",
                         len);
@@ -161,13 +163,9 @@ static void rps_result(const struct zbc_game_state *st,
 static int step(struct rps_state *s, uint8_t seat, const uint8_t *move,
                 size_t len, struct zbc_err *err)
 {
-    if (s->phase == RPS_OVER)
-        return zbc_fail(err, "the game is over");
-    if (seat != s->to_move)
-        return zbc_fail(err, "not your turn: seat %u is to move",
-                        (unsigned)s->to_move);
-    if (len == 0)
-        return zbc_fail(err, "empty rock-paper-scissors move");
+    int turn = s->phase == RPS_OVER ? ZBC_NOBODY : s->to_move;
+    if (!zbc_engine_move_entry(&zbc_engine_rps, turn, seat, len, err))
+        return 0;
     uint8_t other = (uint8_t)(1 - seat);
     switch ((enum rps_phase)s->phase) {
     case RPS_COMMIT:
@@ -572,4 +570,6 @@ const struct zbc_engine zbc_engine_rps = {
     .render = rps_render,
     .parse_move = rps_parse_move,
     .format_move = rps_format_move,
+    .params_word = zbc_engine_rounds_word,
+    .params_text = zbc_engine_rounds_text,
 };

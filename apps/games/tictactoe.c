@@ -1,5 +1,5 @@
-/* Tic-tac-toe (SPEC §5, type 1): 3x3, three in a row wins, full board
- * without a line is a draw.  The seat drawn first plays X.
+/* Tic-tac-toe (docs/games.md, "Tic-tac-toe (type 1)").  3x3, three in a row
+ * wins, full board without a line is a draw.  The seat drawn first plays X.
  *
  * Cells 0-8 row-major from the top-left; notation "1"-"9" (cell + 1, laid
  * out like a phone keypad) or "a1"-"c3" (file = column, rank 1 = top row).
@@ -8,8 +8,12 @@
 #include <string.h>
 
 #include "apps/engine.h"
-#include "apps/notation.h"
 #include "apps/games/inrow.h"
+#include "apps/notation.h"
+#include "crypto/bytes.h"
+
+/* The descriptor at the end of this file (the shared steps take it). */
+extern const struct zbc_engine zbc_engine_tictactoe;
 
 #define N 3
 #define CELLS 9
@@ -93,8 +97,8 @@ static void ttt_result(const struct zbc_game_state *st, struct zbc_result *out)
 static int ttt_check_params(uint8_t seats, const uint8_t *params, size_t len,
                             struct zbc_err *err)
 {
-    if (seats != 2)
-        return zbc_fail(err, "tic-tac-toe needs exactly 2 seats, got %u", seats);
+    if (!zbc_engine_check_seats(&zbc_engine_tictactoe, seats, err))
+        return 0;
     if (len != 0)
         return zbc_fail(err, "tic-tac-toe takes no params, got %zu bytes", len);
     return 1;
@@ -120,11 +124,8 @@ static int ttt_check_move(const struct zbc_game_state *st, uint8_t seat,
 {
     const struct ttt *s = cst(st);
     int turn = ttt_turn(st);
-    if (turn == ZBC_NOBODY)
-        return zbc_fail(err, "the game is over");
-    if (seat != turn)
-        return zbc_fail(err, "not seat %u's turn: seat %d is to move", seat,
-                        turn);
+    if (!zbc_engine_move_entry(&zbc_engine_tictactoe, turn, seat, len, err))
+        return 0;
     if (len != 1)
         return zbc_fail(err, "a tic-tac-toe move is 1 byte (cell 0-8), got %zu",
                         len);
@@ -308,13 +309,14 @@ static int ttt_parse_move(const struct zbc_game_state *st, uint8_t seat,
                           const char *text, uint8_t *move, size_t cap,
                           size_t *len, struct zbc_err *err)
 {
-    unsigned long v;
+    uint64_t v;
     unsigned cell;
     if (cap < 1)
         return zbc_fail(err, "move buffer too small");
     if (text[0] >= '0' && text[0] <= '9') {
-        if (!zbc_notation_parse_uint(text, 1, CELLS, &v, err))
-            return zbc_fail_prefix(err, "tic-tac-toe square (1-9 or a1-c3)");
+        if (!zbc_parse_u64(text, 1, CELLS, &v,
+                           "tic-tac-toe square (1-9 or a1-c3)", err))
+            return 0;
         cell = (unsigned)v - 1;
     } else if (!zbc_notation_parse_square(text, N, N, &cell, err)) {
         return zbc_fail_prefix(err, "tic-tac-toe square (1-9 or a1-c3)");

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apps/notation.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 
 struct opt {
@@ -95,9 +95,9 @@ void cli_print_json(json_t *v)
 const struct zbc_engine *cli_game(const struct cli *c, const char *name)
 {
     const struct zbc_engine *e = zbc_engine_by_name(name);
-    unsigned long type;
+    uint64_t type;
     struct zbc_err err;
-    if (e == NULL && zbc_notation_parse_uint(name, 0, 255, &type, &err))
+    if (e == NULL && zbc_parse_u64(name, 0, 255, &type, "GAME", &err))
         e = zbc_engine_by_type((uint8_t)type);
     if (e == NULL)
         cli_error(c, CLI_USAGE, "unknown game '%s' (see zbc-engine list)",
@@ -108,75 +108,21 @@ const struct zbc_engine *cli_game(const struct cli *c, const char *name)
 int cli_u64(const struct cli *c, const char *what, const char *text,
             uint64_t min, uint64_t max, uint64_t *out)
 {
-    unsigned long v;
     struct zbc_err err;
-    if (!zbc_notation_parse_uint(text, min, max, &v, &err)) {
-        cli_error(c, CLI_USAGE, "%s: %s", what, err.msg);
+    if (!zbc_parse_u64(text, min, max, out, what, &err)) {
+        cli_error(c, CLI_USAGE, "%s", err.msg);
         return 0;
     }
-    *out = v;
-    return 1;
-}
-
-static int named_param(const struct cli *c, const struct zbc_engine *e,
-                       const char *word, uint8_t *out, size_t *len)
-{
-    const char *eq = strchr(word, '=');
-    uint64_t v;
-    char key[32];
-    size_t klen = (size_t)(eq - word);
-    if (klen >= sizeof key) {
-        cli_error(c, CLI_USAGE, "param name in '%s' is too long", word);
-        return 0;
-    }
-    memcpy(key, word, klen);
-    key[klen] = '\0';
-    if (!cli_u64(c, key, eq + 1, 0, 255, &v))
-        return 0;
-    if (strcmp(e->name, "dots") == 0 && strcmp(key, "width") == 0) {
-        out[0] = (uint8_t)v;
-    } else if (strcmp(e->name, "dots") == 0 && strcmp(key, "height") == 0) {
-        out[1] = (uint8_t)v;
-    } else if ((strcmp(e->name, "rps") == 0 || strcmp(e->name, "lines") == 0)
-               && strcmp(key, "rounds") == 0) {
-        out[0] = (uint8_t)v;
-        *len = 1;
-        return 1;
-    } else {
-        cli_error(c, CLI_USAGE, "%s has no param '%s' (give --params as hex)",
-                  e->name, key);
-        return 0;
-    }
-    *len = 2;
     return 1;
 }
 
 int cli_params(const struct cli *c, const struct zbc_engine *e, uint8_t *out,
                size_t cap, size_t *len)
 {
-    *len = 0;
-    if (c->params == NULL)
-        return 1;
-    if (strchr(c->params, '=') == NULL) {
-        if (!zbc_hex_decode(out, cap, len, c->params, strlen(c->params))) {
-            cli_error(c, CLI_USAGE, "--params is neither hex nor k=v words");
-            return 0;
-        }
-        return 1;
-    }
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", c->params);
-    if (strcmp(e->name, "dots") == 0) {
-        out[0] = out[1] = 4; /* the defaults, when one is given */
-    }
-    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w != NULL;
-         w = strtok_r(NULL, ", ", &save)) {
-        if (strchr(w, '=') == NULL) {
-            cli_error(c, CLI_USAGE, "param '%s' is not k=v", w);
-            return 0;
-        }
-        if (!named_param(c, e, w, out, len))
-            return 0;
+    struct zbc_err err;
+    if (!zbc_engine_params_from_text(e, c->params, out, cap, len, &err)) {
+        cli_error(c, CLI_USAGE, "--params: %s", err.msg);
+        return 0;
     }
     return 1;
 }
@@ -207,18 +153,17 @@ int cli_start(const struct cli *c, const struct zbc_engine *e,
     struct zbc_err err;
     if (c->seats != NULL &&
         !cli_u64(c, "--seats", c->seats, e->min_seats, e->max_seats, &seats))
-        return 0;
+        return CLI_USAGE;
     if (c->first != NULL &&
         !cli_u64(c, "--first", c->first, 0, seats - 1, &first))
-        return 0;
+        return CLI_USAGE;
     if (!cli_params(c, e, params, sizeof params, &plen))
-        return 0;
+        return CLI_USAGE;
     if (!e->init(st, (uint8_t)seats, params, plen, (uint8_t)first,
-                 e->start_rolls ? rolls : NULL, &err)) {
-        cli_error(c, CLI_REFUSED, "cannot start %s: %s", e->name, err.msg);
-        return 0;
-    }
-    return 1;
+                 e->start_rolls ? rolls : NULL, &err))
+        return cli_error(c, CLI_REFUSED, "cannot start %s: %s", e->name,
+                         err.msg);
+    return CLI_OK;
 }
 
 json_t *cli_state_json(const struct zbc_engine *e,

@@ -42,9 +42,9 @@ void cli_print_json(json_t *v);
 /* Game by name or decimal type code; prints the error itself. */
 const struct zbc_engine *cli_game(const struct cli *c, const char *name);
 
-/* Builds CreateApp params from --params: hex bytes, or k=v words for the
- * games that have named params (dots: width=, height=; rps, lines:
- * rounds=).  Empty when --params is absent. */
+/* Builds CreateApp params from --params with the engine's own reader
+ * (zbc_engine_params_from_text: hex bytes, or the game's key=value
+ * words).  Empty when --params is absent. */
 int cli_params(const struct cli *c, const struct zbc_engine *e, uint8_t *out,
                size_t cap, size_t *len);
 
@@ -53,7 +53,9 @@ int cli_u64(const struct cli *c, const char *what, const char *text,
             uint64_t min, uint64_t max, uint64_t *out);
 
 /* Starts a game from --seats (default min_seats), --params, --first
- * (default 0) and, for engines with start rolls, the roll stream. */
+ * (default 0) and, for engines with start rolls, the roll stream.
+ * Returns CLI_OK, or the exit code of the error it printed (CLI_USAGE for
+ * a malformed option, CLI_REFUSED when the engine refuses the start). */
 int cli_start(const struct cli *c, const struct zbc_engine *e,
               struct zbc_game_state *st, struct zbc_roll *rolls);
 

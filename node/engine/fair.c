@@ -1,4 +1,4 @@
-/* zbc-engine fair: recompute a solo bet (SPEC §6) from its seeds. */
+/* zbc-engine fair: recompute a solo bet (docs/games.md, "Solo bets") from its seeds. */
 #include <stdio.h>
 #include <string.h>
 

@@ -3,11 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "apps/games/reversi.h"
-
 struct walk {
     const struct zbc_engine *e;
-    bool passes; /* reversi: a forced pass is a ply */
     unsigned depth;
     uint64_t *count;
     struct zbc_move *moves; /* depth * ZBC_MOVES_MAX scratch */
@@ -17,7 +14,7 @@ struct walk {
 static bool opponent_passed(const struct walk *w,
                             const struct zbc_game_state *st)
 {
-    return w->passes && zbc_reversi_opponent_passed(st);
+    return w->e->opponent_passed != NULL && w->e->opponent_passed(st);
 }
 
 /* st is a position reached after `ply` plies; counts its descendants. */
@@ -68,7 +65,6 @@ int zbc_perft(const struct zbc_engine *e, const struct zbc_game_state *st,
     uint64_t tmp[ZBC_PERFT_DEPTH_MAX + 2] = {0};
     struct walk w = {
         .e = e,
-        .passes = strcmp(e->name, "reversi") == 0,
         .depth = depth,
         .count = tmp,
         .moves = malloc(sizeof(struct zbc_move) * ZBC_MOVES_MAX * depth),

@@ -26,8 +26,9 @@ int cmd_play(struct cli *c)
     const struct zbc_engine *e = cli_game(c, c->pos[0]);
     if (e == NULL || !cli_rolls(c, &rolls))
         return CLI_USAGE;
-    if (!cli_start(c, e, &st, &rolls))
-        return CLI_REFUSED;
+    int rc = cli_start(c, e, &st, &rolls);
+    if (rc != CLI_OK)
+        return rc;
     json_t *moves = json_array();
     for (int i = 1; i < c->npos; i++) {
         const char *text = c->pos[i];

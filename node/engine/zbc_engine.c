@@ -5,7 +5,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "apps/games/chess.h"
 #include "crypto/hex.h"
 #include "node/engine/cli.h"
 #include "node/engine/perft.h"
@@ -72,12 +71,14 @@ static int perft_start(struct cli *c, const struct zbc_engine *e,
         return decode_state(c, e, st);
     if (c->fen == NULL) {
         struct zbc_roll none;
-        return cli_start(c, e, st, &none) ? CLI_OK : CLI_REFUSED;
+        return cli_start(c, e, st, &none);
     }
-    if (strcmp(e->name, "chess") != 0)
-        return cli_error(c, CLI_USAGE, "--fen is only for chess");
+    if (e->from_text == NULL)
+        return cli_error(c, CLI_USAGE,
+                         "--fen: %s has no position notation",
+                         e->name);
     struct zbc_err err;
-    if (!zbc_chess_from_fen(st, c->fen, &err))
+    if (!e->from_text(st, c->fen, &err))
         return cli_error(c, CLI_REFUSED, "bad FEN: %s", err.msg);
     return CLI_OK;
 }

@@ -21,97 +21,35 @@
 
 /* ---- create ---- */
 
-/* --params: hex bytes, or k=v words (dots: width=, height=; rps, lines:
- * rounds=), as zbc-engine takes them. */
+/* --params: hex bytes, or the game's key=value words, read by the engine
+ * (zbc_engine_params_from_text), as zbc-engine takes them. */
 static int game_params(uint8_t *out, size_t cap, size_t *len, const struct zbc_engine *e,
                        const char *text, struct zbc_wfail *f)
 {
-    *len = 0;
-    if (text == NULL)
-        return 1;
-    if (strchr(text, '=') == NULL) {
-        if (!zbc_hex_decode(out, cap, len, text, strlen(text)))
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "--params is neither hex nor k=v words");
-        return 1;
-    }
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", text);
-    bool dots = strcmp(e->name, "dots") == 0;
-    if (dots) {
-        out[0] = out[1] = 4;
-        *len = 2;
-    }
-    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w != NULL;
-         w = strtok_r(NULL, ", ", &save)) {
-        char *eq = strchr(w, '=');
-        char *end;
-        unsigned long v = eq != NULL ? strtoul(eq + 1, &end, 10) : 0;
-        if (eq == NULL || eq[1] == '\0' || *end != '\0' || v > 255)
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "param '%s' is not k=v with v from 0 to 255", w);
-        *eq = '\0';
-        if (dots && strcmp(w, "width") == 0) {
-            out[0] = (uint8_t)v;
-        } else if (dots && strcmp(w, "height") == 0) {
-            out[1] = (uint8_t)v;
-        } else if ((strcmp(e->name, "rps") == 0 || strcmp(e->name, "lines") == 0) &&
-                   strcmp(w, "rounds") == 0) {
-            out[0] = (uint8_t)v;
-            *len = 1;
-        } else {
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "%s has no param '%s' (give --params as hex)",
-                             e->name, w);
-        }
-    }
+    struct zbc_err err;
+    if (!zbc_engine_params_from_text(e, text, out, cap, len, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "--params");
     return 1;
 }
 
-/* A random legal fleet (libsodium randombytes): ships of 5, 4, 3, 3, 2. */
+static uint32_t sodium_uniform(void *ctx, uint32_t n)
+{
+    (void)ctx;
+    return randombytes_uniform(n);
+}
+
+/* A random legal fleet (libsodium randombytes). */
 static void random_fleet(uint8_t is_ship[ZBC_BATTLESHIP_CELLS])
 {
-    static const unsigned ships[] = {5, 4, 3, 3, 2};
-    for (;;) {
-        memset(is_ship, 0, ZBC_BATTLESHIP_CELLS);
-        bool ok = true;
-        for (size_t s = 0; ok && s < sizeof ships / sizeof ships[0]; s++) {
-            unsigned len = ships[s];
-            bool placed = false;
-            for (int tries = 0; !placed && tries < 1000; tries++) {
-                bool horiz = randombytes_uniform(2) == 0;
-                unsigned r = randombytes_uniform(horiz ? 10 : 11 - len);
-                unsigned c = randombytes_uniform(horiz ? 11 - len : 10);
-                bool free_run = true;
-                for (unsigned k = 0; k < len; k++)
-                    free_run = free_run && !is_ship[(r + (horiz ? 0 : k)) * 10 + c + (horiz ? k : 0)];
-                if (!free_run)
-                    continue;
-                for (unsigned k = 0; k < len; k++)
-                    is_ship[(r + (horiz ? 0 : k)) * 10 + c + (horiz ? k : 0)] = 1;
-                placed = true;
-            }
-            ok = placed;
-        }
-        struct zbc_err err;
-        if (ok && zbc_battleship_check_fleet(is_ship, &err))
-            return;
-    }
+    zbc_battleship_random_fleet(is_ship, sodium_uniform, NULL);
 }
 
 /* --board "A1,A2,...": the 17 ship cells of a standard fleet. */
 static int board_cells(uint8_t is_ship[ZBC_BATTLESHIP_CELLS], const char *text,
                        struct zbc_wfail *f)
 {
-    char buf[512];
     struct zbc_err err;
-    memset(is_ship, 0, ZBC_BATTLESHIP_CELLS);
-    snprintf(buf, sizeof buf, "%s", text);
-    for (char *save = NULL, *w = strtok_r(buf, ", ", &save); w != NULL;
-         w = strtok_r(NULL, ", ", &save)) {
-        uint8_t cell;
-        if (!zbc_battleship_parse_cell(w, strlen(w), &cell, &err))
-            return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "--board");
-        is_ship[cell] = 1;
-    }
-    if (!zbc_battleship_check_fleet(is_ship, &err))
+    if (!zbc_battleship_parse_fleet(text, is_ship, &err))
         return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "--board");
     return 1;
 }
@@ -179,7 +117,7 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
     size_t plen = 0;
     char *phex = NULL;
     json_t *secret = NULL;
-    bool battleship = strcmp(e->name, "battleship") == 0;
+    bool battleship = e->secret_params; /* the creator's board commitment */
     struct zbc_addr me;
     char me_text[ZBC_ADDR_TEXT_MAX];
     if (battleship && o->params == NULL && !zbc_app_caller(&me, me_text, o, f))

@@ -100,6 +100,21 @@ def test_play_render():
     j2 = js("play", "dots", "--seats", "3", "--params", "0203",
             "h 0 0", "v 0 0", "h 1 0", "v 0 1")
     check(j2["state"] == j["state"], "dots hex params equal k=v params")
+    j3 = js("play", "dots", "--seats", "3", "--params", "size=2x3",
+            "h 0 0", "v 0 0", "h 1 0", "v 0 1")
+    check(j3["state"] == j["state"], "dots size=WxH equals width=,height=")
+    # usage errors in the start options exit 2, as the JSON error says
+    for args in (("--params", "depth=3"), ("--params", "width=300"),
+                 ("--params", "zz"), ("--seats", "9"), ("--first", "5")):
+        rc, out, _ = run("play", "dots", *args, "--json")
+        check(rc == 2 and json.loads(out)["exit"] == 2,
+              f"play dots {args}: exit {rc} {out}")
+    rc, _, err = run("play", "chess", "--params", "rounds=3")
+    check(rc == 2 and "chess has no named params" in err, f"chess k=v: {err}")
+    rc, _, err = run("perft", "reversi", "2", "--params", "depth=1")
+    check(rc == 2, f"perft usage error in --params: exit {rc}")
+    rc, _, err = run("play", "tictactoe", "--params", "00")
+    check(rc == 1 and "takes no params" in err, f"refused params exit 1: {err}")
     j = js("play", "reversi", "e6", "f4", "e3", "f6", "g5", "d6", "e7", "f5",
            "c5")
     check(j["result"]["kind"] == "win" and j["board"]["discs"] ==

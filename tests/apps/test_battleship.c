@@ -416,7 +416,7 @@ static void test_bad_moves(void)
     static struct zbc_game_state st, before;
     struct zbc_err err;
     CHECK(!E->check_params(3, b0.commit, 3200, &err));
-    CHECK_EQ_STR(err.msg, "battleship needs exactly 2 seats, not 3");
+    CHECK_EQ_STR(err.msg, "battleship takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, b0.commit, 3199, &err));
     CHECK_EQ_STR(err.msg, "battleship params are the creator's 3200-byte board commitment, got 3199 bytes");
     CHECK(!E->init(&st, 2, b0.commit, 0, 0, NULL, &err));
@@ -689,6 +689,46 @@ static void random_fleet(struct board *b, uint8_t salt_base)
     CHECK(zbc_battleship_check_fleet(b->ship, &err));
 }
 
+/* A deterministic stand-in for the wallet's randombytes_uniform. */
+static uint32_t xs_uniform(void *ctx, uint32_t n)
+{
+    uint64_t *x = ctx;
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return (uint32_t)(*x % n);
+}
+
+/* Fleet text and random fleets (the wallet's --board and default board). */
+static void test_fleets(void)
+{
+    uint8_t ship[ZBC_BATTLESHIP_CELLS];
+    struct zbc_err err;
+    const char *good = "A1,A2,A3,A4,A5,C1,C2,C3,C4,E1,E2,E3,G1,G2,G3,I1,I2";
+    CHECK(zbc_battleship_parse_fleet(good, ship, &err));
+    CHECK_EQ_INT(ship[0], 1);
+    CHECK_EQ_INT(ship[5], 0);
+    CHECK_EQ_INT(ship[81], 1);
+    CHECK(zbc_battleship_parse_fleet(" a1 a2\ta3,a4,,a5 c1 c2 c3 c4 e1 e2 e3 g1 g2 g3 i1 i2\n",
+                                     ship, &err));
+    CHECK(!zbc_battleship_parse_fleet("A1,A2", ship, &err));
+    CHECK_EQ_STR(err.msg, "the board has 2 ship cells, the fleet has 17");
+    CHECK(!zbc_battleship_parse_fleet("A1,Z9", ship, &err));
+    CHECK_EQ_STR(err.msg, "cell \"Z9\" is not a row A-J and a column 1-10");
+    CHECK(!zbc_battleship_parse_fleet("A01", ship, &err));
+    CHECK(!zbc_battleship_parse_fleet("A11", ship, &err));
+    CHECK(!zbc_battleship_parse_fleet("A1000000000000000000000", ship, &err));
+    CHECK(!zbc_battleship_parse_fleet("", ship, &err));
+    /* the same cell twice is one ship cell: 16, not a fleet */
+    CHECK(!zbc_battleship_parse_fleet("A1,A1,A2,A3,A4,A5,C1,C2,C3,C4,E1,E2,E3,G1,G2,G3,I1",
+                                      ship, &err));
+    uint64_t x = 0x2545f4914f6cdd1dull;
+    for (int i = 0; i < 300; i++) {
+        zbc_battleship_random_fleet(ship, xs_uniform, &x);
+        CHECK(zbc_battleship_check_fleet(ship, &err));
+    }
+}
+
 static void test_random_playouts(void)
 {
     static struct board boards[2];
@@ -784,6 +824,7 @@ int main(void)
     TEST_RUN(test_bad_moves);
     TEST_RUN(test_bad_states);
     TEST_RUN(test_notation);
+    TEST_RUN(test_fleets);
     TEST_RUN(test_random_playouts);
     return test_summary("apps_battleship");
 }

@@ -307,7 +307,7 @@ static void test_bad_moves(void)
     before = st;
     uint8_t mv[20] = {11, 15};
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "it is seat 0's turn (black), not seat 1's");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
     CHECK_EQ_STR(err.msg, "a checkers move lists 2-16 squares, not 1");
     CHECK(!E->apply_move(&st, 0, mv, 17, NULL, &err));
@@ -372,7 +372,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p[1] = {0};
     CHECK(!E->check_params(4, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "checkers needs exactly 2 seats, not 4");
+    CHECK_EQ_STR(err.msg, "checkers takes 2 to 2 seats, not 4");
     CHECK(!E->check_params(2, p, 1, &err));
     CHECK_EQ_STR(err.msg, "checkers takes no params (got 1 bytes)");
     CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));

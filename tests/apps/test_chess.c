@@ -383,7 +383,7 @@ static void test_bad_moves(void)
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "illegal move: e2e5 is not a legal pawn move");
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "it is seat 0's turn (white), not seat 1's");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 3, NULL, &err));
     CHECK_EQ_STR(err.msg, "a chess move is 2 bytes (from, to), not 3");
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
@@ -445,7 +445,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p[1] = {0};
     CHECK(!E->check_params(3, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "chess needs exactly 2 seats, not 3");
+    CHECK_EQ_STR(err.msg, "chess takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, p, 1, &err));
     CHECK_EQ_STR(err.msg, "chess takes no params (got 1 bytes)");
     CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));
@@ -470,9 +470,9 @@ static void test_bad_fen(void)
     bad_fen("8/8/8/8/8/8/8/K6k w KX -", "bad FEN castling field");
     bad_fen("8/8/8/8/8/8/8/K6k w - e4", "bad FEN en-passant field");
     bad_fen("8/8/8/8/8/8/8/K6k w - - 151 1",
-            "FEN halfmove clock: number 151 out of range 0-150");
+            "FEN halfmove clock: 151 is out of range 0-150");
     bad_fen("8/8/8/8/8/8/8/K6k w - - 0 0",
-            "FEN fullmove number: number 0 out of range 1-9999");
+            "FEN fullmove number: 0 is out of range 1-9999");
     bad_fen("8/8/8/8/8/8/8/K7k w - -", "FEN rank 1 has more than 8 squares");
     bad_fen("8/8/8/8/8/8/K6k w - -", "FEN board must have 8 ranks of 8 squares");
     bad_fen("8/8/8/8/8/8/8/K6x w - -", "bad FEN piece letter 'x'");

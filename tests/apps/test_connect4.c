@@ -118,7 +118,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "column 7 out of range 0-6");
     mv[0] = 0;
     CHECK(!E->apply_move(&st, 1, mv, 1, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 1's turn: seat 0 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "a connect-4 move is 1 byte (column 0-6), got 2");
     CHECK(memcmp(&st, &before, sizeof st) == 0);
@@ -127,7 +127,7 @@ static void test_bad_moves(void)
     CHECK_EQ_INT(E->gen_moves(&st, moves, ZBC_MOVES_MAX), 6);
     size_t len;
     CHECK(!E->parse_move(&st, 0, "8", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "connect-4 column (1-7): number 8 out of range 1-7");
+    CHECK_EQ_STR(err.msg, "connect-4 column (1-7): 8 is out of range 1-7");
     CHECK(!E->parse_move(&st, 0, "a", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 0, "0", mv, sizeof mv, &len, &err));
 }
@@ -138,7 +138,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(1, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "connect-4 needs exactly 2 seats, got 1");
+    CHECK_EQ_STR(err.msg, "connect4 takes 2 to 2 seats, not 1");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "connect-4 takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 5, NULL, &err));

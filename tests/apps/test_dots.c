@@ -181,7 +181,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "line 256 out of range 0-11");
     mv[1] = 0;
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 0's turn: seat 1 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 1 is to move");
     CHECK(!E->apply_move(&st, 1, mv, 1, NULL, &err));
     CHECK_EQ_STR(err.msg, "a dots and boxes move is a u16 line index "
                           "(2 bytes), got 1");
@@ -189,11 +189,11 @@ static void test_bad_moves(void)
     CHECK(memcmp(&st, &before, sizeof st) == 0);
     size_t len;
     CHECK(!E->parse_move(&st, 1, "h 3 0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "horizontal line row: number 3 out of range 0-2");
+    CHECK_EQ_STR(err.msg, "horizontal line row: 3 is out of range 0-2");
     CHECK(!E->parse_move(&st, 1, "h 0 2", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "horizontal line column: number 2 out of range 0-1");
+    CHECK_EQ_STR(err.msg, "horizontal line column: 2 is out of range 0-1");
     CHECK(!E->parse_move(&st, 1, "v 2 0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "vertical line row: number 2 out of range 0-1");
+    CHECK_EQ_STR(err.msg, "vertical line row: 2 is out of range 0-1");
     CHECK(!E->parse_move(&st, 1, "x 0 0", mv, sizeof mv, &len, &err));
     CHECK_EQ_STR(err.msg, "a dots and boxes move is 'h ROW COL' or "
                           "'v ROW COL', got 'x 0 0'");
@@ -214,7 +214,7 @@ static void test_bad_params(void)
     CHECK(E->check_params(4, p, 2, &err));
     CHECK(E->check_params(2, NULL, 0, &err));
     CHECK(!E->check_params(1, p, 2, &err));
-    CHECK_EQ_STR(err.msg, "dots and boxes needs 2-4 seats, got 1");
+    CHECK_EQ_STR(err.msg, "dots takes 2 to 4 seats, not 1");
     CHECK(!E->check_params(5, p, 2, &err));
     CHECK(!E->check_params(2, p, 3, &err));
     CHECK_EQ_STR(err.msg, "dots and boxes params are width u8, height u8 "

@@ -9,7 +9,11 @@
  *   - a failed apply leaves the state bytes unchanged;
  *   - every listed move formats to notation that parses back to it;
  *   - encode/decode round-trips at every step, and equal states give equal
- *     bytes (decode(encode(s)) re-encodes identically).
+ *     bytes (decode(encode(s)) re-encodes identically);
+ *   - the shared entry step (zbc_engine_move_entry) answers first, in one
+ *     wording for every game: over, not your turn, empty move.
+ * Named params text <-> bytes (zbc_engine_params_from_text / _to_text) are
+ * checked for every engine too.
  * Games that need private data to start (battleship's commitment params)
  * are covered by their own test programs; the skip is printed. */
 #include "apps/engine.h"
@@ -86,6 +90,9 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
             if (res.kind == ZBC_RESULT_WIN)
                 CHECK(res.winner < seats);
             CHECK(e->gen_moves(&st, moves, ZBC_MOVES_MAX) == 0);
+            uint8_t any = 0;
+            CHECK(!e->check_move(&st, 0, &any, 1, &err));
+            CHECK_EQ_STR(err.msg, "the game is over");
             return ply;
         }
         CHECK(res.kind == ZBC_RESULT_ONGOING);
@@ -110,6 +117,12 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
         /* another seat may not move */
         uint8_t other = (uint8_t)((t + 1 + rnd() % (seats - 1)) % seats);
         CHECK(!e->check_move(&st, other, moves[0].b, moves[0].len, &err));
+        char want[64];
+        snprintf(want, sizeof want, "not your turn: seat %d is to move", t);
+        CHECK_EQ_STR(err.msg, want);
+        CHECK(!e->check_move(&st, (uint8_t)t, moves[0].b, 0, &err));
+        snprintf(want, sizeof want, "empty %s move", e->name);
+        CHECK_EQ_STR(err.msg, want);
         /* a failed apply leaves the state unchanged */
         size_t nb = e->encode(&st, enc1, sizeof enc1);
         struct zbc_roll r2;
@@ -224,9 +237,90 @@ static void test_decode_garbage(void)
     }
 }
 
+static int params_ok(const struct zbc_engine *e,
+                                      const uint8_t *p, size_t n)
+{
+    struct zbc_err err;
+    return e->check_params(e->min_seats, p, n, &err);
+}
+
+/* Params text -> bytes -> text for every engine; named words only where
+ * the game has them; bad words are refused with a reason. */
+static void test_params_text(void)
+{
+    const struct zbc_engine *const *es = zbc_engines();
+    uint8_t p[64], back[64];
+    size_t n, bn;
+    char text[256];
+    struct zbc_err err;
+    for (size_t i = 0; es[i] != NULL; i++) {
+        const struct zbc_engine *e = es[i];
+        CHECK(zbc_engine_params_from_text(e, NULL, p, sizeof p, &n, &err) && n == 0);
+        CHECK(zbc_engine_params_from_text(e, "", p, sizeof p, &n, &err) && n == 0);
+        CHECK(zbc_engine_params_from_text(e, "0a0B", p, sizeof p, &n, &err));
+        CHECK(n == 2 && p[0] == 10 && p[1] == 11);
+        CHECK(!zbc_engine_params_from_text(e, "zz", p, sizeof p, &n, &err));
+        CHECK(!zbc_engine_params_from_text(e, "abc", p, sizeof p, &n, &err));
+        CHECK(!zbc_engine_params_from_text(e, "depth=3", p, sizeof p, &n, &err));
+        CHECK(strstr(err.msg, "depth") != NULL || strstr(err.msg, "no named") != NULL);
+        CHECK(!zbc_engine_params_from_text(e, "=3", p, sizeof p, &n, &err));
+        /* every byte string survives bytes -> text -> bytes */
+        for (int k = 0; k < 200; k++) {
+            size_t len = (size_t)(rnd() % 4);
+            for (size_t j = 0; j < len; j++)
+                p[j] = (uint8_t)rnd();
+            CHECK(zbc_engine_params_to_text(e, p, len, text, sizeof text));
+            CHECK(zbc_engine_params_from_text(e, text, back, sizeof back, &bn, &err));
+            CHECK(bn == len && memcmp(p, back, len) == 0);
+        }
+        CHECK(!zbc_engine_params_to_text(e, p, 3, text, 4));
+    }
+    const struct zbc_engine *dots = zbc_engine_by_name("dots");
+    const struct zbc_engine *rps = zbc_engine_by_name("rps");
+    const struct zbc_engine *lines = zbc_engine_by_name("lines");
+    const struct zbc_engine *chess = zbc_engine_by_name("chess");
+    CHECK(zbc_engine_params_from_text(dots, "width=5,height=3", p, sizeof p, &n, &err));
+    CHECK(n == 2 && p[0] == 5 && p[1] == 3);
+    CHECK(zbc_engine_params_from_text(dots, "height=6", p, sizeof p, &n, &err));
+    CHECK(n == 2 && p[0] == 4 && p[1] == 6); /* width keeps its default */
+    CHECK(zbc_engine_params_from_text(dots, "size=7x2", p, sizeof p, &n, &err));
+    CHECK(n == 2 && p[0] == 7 && p[1] == 2);
+    CHECK(params_ok(dots, p, n));
+    CHECK(zbc_engine_params_to_text(dots, p, n, text, sizeof text));
+    CHECK_EQ_STR(text, "width=7,height=2");
+    CHECK(!zbc_engine_params_from_text(dots, "size=7", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "size: '7' is not WxH");
+    CHECK(!zbc_engine_params_from_text(dots, "depth=3", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "no param 'depth' (the params are width=W, height=H, size=WxH)");
+    CHECK(!zbc_engine_params_from_text(dots, "size=x7", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(dots, "width=256", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "width: 256 is out of range 0-255");
+    CHECK(zbc_engine_params_from_text(rps, "rounds=3", p, sizeof p, &n, &err));
+    CHECK(n == 1 && p[0] == 3);
+    CHECK(zbc_engine_params_to_text(rps, p, n, text, sizeof text));
+    CHECK_EQ_STR(text, "rounds=3");
+    CHECK(zbc_engine_params_from_text(lines, "rounds=100", p, sizeof p, &n, &err));
+    CHECK(n == 1 && p[0] == 100);
+    CHECK(!zbc_engine_params_from_text(rps, "rounds=", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(rps, "rounds=07", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(rps, "rounds=-1", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(chess, "rounds=3", p, sizeof p, &n, &err));
+    CHECK_EQ_STR(err.msg, "chess has no named params (give them as hex)");
+    CHECK(zbc_engine_params_to_text(chess, NULL, 0, text, sizeof text) && text[0] == '\0');
+    /* hostile text: too long, too many bytes for the buffer */
+    char longtext[400];
+    memset(longtext, 'a', sizeof longtext - 1);
+    longtext[sizeof longtext - 1] = '\0';
+    memcpy(longtext, "rounds=1,", 9);
+    CHECK(!zbc_engine_params_from_text(rps, longtext, p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(rps, "rounds=1", p, 4, &n, &err));
+    CHECK(!zbc_engine_params_from_text(chess, "00112233", p, 2, &n, &err));
+}
+
 int main(void)
 {
     TEST_RUN(test_all_engines);
     TEST_RUN(test_decode_garbage);
+    TEST_RUN(test_params_text);
     return test_summary("apps_engines");
 }

@@ -116,7 +116,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "cell 225 out of range 0-224");
     mv[0] = 0;
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 0's turn: seat 1 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 1 is to move");
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "a gomoku move is 1 byte (cell 0-224), got 2");
     CHECK(memcmp(&st, &before, sizeof st) == 0);
@@ -140,7 +140,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(4, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "gomoku needs exactly 2 seats, got 4");
+    CHECK_EQ_STR(err.msg, "gomoku takes 2 to 2 seats, not 4");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "gomoku takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));

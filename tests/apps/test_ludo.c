@@ -261,7 +261,7 @@ static void test_bad_input(void)
     struct zbc_err err;
     uint8_t b = 0;
     CHECK(!E->check_params(1, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "ludo needs 2-4 seats, not 1");
+    CHECK_EQ_STR(err.msg, "ludo takes 2 to 4 seats, not 1");
     CHECK(!E->check_params(5, NULL, 0, &err));
     CHECK(!E->check_params(2, &b, 1, &err));
     CHECK_EQ_STR(err.msg, "ludo takes no params (got 1 bytes)");

@@ -64,33 +64,6 @@ static void test_square_format(void)
     }
 }
 
-static void test_uint(void)
-{
-    struct zbc_err err;
-    unsigned long v = 5;
-    CHECK(zbc_notation_parse_uint("0", 0, 10, &v, &err));
-    CHECK_EQ_INT(v, 0);
-    CHECK(zbc_notation_parse_uint("65535", 0, 65535, &v, &err));
-    CHECK_EQ_INT(v, 65535);
-    CHECK(!zbc_notation_parse_uint("65536", 0, 65535, &v, &err));
-    CHECK_EQ_STR(err.msg, "number 65536 out of range 0-65535");
-    CHECK(!zbc_notation_parse_uint("9", 1, 7, &v, &err));
-    CHECK_EQ_STR(err.msg, "number 9 out of range 1-7");
-    CHECK(!zbc_notation_parse_uint("0", 1, 7, &v, &err));
-    CHECK_EQ_STR(err.msg, "number 0 out of range 1-7");
-    CHECK(!zbc_notation_parse_uint("07", 1, 7, &v, &err));
-    CHECK_EQ_STR(err.msg, "number '07' has a leading zero");
-    CHECK(!zbc_notation_parse_uint("-1", 0, 7, &v, &err));
-    CHECK_EQ_STR(err.msg, "'-1' is not a number in range 0-7");
-    CHECK(!zbc_notation_parse_uint("", 0, 7, &v, &err));
-    CHECK(!zbc_notation_parse_uint(NULL, 0, 7, &v, &err));
-    CHECK(!zbc_notation_parse_uint("18446744073709551616", 0, (unsigned long)-1,
-                                   &v, &err));
-    CHECK(zbc_notation_parse_uint("18446744073709551615", 0,
-                                  (unsigned long)-1, &v, &err) ==
-          (sizeof(unsigned long) == 8));
-}
-
 static void test_tokens(void)
 {
     struct zbc_tokens t;
@@ -133,7 +106,6 @@ int main(void)
     TEST_RUN(test_square_parse);
     TEST_RUN(test_square_bad);
     TEST_RUN(test_square_format);
-    TEST_RUN(test_uint);
     TEST_RUN(test_tokens);
     TEST_RUN(test_text);
     return test_summary("notation");

@@ -180,7 +180,7 @@ static void test_bad_input(void)
     struct zbc_err err;
     uint8_t p1 = 0;
     CHECK(!E->check_params(1, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "pig needs 2-4 seats, not 1");
+    CHECK_EQ_STR(err.msg, "pig takes 2 to 4 seats, not 1");
     CHECK(!E->check_params(5, NULL, 0, &err));
     CHECK(!E->check_params(2, &p1, 1, &err));
     CHECK_EQ_STR(err.msg, "pig takes no params (got 1 bytes)");

@@ -149,7 +149,7 @@ static void test_bad_input(void)
     struct zbc_err err;
     uint8_t b1 = 0, mv2[2] = {0, 0}, one = 1;
     CHECK(!E->check_params(1, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "race needs 2-4 seats, not 1");
+    CHECK_EQ_STR(err.msg, "race takes 2 to 4 seats, not 1");
     CHECK(!E->check_params(5, NULL, 0, &err));
     CHECK(!E->check_params(2, &b1, 1, &err));
     CHECK_EQ_STR(err.msg, "race takes no params (got 1 bytes)");

@@ -138,7 +138,7 @@ static void test_pass(void)
     /* black may not move */
     uint8_t mv = 0;
     CHECK(!E->check_move(&st, 0, &mv, 1, &err));
-    CHECK_EQ_STR(err.msg, "not seat 0's turn: seat 1 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 1 is to move");
     /* the decoded state knows the pass too */
     CHECK(ph_roundtrip(E, &st));
     CHECK(ph_perft(E, &st, 1) > 0);
@@ -183,7 +183,7 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "cell 64 out of range 0-63");
     mv[0] = 19;
     CHECK(!E->apply_move(&st, 1, mv, 1, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 1's turn: seat 0 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
     CHECK(!E->apply_move(&st, 0, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "a reversi move is 1 byte (cell 0-63), got 2");
     CHECK(memcmp(&st, &before, sizeof st) == 0);
@@ -202,7 +202,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(3, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "reversi needs exactly 2 seats, got 3");
+    CHECK_EQ_STR(err.msg, "reversi takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "reversi takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 3, NULL, &err));

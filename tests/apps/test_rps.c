@@ -204,7 +204,7 @@ static void test_bad_input(void)
     struct zbc_err err;
     uint8_t p[2] = {0, 0};
     CHECK(!E->check_params(3, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "rock-paper-scissors needs exactly 2 seats, not 3");
+    CHECK_EQ_STR(err.msg, "rps takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, p, 2, &err));
     CHECK(!E->check_params(2, p, 1, &err));
     CHECK_EQ_STR(err.msg, "rounds to win 0 out of range 1-5");

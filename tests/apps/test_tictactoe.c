@@ -116,14 +116,14 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "cell 9 out of range 0-8");
     mv[0] = 0;
     CHECK(!E->apply_move(&st, 0, mv, 1, NULL, &err));
-    CHECK_EQ_STR(err.msg, "not seat 0's turn: seat 1 is to move");
+    CHECK_EQ_STR(err.msg, "not your turn: seat 1 is to move");
     CHECK(!E->apply_move(&st, 1, mv, 2, NULL, &err));
     CHECK_EQ_STR(err.msg, "a tic-tac-toe move is 1 byte (cell 0-8), got 2");
     CHECK(!E->apply_move(&st, 1, mv, 0, NULL, &err));
     CHECK(memcmp(&st, &before, sizeof st) == 0);
     size_t len;
     CHECK(!E->parse_move(&st, 1, "0", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "tic-tac-toe square (1-9 or a1-c3): number 0 out of "
+    CHECK_EQ_STR(err.msg, "tic-tac-toe square (1-9 or a1-c3): 0 is out of "
                           "range 1-9");
     CHECK(!E->parse_move(&st, 1, "d1", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 1, "10", mv, sizeof mv, &len, &err));
@@ -144,7 +144,7 @@ static void test_bad_params(void)
     struct zbc_err err;
     uint8_t p = 0;
     CHECK(!E->check_params(3, NULL, 0, &err));
-    CHECK_EQ_STR(err.msg, "tic-tac-toe needs exactly 2 seats, got 3");
+    CHECK_EQ_STR(err.msg, "tictactoe takes 2 to 2 seats, not 3");
     CHECK(!E->check_params(2, &p, 1, &err));
     CHECK_EQ_STR(err.msg, "tic-tac-toe takes no params, got 1 bytes");
     CHECK(!E->init(&st, 2, NULL, 0, 2, NULL, &err));

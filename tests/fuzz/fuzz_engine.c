@@ -2,7 +2,9 @@
  *
  * Input: [mode u8] then
  *   mode even: decode arbitrary state bytes; if accepted, encode must give
- *              the same bytes back, and every view must work.
+ *              the same bytes back, and every view must work.  The same
+ *              bytes as params text (zbc_engine_params_from_text): if
+ *              accepted, params_to_text must read back to the same bytes.
  *   mode odd:  [seats u8][first u8][params_len u16 LE][params][roll seed 8]
  *              then moves as [seat u8][len u16 LE][bytes]... (16-bit
  *              lengths so battleship's 3200-byte commitments fit); checks that
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "apps/engine.h"
+#include "crypto/bytes.h"
 
 #define STR2(x) #x
 #define STR(x) STR2(x)
@@ -36,6 +39,25 @@ static char text[65536];
 
 #define ASSERT(c) do { if (!(c)) abort(); } while (0)
 
+static void check_params_text(const struct zbc_engine *e, const uint8_t *in,
+                              size_t n)
+{
+    static char t[512], back_text[2 * 512 + 1];
+    uint8_t p[512], back[512];
+    size_t len, blen;
+    struct zbc_err err;
+    if (n >= sizeof t)
+        n = sizeof t - 1;
+    memcpy(t, in, n);
+    t[n] = '\0';
+    if (!zbc_engine_params_from_text(e, t, p, sizeof p, &len, &err))
+        return;
+    ASSERT(zbc_engine_params_to_text(e, p, len, back_text, sizeof back_text));
+    ASSERT(zbc_engine_params_from_text(e, back_text, back, sizeof back, &blen,
+                                       &err));
+    ASSERT(blen == len && memcmp(back, p, len) == 0);
+}
+
 static void check_roundtrip(const struct zbc_engine *e)
 {
     struct zbc_err err;
@@ -54,6 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < 1)
         return 0;
     if ((data[0] & 1) == 0) {
+        check_params_text(e, data + 1, size - 1);
         if (e->decode(&st, data + 1, size - 1, &err)) {
             size_t n = e->encode(&st, enc1, sizeof enc1);
             ASSERT(n == size - 1 && memcmp(enc1, data + 1, n) == 0);
@@ -70,7 +93,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (size < p + 4)
         return 0;
     uint8_t seats = data[p++], first = data[p++];
-    size_t plen = (size_t)data[p] | (size_t)data[p + 1] << 8;
+    size_t plen = zbc_get_le16(data + p);
     p += 2;
     if (size < p + plen + 8)
         return 0;
@@ -92,7 +115,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     uint32_t ply = 0;
     while (p + 3 <= size) {
         uint8_t seat = data[p];
-        size_t len = (size_t)data[p + 1] | (size_t)data[p + 2] << 8;
+        size_t len = zbc_get_le16(data + p + 1);
         p += 3;
         if (p + len > size)
             break;
