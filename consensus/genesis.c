@@ -1,6 +1,5 @@
 #include "consensus/genesis.h"
 
-#include <errno.h>
 #include <jansson.h>
 #include <sodium.h>
 #include <stdio.h>
@@ -13,7 +12,6 @@
 
 #define GENESIS_MAGIC "ZBC-GENESIS"
 #define GENESIS_MAGIC_LEN 11
-#define GENESIS_FILE_MAX (64u * 1024 * 1024)
 
 /* ---- shared checks ---- */
 
@@ -399,34 +397,6 @@ int zbc_genesis_parse_json(struct zbc_genesis *g, const char *json, size_t len,
     json_decref(root);
     if (!ok)
         zbc_genesis_free(g);
-    return ok;
-}
-
-int zbc_genesis_load_file(struct zbc_genesis *g, const char *path,
-                          struct zbc_err *err)
-{
-    memset(g, 0, sizeof *g);
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return zbc_fail(err, "cannot open genesis file %.120s: %s", path,
-                        strerror(errno));
-    char *buf = malloc(GENESIS_FILE_MAX);
-    if (buf == NULL) {
-        fclose(f);
-        return zbc_fail(err, "out of memory reading the genesis file");
-    }
-    size_t n = fread(buf, 1, GENESIS_FILE_MAX, f);
-    int rerr = ferror(f), more = n == GENESIS_FILE_MAX && fgetc(f) != EOF;
-    fclose(f);
-    int ok;
-    if (rerr)
-        ok = zbc_fail(err, "cannot read genesis file %.120s", path);
-    else if (more)
-        ok = zbc_fail(err, "genesis file %.120s is larger than %u bytes", path,
-                      GENESIS_FILE_MAX);
-    else
-        ok = zbc_genesis_parse_json(g, buf, n, err);
-    free(buf);
     return ok;
 }
 

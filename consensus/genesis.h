@@ -71,9 +71,7 @@ struct zbc_genesis {
  * left zeroed (nothing to free). */
 ZBC_WUR int zbc_genesis_parse_json(struct zbc_genesis *g, const char *json,
                                    size_t len, struct zbc_err *err);
-/* Reads and parses a genesis file. */
-ZBC_WUR int zbc_genesis_load_file(struct zbc_genesis *g, const char *path,
-                                  struct zbc_err *err);
+/* Reading the file is the node's job: node/client/genesis_file.h. */
 void zbc_genesis_free(struct zbc_genesis *g);
 
 /* Canonical bytes: *out is malloc'ed. */

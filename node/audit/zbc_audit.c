@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "consensus/genesis.h"
+#include "node/client/genesis_file.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
 #include "node/audit/replay.h"

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "consensus/genesis.h"
+#include "node/client/genesis_file.h"
 #include "crypto/address.h"
 #include "crypto/bytes.h"
 #include "crypto/hex.h"

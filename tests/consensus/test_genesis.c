@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "consensus/genesis.h"
+#include "node/client/genesis_file.h"
 #include "crypto/hex.h"
 #include "testlib.h"
 

@@ -21,6 +21,7 @@
 #include "consensus/block.h"
 #include "consensus/events.h"
 #include "consensus/genesis.h"
+#include "node/client/genesis_file.h"
 #include "consensus/ledger.h"
 #include "consensus/mem_kv.h"
 #include "consensus/state.h"
