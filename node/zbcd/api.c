@@ -176,6 +176,8 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
     struct zbc_slot slot;
     uint8_t root[32];
     char znk[ZBC_ADDR_TEXT_MAX], fund[ZBC_ADDR_TEXT_MAX];
+    struct zbc_net_status net;
+    (void)zbc_chain_synced(a->chain, &net);
     if (!zbc_chain_next_slot(a->chain, &slot, err))
         return 0;
     zbc_chain_tip_state_root(a->chain, root);
@@ -194,10 +196,9 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         zbc_json_set(o, "blockchain_height", json_integer(tip->height), err) &&
         zbc_json_set(o, "peer_count",
                      json_integer(zbc_chain_peer_count(a->chain)), err) &&
-        zbc_json_set(o, "synced",
-                     json_boolean(zbc_chain_synced(a->chain)), err) &&
-        zbc_json_set(o, "syncing",
-                     json_boolean(!zbc_chain_synced(a->chain)), err) &&
+        zbc_json_set(o, "synced", json_boolean(net.synced), err) &&
+        zbc_json_set(o, "sync_reason", json_string(net.reason), err) &&
+        zbc_json_set(o, "syncing", json_boolean(!net.synced), err) &&
         zbc_json_set(o, "p2pAddress", json_string(""), err) &&
         zbc_json_set(o, "archival_node", json_true(), err) &&
         zbc_json_set(o, "public_api_url", json_string(""), err) &&
