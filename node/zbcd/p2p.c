@@ -5,6 +5,7 @@
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <sodium.h>
 #include <stdarg.h>
@@ -27,6 +28,7 @@
  * category, then one line saying how many were left out. */
 #define RL_WINDOW_MS 10000u
 #define RL_BURST 20u
+#define ZBC_P2P_TRIM_BYTES ((size_t)1 << 20)
 
 struct slot;
 
@@ -315,7 +317,6 @@ static bool key_is_validator(const struct zbc_p2p *p, const uint8_t key[32])
 /* ---- peers ---- */
 
 static void update_status(struct zbc_p2p *p);
-
 static void peer_free(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
@@ -343,9 +344,23 @@ static void peer_free(struct peer *pe)
         if (s->next_try_ms < until)
             s->next_try_ms = until;
     }
-    if (pe->bev != NULL)
+    /* a peer that held megabytes: give them back to the system, not
+     * only to the heap (libevent buffers come in many small chains) */
+    bool big = false;
+    if (pe->bev != NULL) {
+        /* libevent frees the bufferevent later (finalizers): drop the
+         * buffered bytes now */
+        struct evbuffer *in = bufferevent_get_input(pe->bev);
+        struct evbuffer *out = bufferevent_get_output(pe->bev);
+        big = evbuffer_get_length(in) + evbuffer_get_length(out) >
+              ZBC_P2P_TRIM_BYTES;
+        evbuffer_drain(in, evbuffer_get_length(in));
+        evbuffer_drain(out, evbuffer_get_length(out));
         bufferevent_free(pe->bev);
+    }
     zbc_p2p_msg_free(pe->deferred_msg);
+    if (big)
+        malloc_trim(0);
     bool was = pe->handshaken;
     sodium_memzero(pe, sizeof *pe);
     free(pe);
