@@ -63,7 +63,7 @@
 #define ZBC_P2P_SCORE_BAD_BLOCK 100  /* a block that fails validation */
 #define ZBC_P2P_SCORE_BAD_TX 20      /* a transaction invalid in itself */
 #define ZBC_P2P_SCORE_PROTOCOL 50    /* a second hello, blocks not asked */
-#define ZBC_P2P_SCORE_STALL 50       /* GetBlocks unanswered in time */
+#define ZBC_P2P_SCORE_STALL 60       /* GetBlocks unanswered in time */
 #define ZBC_P2P_SCORE_UNDELIVERED 20 /* a claimed tip the sync never gave */
 #define ZBC_P2P_SCORE_FLOOD 10       /* get_blocks while one is waiting */
 

@@ -538,6 +538,49 @@ static void test_p2p_node(void)
     for (size_t i = 0; i <= ZBC_P2P_MAX_INBOUND_UNKNOWN; i++)
         conn_close(pool[i]);
 
+    /* halt: a proven peer claims a tip far ahead and never answers.  The
+     * producer waits ZBC_P2P_SYNC_HOLD_MS at most; at
+     * ZBC_P2P_SYNC_TIMEOUT_MS the peer is scored and dropped; a second
+     * time its key is banned */
+    struct id k5;
+    id_make(&k5, 0x55);
+    for (int round = 0; round < 2; round++) {
+        struct zbc_net_status st;
+        a = conn_open(port);
+        uint8_t fake_tip[32];
+        memset(fake_tip, 0xf0 + round, 32);
+        Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
+        h.protocol_version = 2;
+        h.genesis_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        h.node_key = (ProtobufCBinaryData){32, k5.pk};
+        h.tip_hash = (ProtobufCBinaryData){32, fake_tip};
+        h.height = UINT32_MAX;
+        h.kx_key = (ProtobufCBinaryData){32, a->kx_pk};
+        zbc_p2p_msg hm = ZBC__P2P__ENVELOPE__INIT;
+        hm.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
+        hm.hello = &h;
+        send_msg(a, &hm);
+        send_auth(a, gh, k5.pk, k5.sk);
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+        CHECK(m != NULL);
+        zbc_p2p_msg_free(m);
+        CHECK(!zbc_chain_synced(chain, &st));
+        CHECK_EQ_STR(st.reason, "syncing");
+        CHECK(!st.may_produce);
+        g_now += ZBC_P2P_SYNC_HOLD_MS;
+        pump(300);
+        CHECK(!zbc_chain_synced(chain, &st));
+        CHECK(st.may_produce); /* the hold is over, the claim is not */
+        g_now += ZBC_P2P_SYNC_TIMEOUT_MS - ZBC_P2P_SYNC_HOLD_MS;
+        CHECK(closed_within(a, 1000));
+        conn_close(a);
+        CHECK(zbc_chain_synced(chain, &st));
+        CHECK(st.may_produce);
+    }
+    a = peer_open(port, gh, &k5);
+    CHECK(closed_within(a, 1000)); /* banned after the second stall */
+    conn_close(a);
+
     CHECK_EQ_INT(zbc_chain_tip(chain)->height, 3);
     zbc_p2p_stop(p);
     event_base_free(g_base);
