@@ -39,6 +39,7 @@ struct peer {
     uint32_t ip;              /* remote IPv4, network order; 0: unknown */
     struct slot *slot;        /* outbound: the configured peer; else NULL */
     bool connected;
+    bool sent_hello;          /* our Hello is out: the rest goes sealed */
     bool got_hello;           /* its Hello came: every later frame sealed */
     bool handshaken;          /* its Auth proved node_key */
     bool validator;           /* node_key is a genesis validator's */
@@ -524,6 +525,7 @@ static bool send_hello(struct peer *pe)
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
     m.hello = &h;
+    pe->sent_hello = true;
     return send_msg(pe, &m);
 }
 
@@ -712,6 +714,8 @@ static bool on_hello(struct peer *pe, const Zbc__P2p__Hello *h)
     pe->got_hello = true;
     /* the frames after Hello are sealed, up to 4 MiB */
     bufferevent_setwatermark(pe->bev, EV_READ, 0, 4 + ZBC_P2P_MAX_FRAME);
+    if (!pe->sent_hello && !send_hello(pe))
+        return false; /* its Hello came before our connect event */
     return send_auth(pe);
 }
 
@@ -1191,7 +1195,8 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
     if (what & BEV_EVENT_CONNECTED) {
         pe->connected = true;
         zbc_log_debug("p2p: connected to %s", pe->addr);
-        (void)send_hello(pe);
+        if (!pe->sent_hello)
+            (void)send_hello(pe);
         return;
     }
     if (what & BEV_EVENT_EOF)

@@ -25,6 +25,7 @@ import time
 
 from framework import (TestFailure, ZbcTest, assert_true, kill_node, start_network,
                        wait_converged, wait_until)
+from test_multinode_peers import closed_by_peer, frame
 
 PROTOCOL_VERSION = 2
 RSS_GROWTH_MB = 200   # the attacked node's RSS may grow at most this much
@@ -86,10 +87,6 @@ def auth(signature):
 def get_blocks(locator, count=128):
     g = b"".join(field_bytes(1, h) for h in locator) + field_varint(2, count)
     return field_bytes(4, g)
-
-
-def frame(payload):
-    return len(payload).to_bytes(4, "little") + payload
 
 
 def parse_fields(buf):
@@ -200,18 +197,6 @@ def connect(port, src):
     machine: each attack phase comes from its own addresses, so an address
     banned in one phase does not hide the next)."""
     return socket.create_connection(("127.0.0.1", port), timeout=10, source_address=(src, 0))
-
-
-def closed_by_peer(sock, timeout=10.0):
-    sock.settimeout(timeout)
-    try:
-        while True:
-            if not sock.recv(65536):
-                return True
-    except (ConnectionResetError, BrokenPipeError):
-        return True
-    except socket.timeout:
-        return False
 
 
 def rss_mb(node):

@@ -112,9 +112,6 @@ static void test_network_gate(void)
     CHECK(c != NULL);
     if (c == NULL)
         return;
-    struct event_base *base = event_base_new();
-    struct zbc_producer_loop *p = NULL;
-    struct zbc_err err = {{0}};
     struct zbc_net_status st;
     CHECK(zbc_chain_synced(c, &st)); /* no P2P layer: synced, may produce */
     CHECK(st.may_produce);
@@ -124,6 +121,9 @@ static void test_network_gate(void)
     CHECK(!zbc_chain_synced(c, &st));
     CHECK_EQ_STR(st.reason, "no peers");
     clock_ms = FX_GENESIS_TIME + 10 * FX_BLOCK_TIME;
+    struct event_base *base = event_base_new();
+    struct zbc_producer_loop *p = NULL;
+    struct zbc_err err = {{0}};
     CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
     run_for(base, 250);
     CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
