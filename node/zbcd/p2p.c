@@ -898,13 +898,14 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
         break;
     case ZBC_RECV_FUTURE:
         seen_forget(p, hash);
-        zbc_log_info("p2p: block %u from %s is more than 10 s ahead of the "
-                     "local clock: dropped", r->height, pe->addr);
+        plog(p, &p->rl_peer, ZBC_LOG_INFO, "p2p: block %u from %s is more "
+             "than 10 s ahead of the local clock: dropped", r->height,
+             pe->addr);
         break;
     case ZBC_RECV_TOO_DEEP:
-        zbc_log_warn("p2p: block %u from %s forks more than %u blocks below "
-                     "the tip: final here, dropped", r->height, pe->addr,
-                     ZBC_REORG_MAX_DEPTH);
+        plog(p, &p->rl_peer, ZBC_LOG_WARN, "p2p: block %u from %s forks more "
+             "than %u blocks below the tip: final here, dropped", r->height,
+             pe->addr, ZBC_REORG_MAX_DEPTH);
         break;
     case ZBC_RECV_INVALID:
     case ZBC_RECV_LOCAL_ERROR:
