@@ -538,6 +538,42 @@ static void test_p2p_node(void)
     for (size_t i = 0; i <= ZBC_P2P_MAX_INBOUND_UNKNOWN; i++)
         conn_close(pool[i]);
 
+    /* GetBlocks answers are throttled: ZBC_P2P_GETBLOCKS_BURST at once,
+     * then one per ZBC_P2P_GETBLOCKS_REFILL_MS; one request may wait, a
+     * second one while it waits is scored */
+    {
+        struct id k6;
+        id_make(&k6, 0x56);
+        a = peer_open(port, gh, &k6);
+        CHECK(!closed_within(a, 100));
+        uint8_t g0[1][32];
+        memcpy(g0[0], gh, 32);
+        for (uint32_t i = 0; i < ZBC_P2P_GETBLOCKS_BURST; i++) {
+            m = get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
+            CHECK(m != NULL);
+            zbc_p2p_msg_free(m);
+        }
+        m = get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
+        CHECK(m == NULL); /* waits for a token: the test clock stands */
+        g_now += ZBC_P2P_GETBLOCKS_REFILL_MS;
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 1000);
+        CHECK(m != NULL); /* answered at the next tick */
+        zbc_p2p_msg_free(m);
+        for (int i = 0; i < 11; i++) { /* one waits, ten more score 10 each */
+            Zbc__P2p__GetBlocks gb = ZBC__P2P__GET_BLOCKS__INIT;
+            ProtobufCBinaryData lv = {32, (uint8_t *)gh};
+            gb.locator = &lv;
+            gb.n_locator = 1;
+            gb.count = 1;
+            zbc_p2p_msg gm = ZBC__P2P__ENVELOPE__INIT;
+            gm.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS;
+            gm.get_blocks = &gb;
+            send_msg(a, &gm);
+        }
+        CHECK(closed_within(a, 1000));
+        conn_close(a);
+    }
+
     /* halt: a proven peer claims a tip far ahead and never answers.  The
      * producer waits ZBC_P2P_SYNC_HOLD_MS at most; at
      * ZBC_P2P_SYNC_TIMEOUT_MS the peer is scored and dropped; a second
