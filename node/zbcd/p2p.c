@@ -120,6 +120,7 @@ struct zbc_p2p {
                                * since the last best-chain block a sync
                                * gave; 0: synced */
     bool sole_validator;      /* the genesis names this node alone */
+    size_t max_output, output_cap, input_cap; /* zbc_p2p_config */
     struct ratelimit rl_peer, rl_conn;
 };
 
@@ -453,10 +454,10 @@ static void check_caps(struct zbc_p2p *p)
                 big_in = pe;
             }
         }
-        if (tot_out > ZBC_P2P_OUTPUT_CAP && big_out != NULL)
+        if (tot_out > p->output_cap && big_out != NULL)
             big_out->doomed = "the send queues of all peers are full; it "
                               "holds the most";
-        else if (tot_in > ZBC_P2P_INPUT_CAP && big_in != NULL)
+        else if (tot_in > p->input_cap && big_in != NULL)
             big_in->doomed = "the unfinished frames of all peers pass their "
                              "cap; it holds the most";
         else
@@ -489,7 +490,7 @@ static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
         pe->tx_n++;
     /* Never freed here: a send can happen while another callback of the
      * same peer is on the stack (gossip from inside its own message). */
-    if (out_len(pe) + len > ZBC_P2P_MAX_OUTPUT)
+    if (out_len(pe) + len > pe->p->max_output)
         pe->doomed = "it does not read what is sent to it";
     else if (bufferevent_write(pe->bev, buf, len) != 0)
         pe->doomed = "write failed";
@@ -1487,6 +1488,9 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
     p->now_ms = cfg->now_ms != NULL ? cfg->now_ms : zbc_wall_clock_ms;
     p->started_ms = p->now_ms();
     p->key = cfg->key;
+    p->max_output = cfg->max_output ? cfg->max_output : ZBC_P2P_MAX_OUTPUT;
+    p->output_cap = cfg->output_cap ? cfg->output_cap : ZBC_P2P_OUTPUT_CAP;
+    p->input_cap = cfg->input_cap ? cfg->input_cap : ZBC_P2P_INPUT_CAP;
     if (p->key == NULL) {
         free(p);
         return zbc_fail(err, "P2P needs the node key (it proves it to peers)");

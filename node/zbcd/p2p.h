@@ -75,6 +75,9 @@ struct zbc_p2p_config {
     size_t n_peers;
     const struct zbc_node_key *key; /* required: proves this node's key */
     uint64_t (*now_ms)(void);    /* NULL: zbc_wall_clock_ms */
+    /* Memory caps in bytes, 0: the defaults ZBC_P2P_MAX_OUTPUT,
+     * ZBC_P2P_OUTPUT_CAP, ZBC_P2P_INPUT_CAP (tests pass small ones). */
+    size_t max_output, output_cap, input_cap;
 };
 
 ZBC_WUR int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,

@@ -265,6 +265,7 @@ class AdversaryP2P(ZbcTest):
         srcs = ["127.0.2.%d" % (i + 1) for i in range(70)]
         idle = [connect(target.p2p_port, src) for src in srcs]
         kill_node(nodes[1])
+        restart_mark = os.path.getsize(nodes[1].log_path)
         nodes[1].start(self.genesis_path, nodes[1].run_args)
         deadline = time.time() + 15
         reconnected = False
@@ -289,6 +290,10 @@ class AdversaryP2P(ZbcTest):
                     % (nodes[1].info()["peer_count"], target.info()["peer_count"]))
         self.producing(nodes, "eclipse", blocks=3)
         wait_converged(nodes, min_height=nodes[0].height(), timeout=20)
+        # the restarted validator never built alone on its stale tip
+        after = nodes[1].read_log()[restart_mark:]
+        assert_true("producing while not synced" not in after,
+                    "eclipse: the restarted node produced while not synced")
         for s in idle:
             s.close()
         self.check_bounds(target, "eclipse")

@@ -43,6 +43,7 @@ struct conn {
 };
 
 static struct event_base *g_base;
+static int g_rcvbuf; /* > 0: SO_RCVBUF of the next test connections */
 
 /* Lets every ban and score of the test so far run out (no connection may
  * be open: it would be idle that long). */
@@ -151,6 +152,8 @@ static struct conn *conn_open(uint16_t port)
     struct conn *c = calloc(1, sizeof *c);
     crypto_kx_keypair(c->kx_pk, c->kx_sk);
     c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (g_rcvbuf > 0) /* before connect: it sets the TCP window */
+        setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &g_rcvbuf, sizeof g_rcvbuf);
     struct sockaddr_in sin;
     memset(&sin, 0, sizeof sin);
     sin.sin_family = AF_INET;
@@ -281,7 +284,8 @@ static void test_p2p_node(void)
     g_base = event_base_new();
     struct zbc_p2p *p = NULL;
     struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0",
-                                  .key = &f.key, .now_ms = test_clock};
+                                  .key = &f.key, .now_ms = test_clock,
+                                  .max_output = 64 << 10};
     CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
     if (p == NULL)
         return;
@@ -537,6 +541,42 @@ static void test_p2p_node(void)
     CHECK(closed_within(pool[ZBC_P2P_MAX_INBOUND_UNKNOWN], 500));
     for (size_t i = 0; i <= ZBC_P2P_MAX_INBOUND_UNKNOWN; i++)
         conn_close(pool[i]);
+
+    /* a peer that does not read: dropped when its send queue passes its
+     * cap (64 KiB here); 40 000 pings make 2.4 MB of pongs */
+    {
+        struct id k7;
+        id_make(&k7, 0x57);
+        g_rcvbuf = 4096;
+        a = peer_open(port, gh, &k7);
+        g_rcvbuf = 0;
+        CHECK(!closed_within(a, 100));
+        Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+        pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        zbc_p2p_msg pm2 = ZBC__P2P__ENVELOPE__INIT;
+        pm2.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        pm2.ping = &pg;
+        size_t cap = 40000 * 80, used = 0;
+        uint8_t *many = malloc(cap);
+        for (int i = 0; i < 40000 && many != NULL; i++) {
+            uint8_t *sb = NULL;
+            size_t sl = 0;
+            pg.nonce = (uint64_t)i;
+            if (!zbc_p2p_seal(&pm2, a->tx, a->tx_n++, &sb, &sl, &err))
+                break;
+            memcpy(many + used, sb, sl);
+            used += sl;
+            free(sb);
+        }
+        if (many != NULL)
+            send_raw(a, many, used);
+        free(many);
+        /* without reading a byte: the node drops it at its next tick */
+        CHECK_EQ_INT(zbc_p2p_peer_count(p), 1);
+        pump(600);
+        CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
+        conn_close(a);
+    }
 
     /* GetBlocks answers are throttled: ZBC_P2P_GETBLOCKS_BURST at once,
      * then one per ZBC_P2P_GETBLOCKS_REFILL_MS; one request may wait, a
