@@ -1423,6 +1423,9 @@ uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p)
 }
 
 /* Why the node is not synced, NULL when it is (docs/p2p.md §8). */
+static const char REASON_GRACE[] = "waiting for the configured peers";
+static const char REASON_ALONE[] = "no peers";
+
 static const char *not_synced(const struct zbc_p2p *p, uint32_t peers,
                               uint64_t now)
 {
@@ -1432,11 +1435,11 @@ static const char *not_synced(const struct zbc_p2p *p, uint32_t peers,
         for (size_t i = 0; i < p->n_slots; i++) {
             const struct slot *s = &p->slots[i];
             if (!s->is_self && (s->peer == NULL || !s->peer->handshaken))
-                return "waiting for the configured peers";
+                return REASON_GRACE;
         }
     }
     if (peers == 0 && !p->sole_validator)
-        return "no peers";
+        return REASON_ALONE;
     uint32_t height = zbc_chain_tip(p->chain)->height;
     for (const struct peer *a = p->peers; a != NULL; a = a->next) {
         if (!a->handshaken)
@@ -1451,27 +1454,26 @@ static const char *not_synced(const struct zbc_p2p *p, uint32_t peers,
 
 void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out)
 {
-    struct zbc_p2p *w = p;
     uint64_t now = p->now_ms();
     uint32_t peers = zbc_p2p_peer_count(p);
     if (peers > 0)
-        w->alone_since_ms = 0;
+        p->alone_since_ms = 0;
     else if (p->alone_since_ms == 0)
-        w->alone_since_ms = now;
+        p->alone_since_ms = now;
     const char *why = not_synced(p, peers, now);
     out->peers = peers;
     out->synced = why == NULL;
     out->reason = why != NULL ? why : "";
     if (why == NULL) {
-        w->behind_since_ms = 0;
+        p->behind_since_ms = 0;
         out->may_produce = true;
-    } else if (strcmp(why, "waiting for the configured peers") == 0) {
+    } else if (why == REASON_GRACE) {
         out->may_produce = false;
-    } else if (strcmp(why, "no peers") == 0) {
+    } else if (why == REASON_ALONE) {
         out->may_produce = now >= p->alone_since_ms + ZBC_P2P_ALONE_MS;
     } else {
         if (p->behind_since_ms == 0)
-            w->behind_since_ms = now;
+            p->behind_since_ms = now;
         out->may_produce = now >= p->behind_since_ms + ZBC_P2P_SYNC_HOLD_MS;
     }
 }

@@ -381,9 +381,15 @@ class AdversaryP2P(ZbcTest):
             assert_true(closed_by_peer(a.sock, 30), "a stalled frame was not dropped")
             a.close()
         self.check_bounds(target, "partial frames (dropped)")
-        # the buffers went back to the system
-        wait_until(lambda: rss_mb(target) - self.base_rss < 16, 10,
-                   "the stalled frames' memory to be returned (RSS %.1f MB)" % rss_mb(target))
+        # the buffers went back to the system (glibc's allocator; a
+        # sanitizer's allocator keeps freed memory in quarantine)
+        with open(self.zbcd, "rb") as f:
+            sanitized = b"__asan_init" in f.read()
+        if sanitized:
+            self.log("partial frames: sanitized build, memory return not checked")
+        else:
+            wait_until(lambda: rss_mb(target) - self.base_rss < 16, 10,
+                       "the stalled frames' memory to be returned (RSS %.1f MB)" % rss_mb(target))
         self.validators_connected(nodes, "partial frames")
         wait_converged(nodes, min_height=nodes[0].height(), timeout=20)
 
