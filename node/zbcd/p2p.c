@@ -59,7 +59,9 @@ struct peer {
     bool sync_pending;
     uint64_t sync_sent_ms;
     uint32_t sync_count;
-    uint32_t sync_fresh;      /* new blocks this sync round gave */
+    uint32_t sync_given;      /* blocks this sync round gave (any that
+                               * were not invalid: new, known, or not
+                               * stored for a local reason) */
     uint32_t requests_out;    /* GetBlocks sent minus Blocks received */
     uint64_t opened_ms;       /* connection start: handshake deadline */
     uint64_t last_rx_ms;      /* last complete frame */
@@ -580,7 +582,7 @@ static bool request_blocks(struct peer *pe, const uint8_t *first)
     if (first != NULL)
         memcpy(loc[n++], first, 32);
     else
-        pe->sync_fresh = 0; /* a new round */
+        pe->sync_given = 0; /* a new round */
     size_t m = zbc_chain_locator(p->chain, loc + n, ZBC_P2P_MAX_LOCATOR - n,
                                  &err);
     if (m == 0) {
@@ -1014,15 +1016,16 @@ static bool on_get_blocks(struct peer *pe, zbc_p2p_msg *m)
 }
 
 /* A sync round with this peer is over: a claimed tip it did not deliver,
- * with nothing new in the whole round, is scored and not asked for again
- * (docs/p2p.md §5). */
+ * with no block at all in the whole round, is scored; either way it is not
+ * asked for again (docs/p2p.md §5).  A round whose blocks this node could
+ * not store (a full disk) is not the peer's fault. */
 static bool sync_round_over(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
     bool alive = true;
     if (pe->tip_unknown && !zbc_chain_knows_block(p->chain, pe->tip)) {
         memcpy(pe->failed_tip, pe->tip, 32);
-        if (pe->sync_fresh == 0) {
+        if (pe->sync_given == 0) {
             char t[17], what[120];
             hex16(t, pe->tip);
             snprintf(what, sizeof what, "it announced tip %s... at height %u "
@@ -1065,7 +1068,7 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
             have_last = true;
         }
     }
-    pe->sync_fresh += n_fresh;
+    pe->sync_given += (uint32_t)b->n_raw;
     uint32_t after = zbc_chain_tip(p->chain)->height;
     if (n_fresh > 0) {
         zbc_log_info("p2p: sync batch from %s: %zu blocks, %u new, height %u "
