@@ -183,22 +183,31 @@ static bool closed_within(struct conn *c, int ms)
     return c->closed;
 }
 
-/* Our Hello claiming `key`, with kx (NULL: this connection's own). */
-static void send_hello(struct conn *c, uint32_t version, const uint8_t g[32],
-                       const uint8_t key[32], const uint8_t *kx)
+/* Our Hello claiming `key` and a tip at a height, with kx (NULL: this
+ * connection's own). */
+static void send_hello_tip(struct conn *c, uint32_t version,
+                           const uint8_t g[32], const uint8_t key[32],
+                           const uint8_t *kx, uint32_t height,
+                           const uint8_t tip[32])
 {
-    uint8_t tip[32];
-    memcpy(tip, g, 32);
     Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
     h.protocol_version = version;
     h.genesis_hash = (ProtobufCBinaryData){32, (uint8_t *)g};
     h.node_key = (ProtobufCBinaryData){32, (uint8_t *)key};
-    h.tip_hash = (ProtobufCBinaryData){32, tip};
+    h.height = height;
+    h.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)tip};
     h.kx_key = (ProtobufCBinaryData){32, (uint8_t *)(kx ? kx : c->kx_pk)};
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
     m.hello = &h;
     send_msg(c, &m);
+}
+
+/* The same at height 0 (tip = the genesis). */
+static void send_hello(struct conn *c, uint32_t version, const uint8_t g[32],
+                       const uint8_t key[32], const uint8_t *kx)
+{
+    send_hello_tip(c, version, g, key, kx, 0, g);
 }
 
 static void send_auth_sig(struct conn *c, const uint8_t sig[64])
@@ -245,8 +254,8 @@ static struct conn *peer_open(uint16_t port, const uint8_t g[32],
     return c;
 }
 
-static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
-                               size_t n, uint32_t count)
+static void send_get_blocks(struct conn *c, const uint8_t (*loc)[32],
+                            size_t n, uint32_t count)
 {
     ProtobufCBinaryData lv[8];
     for (size_t i = 0; i < n; i++)
@@ -259,6 +268,13 @@ static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS;
     m.get_blocks = &gb;
     send_msg(c, &m);
+}
+
+/* GetBlocks and its answer (NULL: none in 2 s). */
+static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
+                               size_t n, uint32_t count)
+{
+    send_get_blocks(c, loc, n, count);
     return recv_kind(c, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 2000);
 }
 
@@ -599,17 +615,9 @@ static void test_p2p_node(void)
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 1000);
         CHECK(m != NULL); /* answered at the next tick */
         zbc_p2p_msg_free(m);
-        for (int i = 0; i < 11; i++) { /* one waits, ten more score 10 each */
-            Zbc__P2p__GetBlocks gb = ZBC__P2P__GET_BLOCKS__INIT;
-            ProtobufCBinaryData lv = {32, (uint8_t *)gh};
-            gb.locator = &lv;
-            gb.n_locator = 1;
-            gb.count = 1;
-            zbc_p2p_msg gm = ZBC__P2P__ENVELOPE__INIT;
-            gm.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS;
-            gm.get_blocks = &gb;
-            send_msg(a, &gm);
-        }
+        /* one waits, ten more score 10 each */
+        for (int i = 0; i < 11; i++)
+            send_get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
         CHECK(closed_within(a, 1000));
         conn_close(a);
     }
@@ -622,17 +630,7 @@ static void test_p2p_node(void)
         a = conn_open(port);
         uint8_t fake_tip[32];
         memset(fake_tip, 0xe7, 32);
-        Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
-        h.protocol_version = 2;
-        h.genesis_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
-        h.node_key = (ProtobufCBinaryData){32, k8.pk};
-        h.tip_hash = (ProtobufCBinaryData){32, fake_tip};
-        h.height = 9;
-        h.kx_key = (ProtobufCBinaryData){32, a->kx_pk};
-        zbc_p2p_msg hm = ZBC__P2P__ENVELOPE__INIT;
-        hm.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
-        hm.hello = &h;
-        send_msg(a, &hm);
+        send_hello_tip(a, 2, gh, k8.pk, NULL, 9, fake_tip);
         send_auth(a, gh, k8.pk, k8.sk);
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
         CHECK(m != NULL);
@@ -680,17 +678,7 @@ static void test_p2p_node(void)
         a = conn_open(port);
         uint8_t fake_tip[32];
         memset(fake_tip, 0xf0 + round, 32);
-        Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
-        h.protocol_version = 2;
-        h.genesis_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
-        h.node_key = (ProtobufCBinaryData){32, k5.pk};
-        h.tip_hash = (ProtobufCBinaryData){32, fake_tip};
-        h.height = UINT32_MAX;
-        h.kx_key = (ProtobufCBinaryData){32, a->kx_pk};
-        zbc_p2p_msg hm = ZBC__P2P__ENVELOPE__INIT;
-        hm.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
-        hm.hello = &h;
-        send_msg(a, &hm);
+        send_hello_tip(a, 2, gh, k5.pk, NULL, UINT32_MAX, fake_tip);
         send_auth(a, gh, k5.pk, k5.sk);
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
         CHECK(m != NULL);
