@@ -233,6 +233,8 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
     struct zbc_slot slot;
     uint8_t root[32];
     char znk[ZBC_ADDR_TEXT_MAX], fund[ZBC_ADDR_TEXT_MAX];
+    struct zbc_net_status net;
+    (void)zbc_chain_synced(a->chain, &net);
     if (!zbc_chain_next_slot(a->chain, &slot, err))
         return 0;
     zbc_chain_tip_state_root(a->chain, root);
@@ -240,13 +242,13 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
     /* not synced while a peer is ahead or the ledger cannot store blocks
      * (docs/api.md "node/info") */
     const char *store_fail = zbc_store_write_failure(zbc_chain_store(a->chain));
-    bool synced = zbc_chain_synced(a->chain) && store_fail == NULL;
-    char reason[ZBC_ERR_MAX + 64] = "";
+    bool synced = net.synced && store_fail == NULL;
+    char reason[ZBC_ERR_MAX + 64];
     if (store_fail != NULL)
         snprintf(reason, sizeof reason, "the ledger cannot store blocks: %s",
                  store_fail);
-    else if (!synced)
-        snprintf(reason, sizeof reason, "a peer is ahead: catching up");
+    else
+        snprintf(reason, sizeof reason, "%s", net.synced ? "" : net.reason);
     json_t *validators = json_array();
     if (!zbc_json_set(o, "validators", validators, err))
         return 0;
@@ -262,8 +264,8 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         zbc_json_set(o, "peer_count",
                      json_integer(zbc_chain_peer_count(a->chain)), err) &&
         zbc_json_set(o, "synced", json_boolean(synced), err) &&
+        zbc_json_set(o, "sync_reason", json_string(reason), err) &&
         zbc_json_set(o, "syncing", json_boolean(!synced), err) &&
-        zbc_json_set(o, "synced_reason", json_string(reason), err) &&
         zbc_json_set(o, "p2pAddress", json_string(""), err) &&
         zbc_json_set(o, "archival_node", json_true(), err) &&
         zbc_json_set(o, "public_api_url", json_string(""), err) &&

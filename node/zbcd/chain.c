@@ -143,7 +143,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (c == NULL)
         return zbc_fail(err, "out of memory opening the chain");
     c->g = cfg->genesis;
-    c->synced = true;
+    c->net = (struct zbc_net_status){0, true, true, ""};
     if (!zbc_side_init(&c->side, &cfg->orphans, err)) {
         free(c);
         return 0;
@@ -666,11 +666,13 @@ void zbc_chain_set_listener(struct zbc_chain *c,
         c->listener = *l;
 }
 
-void zbc_chain_set_net_status(struct zbc_chain *c, uint32_t peers,
-                              bool synced)
+void zbc_chain_set_net_status(struct zbc_chain *c,
+                              const struct zbc_net_status *s)
 {
-    c->peers = peers;
-    c->synced = synced;
+    c->net = *s;
+    if (c->net.reason == NULL)
+        c->net.reason = "";
+    c->peers = s->peers;
 }
 
 uint32_t zbc_chain_peer_count(const struct zbc_chain *c)
@@ -678,9 +680,11 @@ uint32_t zbc_chain_peer_count(const struct zbc_chain *c)
     return c->peers;
 }
 
-bool zbc_chain_synced(const struct zbc_chain *c)
+bool zbc_chain_synced(const struct zbc_chain *c, struct zbc_net_status *out)
 {
-    return c->synced;
+    if (out != NULL)
+        *out = c->net;
+    return c->net.synced;
 }
 
 /* ---- the best chain on disk ---- */

@@ -259,12 +259,20 @@ struct zbc_chain_listener {
 void zbc_chain_set_listener(struct zbc_chain *c,
                             const struct zbc_chain_listener *l);
 
-/* The P2P layer's view, for node/info: connected peers (distinct node
- * keys after the handshake) and whether no peer is known to be ahead. */
-void zbc_chain_set_net_status(struct zbc_chain *c, uint32_t peers,
-                              bool synced);
+/* The P2P layer's view (docs/p2p.md §8), for node/info and the producer.
+ * Without a P2P layer: no peers, synced, may produce. */
+struct zbc_net_status {
+    uint32_t peers;      /* distinct node keys past the proven handshake */
+    bool synced;         /* node/info "synced" */
+    bool may_produce;    /* the producer's gate: synced, or the bounded wait
+                          * of docs/p2p.md §8 is over */
+    const char *reason;  /* why not synced (static text), "" when synced */
+};
+void zbc_chain_set_net_status(struct zbc_chain *c,
+                              const struct zbc_net_status *s);
 uint32_t zbc_chain_peer_count(const struct zbc_chain *c);
-bool zbc_chain_synced(const struct zbc_chain *c);
+/* Returns the synced flag; fills *out (when not NULL) with the status. */
+bool zbc_chain_synced(const struct zbc_chain *c, struct zbc_net_status *out);
 
 /* ---- state reads (at the tip) ---- */
 

@@ -31,7 +31,7 @@ struct zbc_chain {
     struct zbc_chain_listener listener;
     bool has_listener;
     uint32_t peers;
-    bool synced;
+    struct zbc_net_status net; /* zbc_chain_set_net_status */
 };
 
 /* fn runs with the state over one store transaction (read-only, or one

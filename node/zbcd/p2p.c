@@ -5,7 +5,11 @@
 #include <event2/bufferevent.h>
 #include <event2/listener.h>
 #include <event2/util.h>
+#include <malloc.h>
 #include <netinet/in.h>
+#include <sodium.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -20,6 +24,11 @@
 #include "node/zbcd/producer_loop.h"
 
 #define TICK_MS 250u
+/* Log lines a peer can cause: at most RL_BURST per RL_WINDOW_MS in each
+ * category, then one line saying how many were left out. */
+#define RL_WINDOW_MS 10000u
+#define RL_BURST 20u
+#define ZBC_P2P_TRIM_BYTES ((size_t)1 << 20)
 
 struct slot;
 
@@ -27,20 +36,41 @@ struct peer {
     struct zbc_p2p *p;
     struct bufferevent *bev;
     char addr[300];           /* for logs: "host:port" */
+    uint32_t ip;              /* remote IPv4, network order; 0: unknown */
     struct slot *slot;        /* outbound: the configured peer; else NULL */
     bool connected;
-    bool handshaken;
+    bool sent_hello;          /* our Hello is out: the rest goes sealed */
+    bool got_hello;           /* its Hello came: every later frame sealed */
+    bool handshaken;          /* its Auth proved node_key */
+    bool validator;           /* node_key is a genesis validator's */
     const char *doomed;       /* set: dropped at the next tick (why) */
-    uint8_t node_key[32];
+    uint8_t node_key[32];     /* claimed in Hello; believed after Auth */
+    uint8_t kx_pk[32], kx_sk[32]; /* this side's fresh key for this link */
+    uint8_t peer_kx[32];
+    uint8_t rx_key[32], tx_key[32];
+    uint64_t rx_n, tx_n;      /* sealed frames opened / sealed */
+    uint32_t hello_height;    /* Hello's claim, acted on after Auth */
+    uint8_t hello_tip[32];
     uint32_t height;          /* last announced */
     uint8_t tip[32];
     bool tip_unknown;         /* announced tip not known here (sync) */
+    uint8_t failed_tip[32];   /* a claimed tip a sync did not deliver */
     int score;
     bool sync_pending;
     uint64_t sync_sent_ms;
     uint32_t sync_count;
+    uint32_t sync_given;      /* blocks this sync round gave (any that
+                               * were not invalid: new, known, or not
+                               * stored for a local reason) */
     uint32_t requests_out;    /* GetBlocks sent minus Blocks received */
+    uint64_t opened_ms;       /* connection start: handshake deadline */
+    uint64_t last_rx_ms;      /* last complete frame */
+    uint64_t partial_ms;      /* a frame begun at; 0: none */
     uint64_t next_ping_ms;
+    uint32_t gb_tokens;       /* GetBlocks answers it may get now */
+    uint64_t gb_refill_ms;
+    Zbc__P2p__GetBlocks *deferred; /* a GetBlocks waiting for a token */
+    zbc_p2p_msg *deferred_msg;     /* ... and the envelope holding it */
     struct peer *next;
 };
 
@@ -53,27 +83,47 @@ struct slot {
     bool is_self;             /* dialled ourselves: never again */
 };
 
-struct ban {
-    uint8_t key[32];
-    uint64_t until_ms;
+/* What this node remembers of a node key or an IPv4 address: its
+ * misbehaviour score (decaying) and its ban (docs/p2p.md §6). */
+struct rep {
+    uint8_t id[32];           /* node key, or the address in id[0..4) */
+    bool is_addr;
+    bool used;
+    int score;
+    uint32_t bans;            /* bans so far: each next one is twice as long */
+    uint64_t until_ms;        /* banned until */
+    uint64_t seen_ms;         /* last change: decay and eviction */
+};
+
+struct ratelimit {
+    uint64_t window_ms;
+    uint32_t lines;
+    uint32_t dropped;
 };
 
 struct zbc_p2p {
     struct event_base *base;
     struct zbc_chain *chain;
+    const struct zbc_node_key *key;
     uint64_t (*now_ms)(void);
     struct evconnlistener *listener;
     uint16_t listen_port;
     struct slot *slots;
     size_t n_slots;
-    struct peer *peers;
+    struct peer *peers;       /* newest first */
     size_t n_peers;
-    struct ban bans[ZBC_P2P_MAX_PEERS];
-    size_t n_bans;
+    struct zbc_p2p_bans *bans; /* ZBC_P2P_REP_MAX keys and addresses */
     uint8_t (*seen)[32];      /* ring of recently seen tx/block hashes */
     size_t seen_next, seen_count;
     struct event *tick;
     uint64_t started_ms;
+    uint64_t alone_since_ms;  /* no proven peer since; 0: has peers */
+    uint64_t behind_since_ms; /* not synced (a sync or a claim) since, or
+                               * since the last best-chain block a sync
+                               * gave; 0: synced */
+    bool sole_validator;      /* the genesis names this node alone */
+    size_t max_output, output_cap, input_cap; /* zbc_p2p_config */
+    struct ratelimit rl_peer, rl_conn;
 };
 
 /* ---- small helpers ---- */
@@ -84,6 +134,35 @@ static void hex16(char out[17], const uint8_t *b)
     zbc_hex_encode(full, b, 32);
     memcpy(out, full, 16);
     out[16] = '\0';
+}
+
+/* A log line a peer can cause, rate-limited per category. */
+__attribute__((format(printf, 4, 5))) static void
+plog(struct zbc_p2p *p, struct ratelimit *r, enum zbc_log_level level,
+     const char *fmt, ...)
+{
+    if (level < zbc_log_get_level())
+        return;
+    uint64_t now = p->now_ms();
+    if (now >= r->window_ms + RL_WINDOW_MS) {
+        if (r->dropped > 0)
+            zbc_log_warn("p2p: %u similar log lines left out in %u s",
+                         r->dropped, RL_WINDOW_MS / 1000);
+        r->window_ms = now;
+        r->lines = 0;
+        r->dropped = 0;
+    }
+    if (r->lines >= RL_BURST) {
+        r->dropped++;
+        return;
+    }
+    r->lines++;
+    char line[ZBC_ERR_MAX + 400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    zbc_log(level, "%s", line);
 }
 
 static bool seen_has(const struct zbc_p2p *p, const uint8_t h[32])
@@ -113,35 +192,135 @@ static void seen_forget(struct zbc_p2p *p, const uint8_t h[32])
     }
 }
 
-static bool is_banned(struct zbc_p2p *p, const uint8_t key[32], uint64_t now)
+/* ---- reputation: scores and bans by key and by address ---- */
+
+struct zbc_p2p_bans {
+    struct rep *e;
+    size_t cap;
+};
+
+struct zbc_p2p_bans *zbc_p2p_bans_new(size_t cap)
 {
-    for (size_t i = 0; i < p->n_bans; i++) {
-        if (memcmp(p->bans[i].key, key, 32) == 0 && now < p->bans[i].until_ms)
-            return true;
+    struct zbc_p2p_bans *b = calloc(1, sizeof *b);
+    if (b == NULL)
+        return NULL;
+    b->e = calloc(cap > 0 ? cap : 1, sizeof *b->e);
+    if (b->e == NULL) {
+        free(b);
+        return NULL;
     }
-    return false;
+    b->cap = cap > 0 ? cap : 1;
+    return b;
 }
 
-static void ban(struct zbc_p2p *p, const uint8_t key[32], uint64_t now)
+void zbc_p2p_bans_free(struct zbc_p2p_bans *b)
 {
-    size_t i;
-    for (i = 0; i < p->n_bans; i++) {
-        if (memcmp(p->bans[i].key, key, 32) == 0 ||
-            now >= p->bans[i].until_ms)
-            break; /* the same key again, or an expired entry to reuse */
+    if (b == NULL)
+        return;
+    free(b->e);
+    free(b);
+}
+
+static void rep_id_addr(uint8_t id[32], uint32_t ip)
+{
+    memset(id, 0, 32);
+    memcpy(id, &ip, 4);
+}
+
+static void rep_decay(struct rep *r, uint64_t now)
+{
+    if (now > r->seen_ms) {
+        uint64_t d = (now - r->seen_ms) / ZBC_P2P_SCORE_DECAY_MS;
+        r->score = d >= (uint64_t)r->score ? 0 : r->score - (int)d;
+        r->seen_ms += d * ZBC_P2P_SCORE_DECAY_MS;
     }
-    if (i == ZBC_P2P_MAX_PEERS)
-        i = 0; /* full: replace the first */
-    if (i == p->n_bans)
-        p->n_bans++;
-    memcpy(p->bans[i].key, key, 32);
-    p->bans[i].until_ms = now + ZBC_P2P_BAN_MS;
+}
+
+static struct rep *rep_find(struct zbc_p2p_bans *b, bool is_addr,
+                            const uint8_t id[32], uint64_t now)
+{
+    for (size_t i = 0; i < b->cap; i++) {
+        struct rep *r = &b->e[i];
+        if (r->used && r->is_addr == is_addr && memcmp(r->id, id, 32) == 0) {
+            rep_decay(r, now);
+            return r;
+        }
+    }
+    return NULL;
+}
+
+/* The entry for id, made when missing.  A full table gives up the entry
+ * that matters least: one not banned with the oldest activity, or when
+ * every entry is banned, the ban that ends first. */
+static struct rep *rep_get(struct zbc_p2p_bans *b, bool is_addr,
+                           const uint8_t id[32], uint64_t now)
+{
+    struct rep *r = rep_find(b, is_addr, id, now);
+    if (r != NULL)
+        return r;
+    struct rep *free_e = NULL, *idle = NULL, *ending = NULL;
+    for (size_t i = 0; i < b->cap && free_e == NULL; i++) {
+        struct rep *e = &b->e[i];
+        if (!e->used) {
+            free_e = e;
+        } else if (e->until_ms <= now) {
+            if (idle == NULL || e->seen_ms < idle->seen_ms)
+                idle = e;
+        } else if (ending == NULL || e->until_ms < ending->until_ms) {
+            ending = e;
+        }
+    }
+    r = free_e != NULL ? free_e : idle != NULL ? idle : ending;
+    memset(r, 0, sizeof *r);
+    r->used = true;
+    r->is_addr = is_addr;
+    memcpy(r->id, id, 32);
+    r->seen_ms = now;
+    return r;
+}
+
+uint64_t zbc_p2p_bans_until(struct zbc_p2p_bans *b, bool is_addr,
+                            const uint8_t id[32], uint64_t now)
+{
+    struct rep *r = rep_find(b, is_addr, id, now);
+    return r != NULL && now < r->until_ms ? r->until_ms : 0;
+}
+
+static uint64_t ban_length(uint32_t bans)
+{
+    uint64_t ms = ZBC_P2P_BAN_MS;
+    for (uint32_t i = 1; i < bans && ms < ZBC_P2P_BAN_MAX_MS; i++)
+        ms *= 2;
+    return ms < ZBC_P2P_BAN_MAX_MS ? ms : ZBC_P2P_BAN_MAX_MS;
+}
+
+static bool rep_add(struct rep *r, int score, bool force, uint64_t now)
+{
+    r->score += score;
+    r->seen_ms = now;
+    if ((r->score < ZBC_P2P_BAN_SCORE && !force) || now < r->until_ms)
+        return false;
+    r->bans++;
+    r->until_ms = now + ban_length(r->bans);
+    r->score = 0;
+    return true;
+}
+
+bool zbc_p2p_bans_add(struct zbc_p2p_bans *b, bool is_addr,
+                      const uint8_t id[32], int score, bool force,
+                      uint64_t now)
+{
+    return rep_add(rep_get(b, is_addr, id, now), score, force, now);
+}
+
+static bool key_is_validator(const struct zbc_p2p *p, const uint8_t key[32])
+{
+    return zbc_genesis_is_validator(zbc_chain_genesis(p->chain), key);
 }
 
 /* ---- peers ---- */
 
 static void update_status(struct zbc_p2p *p);
-
 static void peer_free(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
@@ -163,15 +342,31 @@ static void peer_free(struct peer *pe)
             s->backoff_ms *= 2;
         if (s->backoff_ms > ZBC_P2P_RETRY_MAX_MS)
             s->backoff_ms = ZBC_P2P_RETRY_MAX_MS;
-        if (pe->handshaken && is_banned(p, pe->node_key, now)) {
-            uint64_t until = now + ZBC_P2P_BAN_MS;
-            if (s->next_try_ms < until)
-                s->next_try_ms = until;
-        }
+        uint64_t until = pe->handshaken ? zbc_p2p_bans_until(
+                                              p->bans, false, pe->node_key, now)
+                                        : 0;
+        if (s->next_try_ms < until)
+            s->next_try_ms = until;
     }
-    if (pe->bev != NULL)
+    /* a peer that held megabytes: give them back to the system, not
+     * only to the heap (libevent buffers come in many small chains) */
+    bool big = false;
+    if (pe->bev != NULL) {
+        /* libevent frees the bufferevent later (finalizers): drop the
+         * buffered bytes now */
+        struct evbuffer *in = bufferevent_get_input(pe->bev);
+        struct evbuffer *out = bufferevent_get_output(pe->bev);
+        big = evbuffer_get_length(in) + evbuffer_get_length(out) >
+              ZBC_P2P_TRIM_BYTES;
+        evbuffer_drain(in, evbuffer_get_length(in));
+        evbuffer_drain(out, evbuffer_get_length(out));
         bufferevent_free(pe->bev);
+    }
+    zbc_p2p_msg_free(pe->deferred_msg);
+    if (big)
+        malloc_trim(0);
     bool was = pe->handshaken;
+    sodium_memzero(pe, sizeof *pe);
     free(pe);
     if (was)
         update_status(p);
@@ -179,32 +374,97 @@ static void peer_free(struct peer *pe)
 
 static void peer_drop(struct peer *pe, const char *why)
 {
+    struct zbc_p2p *p = pe->p;
     if (pe->handshaken)
-        zbc_log_info("p2p: peer %s disconnected: %s", pe->addr, why);
+        plog(p, &p->rl_peer, ZBC_LOG_INFO, "p2p: peer %s disconnected: %s",
+             pe->addr, why);
     else
         zbc_log_debug("p2p: connection %s closed: %s", pe->addr, why);
     peer_free(pe);
 }
 
-/* Adds to the peer's score; at the threshold the node key is banned and
- * the connection dropped.  Returns false when the peer is gone. */
+/* Adds to the connection's score and to the score kept across
+ * connections by its proven key or, before the proof, by its address; at
+ * the threshold that key or address is banned and the connection
+ * dropped.  Returns false when the peer is gone. */
 static bool misbehave(struct peer *pe, int score, const char *what)
 {
-    pe->score += score;
-    zbc_log_warn("p2p: peer %s misbehaved (+%d, score %d): %s", pe->addr,
-                 score, pe->score, what);
-    if (pe->score < ZBC_P2P_BAN_SCORE)
-        return true;
     struct zbc_p2p *p = pe->p;
+    uint64_t now = p->now_ms();
+    pe->score += score;
+    plog(p, &p->rl_peer, ZBC_LOG_WARN,
+         "p2p: peer %s misbehaved (+%d, score %d): %s", pe->addr, score,
+         pe->score, what);
+    bool gone = pe->score >= ZBC_P2P_BAN_SCORE;
     if (pe->handshaken) {
-        char k[17];
-        hex16(k, pe->node_key);
-        zbc_log_warn("p2p: banning node %s... for %u s", k,
-                     ZBC_P2P_BAN_MS / 1000);
-        ban(p, pe->node_key, p->now_ms());
+        struct rep *r = rep_get(p->bans, false, pe->node_key, now);
+        if (rep_add(r, score, gone, now)) {
+            char k[17];
+            hex16(k, pe->node_key);
+            plog(p, &p->rl_peer, ZBC_LOG_WARN,
+                 "p2p: banning node %s... for %llu s", k,
+                 (unsigned long long)((r->until_ms - now) / 1000));
+        }
+        gone = gone || now < r->until_ms;
     }
+    if (!pe->handshaken && pe->ip != 0) {
+        /* unproven: the address takes the blame, no key does */
+        uint8_t id[32];
+        rep_id_addr(id, pe->ip);
+        struct rep *r = rep_get(p->bans, true, id, now);
+        if (rep_add(r, score, false, now))
+            plog(p, &p->rl_peer, ZBC_LOG_WARN,
+                 "p2p: banning address of %s for %llu s (keys that are not "
+                 "validators' are refused from it)", pe->addr,
+                 (unsigned long long)((r->until_ms - now) / 1000));
+    }
+    if (!gone)
+        return true;
     peer_drop(pe, "banned");
     return false;
+}
+
+static size_t out_len(const struct peer *pe)
+{
+    return evbuffer_get_length(bufferevent_get_output(pe->bev));
+}
+
+static size_t in_len(const struct peer *pe)
+{
+    return evbuffer_get_length(bufferevent_get_input(pe->bev));
+}
+
+/* The global caps (docs/p2p.md §6): when all send queues, or all partial
+ * input, pass their cap, the peer holding most is dropped. */
+static void check_caps(struct zbc_p2p *p)
+{
+    for (;;) {
+        size_t tot_out = 0, tot_in = 0, max_out = 0, max_in = 0;
+        struct peer *big_out = NULL, *big_in = NULL;
+        for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
+            if (pe->doomed != NULL)
+                continue;
+            size_t o = out_len(pe), i = in_len(pe);
+            tot_out += o;
+            tot_in += i;
+            if (o > max_out) {
+                max_out = o;
+                big_out = pe;
+            }
+            if (i > max_in) {
+                max_in = i;
+                big_in = pe;
+            }
+        }
+        if (tot_out > p->output_cap && big_out != NULL)
+            big_out->doomed = "the send queues of all peers are full; it "
+                              "holds the most";
+        else if (tot_in > p->input_cap && big_in != NULL)
+            big_in->doomed = "the unfinished frames of all peers pass their "
+                             "cap; it holds the most";
+        else
+            return;
+    }
 }
 
 static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
@@ -212,19 +472,33 @@ static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
     uint8_t *buf = NULL;
     size_t len = 0;
     struct zbc_err err = {{0}};
-    if (!zbc_p2p_encode(m, &buf, &len, &err)) {
+    if (pe->doomed != NULL)
+        return false;
+    /* Only Hello goes out plain; everything after it is sealed. */
+    bool sealed = m->msg_case != ZBC__P2P__ENVELOPE__MSG_HELLO;
+    if (sealed && !pe->got_hello) {
+        zbc_log_error("p2p: %s not sent to %s: no session key yet",
+                      zbc_p2p_msg_name(m), pe->addr);
+        return true;
+    }
+    int ok = sealed ? zbc_p2p_seal(m, pe->tx_key, pe->tx_n, &buf, &len, &err)
+                    : zbc_p2p_encode(m, &buf, &len, &err);
+    if (!ok) {
         zbc_log_warn("p2p: %s not sent to %s: %s", zbc_p2p_msg_name(m),
                      pe->addr, err.msg);
         return true;
     }
+    if (sealed)
+        pe->tx_n++;
     /* Never freed here: a send can happen while another callback of the
      * same peer is on the stack (gossip from inside its own message). */
-    struct evbuffer *out = bufferevent_get_output(pe->bev);
-    if (pe->doomed == NULL && evbuffer_get_length(out) > ZBC_P2P_MAX_OUTPUT)
+    if (out_len(pe) + len > pe->p->max_output)
         pe->doomed = "it does not read what is sent to it";
-    if (pe->doomed == NULL && bufferevent_write(pe->bev, buf, len) != 0)
+    else if (bufferevent_write(pe->bev, buf, len) != 0)
         pe->doomed = "write failed";
     free(buf);
+    if (pe->doomed == NULL)
+        check_caps(pe->p);
     return pe->doomed == NULL;
 }
 
@@ -238,23 +512,38 @@ static void tip_fields(struct zbc_p2p *p, uint32_t *height, uint8_t tip[32])
 static bool send_hello(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
-    uint8_t tip[32], key[32] = {0};
-    const uint8_t *pk = zbc_chain_node_key(p->chain);
-    if (pk != NULL)
-        memcpy(key, pk, 32);
+    uint8_t tip[32];
     Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
     h.protocol_version = ZBC_P2P_PROTOCOL_VERSION;
     h.genesis_hash.data = (uint8_t *)zbc_chain_genesis(p->chain)->hash;
     h.genesis_hash.len = 32;
-    h.node_key.data = key;
+    h.node_key.data = (uint8_t *)p->key->pk;
     h.node_key.len = 32;
     tip_fields(p, &h.height, tip);
     h.tip_hash.data = tip;
     h.tip_hash.len = 32;
     h.listen_port = p->listen_port;
+    h.kx_key.data = pe->kx_pk;
+    h.kx_key.len = 32;
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
     m.hello = &h;
+    pe->sent_hello = true;
+    return send_msg(pe, &m);
+}
+
+static bool send_auth(struct peer *pe)
+{
+    struct zbc_p2p *p = pe->p;
+    uint8_t digest[32], sig[64];
+    zbc_p2p_auth_digest(digest, zbc_chain_genesis(p->chain)->hash,
+                        p->key->pk, pe->kx_pk, pe->node_key, pe->peer_kx);
+    crypto_sign_detached(sig, NULL, digest, 32, p->key->sk);
+    Zbc__P2p__Auth a = ZBC__P2P__AUTH__INIT;
+    a.signature = (ProtobufCBinaryData){64, sig};
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_AUTH;
+    m.auth = &a;
     return send_msg(pe, &m);
 }
 
@@ -292,6 +581,8 @@ static bool request_blocks(struct peer *pe, const uint8_t *first)
     size_t n = 0;
     if (first != NULL)
         memcpy(loc[n++], first, 32);
+    else
+        pe->sync_given = 0; /* a new round */
     size_t m = zbc_chain_locator(p->chain, loc + n, ZBC_P2P_MAX_LOCATOR - n,
                                  &err);
     if (m == 0) {
@@ -320,13 +611,15 @@ static bool request_blocks(struct peer *pe, const uint8_t *first)
     return ok;
 }
 
-/* A peer told us its tip: sync when we do not know it. */
+/* A proven peer told us its tip: sync when we do not know it.  A tip it
+ * claimed before and a sync did not deliver is not asked for again. */
 static bool peer_tip(struct peer *pe, uint32_t height, const uint8_t tip[32])
 {
     bool changed = memcmp(pe->tip, tip, 32) != 0;
     pe->height = height;
     memcpy(pe->tip, tip, 32);
-    if (zbc_chain_knows_block(pe->p->chain, tip)) {
+    if (zbc_chain_knows_block(pe->p->chain, tip) ||
+        memcmp(tip, pe->failed_tip, 32) == 0) {
         pe->tip_unknown = false;
         update_status(pe->p);
         return true;
@@ -380,32 +673,114 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
     broadcast(p, &m);
 }
 
-/* ---- handling messages ---- */
+/* ---- the handshake (docs/p2p.md §3) ---- */
 
+static bool refuse(struct peer *pe, const char *why)
+{
+    struct zbc_p2p *p = pe->p;
+    plog(p, &p->rl_peer, ZBC_LOG_WARN, "p2p: refused peer %s: %s", pe->addr,
+         why);
+    peer_drop(pe, why);
+    return false;
+}
+
+/* The peer's Hello: checked, remembered, not believed.  The answer is
+ * this side's Auth, the first sealed frame. */
 static bool on_hello(struct peer *pe, const Zbc__P2p__Hello *h)
 {
     struct zbc_p2p *p = pe->p;
-    if (pe->handshaken)
-        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "a second hello");
     if (h->protocol_version != ZBC_P2P_PROTOCOL_VERSION) {
-        zbc_log_warn("p2p: refused peer %s: protocol version %u, this node "
-                     "speaks %u", pe->addr, h->protocol_version,
-                     ZBC_P2P_PROTOCOL_VERSION);
-        peer_drop(pe, "wrong protocol version");
-        return false;
+        char why[96];
+        snprintf(why, sizeof why, "protocol version %u, this node speaks %u",
+                 h->protocol_version, ZBC_P2P_PROTOCOL_VERSION);
+        return refuse(pe, why);
     }
     const uint8_t *ours = zbc_chain_genesis(p->chain)->hash;
     if (memcmp(h->genesis_hash.data, ours, 32) != 0) {
-        char theirs[17], mine[17];
+        char theirs[17], mine[17], why[96];
         hex16(theirs, h->genesis_hash.data);
         hex16(mine, ours);
-        zbc_log_warn("p2p: refused peer %s: it is on another chain (genesis "
-                     "%s..., ours %s...)", pe->addr, theirs, mine);
-        peer_drop(pe, "another genesis");
+        snprintf(why, sizeof why, "it is on another chain (genesis %s..., "
+                 "ours %s...)", theirs, mine);
+        return refuse(pe, why);
+    }
+    struct zbc_err err = {{0}};
+    memcpy(pe->peer_kx, h->kx_key.data, 32);
+    if (!zbc_p2p_session_keys(pe->rx_key, pe->tx_key, pe->kx_pk, pe->kx_sk,
+                              pe->peer_kx, pe->slot != NULL, &err)) {
+        misbehave(pe, ZBC_P2P_SCORE_MALFORMED, err.msg);
         return false;
     }
-    const uint8_t *pk = zbc_chain_node_key(p->chain);
-    if (pk != NULL && memcmp(h->node_key.data, pk, 32) == 0) {
+    memcpy(pe->node_key, h->node_key.data, 32);
+    pe->hello_height = h->height;
+    memcpy(pe->hello_tip, h->tip_hash.data, 32);
+    pe->got_hello = true;
+    /* the frames after Hello are sealed, up to 4 MiB */
+    bufferevent_setwatermark(pe->bev, EV_READ, 0, 4 + ZBC_P2P_MAX_FRAME);
+    if (!pe->sent_hello && !send_hello(pe))
+        return false; /* its Hello came before our connect event */
+    return send_auth(pe);
+}
+
+static size_t count_peers(const struct zbc_p2p *p, bool inbound,
+                          bool unknown_only, const uint8_t *key)
+{
+    size_t n = 0;
+    for (const struct peer *b = p->peers; b != NULL; b = b->next) {
+        if (!b->handshaken || b->doomed != NULL)
+            continue;
+        if (key != NULL) {
+            n += memcmp(b->node_key, key, 32) == 0;
+            continue;
+        }
+        if ((b->slot == NULL) == inbound && !(unknown_only && b->validator))
+            n++;
+    }
+    return n;
+}
+
+/* Room for a proven inbound peer (docs/p2p.md §6): a validator's key
+ * always gets one (an unknown-key peer gives its slot up); other keys
+ * share ZBC_P2P_MAX_INBOUND_UNKNOWN slots. */
+static bool inbound_room(struct peer *pe)
+{
+    struct zbc_p2p *p = pe->p;
+    size_t all = count_peers(p, true, false, NULL);
+    size_t unknown = count_peers(p, true, true, NULL);
+    if (!pe->validator)
+        return unknown < ZBC_P2P_MAX_INBOUND_UNKNOWN &&
+               all < ZBC_P2P_MAX_INBOUND;
+    if (all < ZBC_P2P_MAX_INBOUND)
+        return true;
+    for (struct peer *b = p->peers; b != NULL; b = b->next) {
+        if (b->handshaken && b->doomed == NULL && b->slot == NULL &&
+            !b->validator) {
+            b->doomed = "its slot went to a validator";
+            return true;
+        }
+    }
+    return false;
+}
+
+/* The peer's Auth: its signature over our fresh key proves node_key. */
+static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
+{
+    struct zbc_p2p *p = pe->p;
+    if (pe->handshaken)
+        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "a second auth");
+    uint8_t digest[32];
+    zbc_p2p_auth_digest(digest, zbc_chain_genesis(p->chain)->hash,
+                        pe->node_key, pe->peer_kx, p->key->pk, pe->kx_pk);
+    if (crypto_sign_verify_detached(a->signature.data, digest, 32,
+                                    pe->node_key) != 0) {
+        char k[17], what[96];
+        hex16(k, pe->node_key);
+        snprintf(what, sizeof what, "its auth does not prove node key "
+                 "%s... (wrong signature)", k);
+        misbehave(pe, ZBC_P2P_SCORE_MALFORMED, what);
+        return false;
+    }
+    if (memcmp(pe->node_key, p->key->pk, 32) == 0) {
         if (pe->slot != NULL)
             pe->slot->is_self = true;
         zbc_log_info("p2p: %s is this node itself; not dialling it again",
@@ -414,20 +789,32 @@ static bool on_hello(struct peer *pe, const Zbc__P2p__Hello *h)
         return false;
     }
     uint64_t now = p->now_ms();
-    if (is_banned(p, h->node_key.data, now)) {
-        peer_drop(pe, "its node key is banned");
-        return false;
-    }
-    memcpy(pe->node_key, h->node_key.data, 32);
+    pe->validator = key_is_validator(p, pe->node_key);
+    if (zbc_p2p_bans_until(p->bans, false, pe->node_key, now) != 0)
+        return refuse(pe, "its node key is banned");
+    uint8_t aid[32];
+    rep_id_addr(aid, pe->ip);
+    if (pe->ip != 0 && !pe->validator &&
+        zbc_p2p_bans_until(p->bans, true, aid, now) != 0)
+        return refuse(pe, "its address is banned");
+    if (count_peers(p, false, false, pe->node_key) >= ZBC_P2P_MAX_PER_KEY)
+        return refuse(pe, "its node key is connected already");
+    if (pe->slot == NULL && !inbound_room(pe))
+        return refuse(pe, pe->validator ? "no inbound slot left"
+                                        : "no inbound slot left for a key "
+                                          "that is not a validator's");
     pe->handshaken = true;
     pe->next_ping_ms = now + ZBC_P2P_PING_MS;
+    pe->gb_tokens = ZBC_P2P_GETBLOCKS_BURST;
+    pe->gb_refill_ms = now;
     if (pe->slot != NULL)
         pe->slot->backoff_ms = 0;
     char k[17];
     hex16(k, pe->node_key);
-    zbc_log_info("p2p: peer %s connected: node %s... height %u", pe->addr, k,
-                 h->height);
-    return peer_tip(pe, h->height, h->tip_hash.data);
+    plog(p, &p->rl_peer, ZBC_LOG_INFO,
+         "p2p: peer %s connected: node %s...%s height %u", pe->addr, k,
+         pe->validator ? " (validator)" : "", pe->hello_height);
+    return peer_tip(pe, pe->hello_height, pe->hello_tip);
 }
 
 static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
@@ -514,13 +901,14 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
         break;
     case ZBC_RECV_FUTURE:
         seen_forget(p, hash);
-        zbc_log_info("p2p: block %u from %s is more than 10 s ahead of the "
-                     "local clock: dropped", r->height, pe->addr);
+        plog(p, &p->rl_peer, ZBC_LOG_INFO, "p2p: block %u from %s is more "
+             "than 10 s ahead of the local clock: dropped", r->height,
+             pe->addr);
         break;
     case ZBC_RECV_TOO_DEEP:
-        zbc_log_warn("p2p: block %u from %s forks more than %u blocks below "
-                     "the tip: final here, dropped", r->height, pe->addr,
-                     ZBC_REORG_MAX_DEPTH);
+        plog(p, &p->rl_peer, ZBC_LOG_WARN, "p2p: block %u from %s forks more "
+             "than %u blocks below the tip: final here, dropped", r->height,
+             pe->addr, ZBC_REORG_MAX_DEPTH);
         break;
     case ZBC_RECV_INVALID:
     case ZBC_RECV_LOCAL_ERROR:
@@ -540,7 +928,7 @@ static bool on_block(struct peer *pe, const Zbc__P2p__Block *m)
     return true;
 }
 
-static bool on_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
+static bool answer_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
 {
     struct zbc_p2p *p = pe->p;
     struct zbc_err err = {{0}};
@@ -590,6 +978,71 @@ static bool on_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
     return alive;
 }
 
+/* Answers the waiting GetBlocks when the peer has a token and has read the
+ * previous answer (docs/p2p.md §6): one answer in its queue at a time. */
+static bool serve_deferred(struct peer *pe, uint64_t now)
+{
+    if (pe->deferred == NULL)
+        return true;
+    while (pe->gb_tokens < ZBC_P2P_GETBLOCKS_BURST &&
+           now >= pe->gb_refill_ms + ZBC_P2P_GETBLOCKS_REFILL_MS) {
+        pe->gb_tokens++;
+        pe->gb_refill_ms += ZBC_P2P_GETBLOCKS_REFILL_MS;
+    }
+    if (pe->gb_tokens == ZBC_P2P_GETBLOCKS_BURST)
+        pe->gb_refill_ms = now;
+    if (pe->gb_tokens == 0 || out_len(pe) > ZBC_P2P_BATCH_BYTES)
+        return true;
+    pe->gb_tokens--;
+    zbc_p2p_msg *m = pe->deferred_msg;
+    pe->deferred = NULL;
+    pe->deferred_msg = NULL;
+    bool alive = answer_get_blocks(pe, m->get_blocks);
+    zbc_p2p_msg_free(m);
+    return alive;
+}
+
+/* Takes ownership of m (a GetBlocks envelope). */
+static bool on_get_blocks(struct peer *pe, zbc_p2p_msg *m)
+{
+    if (pe->deferred != NULL) {
+        zbc_p2p_msg_free(m);
+        return misbehave(pe, ZBC_P2P_SCORE_FLOOD,
+                         "get_blocks while its last one is not answered");
+    }
+    pe->deferred = m->get_blocks;
+    pe->deferred_msg = m;
+    return serve_deferred(pe, pe->p->now_ms());
+}
+
+/* A sync round with this peer is over: a claimed tip it did not deliver,
+ * with no block at all in the whole round, is scored; either way it is not
+ * asked for again (docs/p2p.md §5).  A round whose blocks this node could
+ * not store (a full disk) is not the peer's fault. */
+static bool sync_round_over(struct peer *pe)
+{
+    struct zbc_p2p *p = pe->p;
+    bool alive = true;
+    if (pe->tip_unknown && !zbc_chain_knows_block(p->chain, pe->tip)) {
+        memcpy(pe->failed_tip, pe->tip, 32);
+        if (pe->sync_given == 0) {
+            char t[17], what[120];
+            hex16(t, pe->tip);
+            snprintf(what, sizeof what, "it announced tip %s... at height %u "
+                     "and did not deliver it", t, pe->height);
+            alive = misbehave(pe, ZBC_P2P_SCORE_UNDELIVERED, what);
+        } else {
+            zbc_log_debug("p2p: %s's tip is still unknown after a sync (a "
+                          "final fork, or it moved on)", pe->addr);
+        }
+    }
+    if (alive) {
+        pe->tip_unknown = false; /* asked again when it announces a new tip */
+        update_status(p);
+    }
+    return alive;
+}
+
 static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
 {
     struct zbc_p2p *p = pe->p;
@@ -615,50 +1068,65 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
             have_last = true;
         }
     }
-    if (n_fresh > 0)
+    pe->sync_given += (uint32_t)b->n_raw;
+    uint32_t after = zbc_chain_tip(p->chain)->height;
+    if (n_fresh > 0) {
         zbc_log_info("p2p: sync batch from %s: %zu blocks, %u new, height %u "
-                     "-> %u", pe->addr, b->n_raw, n_fresh, before,
-                     zbc_chain_tip(p->chain)->height);
+                     "-> %u", pe->addr, b->n_raw, n_fresh, before, after);
+        if (p->behind_since_ms != 0)
+            p->behind_since_ms = p->now_ms(); /* progress: keep waiting */
+    }
     if (!expected)
         return true;
     if (b->n_raw >= pe->sync_count && have_last)
         return request_blocks(pe, last); /* a full batch: more to come */
-    zbc_log_debug("p2p: sync with %s done at height %u", pe->addr,
-                  zbc_chain_tip(p->chain)->height);
-    if (!zbc_chain_knows_block(p->chain, pe->tip))
-        zbc_log_debug("p2p: %s's tip is still unknown after a sync (a final "
-                      "fork, or it moved on)", pe->addr);
-    pe->tip_unknown = false; /* asked again when it announces a new tip */
-    update_status(p);
-    return true;
+    zbc_log_debug("p2p: sync with %s done at height %u", pe->addr, after);
+    return sync_round_over(pe);
 }
 
-static bool handle(struct peer *pe, const zbc_p2p_msg *m)
+/* Takes ownership of m. */
+static bool handle(struct peer *pe, zbc_p2p_msg *m)
 {
-    if (!pe->handshaken && m->msg_case != ZBC__P2P__ENVELOPE__MSG_HELLO)
-        return misbehave(pe, ZBC_P2P_SCORE_MALFORMED,
-                         "a message before the handshake");
+    bool alive;
+    if (!pe->handshaken && m->msg_case != ZBC__P2P__ENVELOPE__MSG_AUTH) {
+        alive = misbehave(pe, ZBC_P2P_SCORE_MALFORMED,
+                          "a message before the handshake");
+        zbc_p2p_msg_free(m);
+        return alive;
+    }
     switch (m->msg_case) {
-    case ZBC__P2P__ENVELOPE__MSG_HELLO:
-        return on_hello(pe, m->hello);
-    case ZBC__P2P__ENVELOPE__MSG_TX:
-        return on_tx(pe, m->tx);
-    case ZBC__P2P__ENVELOPE__MSG_BLOCK:
-        return on_block(pe, m->block);
     case ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS:
-        return on_get_blocks(pe, m->get_blocks);
+        return on_get_blocks(pe, m);
+    case ZBC__P2P__ENVELOPE__MSG_AUTH:
+        alive = on_auth(pe, m->auth);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_HELLO:
+        alive = misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "a second hello");
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_TX:
+        alive = on_tx(pe, m->tx);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_BLOCK:
+        alive = on_block(pe, m->block);
+        break;
     case ZBC__P2P__ENVELOPE__MSG_BLOCKS:
-        return on_blocks(pe, m->blocks);
+        alive = on_blocks(pe, m->blocks);
+        break;
     case ZBC__P2P__ENVELOPE__MSG_PING:
-        return send_ping(pe, true, m->ping->nonce) &&
-               peer_tip(pe, m->ping->height, m->ping->tip_hash.data);
+        alive = send_ping(pe, true, m->ping->nonce) &&
+                peer_tip(pe, m->ping->height, m->ping->tip_hash.data);
+        break;
     case ZBC__P2P__ENVELOPE__MSG_PONG:
-        return peer_tip(pe, m->pong->height, m->pong->tip_hash.data);
+        alive = peer_tip(pe, m->pong->height, m->pong->tip_hash.data);
+        break;
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
+    default:
+        alive = misbehave(pe, ZBC_P2P_SCORE_MALFORMED, "a message of no kind");
         break;
     }
-    return misbehave(pe, ZBC_P2P_SCORE_MALFORMED, "a message of no kind");
+    zbc_p2p_msg_free(m);
+    return alive;
 }
 
 /* ---- libevent callbacks ---- */
@@ -666,17 +1134,25 @@ static bool handle(struct peer *pe, const zbc_p2p_msg *m)
 static void on_read(struct bufferevent *bev, void *arg)
 {
     struct peer *pe = arg;
+    struct zbc_p2p *p = pe->p;
     struct evbuffer *in = bufferevent_get_input(bev);
     for (;;) {
         if (pe->doomed != NULL)
             return;
         size_t avail = evbuffer_get_length(in);
+        if (avail == 0) {
+            pe->partial_ms = 0;
+            break;
+        }
+        if (pe->partial_ms == 0)
+            pe->partial_ms = p->now_ms();
         uint8_t *head = evbuffer_pullup(in, avail < 4 ? (ssize_t)avail : 4);
         uint32_t n = 0;
         struct zbc_err err = {{0}};
-        enum zbc_p2p_frame f = zbc_p2p_frame_check(head, avail, &n, &err);
+        uint32_t max = pe->got_hello ? ZBC_P2P_MAX_FRAME : ZBC_P2P_MAX_HELLO;
+        enum zbc_p2p_frame f = zbc_p2p_frame_check(head, avail, max, &n, &err);
         if (f == ZBC_P2P_FRAME_NEED_MORE)
-            return;
+            break;
         if (f == ZBC_P2P_FRAME_BAD) {
             if (misbehave(pe, ZBC_P2P_SCORE_MALFORMED, err.msg))
                 peer_drop(pe, "unreadable stream");
@@ -684,20 +1160,37 @@ static void on_read(struct bufferevent *bev, void *arg)
         }
         uint8_t *frame = evbuffer_pullup(in, (ssize_t)n + 4);
         zbc_p2p_msg *m = NULL;
-        int ok = zbc_p2p_decode(&m, frame + 4, n, &err);
+        bool first = !pe->got_hello;
+        int ok = first ? zbc_p2p_decode(&m, frame + 4, n, &err)
+                       : zbc_p2p_open(&m, pe->rx_key, pe->rx_n, frame,
+                                      (size_t)n + 4, &err);
         evbuffer_drain(in, (size_t)n + 4);
+        pe->partial_ms = 0;
+        pe->last_rx_ms = p->now_ms();
+        if (!first)
+            pe->rx_n++;
         if (!ok) {
             char what[ZBC_ERR_MAX + 32];
             snprintf(what, sizeof what, "malformed message: %s", err.msg);
-            if (!misbehave(pe, ZBC_P2P_SCORE_MALFORMED, what))
+            /* a sealed stream that does not open cannot be read on */
+            if (misbehave(pe, ZBC_P2P_SCORE_MALFORMED, what) && !first)
+                peer_drop(pe, "unreadable stream");
+            return;
+        }
+        if (first) {
+            bool hello = m->msg_case == ZBC__P2P__ENVELOPE__MSG_HELLO;
+            bool alive = hello ? on_hello(pe, m->hello)
+                               : misbehave(pe, ZBC_P2P_SCORE_MALFORMED,
+                                           "a message before the handshake");
+            zbc_p2p_msg_free(m);
+            if (!alive)
                 return;
             continue;
         }
-        bool alive = handle(pe, m);
-        zbc_p2p_msg_free(m);
-        if (!alive)
+        if (!handle(pe, m))
             return;
     }
+    check_caps(p);
 }
 
 static void on_event(struct bufferevent *bev, short what, void *arg)
@@ -707,7 +1200,8 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
     if (what & BEV_EVENT_CONNECTED) {
         pe->connected = true;
         zbc_log_debug("p2p: connected to %s", pe->addr);
-        (void)send_hello(pe);
+        if (!pe->sent_hello)
+            (void)send_hello(pe);
         return;
     }
     if (what & BEV_EVENT_EOF)
@@ -718,24 +1212,47 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 }
 
 static struct peer *peer_new(struct zbc_p2p *p, evutil_socket_t fd,
-                             const char *addr)
+                             const char *addr, uint32_t ip)
 {
     struct peer *pe = calloc(1, sizeof *pe);
     if (pe == NULL)
         return NULL;
     pe->p = p;
+    pe->ip = ip;
     snprintf(pe->addr, sizeof pe->addr, "%s", addr);
     pe->bev = bufferevent_socket_new(p->base, fd, BEV_OPT_CLOSE_ON_FREE);
     if (pe->bev == NULL) {
         free(pe);
         return NULL;
     }
+    crypto_kx_keypair(pe->kx_pk, pe->kx_sk);
+    pe->opened_ms = p->now_ms();
+    pe->last_rx_ms = pe->opened_ms;
     bufferevent_setcb(pe->bev, on_read, NULL, on_event, pe);
+    /* before its Hello a peer sends one small frame */
+    bufferevent_setwatermark(pe->bev, EV_READ, 0, 4 + ZBC_P2P_MAX_HELLO);
     bufferevent_enable(pe->bev, EV_READ | EV_WRITE);
     pe->next = p->peers;
     p->peers = pe;
     p->n_peers++;
     return pe;
+}
+
+/* The oldest inbound connection without a proven handshake, from ip (or
+ * from anywhere when ip is 0), and how many there are. */
+static struct peer *oldest_pending(struct zbc_p2p *p, uint32_t ip,
+                                   size_t *count)
+{
+    struct peer *old = NULL;
+    *count = 0;
+    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
+        if (pe->handshaken || pe->slot != NULL || pe->doomed != NULL ||
+            (ip != 0 && pe->ip != ip))
+            continue;
+        (*count)++;
+        old = pe; /* the list is newest first */
+    }
+    return old;
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
@@ -745,19 +1262,32 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
     (void)socklen;
     struct zbc_p2p *p = arg;
     char addr[64] = "?";
+    uint32_t ip = 0;
     if (sa->sa_family == AF_INET) {
         const struct sockaddr_in *in = (const struct sockaddr_in *)sa;
-        char ip[INET_ADDRSTRLEN];
-        evutil_inet_ntop(AF_INET, &in->sin_addr, ip, sizeof ip);
-        snprintf(addr, sizeof addr, "%s:%u", ip, ntohs(in->sin_port));
+        char text[INET_ADDRSTRLEN];
+        evutil_inet_ntop(AF_INET, &in->sin_addr, text, sizeof text);
+        snprintf(addr, sizeof addr, "%s:%u", text, ntohs(in->sin_port));
+        ip = in->sin_addr.s_addr;
     }
-    if (p->n_peers >= ZBC_P2P_MAX_PEERS) {
-        zbc_log_warn("p2p: refused connection from %s: %u peers already",
-                     addr, ZBC_P2P_MAX_PEERS);
-        evutil_closesocket(fd);
-        return;
+    /* Unproven connections never block anything for long: past the limits
+     * the oldest one gives way (docs/p2p.md §6). */
+    size_t n = 0;
+    struct peer *old = oldest_pending(p, ip, &n);
+    if (old != NULL && n >= ZBC_P2P_MAX_PENDING_PER_ADDR) {
+        plog(p, &p->rl_conn, ZBC_LOG_WARN, "p2p: closing %s: more than %u "
+             "connections without a handshake from its address", old->addr,
+             ZBC_P2P_MAX_PENDING_PER_ADDR);
+        peer_drop(old, "too many unproven connections from its address");
     }
-    struct peer *pe = peer_new(p, fd, addr);
+    old = oldest_pending(p, 0, &n);
+    if (old != NULL && n >= ZBC_P2P_MAX_PENDING) {
+        plog(p, &p->rl_conn, ZBC_LOG_WARN, "p2p: closing %s: more than %u "
+             "connections without a handshake", old->addr,
+             ZBC_P2P_MAX_PENDING);
+        peer_drop(old, "too many unproven connections");
+    }
+    struct peer *pe = peer_new(p, fd, addr, ip);
     if (pe == NULL) {
         evutil_closesocket(fd);
         return;
@@ -770,11 +1300,6 @@ static void dial(struct zbc_p2p *p, struct slot *s)
 {
     char addr[300];
     snprintf(addr, sizeof addr, "%s:%u", s->host, s->port);
-    struct peer *pe = peer_new(p, -1, addr);
-    if (pe == NULL)
-        return;
-    pe->slot = s;
-    s->peer = pe;
     struct evutil_addrinfo hints, *ai = NULL;
     memset(&hints, 0, sizeof hints);
     hints.ai_family = AF_INET;
@@ -782,10 +1307,19 @@ static void dial(struct zbc_p2p *p, struct slot *s)
     char port[8];
     snprintf(port, sizeof port, "%u", s->port);
     if (evutil_getaddrinfo(s->host, port, &hints, &ai) != 0 || ai == NULL) {
-        zbc_log_warn("p2p: cannot resolve peer %s", addr);
-        peer_free(pe);
+        plog(p, &p->rl_conn, ZBC_LOG_WARN, "p2p: cannot resolve peer %s",
+             addr);
+        s->next_try_ms = p->now_ms() + ZBC_P2P_RETRY_MAX_MS;
         return;
     }
+    uint32_t ip = ((const struct sockaddr_in *)ai->ai_addr)->sin_addr.s_addr;
+    struct peer *pe = peer_new(p, -1, addr, ip);
+    if (pe == NULL) {
+        evutil_freeaddrinfo(ai);
+        return;
+    }
+    pe->slot = s;
+    s->peer = pe;
     int rc = bufferevent_socket_connect(pe->bev, ai->ai_addr,
                                         (int)ai->ai_addrlen);
     evutil_freeaddrinfo(ai);
@@ -795,8 +1329,37 @@ static void dial(struct zbc_p2p *p, struct slot *s)
 
 static void update_status(struct zbc_p2p *p)
 {
-    zbc_chain_set_net_status(p->chain, zbc_p2p_peer_count(p),
-                             zbc_p2p_synced(p));
+    struct zbc_net_status s;
+    zbc_p2p_status(p, &s);
+    zbc_chain_set_net_status(p->chain, &s);
+}
+
+/* Timeouts of one connection (docs/p2p.md §6); false when it is gone. */
+static bool check_timeouts(struct peer *pe, uint64_t now)
+{
+    if (!pe->handshaken && now >= pe->opened_ms + ZBC_P2P_HANDSHAKE_MS) {
+        peer_drop(pe, "no handshake in time");
+        return false;
+    }
+    if (pe->partial_ms != 0 && now >= pe->partial_ms + ZBC_P2P_FRAME_MS) {
+        peer_drop(pe, "a frame stalled half-way");
+        return false;
+    }
+    if (pe->handshaken && now >= pe->last_rx_ms + ZBC_P2P_IDLE_MS) {
+        peer_drop(pe, "silent for too long");
+        return false;
+    }
+    if (pe->handshaken && pe->sync_pending &&
+        now >= pe->sync_sent_ms + ZBC_P2P_SYNC_TIMEOUT_MS) {
+        pe->sync_pending = false;
+        char what[96];
+        snprintf(what, sizeof what, "it did not answer get_blocks in %u s",
+                 ZBC_P2P_SYNC_TIMEOUT_MS / 1000);
+        if (misbehave(pe, ZBC_P2P_SCORE_STALL, what))
+            peer_drop(pe, "it claims a tip it does not deliver");
+        return false;
+    }
+    return true;
 }
 
 static void on_tick(evutil_socket_t fd, short what, void *arg)
@@ -817,13 +1380,11 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
             peer_drop(pe, pe->doomed);
             goto next;
         }
+        if (!check_timeouts(pe, now))
+            goto next;
         if (pe->handshaken) {
-            if (pe->sync_pending &&
-                now > pe->sync_sent_ms + ZBC_P2P_SYNC_TIMEOUT_MS) {
-                zbc_log_warn("p2p: peer %s did not answer get_blocks in %u s",
-                             pe->addr, ZBC_P2P_SYNC_TIMEOUT_MS / 1000);
-                pe->sync_pending = false;
-            }
+            if (!serve_deferred(pe, now))
+                goto next;
             if (now >= pe->next_ping_ms) {
                 pe->next_ping_ms = now + ZBC_P2P_PING_MS;
                 if (!send_ping(pe, false, now))
@@ -837,6 +1398,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
     next:
         pe = next;
     }
+    check_caps(p);
     update_status(p);
 }
 
@@ -863,27 +1425,60 @@ uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p)
     return n;
 }
 
-bool zbc_p2p_synced(const struct zbc_p2p *p)
+/* Why the node is not synced, NULL when it is (docs/p2p.md §8). */
+static const char REASON_GRACE[] = "waiting for the configured peers";
+static const char REASON_ALONE[] = "no peers";
+
+static const char *not_synced(const struct zbc_p2p *p, uint32_t peers,
+                              uint64_t now)
 {
     /* Right after start, give the configured peers a moment to say where
      * they are before producing on what may be a stale tip. */
-    if (p->now_ms() < p->started_ms + ZBC_P2P_STARTUP_GRACE_MS) {
+    if (now < p->started_ms + ZBC_P2P_STARTUP_GRACE_MS) {
         for (size_t i = 0; i < p->n_slots; i++) {
             const struct slot *s = &p->slots[i];
             if (!s->is_self && (s->peer == NULL || !s->peer->handshaken))
-                return false;
+                return REASON_GRACE;
         }
     }
+    if (peers == 0 && !p->sole_validator)
+        return REASON_ALONE;
     uint32_t height = zbc_chain_tip(p->chain)->height;
     for (const struct peer *a = p->peers; a != NULL; a = a->next) {
         if (!a->handshaken)
             continue;
         if (a->sync_pending)
-            return false;
+            return "syncing";
         if (a->tip_unknown && a->height >= height)
-            return false;
+            return "a peer announced a tip not known here";
     }
-    return true;
+    return NULL;
+}
+
+void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out)
+{
+    uint64_t now = p->now_ms();
+    uint32_t peers = zbc_p2p_peer_count(p);
+    if (peers > 0)
+        p->alone_since_ms = 0;
+    else if (p->alone_since_ms == 0)
+        p->alone_since_ms = now;
+    const char *why = not_synced(p, peers, now);
+    out->peers = peers;
+    out->synced = why == NULL;
+    out->reason = why != NULL ? why : "";
+    if (why == NULL) {
+        p->behind_since_ms = 0;
+        out->may_produce = true;
+    } else if (why == REASON_GRACE) {
+        out->may_produce = false;
+    } else if (why == REASON_ALONE) {
+        out->may_produce = now >= p->alone_since_ms + ZBC_P2P_ALONE_MS;
+    } else {
+        if (p->behind_since_ms == 0)
+            p->behind_since_ms = now;
+        out->may_produce = now >= p->behind_since_ms + ZBC_P2P_SYNC_HOLD_MS;
+    }
 }
 
 int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
@@ -897,9 +1492,21 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
     p->chain = c;
     p->now_ms = cfg->now_ms != NULL ? cfg->now_ms : zbc_wall_clock_ms;
     p->started_ms = p->now_ms();
+    p->key = cfg->key;
+    p->max_output = cfg->max_output ? cfg->max_output : ZBC_P2P_MAX_OUTPUT;
+    p->output_cap = cfg->output_cap ? cfg->output_cap : ZBC_P2P_OUTPUT_CAP;
+    p->input_cap = cfg->input_cap ? cfg->input_cap : ZBC_P2P_INPUT_CAP;
+    if (p->key == NULL) {
+        free(p);
+        return zbc_fail(err, "P2P needs the node key (it proves it to peers)");
+    }
+    const struct zbc_genesis *g = zbc_chain_genesis(c);
+    p->sole_validator = g->n_validators == 1 &&
+                        zbc_genesis_is_validator(g, p->key->pk);
     p->seen = calloc(ZBC_P2P_SEEN_CACHE, 32);
+    p->bans = zbc_p2p_bans_new(ZBC_P2P_REP_MAX);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
-    if (p->seen == NULL || p->slots == NULL) {
+    if (p->seen == NULL || p->slots == NULL || p->bans == NULL) {
         zbc_p2p_stop(p);
         return zbc_fail(err, "out of memory starting P2P");
     }
@@ -985,12 +1592,14 @@ void zbc_p2p_stop(struct zbc_p2p *p)
         pe->handshaken = false; /* no status update while tearing down */
         peer_free(pe);
     }
-    zbc_chain_set_net_status(p->chain, 0, true);
+    struct zbc_net_status none = {0, true, true, ""};
+    zbc_chain_set_net_status(p->chain, &none);
     if (p->tick != NULL)
         event_free(p->tick);
     if (p->listener != NULL)
         evconnlistener_free(p->listener);
     free(p->slots);
     free(p->seen);
+    zbc_p2p_bans_free(p->bans);
     free(p);
 }

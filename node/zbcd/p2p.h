@@ -1,13 +1,17 @@
 /* P2P networking over libevent (docs/p2p.md): a listener, outbound
  * connections to configured peers (reconnected with backoff), the
- * handshake (protocol version and genesis hash), gossip of transactions
- * and blocks with a seen-hash cache, batch sync with block locators, and
- * misbehaviour scores with temporary bans by node key.
+ * authenticated handshake (a plaintext Hello with a fresh X25519 key each
+ * way, then a sealed Auth signing both sides' fresh keys with the node
+ * key; every later frame sealed with the crypto_kx session keys), gossip
+ * of transactions and blocks with a seen-hash cache, batch sync with block
+ * locators, misbehaviour scores and bans by proven node key and by
+ * address, slot limits, timeouts and memory caps.
  *
  * Wire format: node/zbcd/p2p_wire.h.  Chain effects: node/zbcd/chain.h
  * (zbc_chain_submit, zbc_chain_receive_block); the chain's listener tells
- * this layer what to gossip.  Single-threaded, on the daemon's event
- * loop; the clock is the config's now_ms. */
+ * this layer what to gossip; zbc_chain_set_net_status tells the producer
+ * whether to wait.  Single-threaded, on the daemon's event loop; the
+ * clock is the config's now_ms. */
 #ifndef ZBC_NODE_P2P_H
 #define ZBC_NODE_P2P_H
 
@@ -19,24 +23,49 @@
 
 #include "crypto/err.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/datadir.h"
 
-#define ZBC_P2P_MAX_PEERS 64u
-#define ZBC_P2P_BAN_SCORE 100        /* misbehaviour score that bans */
-#define ZBC_P2P_BAN_MS 60000u        /* how long a ban lasts */
-#define ZBC_P2P_PING_MS 2000u        /* tip announcement interval */
-#define ZBC_P2P_SYNC_TIMEOUT_MS 10000u
-#define ZBC_P2P_STARTUP_GRACE_MS 3000u /* wait for configured peers */
-#define ZBC_P2P_RETRY_MIN_MS 500u    /* outbound reconnect backoff */
+/* Slots (docs/p2p.md §6).  Outbound: one per --peer, always kept. */
+#define ZBC_P2P_MAX_INBOUND 32u          /* proven inbound peers */
+#define ZBC_P2P_MAX_INBOUND_UNKNOWN 8u   /* ... of them with a key that is
+                                          * not a genesis validator's */
+#define ZBC_P2P_MAX_PENDING 16u          /* inbound, handshake not done */
+#define ZBC_P2P_MAX_PENDING_PER_ADDR 4u  /* ... from one IPv4 address */
+#define ZBC_P2P_MAX_PER_KEY 2u           /* connections of one proven key */
+/* Timeouts. */
+#define ZBC_P2P_HANDSHAKE_MS 5000u       /* connect to proven Auth */
+#define ZBC_P2P_IDLE_MS 20000u           /* no complete frame from a peer */
+#define ZBC_P2P_FRAME_MS 20000u          /* a frame begun and not finished */
+#define ZBC_P2P_PING_MS 2000u            /* tip announcement interval */
+#define ZBC_P2P_SYNC_TIMEOUT_MS 10000u   /* GetBlocks unanswered: scored */
+#define ZBC_P2P_SYNC_HOLD_MS 3000u       /* production waits for a sync at
+                                          * most this long without a new
+                                          * best-chain block */
+#define ZBC_P2P_STARTUP_GRACE_MS 3000u   /* wait for configured peers */
+#define ZBC_P2P_ALONE_MS 10000u          /* no peers: wait, then produce */
+#define ZBC_P2P_RETRY_MIN_MS 500u        /* outbound reconnect backoff */
 #define ZBC_P2P_RETRY_MAX_MS 8000u
 #define ZBC_P2P_RELAY_AGE_MS 60000u  /* older blocks are history: not relayed */
 #define ZBC_P2P_SEEN_CACHE 8192u
-#define ZBC_P2P_MAX_OUTPUT ((size_t)32 << 20) /* slower peers are dropped */
-
-/* Scores (docs/p2p.md "Misbehaviour"). */
+/* Memory caps. */
+#define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
+#define ZBC_P2P_OUTPUT_CAP ((size_t)64 << 20)  /* all send queues */
+#define ZBC_P2P_INPUT_CAP ((size_t)64 << 20)   /* all partial frames */
+#define ZBC_P2P_GETBLOCKS_BURST 8u     /* answers a peer gets at once */
+#define ZBC_P2P_GETBLOCKS_REFILL_MS 100u /* ... then one per this long */
+/* Scores and bans. */
+#define ZBC_P2P_BAN_SCORE 100        /* misbehaviour score that bans */
+#define ZBC_P2P_BAN_MS 60000u        /* first ban; each next one doubles */
+#define ZBC_P2P_BAN_MAX_MS 86400000u /* longest ban */
+#define ZBC_P2P_SCORE_DECAY_MS 6000u /* a score loses 1 point per this long */
+#define ZBC_P2P_REP_MAX 4096u        /* remembered keys and addresses */
 #define ZBC_P2P_SCORE_MALFORMED 100  /* bad frame, bad protobuf, bad fields */
 #define ZBC_P2P_SCORE_BAD_BLOCK 100  /* a block that fails validation */
 #define ZBC_P2P_SCORE_BAD_TX 20      /* a transaction invalid in itself */
-#define ZBC_P2P_SCORE_PROTOCOL 50    /* a message before the handshake ... */
+#define ZBC_P2P_SCORE_PROTOCOL 50    /* a second hello, blocks not asked */
+#define ZBC_P2P_SCORE_STALL 60       /* GetBlocks unanswered in time */
+#define ZBC_P2P_SCORE_UNDELIVERED 20 /* a claimed tip the sync never gave */
+#define ZBC_P2P_SCORE_FLOOD 10       /* get_blocks while one is waiting */
 
 struct zbc_p2p;
 
@@ -44,7 +73,11 @@ struct zbc_p2p_config {
     const char *listen;          /* "HOST:PORT" or NULL: no listener */
     const char *const *peers;    /* "HOST:PORT" each, dialled and redialled */
     size_t n_peers;
+    const struct zbc_node_key *key; /* required: proves this node's key */
     uint64_t (*now_ms)(void);    /* NULL: zbc_wall_clock_ms */
+    /* Memory caps in bytes, 0: the defaults ZBC_P2P_MAX_OUTPUT,
+     * ZBC_P2P_OUTPUT_CAP, ZBC_P2P_INPUT_CAP (tests pass small ones). */
+    size_t max_output, output_cap, input_cap;
 };
 
 ZBC_WUR int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
@@ -58,10 +91,26 @@ void zbc_p2p_stop(struct zbc_p2p *p);
 uint16_t zbc_p2p_listen_port(const struct zbc_p2p *p);
 /* Peers past the handshake (distinct node keys). */
 uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p);
-/* True when no sync is in flight and no peer announced a tip this node
- * does not know at a height >= its own, and (for the first
- * ZBC_P2P_STARTUP_GRACE_MS) every configured peer has completed a
- * handshake: the producer waits otherwise. */
-bool zbc_p2p_synced(const struct zbc_p2p *p);
+/* The node's network status (docs/p2p.md §8), also given to the chain
+ * (zbc_chain_set_net_status) on every change and tick. */
+void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out);
+
+/* The ban table (docs/p2p.md §6): a misbehaviour score per node key and
+ * per IPv4 address (id[0..4) in network order, the rest zero), losing one
+ * point per ZBC_P2P_SCORE_DECAY_MS; at ZBC_P2P_BAN_SCORE the id is banned
+ * for ZBC_P2P_BAN_MS, twice as long at each next ban (at most
+ * ZBC_P2P_BAN_MAX_MS).  At most cap ids: a full table forgets the least
+ * recently active id that is not banned, and only when every id is banned,
+ * the ban that ends first. */
+struct zbc_p2p_bans;
+struct zbc_p2p_bans *zbc_p2p_bans_new(size_t cap);
+void zbc_p2p_bans_free(struct zbc_p2p_bans *b);
+/* Adds score (force: ban now whatever the score); true when it banned. */
+bool zbc_p2p_bans_add(struct zbc_p2p_bans *b, bool is_addr,
+                      const uint8_t id[32], int score, bool force,
+                      uint64_t now);
+/* When the id's ban ends; 0 when it is not banned. */
+uint64_t zbc_p2p_bans_until(struct zbc_p2p_bans *b, bool is_addr,
+                            const uint8_t id[32], uint64_t now);
 
 #endif

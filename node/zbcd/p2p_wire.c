@@ -1,24 +1,26 @@
 #include "node/zbcd/p2p_wire.h"
 
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "consensus/block.h"
+#include "crypto/bytes.h"
+#include "crypto/hash.h"
 
 enum zbc_p2p_frame zbc_p2p_frame_check(const uint8_t *buf, size_t avail,
-                                       uint32_t *msg_len, struct zbc_err *err)
+                                       uint32_t max, uint32_t *msg_len,
+                                       struct zbc_err *err)
 {
     if (avail < 4)
         return ZBC_P2P_FRAME_NEED_MORE;
-    uint32_t n = (uint32_t)buf[0] | (uint32_t)buf[1] << 8 |
-                 (uint32_t)buf[2] << 16 | (uint32_t)buf[3] << 24;
+    uint32_t n = zbc_get_le32(buf);
     if (n == 0) {
         zbc_fail(err, "message length is 0");
         return ZBC_P2P_FRAME_BAD;
     }
-    if (n > ZBC_P2P_MAX_MESSAGE) {
-        zbc_fail(err, "message length %u is above the %u-byte limit", n,
-                 ZBC_P2P_MAX_MESSAGE);
+    if (n > max) {
+        zbc_fail(err, "message length %u is above the %u-byte limit", n, max);
         return ZBC_P2P_FRAME_BAD;
     }
     *msg_len = n;
@@ -52,9 +54,15 @@ static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
                           err) &&
                check_hash(&m->hello->node_key, "hello node key", err) &&
                check_hash(&m->hello->tip_hash, "hello tip hash", err) &&
+               check_hash(&m->hello->kx_key, "hello kx key", err) &&
                (m->hello->listen_port <= 65535 ||
                 zbc_fail(err, "hello listen port %u is not a port",
                          m->hello->listen_port));
+    case ZBC__P2P__ENVELOPE__MSG_AUTH:
+        if (m->auth->signature.len != 64)
+            return zbc_fail(err, "auth signature is %zu bytes, not 64",
+                            m->auth->signature.len);
+        return 1;
     case ZBC__P2P__ENVELOPE__MSG_TX:
         if (m->tx->raw.len == 0)
             return zbc_fail(err, "tx message is empty");
@@ -125,12 +133,97 @@ int zbc_p2p_encode(const zbc_p2p_msg *m, uint8_t **out, size_t *len,
     uint8_t *buf = malloc(n + 4);
     if (buf == NULL)
         return zbc_fail(err, "out of memory encoding a %zu-byte message", n);
-    for (int i = 0; i < 4; i++)
-        buf[i] = (uint8_t)(n >> (8 * i));
+    zbc_put_le32(buf, (uint32_t)n);
     zbc__p2p__envelope__pack(m, buf + 4);
     *out = buf;
     *len = n + 4;
     return 1;
+}
+
+void zbc_p2p_auth_digest(uint8_t out[32], const uint8_t genesis[32],
+                         const uint8_t signer_key[32],
+                         const uint8_t signer_kx[32],
+                         const uint8_t receiver_key[32],
+                         const uint8_t receiver_kx[32])
+{
+    struct zbc_sha3 h;
+    zbc_sha3_init(&h);
+    zbc_sha3_update(&h, ZBC_P2P_AUTH_TAG, strlen(ZBC_P2P_AUTH_TAG));
+    zbc_sha3_update(&h, genesis, 32);
+    zbc_sha3_update(&h, signer_key, 32);
+    zbc_sha3_update(&h, signer_kx, 32);
+    zbc_sha3_update(&h, receiver_key, 32);
+    zbc_sha3_update(&h, receiver_kx, 32);
+    zbc_sha3_final(&h, out);
+}
+
+int zbc_p2p_session_keys(uint8_t rx[32], uint8_t tx[32],
+                         const uint8_t my_kx_pk[32],
+                         const uint8_t my_kx_sk[32],
+                         const uint8_t peer_kx[32], int dialler,
+                         struct zbc_err *err)
+{
+    int rc = dialler ? crypto_kx_client_session_keys(rx, tx, my_kx_pk,
+                                                     my_kx_sk, peer_kx)
+                     : crypto_kx_server_session_keys(rx, tx, my_kx_pk,
+                                                     my_kx_sk, peer_kx);
+    if (rc != 0)
+        return zbc_fail(err, "the peer's kx key is not a usable X25519 key");
+    return 1;
+}
+
+static void seal_nonce(uint8_t npub[12], uint64_t nonce)
+{
+    zbc_put_le64(npub, nonce);
+    memset(npub + 8, 0, 4);
+}
+
+int zbc_p2p_seal(const zbc_p2p_msg *m, const uint8_t key[32], uint64_t nonce,
+                 uint8_t **out, size_t *len, struct zbc_err *err)
+{
+    size_t n = zbc__p2p__envelope__get_packed_size(m);
+    if (n == 0 || n > ZBC_P2P_MAX_MESSAGE)
+        return zbc_fail(err, "message of %zu bytes does not fit the %u-byte "
+                        "limit", n, ZBC_P2P_MAX_MESSAGE);
+    size_t total = 4 + n + ZBC_P2P_SEAL_TAG;
+    uint8_t *buf = malloc(total);
+    if (buf == NULL)
+        return zbc_fail(err, "out of memory sealing a %zu-byte message", n);
+    zbc_put_le32(buf, (uint32_t)(n + ZBC_P2P_SEAL_TAG));
+    zbc__p2p__envelope__pack(m, buf + 4);
+    uint8_t npub[12];
+    seal_nonce(npub, nonce);
+    unsigned long long clen = 0;
+    crypto_aead_chacha20poly1305_ietf_encrypt(buf + 4, &clen, buf + 4, n,
+                                              buf, 4, NULL, npub, key);
+    *out = buf;
+    *len = total;
+    return 1;
+}
+
+int zbc_p2p_open(zbc_p2p_msg **out, const uint8_t key[32], uint64_t nonce,
+                 const uint8_t *frame, size_t len, struct zbc_err *err)
+{
+    *out = NULL;
+    if (len < 4 + ZBC_P2P_SEAL_TAG + 1 || zbc_get_le32(frame) != len - 4)
+        return zbc_fail(err, "sealed frame of %zu bytes is too short", len);
+    size_t n = len - 4 - ZBC_P2P_SEAL_TAG;
+    uint8_t *plain = malloc(n);
+    if (plain == NULL)
+        return zbc_fail(err, "out of memory opening a %zu-byte frame", n);
+    uint8_t npub[12];
+    seal_nonce(npub, nonce);
+    unsigned long long plen = 0;
+    if (crypto_aead_chacha20poly1305_ietf_decrypt(
+            plain, &plen, NULL, frame + 4, len - 4, frame, 4, npub, key) != 0) {
+        free(plain);
+        return zbc_fail(err, "sealed frame %llu does not open with the "
+                        "session key (tampered, replayed or out of order)",
+                        (unsigned long long)nonce);
+    }
+    int ok = zbc_p2p_decode(out, plain, (size_t)plen, err);
+    free(plain);
+    return ok;
 }
 
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
@@ -152,6 +245,8 @@ const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
         return "ping";
     case ZBC__P2P__ENVELOPE__MSG_PONG:
         return "pong";
+    case ZBC__P2P__ENVELOPE__MSG_AUTH:
+        return "auth";
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }

@@ -12,6 +12,8 @@ struct zbc_producer_loop {
     uint64_t (*now_ms)(void);
     uint64_t produced;
     uint32_t warned_height; /* last height a failure was logged for */
+    const char *unsynced_reason; /* last reason logged for producing
+                                  * while not synced (once per reason) */
 };
 
 uint64_t zbc_wall_clock_ms(void)
@@ -46,9 +48,13 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm(p, ZBC_PRODUCER_RECHECK_MS);
         return;
     }
-    /* A peer is known to be ahead (node/zbcd/p2p.h): building on a stale tip
-     * would only make a branch that loses. */
-    if (!zbc_chain_synced(p->chain)) {
+    /* The network gate (docs/p2p.md §8): while a sync delivers blocks, or
+     * right after start, building on a stale tip would only make a branch
+     * that loses.  The wait is bounded by the P2P layer, which sets
+     * may_produce once it is over even when not synced. */
+    struct zbc_net_status net;
+    bool synced = zbc_chain_synced(p->chain, &net);
+    if (!net.may_produce) {
         arm(p, ZBC_PRODUCER_SYNC_WAIT_MS);
         return;
     }
@@ -67,6 +73,10 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         return;
     }
     p->produced++;
+    if (!synced && p->unsynced_reason != net.reason)
+        zbc_log_warn("producing while not synced (%s): docs/p2p.md §8",
+                     net.reason);
+    p->unsynced_reason = synced ? NULL : net.reason;
     char hash[65];
     zbc_hex_encode(hash, info.hash, 32);
     zbc_log_info("block produced height=%u hash=%s txs=%u rank=%u "

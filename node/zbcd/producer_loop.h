@@ -22,8 +22,9 @@
 
 /* The longest the timer sleeps before looking again. */
 #define ZBC_PRODUCER_RECHECK_MS 1000u
-/* While the chain is not synced with its peers (zbc_chain_synced), the
- * loop does not produce and looks again after this long. */
+/* While the network gate is closed (zbc_chain_synced: may_produce false,
+ * docs/p2p.md §8), the loop does not produce and looks again after this
+ * long. */
 #define ZBC_PRODUCER_SYNC_WAIT_MS 100u
 
 /* Milliseconds since the Unix epoch (CLOCK_REALTIME). */

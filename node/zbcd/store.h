@@ -134,7 +134,7 @@ ZBC_WUR int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
 
 /* The error of the last zbc_store_write that failed in the ledger itself
  * (a full disk, an I/O error; not a refused block), or NULL once a write
- * succeeded again.  node/info reports it as synced_reason. */
+ * succeeded again.  node/info reports it as sync_reason. */
 const char *zbc_store_write_failure(const struct zbc_store *s);
 
 /* Runs fn inside one read transaction (writes inside fail). */

@@ -389,7 +389,7 @@ static int cmd_run(const struct options *o)
     }
     if (o->p2p != NULL || o->n_peers > 0) {
         struct zbc_p2p_config pcfg = {.listen = o->p2p, .peers = o->peers,
-                                      .n_peers = o->n_peers};
+                                      .n_peers = o->n_peers, .key = &key};
         if (!zbc_p2p_start(&p2p, d.base, chain, &pcfg, &err)) {
             run_fail("startup", &err);
             goto out;

@@ -1,7 +1,12 @@
-/* libFuzzer target: P2P framing and envelope decoding (node/zbcd/p2p_wire.h).
- * The input is a byte stream as a peer would send it: frames are cut off
- * one by one; each decoded message must re-encode to a frame that decodes
- * again to the same kind, and a refused one must leave nothing behind. */
+/* libFuzzer target: P2P framing, envelope decoding and sealed frames
+ * (node/zbcd/p2p_wire.h, docs/p2p.md §1-§3).  The input is a byte stream
+ * as a peer would send it: the first frame is held to the plaintext Hello
+ * limit, later ones to the sealed-frame limit; frames are cut off one by
+ * one.  Each frame is decoded as a plain envelope (every message kind,
+ * Auth included) and opened as a sealed frame under a fixed session key
+ * (the tag almost never matches: the refusal must leave nothing behind).
+ * A decoded message must re-encode, plain and sealed, to a frame that
+ * decodes or opens again to the same kind. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,34 +15,61 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+static const uint8_t key[32] = {0x5a, 0x17, 0x03};
+
+static void round_trip(const zbc_p2p_msg *m, uint64_t nonce)
+{
+    struct zbc_err err;
+    uint8_t *enc = NULL;
+    size_t len = 0;
+    if (!zbc_p2p_encode(m, &enc, &len, &err))
+        abort();
+    zbc_p2p_msg *m2 = NULL;
+    if (!zbc_p2p_decode(&m2, enc + 4, len - 4, &err) ||
+        m2->msg_case != m->msg_case)
+        abort();
+    zbc_p2p_msg_free(m2);
+    free(enc);
+    if (!zbc_p2p_seal(m, key, nonce, &enc, &len, &err))
+        abort();
+    m2 = NULL;
+    if (!zbc_p2p_open(&m2, key, nonce, enc, len, &err) ||
+        m2->msg_case != m->msg_case)
+        abort();
+    zbc_p2p_msg_free(m2);
+    m2 = NULL;
+    if (zbc_p2p_open(&m2, key, nonce + 1, enc, len, &err) || m2 != NULL)
+        abort(); /* another nonce: a replay never opens */
+    free(enc);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t off = 0;
+    uint64_t nonce = 0;
     while (off < size) {
         struct zbc_err err;
         uint32_t n = 0;
-        enum zbc_p2p_frame f = zbc_p2p_frame_check(data + off, size - off, &n,
-                                                   &err);
+        uint32_t max = off == 0 ? ZBC_P2P_MAX_HELLO : ZBC_P2P_MAX_FRAME;
+        enum zbc_p2p_frame f = zbc_p2p_frame_check(data + off, size - off,
+                                                   max, &n, &err);
         if (f != ZBC_P2P_FRAME_READY)
             break;
-        if (n > size - off - 4)
+        if (n > size - off - 4 || n > max)
             abort();
         zbc_p2p_msg *m = NULL;
         if (zbc_p2p_decode(&m, data + off + 4, n, &err)) {
-            uint8_t *enc = NULL;
-            size_t len = 0;
-            if (!zbc_p2p_encode(m, &enc, &len, &err))
-                abort();
-            zbc_p2p_msg *m2 = NULL;
-            if (!zbc_p2p_decode(&m2, enc + 4, len - 4, &err) ||
-                m2->msg_case != m->msg_case)
-                abort();
-            zbc_p2p_msg_free(m2);
-            free(enc);
+            round_trip(m, nonce);
             zbc_p2p_msg_free(m);
         } else if (m != NULL) {
             abort();
         }
+        m = NULL;
+        if (zbc_p2p_open(&m, key, nonce, data + off, 4 + (size_t)n, &err))
+            zbc_p2p_msg_free(m);
+        else if (m != NULL)
+            abort();
+        nonce++;
         off += 4 + (size_t)n;
     }
     return 0;

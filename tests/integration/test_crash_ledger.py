@@ -120,10 +120,10 @@ class CrashLedger(ZbcTest):
         # for the whole condition, not one per block it could not store
         info = f.info()
         assert_true(info["synced"] is False and
-                    "the ledger cannot store blocks: " in info["synced_reason"] and
-                    "No space left on device" in info["synced_reason"],
+                    "the ledger cannot store blocks: " in info["sync_reason"] and
+                    "No space left on device" in info["sync_reason"],
                     "node/info while the disk is full: synced=%r reason=%r"
-                    % (info["synced"], info.get("synced_reason")))
+                    % (info["synced"], info.get("sync_reason")))
         assert_equal(f.read_log().count("ledger: cannot store: "), 1,
                      "ERROR lines for one full-disk condition")
         # init on the full disk: an error, no key, so a later init can succeed
@@ -140,8 +140,8 @@ class CrashLedger(ZbcTest):
         os.unlink(filler)
         wait_converged([producer, f], min_height=producer.height(), timeout=20)
         info = f.info()
-        assert_true(info["synced"] is True and info["synced_reason"] == "",
-                    "node/info once space is free: %r %r" % (info["synced"], info["synced_reason"]))
+        assert_true(info["synced"] is True and info["sync_reason"] == "",
+                    "node/info once space is free: %r %r" % (info["synced"], info["sync_reason"]))
         log = f.read_log()
         assert_true("misbehaved" not in producer.read_log() + log and "banning" not in log,
                     "a full disk was blamed on a peer")

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Two validators as two hosts (SPEC §9): each zbcd runs in its own network
+"""Two validators as two hosts (docs/p2p.md §1): each zbcd runs in its own network
 namespace with its own address, joined by a bridge, with explicit --p2p /
 --peer addresses.  They converge; the bridge stops forwarding between them
 (a partition: each side goes on alone, as rank 0 or rank 1 of every

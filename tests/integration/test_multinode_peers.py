@@ -58,7 +58,7 @@ class Peers(ZbcTest):
         other.stop()
 
         port = nodes[1].p2p_port
-        # an oversized length prefix (4 MiB + 1)
+        # an oversized length prefix (4 MiB + 1; before a Hello only 1 KiB)
         s = socket.create_connection(("127.0.0.1", port))
         s.sendall((4 * 1024 * 1024 + 1).to_bytes(4, "little"))
         assert_true(closed_by_peer(s), "oversized frame: connection not closed")
@@ -75,7 +75,7 @@ class Peers(ZbcTest):
         assert_true(closed_by_peer(s), "ping before hello: connection not closed")
         s.close()
         log = nodes[1].read_log()
-        for why in ("above the 4194304-byte limit", "malformed message",
+        for why in ("above the 1024-byte limit", "malformed message",
                     "a message before the handshake"):
             assert_true(why in log, "node 1 did not log %r" % why)
 

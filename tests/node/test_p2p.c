@@ -1,8 +1,11 @@
 /* The P2P layer (node/zbcd/p2p.h) against raw test connections on loopback:
- * the node's Hello, refusals at the handshake (protocol version, other
- * genesis, its own key, a banned key), GetBlocks answers, transaction
- * gossip, and the misbehaviour scores of docs/p2p.md §6 up to a ban. */
+ * the node's Hello and Auth, refusals at the handshake (protocol version,
+ * other genesis, a wrong signature, a replayed challenge, its own key, a
+ * banned key), GetBlocks answers, transaction gossip, the misbehaviour
+ * scores of docs/p2p.md §6 up to a ban, timeouts and slot limits; and the
+ * ban table under churn. */
 #include <errno.h>
+#include <sodium.h>
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
@@ -30,9 +33,24 @@ struct conn {
     uint8_t buf[1 << 20];
     size_t n;
     bool closed;
+    bool got_hello;           /* the node's Hello read: frames sealed */
+    Zbc__P2p__Hello *hello;   /* the node's Hello */
+    zbc_p2p_msg *hello_msg;
+    uint8_t kx_pk[32], kx_sk[32];
+    uint8_t rx[32], tx[32];
+    uint64_t rx_n, tx_n;
+    uint8_t last_auth[64];    /* the signature this side sent */
 };
 
 static struct event_base *g_base;
+static int g_rcvbuf; /* > 0: SO_RCVBUF of the next test connections */
+
+/* Lets every ban and score of the test so far run out (no connection may
+ * be open: it would be idle that long). */
+static void forgive(void)
+{
+    g_now += ZBC_P2P_BAN_MAX_MS;
+}
 
 static void pump(int ms)
 {
@@ -41,31 +59,6 @@ static void pump(int ms)
         event_base_loop(g_base, EVLOOP_NONBLOCK);
         nanosleep(&ts, NULL);
     }
-}
-
-static struct conn *conn_open(uint16_t port)
-{
-    struct conn *c = calloc(1, sizeof *c);
-    c->fd = socket(AF_INET, SOCK_STREAM, 0);
-    struct sockaddr_in sin;
-    memset(&sin, 0, sizeof sin);
-    sin.sin_family = AF_INET;
-    sin.sin_port = htons(port);
-    sin.sin_addr.s_addr = htonl(0x7f000001);
-    if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
-        perror("connect");
-        exit(2);
-    }
-    fcntl(c->fd, F_SETFL, O_NONBLOCK);
-    pump(20);
-    return c;
-}
-
-static void conn_close(struct conn *c)
-{
-    close(c->fd);
-    free(c);
-    pump(20);
 }
 
 static void send_raw(struct conn *c, const uint8_t *b, size_t len)
@@ -84,12 +77,17 @@ static void send_raw(struct conn *c, const uint8_t *b, size_t len)
     pump(20);
 }
 
+/* Plain before the node's Hello was read and for Hello itself; sealed
+ * after. */
 static void send_msg(struct conn *c, const zbc_p2p_msg *m)
 {
     uint8_t *b = NULL;
     size_t len = 0;
     struct zbc_err err = {{0}};
-    if (!zbc_p2p_encode(m, &b, &len, &err)) {
+    int ok = m->msg_case == ZBC__P2P__ENVELOPE__MSG_HELLO || !c->got_hello
+                 ? zbc_p2p_encode(m, &b, &len, &err)
+                 : zbc_p2p_seal(m, c->tx, c->tx_n++, &b, &len, &err);
+    if (!ok) {
         fprintf(stderr, "encode: %s\n", err.msg);
         exit(2);
     }
@@ -98,7 +96,8 @@ static void send_msg(struct conn *c, const zbc_p2p_msg *m)
 }
 
 /* Next message of kind `want` within ms (others are skipped); NULL when
- * none came or the node closed the connection (c->closed). */
+ * none came or the node closed the connection (c->closed).  The node's
+ * first frame is its plaintext Hello, kept in c->hello. */
 static zbc_p2p_msg *recv_kind(struct conn *c, int want, int ms)
 {
     for (int t = 0; t < ms; t += 4) {
@@ -116,13 +115,27 @@ static zbc_p2p_msg *recv_kind(struct conn *c, int want, int ms)
         for (;;) {
             uint32_t len = 0;
             struct zbc_err err = {{0}};
-            if (zbc_p2p_frame_check(c->buf, c->n, &len, &err) !=
-                ZBC_P2P_FRAME_READY)
+            if (zbc_p2p_frame_check(c->buf, c->n, ZBC_P2P_MAX_FRAME, &len,
+                                    &err) != ZBC_P2P_FRAME_READY)
                 break;
             zbc_p2p_msg *m = NULL;
-            int ok = zbc_p2p_decode(&m, c->buf + 4, len, &err);
+            int ok = c->got_hello ? zbc_p2p_open(&m, c->rx, c->rx_n++, c->buf,
+                                                 4 + len, &err)
+                                  : zbc_p2p_decode(&m, c->buf + 4, len, &err);
             memmove(c->buf, c->buf + 4 + len, c->n - 4 - len);
             c->n -= 4 + len;
+            if (ok && !c->got_hello &&
+                m->msg_case == ZBC__P2P__ENVELOPE__MSG_HELLO) {
+                c->got_hello = true;
+                c->hello_msg = m;
+                c->hello = m->hello;
+                if (!zbc_p2p_session_keys(c->rx, c->tx, c->kx_pk, c->kx_sk,
+                                          m->hello->kx_key.data, 1, &err))
+                    fprintf(stderr, "session keys: %s\n", err.msg);
+                if (want == ZBC__P2P__ENVELOPE__MSG_HELLO)
+                    return NULL; /* kept in c->hello */
+                continue;
+            }
             if (ok && (int)m->msg_case == want)
                 return m;
             zbc_p2p_msg_free(m);
@@ -133,6 +146,36 @@ static zbc_p2p_msg *recv_kind(struct conn *c, int want, int ms)
     return NULL;
 }
 
+/* A raw connection; the node's Hello is read into c->hello. */
+static struct conn *conn_open(uint16_t port)
+{
+    struct conn *c = calloc(1, sizeof *c);
+    crypto_kx_keypair(c->kx_pk, c->kx_sk);
+    c->fd = socket(AF_INET, SOCK_STREAM, 0);
+    if (g_rcvbuf > 0) /* before connect: it sets the TCP window */
+        setsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &g_rcvbuf, sizeof g_rcvbuf);
+    struct sockaddr_in sin;
+    memset(&sin, 0, sizeof sin);
+    sin.sin_family = AF_INET;
+    sin.sin_port = htons(port);
+    sin.sin_addr.s_addr = htonl(0x7f000001);
+    if (connect(c->fd, (struct sockaddr *)&sin, sizeof sin) != 0) {
+        perror("connect");
+        exit(2);
+    }
+    fcntl(c->fd, F_SETFL, O_NONBLOCK);
+    (void)recv_kind(c, ZBC__P2P__ENVELOPE__MSG_HELLO, 2000);
+    return c;
+}
+
+static void conn_close(struct conn *c)
+{
+    close(c->fd);
+    zbc_p2p_msg_free(c->hello_msg);
+    free(c);
+    pump(20);
+}
+
 static bool closed_within(struct conn *c, int ms)
 {
     zbc_p2p_msg *m = recv_kind(c, -1, ms);
@@ -140,24 +183,79 @@ static bool closed_within(struct conn *c, int ms)
     return c->closed;
 }
 
-static void send_hello(struct conn *c, uint32_t version, const uint8_t g[32],
-                       const uint8_t key[32])
+/* Our Hello claiming `key` and a tip at a height, with kx (NULL: this
+ * connection's own). */
+static void send_hello_tip(struct conn *c, uint32_t version,
+                           const uint8_t g[32], const uint8_t key[32],
+                           const uint8_t *kx, uint32_t height,
+                           const uint8_t tip[32])
 {
-    uint8_t tip[32];
-    memcpy(tip, g, 32);
     Zbc__P2p__Hello h = ZBC__P2P__HELLO__INIT;
     h.protocol_version = version;
     h.genesis_hash = (ProtobufCBinaryData){32, (uint8_t *)g};
     h.node_key = (ProtobufCBinaryData){32, (uint8_t *)key};
-    h.tip_hash = (ProtobufCBinaryData){32, tip};
+    h.height = height;
+    h.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)tip};
+    h.kx_key = (ProtobufCBinaryData){32, (uint8_t *)(kx ? kx : c->kx_pk)};
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
     m.hello = &h;
     send_msg(c, &m);
 }
 
-static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
-                               size_t n, uint32_t count)
+/* The same at height 0 (tip = the genesis). */
+static void send_hello(struct conn *c, uint32_t version, const uint8_t g[32],
+                       const uint8_t key[32], const uint8_t *kx)
+{
+    send_hello_tip(c, version, g, key, kx, 0, g);
+}
+
+static void send_auth_sig(struct conn *c, const uint8_t sig[64])
+{
+    Zbc__P2p__Auth a = ZBC__P2P__AUTH__INIT;
+    a.signature = (ProtobufCBinaryData){64, (uint8_t *)sig};
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_AUTH;
+    m.auth = &a;
+    send_msg(c, &m);
+}
+
+/* Auth claiming `key`, signed with sk (the wrong one for a forgery). */
+static void send_auth(struct conn *c, const uint8_t g[32],
+                      const uint8_t key[32], const uint8_t sk[64])
+{
+    uint8_t digest[32];
+    if (c->hello == NULL)
+        return;
+    zbc_p2p_auth_digest(digest, g, key, c->kx_pk, c->hello->node_key.data,
+                        c->hello->kx_key.data);
+    crypto_sign_detached(c->last_auth, NULL, digest, 32, sk);
+    send_auth_sig(c, c->last_auth);
+}
+
+struct id {
+    uint8_t pk[32], sk[64];
+};
+
+static void id_make(struct id *k, uint8_t fill)
+{
+    uint8_t seed[32];
+    memset(seed, fill, 32);
+    crypto_sign_seed_keypair(k->pk, k->sk, seed);
+}
+
+/* A whole, honest handshake as k. */
+static struct conn *peer_open(uint16_t port, const uint8_t g[32],
+                              const struct id *k)
+{
+    struct conn *c = conn_open(port);
+    send_hello(c, ZBC_P2P_PROTOCOL_VERSION, g, k->pk, NULL);
+    send_auth(c, g, k->pk, k->sk);
+    return c;
+}
+
+static void send_get_blocks(struct conn *c, const uint8_t (*loc)[32],
+                            size_t n, uint32_t count)
 {
     ProtobufCBinaryData lv[8];
     for (size_t i = 0; i < n; i++)
@@ -170,6 +268,13 @@ static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS;
     m.get_blocks = &gb;
     send_msg(c, &m);
+}
+
+/* GetBlocks and its answer (NULL: none in 2 s). */
+static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
+                               size_t n, uint32_t count)
+{
+    send_get_blocks(c, loc, n, count);
     return recv_kind(c, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 2000);
 }
 
@@ -195,67 +300,113 @@ static void test_p2p_node(void)
     g_base = event_base_new();
     struct zbc_p2p *p = NULL;
     struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0",
-                                  .now_ms = test_clock};
+                                  .key = &f.key, .now_ms = test_clock,
+                                  .max_output = 64 << 10};
     CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
     if (p == NULL)
         return;
     uint16_t port = zbc_p2p_listen_port(p);
     CHECK(port != 0);
     const uint8_t *gh = f.g.hash;
-    uint8_t k1[32], k2[32], other_g[32];
-    memset(k1, 0x51, 32);
-    memset(k2, 0x52, 32);
+    struct id k1, k2, k3;
+    id_make(&k1, 0x51);
+    id_make(&k2, 0x52);
+    id_make(&k3, 0x53);
+    uint8_t other_g[32];
     memset(other_g, 0x99, 32);
 
-    /* the node's hello */
+    /* the node's hello: version 2, a fresh kx key per connection */
     struct conn *a = conn_open(port);
-    zbc_p2p_msg *m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_HELLO, 2000);
-    CHECK(m != NULL);
-    if (m != NULL) {
-        CHECK_EQ_INT(m->hello->protocol_version, 1);
-        CHECK_EQ_MEM(m->hello->genesis_hash.data, gh, 32);
-        CHECK_EQ_MEM(m->hello->node_key.data, f.key.pk, 32);
-        CHECK_EQ_INT(m->hello->height, 3);
-        CHECK_EQ_MEM(m->hello->tip_hash.data, zbc_chain_tip(chain)->hash, 32);
-        CHECK_EQ_INT(m->hello->listen_port, port);
+    struct conn *b = conn_open(port);
+    CHECK(a->hello != NULL && b->hello != NULL);
+    if (a->hello != NULL && b->hello != NULL) {
+        const Zbc__P2p__Hello *h = a->hello;
+        CHECK_EQ_INT(h->protocol_version, 2);
+        CHECK_EQ_MEM(h->genesis_hash.data, gh, 32);
+        CHECK_EQ_MEM(h->node_key.data, f.key.pk, 32);
+        CHECK_EQ_INT(h->height, 3);
+        CHECK_EQ_MEM(h->tip_hash.data, zbc_chain_tip(chain)->hash, 32);
+        CHECK_EQ_INT(h->listen_port, port);
+        CHECK_EQ_INT(h->kx_key.len, 32);
+        CHECK(memcmp(h->kx_key.data, b->hello->kx_key.data, 32) != 0);
     }
-    zbc_p2p_msg_free(m);
+    conn_close(b);
     /* wrong protocol version */
-    send_hello(a, 2, gh, k1);
+    send_hello(a, 1, gh, k1.pk, NULL);
     CHECK(closed_within(a, 1000));
     conn_close(a);
     /* another genesis */
     a = conn_open(port);
-    send_hello(a, 1, other_g, k1);
+    send_hello(a, 2, other_g, k1.pk, NULL);
     CHECK(closed_within(a, 1000));
     conn_close(a);
-    /* the node's own key */
+
+    /* the node proves its key: its Auth verifies against its Hello */
     a = conn_open(port);
-    send_hello(a, 1, gh, f.key.pk);
+    send_hello(a, 2, gh, k1.pk, NULL);
+    zbc_p2p_msg *m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_AUTH, 2000);
+    CHECK(m != NULL);
+    if (m != NULL && a->hello != NULL) {
+        uint8_t digest[32];
+        zbc_p2p_auth_digest(digest, gh, f.key.pk, a->hello->kx_key.data,
+                            k1.pk, a->kx_pk);
+        CHECK(crypto_sign_verify_detached(m->auth->signature.data, digest, 32,
+                                          f.key.pk) == 0);
+    }
+    zbc_p2p_msg_free(m);
+    /* nothing is believed before our proof: not a peer yet */
+    CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
+    /* a wrong signature (k2 signs for k1's claim): refused, k1 not hurt,
+     * the address is to blame: other keys that are not validators' are
+     * refused from it until its ban ends */
+    send_auth(a, gh, k1.pk, k2.sk);
     CHECK(closed_within(a, 1000));
     conn_close(a);
     CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
-
-    /* a good peer: blocks on request */
+    a = peer_open(port, gh, &k3);
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+    forgive();
+    /* the node's own key, claimed by someone else: refused */
     a = conn_open(port);
-    send_hello(a, 1, gh, k1);
+    send_hello(a, 2, gh, f.key.pk, NULL);
+    send_auth(a, gh, f.key.pk, k1.sk);
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+    forgive();
+    /* impersonation: a malformed message under k1's claimed key before
+     * its proof costs k1 nothing */
+    a = conn_open(port);
+    send_hello(a, 2, gh, k1.pk, NULL);
+    const uint8_t junk_frame[] = {2, 0, 0, 0, 0x12, 0x7f};
+    send_raw(a, junk_frame, sizeof junk_frame);
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+    forgive();
+
+    /* a good peer k1 (proven): blocks on request */
+    a = peer_open(port, gh, &k1);
     CHECK(!closed_within(a, 100));
     CHECK_EQ_INT(zbc_p2p_peer_count(p), 1);
     CHECK_EQ_INT(zbc_chain_peer_count(chain), 1);
+    uint8_t replay_kx[32], replay_sig[64];
+    memcpy(replay_kx, a->kx_pk, 32);
+    memcpy(replay_sig, a->last_auth, 64);
     uint8_t loc[2][32];
     memcpy(loc[0], gh, 32);
     m = get_blocks(a, (const uint8_t (*)[32])loc, 1, 2);
     CHECK(m != NULL && m->blocks->n_raw == 2);
     for (uint32_t h = 1; m != NULL && h <= m->blocks->n_raw; h++) {
-        uint8_t *b = NULL;
+        uint8_t *blk = NULL;
         size_t len = 0;
-        CHECK_EQ_INT(zbc_chain_block(chain, h, &b, &len, &err), ZBC_KV_FOUND);
+        CHECK_EQ_INT(zbc_chain_block(chain, h, &blk, &len, &err),
+                     ZBC_KV_FOUND);
         CHECK_EQ_INT(m->blocks->raw[h - 1].len, len);
         if (m->blocks->raw[h - 1].len == len)
-            CHECK_EQ_MEM(m->blocks->raw[h - 1].data, b, len);
+            CHECK_EQ_MEM(m->blocks->raw[h - 1].data, blk, len);
         if (h == 2)
-            zbc_sha3_256(loc[0], b, ZBC_BLOCK_HEADER_LEN);
-        free(b);
+            zbc_sha3_256(loc[0], blk, ZBC_BLOCK_HEADER_LEN);
+        free(blk);
     }
     zbc_p2p_msg_free(m);
     /* from block 2 on: only block 3 is left */
@@ -263,6 +414,7 @@ static void test_p2p_node(void)
     m = get_blocks(a, (const uint8_t (*)[32])loc, 2, 128);
     CHECK(m != NULL && m->blocks->n_raw == 1);
     zbc_p2p_msg_free(m);
+
 
     /* a transaction admitted here is gossiped */
     uint8_t tx[512], th[32];
@@ -292,17 +444,16 @@ static void test_p2p_node(void)
     bm.blocks = &bl;
     send_msg(a, &bm);
     CHECK(!closed_within(a, 100));
-    send_hello(a, 1, gh, k1);
+    send_hello(a, 2, gh, k1.pk, NULL);
     CHECK(closed_within(a, 1000));
     conn_close(a);
     CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
-    /* the banned key is refused; another key is welcome */
-    a = conn_open(port);
-    send_hello(a, 1, gh, k1);
+    /* the banned key is refused even with a good proof; another key is
+     * welcome */
+    a = peer_open(port, gh, &k1);
     CHECK(closed_within(a, 1000));
     conn_close(a);
-    a = conn_open(port);
-    send_hello(a, 1, gh, k2);
+    a = peer_open(port, gh, &k2);
     CHECK(!closed_within(a, 100));
     CHECK_EQ_INT(zbc_p2p_peer_count(p), 1);
     /* an invalid block: banned at once */
@@ -317,9 +468,40 @@ static void test_p2p_node(void)
     CHECK(closed_within(a, 1000));
     conn_close(a);
 
-    /* framing violations before any hello */
+    /* a tampered sealed frame: the stream cannot be read on */
+    a = peer_open(port, gh, &k3);
+    CHECK(!closed_within(a, 100));
+    CHECK_EQ_INT(zbc_p2p_peer_count(p), 1);
+    {
+        Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+        pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        zbc_p2p_msg pm2 = ZBC__P2P__ENVELOPE__INIT;
+        pm2.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        pm2.ping = &pg;
+        uint8_t *sb = NULL;
+        size_t sl = 0;
+        CHECK(zbc_p2p_seal(&pm2, a->tx, a->tx_n++, &sb, &sl, &err));
+        if (sb != NULL) {
+            sb[sl - 1] ^= 1;
+            send_raw(a, sb, sl);
+            free(sb);
+        }
+    }
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+
+    /* a replayed challenge: k1's recorded Hello (same kx key) and Auth on
+     * a new connection do not prove k1, the node's kx key is new */
+    b = conn_open(port);
+    send_hello(b, 2, gh, k1.pk, replay_kx);
+    send_auth_sig(b, replay_sig);
+    CHECK(closed_within(b, 1000));
+    conn_close(b);
+    CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
+
+    /* framing violations before any hello: more than 1 KiB, a ping */
     a = conn_open(port);
-    const uint8_t over[4] = {1, 0, 0x40, 0};
+    const uint8_t over[4] = {1, 4, 0, 0};
     send_raw(a, over, sizeof over);
     CHECK(closed_within(a, 1000));
     conn_close(a);
@@ -329,8 +511,193 @@ static void test_p2p_node(void)
     zbc_p2p_msg pm = ZBC__P2P__ENVELOPE__INIT;
     pm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
     pm.ping = &ping;
+    a->got_hello = false; /* send it plain */
     send_msg(a, &pm);
     CHECK(closed_within(a, 1000));
+    conn_close(a);
+
+    forgive();
+    /* timeouts: a connection that never proves itself is closed after
+     * the handshake timeout; a half frame after the frame timeout */
+    a = conn_open(port);
+    g_now += ZBC_P2P_HANDSHAKE_MS;
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+    struct id k4;
+    id_make(&k4, 0x54);
+    a = peer_open(port, gh, &k4);
+    CHECK(!closed_within(a, 100));
+    const uint8_t half[6] = {100, 0, 0, 0, 1, 2};
+    send_raw(a, half, sizeof half);
+    g_now += ZBC_P2P_FRAME_MS / 2;
+    CHECK(!closed_within(a, 400));
+    g_now += ZBC_P2P_FRAME_MS / 2;
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+
+    /* unproven connections from one address: past the limit the oldest
+     * gives way, so they never hold a slot for long */
+    struct conn *pend[ZBC_P2P_MAX_PENDING_PER_ADDR + 1];
+    for (size_t i = 0; i <= ZBC_P2P_MAX_PENDING_PER_ADDR; i++)
+        pend[i] = conn_open(port);
+    CHECK(closed_within(pend[0], 500));
+    CHECK(!closed_within(pend[ZBC_P2P_MAX_PENDING_PER_ADDR], 100));
+    for (size_t i = 0; i <= ZBC_P2P_MAX_PENDING_PER_ADDR; i++)
+        conn_close(pend[i]);
+
+    /* keys that are not validators' share ZBC_P2P_MAX_INBOUND_UNKNOWN
+     * inbound slots */
+    struct conn *pool[ZBC_P2P_MAX_INBOUND_UNKNOWN + 1];
+    for (size_t i = 0; i <= ZBC_P2P_MAX_INBOUND_UNKNOWN; i++) {
+        struct id ki;
+        id_make(&ki, (uint8_t)(0x60 + i));
+        pool[i] = peer_open(port, gh, &ki);
+    }
+    CHECK_EQ_INT(zbc_p2p_peer_count(p), ZBC_P2P_MAX_INBOUND_UNKNOWN);
+    CHECK(closed_within(pool[ZBC_P2P_MAX_INBOUND_UNKNOWN], 500));
+    for (size_t i = 0; i <= ZBC_P2P_MAX_INBOUND_UNKNOWN; i++)
+        conn_close(pool[i]);
+
+    /* a peer that does not read: dropped when its send queue passes its
+     * cap (64 KiB here); 40 000 pings make 2.4 MB of pongs */
+    {
+        struct id k7;
+        id_make(&k7, 0x57);
+        g_rcvbuf = 4096;
+        a = peer_open(port, gh, &k7);
+        g_rcvbuf = 0;
+        CHECK(!closed_within(a, 100));
+        Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+        pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        zbc_p2p_msg pm2 = ZBC__P2P__ENVELOPE__INIT;
+        pm2.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        pm2.ping = &pg;
+        size_t cap = 40000 * 80, used = 0;
+        uint8_t *many = malloc(cap);
+        for (int i = 0; i < 40000 && many != NULL; i++) {
+            uint8_t *sb = NULL;
+            size_t sl = 0;
+            pg.nonce = (uint64_t)i;
+            if (!zbc_p2p_seal(&pm2, a->tx, a->tx_n++, &sb, &sl, &err))
+                break;
+            memcpy(many + used, sb, sl);
+            used += sl;
+            free(sb);
+        }
+        if (many != NULL)
+            send_raw(a, many, used);
+        free(many);
+        /* without reading a byte: the node drops it at its next tick
+         * (with a 64 MiB cap it would still be a peer here) */
+        pump(600);
+        CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
+        conn_close(a);
+    }
+
+    /* GetBlocks answers are throttled: ZBC_P2P_GETBLOCKS_BURST at once,
+     * then one per ZBC_P2P_GETBLOCKS_REFILL_MS; one request may wait, a
+     * second one while it waits is scored */
+    {
+        struct id k6;
+        id_make(&k6, 0x56);
+        a = peer_open(port, gh, &k6);
+        CHECK(!closed_within(a, 100));
+        uint8_t g0[1][32];
+        memcpy(g0[0], gh, 32);
+        for (uint32_t i = 0; i < ZBC_P2P_GETBLOCKS_BURST; i++) {
+            m = get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
+            CHECK(m != NULL);
+            zbc_p2p_msg_free(m);
+        }
+        m = get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
+        CHECK(m == NULL); /* waits for a token: the test clock stands */
+        g_now += ZBC_P2P_GETBLOCKS_REFILL_MS;
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 1000);
+        CHECK(m != NULL); /* answered at the next tick */
+        zbc_p2p_msg_free(m);
+        /* one waits, ten more score 10 each */
+        for (int i = 0; i < 11; i++)
+            send_get_blocks(a, (const uint8_t (*)[32])g0, 1, 1);
+        CHECK(closed_within(a, 1000));
+        conn_close(a);
+    }
+
+    /* a claim answered with nothing: scored (20, the peer stays), and the
+     * same tip announced again is not asked for again */
+    {
+        struct id k8;
+        id_make(&k8, 0x58);
+        a = conn_open(port);
+        uint8_t fake_tip[32];
+        memset(fake_tip, 0xe7, 32);
+        send_hello_tip(a, 2, gh, k8.pk, NULL, 9, fake_tip);
+        send_auth(a, gh, k8.pk, k8.sk);
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+        CHECK(m != NULL);
+        zbc_p2p_msg_free(m);
+        Zbc__P2p__Blocks none = ZBC__P2P__BLOCKS__INIT;
+        zbc_p2p_msg nm = ZBC__P2P__ENVELOPE__INIT;
+        nm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
+        nm.blocks = &none;
+        send_msg(a, &nm);
+        CHECK(!closed_within(a, 100));
+        struct zbc_net_status st;
+        CHECK(zbc_chain_synced(chain, &st)); /* the claim is dropped */
+        Zbc__P2p__Ping again = ZBC__P2P__PING__INIT;
+        again.height = 9;
+        again.tip_hash = (ProtobufCBinaryData){32, fake_tip};
+        zbc_p2p_msg pm3 = ZBC__P2P__ENVELOPE__INIT;
+        pm3.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        pm3.ping = &again;
+        send_msg(a, &pm3);
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 600);
+        CHECK(m == NULL);
+        zbc_p2p_msg_free(m);
+        CHECK(zbc_chain_synced(chain, &st));
+        /* five such claims: 5 x 20 bans the key */
+        for (int i = 0; i < 4 && !a->closed; i++) {
+            fake_tip[0] = (uint8_t)i;
+            send_msg(a, &pm3);
+            m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+            CHECK(m != NULL);
+            zbc_p2p_msg_free(m);
+            send_msg(a, &nm);
+        }
+        CHECK(closed_within(a, 1000));
+        conn_close(a);
+    }
+
+    /* halt: a proven peer claims a tip far ahead and never answers.  The
+     * producer waits ZBC_P2P_SYNC_HOLD_MS at most; at
+     * ZBC_P2P_SYNC_TIMEOUT_MS the peer is scored and dropped; a second
+     * time its key is banned */
+    struct id k5;
+    id_make(&k5, 0x55);
+    for (int round = 0; round < 2; round++) {
+        struct zbc_net_status st;
+        a = conn_open(port);
+        uint8_t fake_tip[32];
+        memset(fake_tip, 0xf0 + round, 32);
+        send_hello_tip(a, 2, gh, k5.pk, NULL, UINT32_MAX, fake_tip);
+        send_auth(a, gh, k5.pk, k5.sk);
+        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+        CHECK(m != NULL);
+        zbc_p2p_msg_free(m);
+        CHECK(!zbc_chain_synced(chain, &st));
+        CHECK_EQ_STR(st.reason, "syncing");
+        CHECK(!st.may_produce);
+        g_now += ZBC_P2P_SYNC_HOLD_MS;
+        pump(600); /* a tick (every 250 ms) recomputes the status */
+        CHECK(!zbc_chain_synced(chain, &st));
+        CHECK(st.may_produce); /* the hold is over, the claim is not */
+        g_now += ZBC_P2P_SYNC_TIMEOUT_MS - ZBC_P2P_SYNC_HOLD_MS;
+        CHECK(closed_within(a, 1000));
+        conn_close(a);
+        CHECK(zbc_chain_synced(chain, &st));
+        CHECK(st.may_produce);
+    }
+    a = peer_open(port, gh, &k5);
+    CHECK(closed_within(a, 1000)); /* banned after the second stall */
     conn_close(a);
 
     CHECK_EQ_INT(zbc_chain_tip(chain)->height, 3);
@@ -340,9 +707,61 @@ static void test_p2p_node(void)
     fx_teardown(&f);
 }
 
+/* The ban table under churn (node/zbcd/p2p.h zbc_p2p_bans_*). */
+static void test_bans_churn(void)
+{
+    struct zbc_p2p_bans *b = zbc_p2p_bans_new(64);
+    uint8_t bad[32], id[32];
+    memset(bad, 0xbb, 32);
+    uint64_t now = 1000000;
+    /* scores add up to a ban; a ban does not end early */
+    CHECK(!zbc_p2p_bans_add(b, false, bad, 60, false, now));
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, false, bad, now), 0);
+    CHECK(zbc_p2p_bans_add(b, false, bad, 50, false, now));
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, false, bad, now),
+                 now + ZBC_P2P_BAN_MS);
+    /* a key and an address with the same bytes are different ids */
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, true, bad, now), 0);
+    /* 10 000 other ids that only score do not push the ban out */
+    for (uint32_t i = 0; i < 10000; i++) {
+        memset(id, 0, 32);
+        memcpy(id, &i, 4);
+        (void)zbc_p2p_bans_add(b, false, id, 10, false, now + 1);
+    }
+    CHECK(zbc_p2p_bans_until(b, false, bad, now + 2) != 0);
+    /* the second ban lasts twice as long and outlives 63 fresh bans */
+    now += ZBC_P2P_BAN_MS;
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, false, bad, now), 0);
+    CHECK(zbc_p2p_bans_add(b, false, bad, 100, false, now));
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, false, bad, now),
+                 now + 2 * ZBC_P2P_BAN_MS);
+    for (uint32_t i = 0; i < 200; i++) {
+        memset(id, 0x11, 32);
+        memcpy(id, &i, 4);
+        CHECK(zbc_p2p_bans_add(b, false, id, 0, true, now + 1));
+    }
+    CHECK_EQ_INT(zbc_p2p_bans_until(b, false, bad, now + 1),
+                 now + 2 * ZBC_P2P_BAN_MS);
+    /* every entry banned: the ban that ends first went, the newest stay */
+    memset(id, 0x11, 32);
+    uint32_t last = 199;
+    memcpy(id, &last, 4);
+    CHECK(zbc_p2p_bans_until(b, false, id, now + 1) != 0);
+    /* scores decay: one point per ZBC_P2P_SCORE_DECAY_MS */
+    uint8_t slow[32];
+    memset(slow, 0x5e, 32);
+    CHECK(!zbc_p2p_bans_add(b, true, slow, 90, false, now));
+    CHECK(!zbc_p2p_bans_add(b, true, slow, 10,
+                            false, now + 10 * ZBC_P2P_SCORE_DECAY_MS));
+    CHECK(zbc_p2p_bans_add(b, true, slow, 10, false,
+                           now + 10 * ZBC_P2P_SCORE_DECAY_MS));
+    zbc_p2p_bans_free(b);
+}
+
 int main(void)
 {
     zbc_log_set_level(ZBC_LOG_ERROR);
     TEST_RUN(test_p2p_node);
+    TEST_RUN(test_bans_churn);
     return test_summary("node_p2p");
 }

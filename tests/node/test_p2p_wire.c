@@ -1,9 +1,12 @@
 /* P2P framing and envelope decoding (node/zbcd/p2p_wire.h): byte-exact
  * encoding checked against hand-assembled protobuf bytes; truncated,
  * oversized, empty and garbage input refused; field rules enforced. */
+#include <sodium.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/hash.h"
 #include "node/zbcd/p2p_wire.h"
 #include "testlib.h"
 
@@ -12,28 +15,42 @@ static void test_frame_check(void)
     struct zbc_err err = {{0}};
     uint32_t n = 0;
     const uint8_t four[4] = {7, 0, 0, 0};
-    CHECK_EQ_INT(zbc_p2p_frame_check(four, 3, &n, &err),
+    CHECK_EQ_INT(zbc_p2p_frame_check(four, 3, ZBC_P2P_MAX_MESSAGE, &n, &err),
                  ZBC_P2P_FRAME_NEED_MORE);
-    CHECK_EQ_INT(zbc_p2p_frame_check(four, 4, &n, &err),
+    CHECK_EQ_INT(zbc_p2p_frame_check(four, 4, ZBC_P2P_MAX_MESSAGE, &n, &err),
                  ZBC_P2P_FRAME_NEED_MORE);
     CHECK_EQ_INT(n, 7);
     uint8_t buf[11] = {7, 0, 0, 0};
-    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 10, &n, &err),
+    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 10, ZBC_P2P_MAX_MESSAGE, &n, &err),
                  ZBC_P2P_FRAME_NEED_MORE);
-    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 11, &n, &err), ZBC_P2P_FRAME_READY);
+    CHECK_EQ_INT(zbc_p2p_frame_check(buf, 11, ZBC_P2P_MAX_MESSAGE, &n, &err), ZBC_P2P_FRAME_READY);
     const uint8_t zero[4] = {0, 0, 0, 0};
-    CHECK_EQ_INT(zbc_p2p_frame_check(zero, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+    CHECK_EQ_INT(zbc_p2p_frame_check(zero, 4, ZBC_P2P_MAX_MESSAGE, &n, &err), ZBC_P2P_FRAME_BAD);
     CHECK(strstr(err.msg, "length is 0") != NULL);
     /* exactly 4 MiB is allowed, one more byte is not */
     const uint8_t max[4] = {0, 0, 0x40, 0};
-    CHECK_EQ_INT(zbc_p2p_frame_check(max, 4, &n, &err),
+    CHECK_EQ_INT(zbc_p2p_frame_check(max, 4, ZBC_P2P_MAX_MESSAGE, &n, &err),
                  ZBC_P2P_FRAME_NEED_MORE);
     CHECK_EQ_INT(n, 4u << 20);
     const uint8_t over[4] = {1, 0, 0x40, 0};
-    CHECK_EQ_INT(zbc_p2p_frame_check(over, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+    CHECK_EQ_INT(zbc_p2p_frame_check(over, 4, ZBC_P2P_MAX_MESSAGE, &n, &err), ZBC_P2P_FRAME_BAD);
     CHECK(strstr(err.msg, "above the") != NULL);
     const uint8_t huge[4] = {0xff, 0xff, 0xff, 0xff};
-    CHECK_EQ_INT(zbc_p2p_frame_check(huge, 4, &n, &err), ZBC_P2P_FRAME_BAD);
+    CHECK_EQ_INT(zbc_p2p_frame_check(huge, 4, ZBC_P2P_MAX_MESSAGE, &n, &err), ZBC_P2P_FRAME_BAD);
+    /* before the peer's Hello only 1 KiB; a sealed frame adds its tag */
+    const uint8_t kib[4] = {0, 4, 0, 0}, kib1[4] = {1, 4, 0, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(kib, 4, ZBC_P2P_MAX_HELLO, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(zbc_p2p_frame_check(kib1, 4, ZBC_P2P_MAX_HELLO, &n, &err),
+                 ZBC_P2P_FRAME_BAD);
+    const uint8_t sealed_max[4] = {16, 0, 0x40, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(sealed_max, 4, ZBC_P2P_MAX_FRAME, &n,
+                                     &err), ZBC_P2P_FRAME_NEED_MORE);
+    CHECK_EQ_INT(zbc_p2p_frame_check(over, 4, ZBC_P2P_MAX_FRAME, &n, &err),
+                 ZBC_P2P_FRAME_NEED_MORE);
+    const uint8_t sealed_over[4] = {17, 0, 0x40, 0};
+    CHECK_EQ_INT(zbc_p2p_frame_check(sealed_over, 4, ZBC_P2P_MAX_FRAME, &n,
+                                     &err), ZBC_P2P_FRAME_BAD);
 }
 
 static void test_encode_bytes(void)
@@ -85,6 +102,9 @@ static void test_hello_round_trip(void)
     h.tip_hash = (ProtobufCBinaryData){32, tip};
     h.height = 77;
     h.listen_port = 9000;
+    uint8_t kx[32];
+    memset(kx, 0x44, 32);
+    h.kx_key = (ProtobufCBinaryData){32, kx};
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_HELLO;
     m.hello = &h;
@@ -92,6 +112,36 @@ static void test_hello_round_trip(void)
     size_t len = 0;
     struct zbc_err err = {{0}};
     CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    /* the bytes docs/p2p.md §3 shows: prefix 146, Envelope field 1 (0x0a)
+     * of 143 bytes (0x8f 0x01), then Hello fields 1..7 in order */
+    uint8_t want[150], *w = want;
+    const uint8_t head[] = {146, 0, 0, 0, 0x0a, 0x8f, 0x01, 0x08, 0x02,
+                            0x12, 0x20};
+    memcpy(w, head, sizeof head);
+    w += sizeof head;
+    memcpy(w, g, 32);
+    w += 32;
+    *w++ = 0x1a;
+    *w++ = 0x20;
+    memcpy(w, key, 32);
+    w += 32;
+    *w++ = 0x20;
+    *w++ = 77;
+    *w++ = 0x2a;
+    *w++ = 0x20;
+    memcpy(w, tip, 32);
+    w += 32;
+    *w++ = 0x30;
+    *w++ = 0xa8;
+    *w++ = 0x46;
+    *w++ = 0x3a;
+    *w++ = 0x20;
+    memcpy(w, kx, 32);
+    w += 32;
+    CHECK_EQ_INT(w - want, 150);
+    CHECK_EQ_INT(len, 150);
+    if (len == 150)
+        CHECK_EQ_MEM(out, want, 150);
     zbc_p2p_msg *d = NULL;
     CHECK(zbc_p2p_decode(&d, out + 4, len - 4, &err));
     if (d != NULL) {
@@ -109,6 +159,13 @@ static void test_hello_round_trip(void)
     CHECK(strstr(err.msg, "hello genesis hash is 31 bytes") != NULL);
     free(out);
     h.genesis_hash.len = 32;
+    /* a Hello without its kx key is refused */
+    h.kx_key.len = 0;
+    CHECK(zbc_p2p_encode(&m, &out, &len, &err));
+    CHECK(!zbc_p2p_decode(&d, out + 4, len - 4, &err));
+    CHECK(strstr(err.msg, "hello kx key is 0 bytes") != NULL);
+    free(out);
+    h.kx_key.len = 32;
     h.listen_port = 70000;
     CHECK(zbc_p2p_encode(&m, &out, &len, &err));
     CHECK(!zbc_p2p_decode(&d, out + 4, len - 4, &err));
@@ -213,8 +270,120 @@ static void test_garbage(void)
     CHECK(refused > 1900);
 }
 
+/* The Auth digest is H(tag || six 32-byte fields), computed here from the
+ * concatenated bytes, and differs when any field (the fresh kx keys, the
+ * genesis) changes: a replayed signature over an old challenge fails. */
+static void test_auth_digest(void)
+{
+    uint8_t f[5][32], buf[12 + 5 * 32], want[32], got[32];
+    for (int i = 0; i < 5; i++)
+        memset(f[i], 0x10 + i, 32);
+    memcpy(buf, "ZBC-P2P-AUTH", 12);
+    for (int i = 0; i < 5; i++)
+        memcpy(buf + 12 + 32 * i, f[i], 32);
+    zbc_sha3_256(want, buf, sizeof buf);
+    zbc_p2p_auth_digest(got, f[0], f[1], f[2], f[3], f[4]);
+    CHECK_EQ_MEM(got, want, 32);
+    /* the block signing tag would give another digest */
+    memcpy(buf, "ZBC-BLOCK\0\0\0", 12);
+    zbc_sha3_256(want, buf, sizeof buf);
+    CHECK(memcmp(got, want, 32) != 0);
+    for (int i = 0; i < 5; i++) {
+        uint8_t g2[5][32], other[32];
+        memcpy(g2, f, sizeof g2);
+        g2[i][31] ^= 1;
+        zbc_p2p_auth_digest(other, g2[0], g2[1], g2[2], g2[3], g2[4]);
+        CHECK(memcmp(other, got, 32) != 0);
+    }
+}
+
+/* Two ends agree on session keys; a sealed frame opens only with the
+ * right key and nonce (a replay, a reordering or one flipped bit fails);
+ * a low-order kx key is refused. */
+static void test_seal(void)
+{
+    uint8_t apk[32], ask[32], bpk[32], bsk[32];
+    crypto_kx_keypair(apk, ask);
+    crypto_kx_keypair(bpk, bsk);
+    uint8_t arx[32], atx[32], brx[32], btx[32];
+    struct zbc_err err = {{0}};
+    CHECK(zbc_p2p_session_keys(arx, atx, apk, ask, bpk, 1, &err));
+    CHECK(zbc_p2p_session_keys(brx, btx, bpk, bsk, apk, 0, &err));
+    CHECK_EQ_MEM(atx, brx, 32);
+    CHECK_EQ_MEM(btx, arx, 32);
+    CHECK(memcmp(atx, arx, 32) != 0);
+    uint8_t zero[32] = {0};
+    CHECK(!zbc_p2p_session_keys(arx, atx, apk, ask, zero, 1, &err));
+    CHECK(strstr(err.msg, "not a usable X25519 key") != NULL);
+
+    Zbc__P2p__Tx tx = ZBC__P2P__TX__INIT;
+    tx.raw = (ProtobufCBinaryData){3, (uint8_t *)"abc"};
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX;
+    m.tx = &tx;
+    uint8_t *out = NULL;
+    size_t len = 0;
+    CHECK(zbc_p2p_seal(&m, atx, 5, &out, &len, &err));
+    CHECK_EQ_INT(len, 4 + 7 + 16);
+    if (out == NULL)
+        return;
+    CHECK_EQ_INT(out[0], 23);
+    /* the plaintext is not on the wire */
+    bool plain = false;
+    for (size_t i = 0; i + 3 <= len; i++)
+        plain = plain || memcmp(out + i, "abc", 3) == 0;
+    CHECK(!plain);
+    zbc_p2p_msg *d = NULL;
+    CHECK(zbc_p2p_open(&d, brx, 5, out, len, &err));
+    CHECK(d != NULL && d->msg_case == ZBC__P2P__ENVELOPE__MSG_TX &&
+          d->tx->raw.len == 3 && memcmp(d->tx->raw.data, "abc", 3) == 0);
+    zbc_p2p_msg_free(d);
+    d = NULL;
+    CHECK(!zbc_p2p_open(&d, brx, 4, out, len, &err)); /* replayed/reordered */
+    CHECK(strstr(err.msg, "does not open") != NULL);
+    CHECK(d == NULL);
+    CHECK(!zbc_p2p_open(&d, btx, 5, out, len, &err)); /* the other key */
+    out[9] ^= 1;
+    CHECK(!zbc_p2p_open(&d, brx, 5, out, len, &err)); /* one flipped bit */
+    out[9] ^= 1;
+    out[0] ^= 1;                                   /* the length is sealed too */
+    CHECK(!zbc_p2p_open(&d, brx, 5, out, len, &err));
+    CHECK(!zbc_p2p_open(&d, brx, 5, out, 4 + 16, &err));
+    free(out);
+    /* a sealed envelope that opens but does not decode is refused */
+    uint8_t junk[4 + 2 + 16] = {18, 0, 0, 0, 0x12, 0x7f};
+    uint8_t npub[12] = {0};
+    unsigned long long cl = 0;
+    crypto_aead_chacha20poly1305_ietf_encrypt(junk + 4, &cl, junk + 4, 2,
+                                              junk, 4, NULL, npub, atx);
+    CHECK(!zbc_p2p_open(&d, brx, 0, junk, sizeof junk, &err));
+    CHECK(strstr(err.msg, "not a valid protobuf") != NULL);
+    CHECK(d == NULL);
+}
+
+/* An Auth carries exactly 64 signature bytes. */
+static void test_auth_rules(void)
+{
+    uint8_t sig[65];
+    memset(sig, 7, sizeof sig);
+    Zbc__P2p__Auth a = ZBC__P2P__AUTH__INIT;
+    a.signature = (ProtobufCBinaryData){64, sig};
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_AUTH;
+    m.auth = &a;
+    CHECK(!decode_fails(&m, ""));
+    CHECK_EQ_STR(zbc_p2p_msg_name(&m), "auth");
+    a.signature.len = 63;
+    CHECK(decode_fails(&m, "auth signature is 63 bytes"));
+    a.signature.len = 65;
+    CHECK(decode_fails(&m, "auth signature is 65 bytes"));
+}
+
 int main(void)
 {
+    TEST_RUN(test_auth_digest);
+    TEST_RUN(test_seal);
+    TEST_RUN(test_auth_rules);
     TEST_RUN(test_frame_check);
     TEST_RUN(test_encode_bytes);
     TEST_RUN(test_hello_round_trip);

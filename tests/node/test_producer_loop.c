@@ -1,5 +1,6 @@
 /* Block production timer: produces at the earliest publish time and not
- * before, keeps producing as the clock moves, never without a key. */
+ * before, keeps producing as the clock moves, never without a key, never
+ * while the network gate is closed. */
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,6 +102,42 @@ static void test_without_key_never_produces(void)
     fx_teardown(&f);
 }
 
+/* The network gate (docs/p2p.md §8): closed, nothing is produced; open
+ * while not synced (the bounded wait is over), it produces and says so. */
+static void test_network_gate(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    CHECK(c != NULL);
+    if (c == NULL)
+        return;
+    struct zbc_net_status st;
+    CHECK(zbc_chain_synced(c, &st)); /* no P2P layer: synced, may produce */
+    CHECK(st.may_produce);
+    CHECK_EQ_STR(st.reason, "");
+    struct zbc_net_status held = {0, false, false, "no peers"};
+    zbc_chain_set_net_status(c, &held);
+    CHECK(!zbc_chain_synced(c, &st));
+    CHECK_EQ_STR(st.reason, "no peers");
+    clock_ms = FX_GENESIS_TIME + 10 * FX_BLOCK_TIME;
+    struct event_base *base = event_base_new();
+    struct zbc_producer_loop *p = NULL;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    run_for(base, 250);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
+    struct zbc_net_status alone = {0, false, true, "no peers"};
+    zbc_chain_set_net_status(c, &alone);
+    run_for(base, 250);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 1);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
+    zbc_producer_loop_stop(p);
+    event_base_free(base);
+    zbc_chain_close(c);
+    fx_teardown(&f);
+}
+
 static void test_wall_clock(void)
 {
     /* 2023-11-14 < now < 2100-01-01, in ms */
@@ -114,6 +151,7 @@ int main(void)
     zbc_log_to_stderr(false);
     TEST_RUN(test_produces_on_time);
     TEST_RUN(test_without_key_never_produces);
+    TEST_RUN(test_network_gate);
     TEST_RUN(test_wall_clock);
     return test_summary("node_producer_loop");
 }
