@@ -124,6 +124,9 @@ struct zbc_p2p {
     bool sole_validator;      /* the genesis names this node alone */
     size_t max_output, output_cap, input_cap; /* zbc_p2p_config */
     struct ratelimit rl_peer, rl_conn;
+    struct event *accept_backoff; /* ends a pause of the listener */
+    bool accept_paused;
+    struct zbc_log_limit log_accept;
 };
 
 /* ---- small helpers ---- */
@@ -863,8 +866,11 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
                                  pe->node_key, r, &err)) {
         seen_forget(p, hash);
         if (r->kind == ZBC_RECV_LOCAL_ERROR) {
-            zbc_log_error("p2p: block from %s not stored: %s", pe->addr,
-                          err.msg);
+            /* one line per condition, not one per block (a full disk) */
+            zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS,
+                                ZBC_LOG_ERROR,
+                                "p2p: block from %s not stored: %s", pe->addr,
+                                err.msg);
             return true;
         }
         char what[ZBC_ERR_MAX + 32];
@@ -1255,6 +1261,39 @@ static struct peer *oldest_pending(struct zbc_p2p *p, uint32_t ip,
     return old;
 }
 
+static void on_accept_backoff_end(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct zbc_p2p *p = arg;
+    p->accept_paused = false;
+    if (p->listener != NULL)
+        evconnlistener_enable(p->listener);
+}
+
+/* accept() failed with something other than "try again" (out of file
+ * descriptors, memory, ...): libevent would retry at once and spin, so the
+ * listener pauses for ZBC_P2P_ACCEPT_BACKOFF_MS; one log line per
+ * ZBC_LOG_PERIOD_MS (docs/p2p.md §9). */
+static void on_accept_error(struct evconnlistener *l, void *arg)
+{
+    struct zbc_p2p *p = arg;
+    int e = EVUTIL_SOCKET_ERROR();
+    evconnlistener_disable(l);
+    p->accept_paused = true;
+    zbc_log_limited(&p->log_accept, ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
+                    "p2p: cannot accept a connection: %s; accepting paused "
+                    "for %u ms", strerror(e), ZBC_P2P_ACCEPT_BACKOFF_MS);
+    struct timeval tv = {ZBC_P2P_ACCEPT_BACKOFF_MS / 1000,
+                         (ZBC_P2P_ACCEPT_BACKOFF_MS % 1000) * 1000};
+    evtimer_add(p->accept_backoff, &tv);
+}
+
+bool zbc_p2p_accepting(const struct zbc_p2p *p)
+{
+    return p->listener != NULL && !p->accept_paused;
+}
+
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd,
                       struct sockaddr *sa, int socklen, void *arg)
 {
@@ -1559,6 +1598,12 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                             evutil_socket_error_to_string(
                                 EVUTIL_SOCKET_ERROR()));
         }
+        p->accept_backoff = evtimer_new(base, on_accept_backoff_end, p);
+        if (p->accept_backoff == NULL) {
+            zbc_p2p_stop(p);
+            return zbc_fail(err, "out of memory starting the P2P listener");
+        }
+        evconnlistener_set_error_cb(p->listener, on_accept_error);
         struct sockaddr_in bound;
         socklen_t blen = sizeof bound;
         if (getsockname(evconnlistener_get_fd(p->listener),
@@ -1596,6 +1641,8 @@ void zbc_p2p_stop(struct zbc_p2p *p)
     zbc_chain_set_net_status(p->chain, &none);
     if (p->tick != NULL)
         event_free(p->tick);
+    if (p->accept_backoff != NULL)
+        event_free(p->accept_backoff);
     if (p->listener != NULL)
         evconnlistener_free(p->listener);
     free(p->slots);

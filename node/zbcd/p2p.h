@@ -49,6 +49,8 @@
 #define ZBC_P2P_SEEN_CACHE 8192u
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
+/* accept() failing (out of descriptors): accepting pauses this long */
+#define ZBC_P2P_ACCEPT_BACKOFF_MS 1000u
 #define ZBC_P2P_OUTPUT_CAP ((size_t)64 << 20)  /* all send queues */
 #define ZBC_P2P_INPUT_CAP ((size_t)64 << 20)   /* all partial frames */
 #define ZBC_P2P_GETBLOCKS_BURST 8u     /* answers a peer gets at once */
@@ -91,6 +93,8 @@ void zbc_p2p_stop(struct zbc_p2p *p);
 uint16_t zbc_p2p_listen_port(const struct zbc_p2p *p);
 /* Peers past the handshake (distinct node keys). */
 uint32_t zbc_p2p_peer_count(const struct zbc_p2p *p);
+/* Whether the listener accepts now (false during an accept back-off). */
+bool zbc_p2p_accepting(const struct zbc_p2p *p);
 /* The node's network status (docs/p2p.md §8), also given to the chain
  * (zbc_chain_set_net_status) on every change and tick. */
 void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out);

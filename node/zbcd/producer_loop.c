@@ -65,9 +65,12 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     }
     struct zbc_block_info info;
     if (!zbc_chain_produce(p->chain, now, &info, &err)) {
-        /* One line per height, not one a second. */
+        /* One line per height, not one a second; and one per
+         * ZBC_LOG_PERIOD_MS while the condition lasts (a full disk). */
         if (p->warned_height != slot.height)
-            zbc_log_error("block %u not produced: %s", slot.height, err.msg);
+            zbc_log_ratelimited("producer-not-produced", ZBC_LOG_PERIOD_MS,
+                                ZBC_LOG_ERROR, "block %u not produced: %s",
+                                slot.height, err.msg);
         p->warned_height = slot.height;
         arm(p, ZBC_PRODUCER_RECHECK_MS);
         return;

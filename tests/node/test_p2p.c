@@ -10,6 +10,7 @@
 #include <netinet/in.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +18,7 @@
 #include "chain_fixture.h"
 #include "crypto/hash.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/datadir.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p.h"
 #include "node/zbcd/p2p_wire.h"
@@ -758,10 +760,89 @@ static void test_bans_churn(void)
     zbc_p2p_bans_free(b);
 }
 
+/* accept() failing on the P2P port (here: out of file descriptors, by a
+ * lowered RLIMIT_NOFILE) pauses the listener instead of spinning, with one
+ * log line; accepting resumes by itself after ZBC_P2P_ACCEPT_BACKOFF_MS. */
+static void test_accept_backoff(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *chain = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g,
+                                   .key = &f.key};
+    CHECK(zbc_chain_open(&chain, &cfg, &err));
+    if (chain == NULL)
+        return;
+    char logpath[] = "/tmp/zbc_test_p2p_log_XXXXXX";
+    int lfd = mkstemp(logpath);
+    CHECK(lfd >= 0);
+    close(lfd);
+    CHECK(zbc_log_open_file(logpath, &err));
+    zbc_log_set_level(ZBC_LOG_WARN);
+    g_base = event_base_new();
+    struct zbc_p2p *p = NULL;
+    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
+                                  .now_ms = test_clock};
+    CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
+    if (p == NULL)
+        return;
+    uint16_t port = zbc_p2p_listen_port(p);
+    CHECK(zbc_p2p_accepting(p));
+    struct rlimit old;
+    CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+    int lowest = dup(0);
+    CHECK(lowest >= 0);
+    close(lowest);
+    /* room for the client sockets, none for the node's accept() */
+    struct rlimit low = {(rlim_t)lowest + 2, old.rlim_max};
+    CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+    int fds[2] = {-1, -1};
+    struct sockaddr_in sin = {.sin_family = AF_INET,
+                              .sin_port = htons(port),
+                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    for (int i = 0; i < 2; i++) {
+        fds[i] = socket(AF_INET, SOCK_STREAM, 0);
+        if (fds[i] >= 0 &&
+            connect(fds[i], (struct sockaddr *)&sin, sizeof sin) != 0) {
+            close(fds[i]);
+            fds[i] = -1;
+        }
+    }
+    CHECK(fds[0] >= 0);
+    pump(500); /* would spin (and log thousands of lines) without it */
+    CHECK(!zbc_p2p_accepting(p));
+    CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+    zbc_log_close_file();
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(zbc_read_file(logpath, 1 << 20, &text, &len, &err));
+    int lines = 0;
+    for (const char *q = text;
+         q != NULL && (q = strstr(q, "p2p: cannot accept a connection: Too "
+                                     "many open files")) != NULL;
+         q++)
+        lines++;
+    CHECK_EQ_INT(lines, 1);
+    free(text);
+    unlink(logpath);
+    pump((int)ZBC_P2P_ACCEPT_BACKOFF_MS + 300);
+    CHECK(zbc_p2p_accepting(p));
+    for (int i = 0; i < 2; i++)
+        if (fds[i] >= 0)
+            close(fds[i]);
+    zbc_log_set_level(ZBC_LOG_ERROR);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     zbc_log_set_level(ZBC_LOG_ERROR);
     TEST_RUN(test_p2p_node);
     TEST_RUN(test_bans_churn);
+    TEST_RUN(test_accept_backoff);
     return test_summary("node_p2p");
 }
