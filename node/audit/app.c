@@ -759,7 +759,8 @@ static void node_view_peer(struct out *w, const struct zbc_audit_opts *o,
     struct zbc_http_reply rep;
     struct zbc_wfail f;
     memset(&f, 0, sizeof f);
-    if (!zbc_http_request(&rep, o->peer, path, NULL, o->timeout_s, &f)) {
+    if (!zbc_http_request(&rep, o->peer, path, NULL, o->timeout_s,
+                          ZBC_HTTP_REPLY_MAX, &f)) {
         snprintf(note, cap, "GET %s failed (%s): the node's view was not "
                  "compared", path, f.err.msg);
         zbc_wfail_clear(&f);

@@ -15,15 +15,16 @@ struct peer {
     int timeout_s;
 };
 
-/* GET path; *out is the JSON object of a 200 answer. enum zbc_kv_rc:
- * NOTFOUND for a 404. */
-static int peer_get(struct peer *p, const char *path, json_t **out,
-                    struct zbc_err *err)
+/* GET path with a reply of at most max_body bytes; *out is the JSON
+ * object of a 200 answer. enum zbc_kv_rc: NOTFOUND for a 404. */
+static int peer_get(struct peer *p, const char *path, size_t max_body,
+                    json_t **out, struct zbc_err *err)
 {
     struct zbc_http_reply rep;
     struct zbc_wfail f;
     memset(&f, 0, sizeof f);
-    if (!zbc_http_request(&rep, p->url, path, NULL, p->timeout_s, &f)) {
+    if (!zbc_http_request(&rep, p->url, path, NULL, p->timeout_s, max_body,
+                          &f)) {
         zbc_fail(err, "GET %s%s failed: %s", p->url, path, f.err.msg);
         zbc_wfail_clear(&f);
         return ZBC_KV_ERROR;
@@ -72,7 +73,7 @@ static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     struct peer *p = ctx;
     memset(t, 0, sizeof *t);
     json_t *j = NULL;
-    int rc = peer_get(p, "/api/v1/node/info", &j, err);
+    int rc = peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, err);
     if (rc == ZBC_KV_ERROR)
         return 0;
     if (rc == ZBC_KV_NOTFOUND)
@@ -105,7 +106,7 @@ static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
     json_t *j = NULL;
-    int rc = peer_get(p, path, &j, err);
+    int rc = peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, err);
     if (rc != ZBC_KV_FOUND)
         return rc;
     json_t *raw = json_object_get(j, "block_bytes");

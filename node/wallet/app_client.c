@@ -12,6 +12,7 @@
 
 #include "crypto/hex.h"
 #include "crypto/sig.h"
+#include "node/client/http.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
@@ -42,7 +43,7 @@ int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
         return zbc_wfail(f, ZBC_EXIT_USAGE, "app id '%s' must be a decimal number", id);
     char path[64];
     snprintf(path, sizeof path, "/api/v1/apps/%" PRIu64, v);
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     return zbc_client_call(&api, path, NULL, app, f);
 }
 
@@ -51,7 +52,7 @@ int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t heig
 {
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, ZBC_HTTP_BLOCK_REPLY_MAX};
     json_t *b;
     if (!zbc_client_call(&api, path, NULL, &b, f))
         return 0;

@@ -435,7 +435,7 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
             return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown game '%s'", o->game);
         snprintf(path + n, sizeof path - (size_t)n, "&type=%s", o->game);
     }
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     json_t *reply;
     if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;

@@ -322,7 +322,7 @@ static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
         return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %" PRIu64 " has an unknown game", id);
     if (strlen(str(v->app, "state_hex")) == 0)
         return zbc_wfail(f, ZBC_EXIT_REJECTED, "app %" PRIu64 " has not started yet", id);
-    struct zbc_client api = {v->o->api, v->o->timeout_s};
+    struct zbc_client api = {v->o->api, v->o->timeout_s, 0};
     json_t *info;
     if (!zbc_client_call(&api, "/api/v1/node/info", NULL, &info, f))
         return 0;
