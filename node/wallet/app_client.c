@@ -13,6 +13,7 @@
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/client/http.h"
+#include "node/client/reply.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
@@ -35,16 +36,66 @@ int zbc_app_parse_id(uint64_t *id, const char *text)
     return 1;
 }
 
+int zbc_app_check_view(const json_t *app, const char *id, bool full, struct zbc_err *err)
+{
+    static const char what[] = "the node's app view";
+    const char *s;
+    uint64_t v, seats;
+    json_t *players, *p, *any;
+    if (!zbc_reply_str(app, "id", what, &s, err))
+        return 0;
+    if (id != NULL && strcmp(s, id) != 0)
+        return zbc_fail(err, "%s is about app %.24s, not %s", what, s, id);
+    if (!zbc_reply_u64(app, "type", 0, 255, what, &v, err) ||
+        !zbc_reply_str(app, "game", what, &s, err) ||
+        !zbc_reply_str(app, "status", what, &s, err))
+        return 0;
+    if (strcmp(s, "open") != 0 && strcmp(s, "active") != 0 && strcmp(s, "finished") != 0 &&
+        strcmp(s, "abandoned") != 0)
+        return zbc_fail(err, "%s: \"status\" '%.20s' is not open, active, finished or abandoned",
+                        what, s);
+    if (!zbc_reply_u64(app, "seats", 1, 255, what, &seats, err) ||
+        !zbc_reply_u64(app, "seated", 0, seats, what, &v, err) ||
+        !zbc_reply_u64(app, "stake", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(app, "moves", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(app, "created", 0, UINT32_MAX, what, &v, err) ||
+        !zbc_reply_array(app, "players", what, &players, err))
+        return 0;
+    size_t i;
+    json_array_foreach(players, i, p) {
+        if (!zbc_reply_u64(p, "seat", 0, seats - 1, "a player in the node's app view", &v, err) ||
+            !zbc_reply_str(p, "address", "a player in the node's app view", &s, err))
+            return 0;
+    }
+    if (!full)
+        return 1;
+    if (!zbc_reply_str(app, "state_hex", what, &s, err) ||
+        !zbc_reply_array(app, "history", what, &any, err))
+        return 0;
+    if (!zbc_reply_absent(app, "result") && !zbc_reply_object(app, "result", what, &any, err))
+        return 0;
+    return 1;
+}
+
 int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
                   struct zbc_wfail *f)
 {
     uint64_t v;
     if (!zbc_app_parse_id(&v, id))
         return zbc_wfail(f, ZBC_EXIT_USAGE, "app id '%s' must be a decimal number", id);
-    char path[64];
+    char path[64], canon[24];
     snprintf(path, sizeof path, "/api/v1/apps/%" PRIu64, v);
+    snprintf(canon, sizeof canon, "%" PRIu64, v);
     struct zbc_client api = {o->api, o->timeout_s, 0};
-    return zbc_client_call(&api, path, NULL, app, f);
+    if (!zbc_client_call(&api, path, NULL, app, f))
+        return 0;
+    struct zbc_err err;
+    if (!zbc_app_check_view(*app, canon, true, &err)) {
+        json_t *bad = *app;
+        *app = NULL;
+        return zbc_client_bad_reply(f, bad, &err);
+    }
+    return 1;
 }
 
 int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t height,
@@ -56,12 +107,12 @@ int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t heig
     json_t *b;
     if (!zbc_client_call(&api, path, NULL, &b, f))
         return 0;
-    const char *hex = json_string_value(json_object_get(b, "seed"));
-    int ok = hex != NULL && strlen(hex) == 64 && zbc_hex_decode_exact(seed, 32, hex);
+    char what[64];
+    struct zbc_err err;
+    snprintf(what, sizeof what, "the node's block %u", height);
+    if (!zbc_reply_hex(b, "seed", 32, what, seed, &err))
+        return zbc_client_bad_reply(f, b, &err);
     json_decref(b);
-    if (!ok)
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "block %u has no 32-byte seed in the node's answer",
-                         height);
     return 1;
 }
 

@@ -7,6 +7,7 @@
 #define ZBC_WALLET_APP_CLIENT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "apps/engine.h"
@@ -17,6 +18,17 @@
 /* GET /api/v1/apps/<id> (id as typed: decimal).  Unknown app: exit 7. */
 ZBC_WUR int zbc_app_fetch(json_t **app, const struct zbc_opts *o,
                           const char *id, struct zbc_wfail *f);
+/* The shape of an app summary (docs/api.md §10; an entry of GET
+ * /api/v1/apps) or, with full, of GET /api/v1/apps/<id>: "id" a decimal
+ * string (equal to id when id is not NULL), "type" 0..255, "game" and
+ * "status" (open, active, finished, abandoned) strings, "seats" 1..255,
+ * "seated" 0..seats, "stake", "moves" and "created" whole numbers,
+ * "players" an array of objects with "seat" < seats and an "address"
+ * string; full adds "state_hex" a string, "history" an array and
+ * "result" null or an object. */
+ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
+                               struct zbc_err *err);
+
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */
 ZBC_WUR int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o,
                                uint32_t height, struct zbc_wfail *f);

@@ -11,6 +11,7 @@
 #include "apps/games/battleship.h"
 #include "apps/games/rps.h"
 #include "crypto/hex.h"
+#include "node/client/reply.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
 #include "node/wallet/app_view.h"
@@ -439,13 +440,19 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     json_t *reply;
     if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;
-    json_t *apps = json_object_get(reply, "apps");
+    json_t *apps, *a;
+    struct zbc_err err;
+    size_t i;
+    if (!zbc_reply_array(reply, "apps", "the node's app list", &apps, &err))
+        return zbc_client_bad_reply(f, reply, &err);
+    json_array_foreach(apps, i, a) {
+        if (!zbc_app_check_view(a, NULL, false, &err))
+            return zbc_client_bad_reply(f, reply, &err);
+    }
     size_t cap = 256 + 200 * json_array_size(apps), len = 0;
     char *text = malloc(cap);
     if (text != NULL) {
         text[0] = '\0';
-        size_t i;
-        json_t *a;
         if (json_array_size(apps) == 0)
             len += (size_t)snprintf(text + len, cap - len, "no apps\n");
         json_array_foreach(apps, i, a) {

@@ -1,0 +1,159 @@
+/* Shape checks of node replies (docs/wallet.md "Node replies"): a node
+ * that answers {} or a field of the wrong type gets an error naming the
+ * field, never a success. */
+#include <string.h>
+
+#include "node/client/reply.h"
+#include "node/wallet/client.h"
+#include "testlib.h"
+
+static const char H[] = "8a2c0fe3b33b5f3c1dbd2b5c5a3e3c9f2a7d5e6b4c3d2e1f0a9b8c7d6e5f4a3b";
+
+static json_t *js(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    CHECK(j != NULL);
+    return j;
+}
+
+/* The check fails and its message contains want. */
+#define BAD_TX(text, want)                                                    \
+    do {                                                                      \
+        json_t *j_ = js(text);                                                \
+        bool c_ = true;                                                       \
+        uint32_t h_ = 7;                                                      \
+        struct zbc_err e_ = {{0}};                                            \
+        CHECK(!zbc_client_check_tx(j_, H, &c_, &h_, &e_));                    \
+        CHECK(strstr(e_.msg, want) != NULL);                                  \
+        json_decref(j_);                                                      \
+    } while (0)
+
+static void test_tx_status(void)
+{
+    char ok[400];
+    bool c = false;
+    uint32_t h = 0;
+    struct zbc_err err;
+    snprintf(ok, sizeof ok, "{\"transaction_hash\":\"%s\",\"status\":\"mempool\"}", H);
+    json_t *j = js(ok);
+    CHECK(zbc_client_check_tx(j, H, &c, &h, &err));
+    CHECK(!c);
+    CHECK_EQ_INT(h, 0);
+    json_decref(j);
+    snprintf(ok, sizeof ok, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":12,\"applied\":true}", H);
+    j = js(ok);
+    CHECK(zbc_client_check_tx(j, H, &c, &h, &err));
+    CHECK(c);
+    CHECK_EQ_INT(h, 12);
+    json_decref(j);
+
+    BAD_TX("{}", "has no \"transaction_hash\"");
+    BAD_TX("[]", "has no \"transaction_hash\"");
+    char t[400];
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\"}", H);
+    BAD_TX(t, "has no \"status\"");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":1}", H);
+    BAD_TX(t, "\"status\" must be a string, not an integer");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"done\"}", H);
+    BAD_TX(t, "neither mempool nor confirmed");
+    BAD_TX("{\"transaction_hash\":\"00\",\"status\":\"mempool\"}", "not 8a2c");
+    BAD_TX("{\"transaction_hash\":7,\"status\":\"mempool\"}", "must be a string");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\"}", H);
+    BAD_TX(t, "has no \"block_height\"");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":\"x\"}", H);
+    BAD_TX(t, "not a decimal number");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":-1}", H);
+    BAD_TX(t, "is negative");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":4294967296}", H);
+    BAD_TX(t, "is not in 1..4294967295");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":3,\"applied\":\"yes\"}", H);
+    BAD_TX(t, "\"applied\" must be a boolean, not a string");
+    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
+             "\"block_height\":3,\"applied\":false}", H);
+    BAD_TX(t, "has no \"noop_reason\"");
+}
+
+static void test_balance(void)
+{
+    uint64_t b = 1;
+    struct zbc_err err;
+    json_t *j = js("{\"balance\":0}");
+    CHECK(zbc_client_check_balance(j, &b, &err));
+    CHECK(b == 0);
+    json_decref(j);
+    j = js("{\"balance\":\"18446744073709551615\",\"spendable_balance\":5}");
+    CHECK(zbc_client_check_balance(j, &b, &err));
+    CHECK(b == UINT64_MAX);
+    json_decref(j);
+    static const char *const bad[][2] = {
+        {"{}", "has no \"balance\""},
+        {"{\"balance\":null}", "must be a whole number, not null"},
+        {"{\"balance\":1.5}", "must be a whole number, not a real number"},
+        {"{\"balance\":\"1.5\"}", "not a decimal number"},
+        {"{\"balance\":\"18446744073709551616\"}", "not a decimal number"},
+        {"{\"balance\":-3}", "is negative"},
+        {"{\"balance\":3,\"spendable_balance\":[]}", "\"spendable_balance\" must be"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        j = js(bad[i][0]);
+        memset(&err, 0, sizeof err);
+        CHECK(!zbc_client_check_balance(j, &b, &err));
+        CHECK(strstr(err.msg, bad[i][1]) != NULL);
+        json_decref(j);
+    }
+}
+
+static void test_reply_helpers(void)
+{
+    struct zbc_err err;
+    json_t *j = js("{\"h\":\"00ff\",\"a\":[],\"o\":{},\"n\":null,\"b\":true}");
+    uint8_t out[2];
+    CHECK(zbc_reply_hex(j, "h", 2, "r", out, &err));
+    CHECK(out[0] == 0 && out[1] == 0xff);
+    CHECK(!zbc_reply_hex(j, "h", 3, "r", out, &err));
+    CHECK(strstr(err.msg, "3 bytes as 6 hex") != NULL);
+    json_t *v;
+    CHECK(zbc_reply_array(j, "a", "r", &v, &err));
+    CHECK(!zbc_reply_array(j, "o", "r", &v, &err));
+    CHECK_EQ_STR(err.msg, "r: \"o\" must be an array, not an object");
+    CHECK(zbc_reply_object(j, "o", "r", &v, &err));
+    CHECK(!zbc_reply_object(j, "x", "r", &v, &err));
+    CHECK_EQ_STR(err.msg, "r has no \"x\"");
+    bool b = false;
+    CHECK(zbc_reply_bool(j, "b", "r", &b, &err) && b);
+    CHECK(zbc_reply_absent(j, "n") && zbc_reply_absent(j, "x") && !zbc_reply_absent(j, "b"));
+    uint64_t u;
+    CHECK(!zbc_reply_u64(j, "b", 0, 1, "r", &u, &err));
+    CHECK_EQ_STR(err.msg, "r: \"b\" must be a whole number, not a boolean");
+    json_decref(j);
+}
+
+/* A shape failure is exit internal and keeps the reply verbatim. */
+static void test_bad_reply_fail(void)
+{
+    struct zbc_wfail f = {0};
+    struct zbc_err err;
+    json_t *j = js("{}");
+    CHECK(!zbc_client_check_balance(j, &(uint64_t){0}, &err));
+    CHECK(!zbc_client_bad_reply(&f, j, &err));
+    CHECK_EQ_INT(f.code, ZBC_EXIT_INTERNAL);
+    CHECK_EQ_INT(f.http_code, 200);
+    CHECK(f.api_response == j);
+    CHECK_EQ_STR(f.err.msg, "the node's account reply has no \"balance\"");
+    zbc_wfail_clear(&f);
+}
+
+int main(void)
+{
+    TEST_RUN(test_tx_status);
+    TEST_RUN(test_balance);
+    TEST_RUN(test_reply_helpers);
+    TEST_RUN(test_bad_reply_fail);
+    return test_summary("wallet_replies");
+}
