@@ -22,6 +22,7 @@ static const struct spec specs[] = {
     {"--json", FLAG, F(json)},
     {"--offline", FLAG, F(offline)},
     {"--wait", FLAG, F(wait)},
+    {"--force", FLAG, F(force)},
     {"--help", FLAG, F(help)},
     {"-h", FLAG, F(help)},
     {"--api", STR, F(api)},

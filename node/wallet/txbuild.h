@@ -82,4 +82,14 @@ void zbc_wtx_free(struct zbc_wtx *w);
 ZBC_WUR int zbc_chain_id_parse(struct zbc_chain_id *c, const char *text,
                                struct zbc_wfail *f);
 
+/* Whether a is the burn address (docs/wallet.md "Sending"): the ZooBC
+ * account with the all-zero public key, a small-order point libsodium
+ * refuses as a signer, so nobody can ever spend from it. */
+int zbc_wtx_is_burn(const struct zbc_addr *a);
+
+/* zbc send's guard: amount 0 or the burn address is a usage error
+ * naming the reason, unless force (--force). */
+ZBC_WUR int zbc_wtx_check_send(const struct zbc_addr *recipient, uint64_t amount, int force,
+                               struct zbc_wfail *f);
+
 #endif
