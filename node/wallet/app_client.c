@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/client/http.h"
@@ -20,20 +21,8 @@
 
 int zbc_app_parse_id(uint64_t *id, const char *text)
 {
-    size_t n = strlen(text);
-    uint64_t v = 0;
-    if (n == 0 || n > 20)
-        return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)text[i]))
-            return 0;
-        unsigned d = (unsigned)(text[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return 0;
-        v = v * 10 + d;
-    }
-    *id = v;
-    return 1;
+    struct zbc_err err;
+    return zbc_parse_u64(text, 0, UINT64_MAX, id, "app id", &err);
 }
 
 int zbc_app_check_view(const json_t *app, const char *id, bool full, struct zbc_err *err)
@@ -174,10 +163,7 @@ int zbc_app_state(const struct zbc_engine **e, struct zbc_game_state *st, const 
 
 uint64_t zbc_app_id_of_hash(const uint8_t hash[32])
 {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | hash[i];
-    return v;
+    return zbc_get_le64(hash);
 }
 
 int zbc_app_send(json_t **result, const struct zbc_opts *o, const char *cmd, int argc,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "apps/fair.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
@@ -87,9 +88,9 @@ static int bet_fields(struct zbc_bet *b, int argc, const char *const *argv, stru
                              "or column N");
         b->kind = (uint8_t)k;
         if (numbered) {
-            char *end;
-            unsigned long n = strtoul(argv[2], &end, 10);
-            if (*end != '\0' || argv[2][0] == '\0' || n > 36)
+            uint64_t n;
+            struct zbc_err perr;
+            if (!zbc_parse_u64(argv[2], 0, 36, &n, "roulette number", &perr))
                 return zbc_wfail(f, ZBC_EXIT_USAGE, "roulette number '%s' is not 0-36", argv[2]);
             b->number = (uint8_t)n;
         }

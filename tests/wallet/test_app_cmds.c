@@ -4,6 +4,7 @@
  * their static helpers. */
 #include <sys/socket.h>
 
+#include "node/wallet/app_move.c"
 #include "node/wallet/app_watch.c"
 #include "node/wallet/cmd_app.c"
 #include "node/wallet/cmd_bet.c"
