@@ -1,5 +1,5 @@
 /* zbc-audit: replays a chain from genesis with no trust in any node and
- * reports every divergence (SPEC §0 "Auditors", §8; docs/audit.md). */
+ * reports every divergence (docs/audit.md). */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>

@@ -217,7 +217,7 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
         goto out;
     }
     if (nwords == 1 && strcmp(words[0], "keep-alive") == 0) {
-        /* the empty move: a paid keep-alive by the clock holder (SPEC §4) */
+        /* the empty move: a paid keep-alive by the clock holder (docs/protocol-apps.md §2) */
         const char *args[] = {app_id, ""};
         ok = zbc_app_send(result, o, "move", 2, args, NULL, f);
         if (ok)

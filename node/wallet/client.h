@@ -1,5 +1,6 @@
-/* The node's HTTP API as the wallet uses it (reference/zoobc/api.md), and
- * the classification of a node's error reply into an exit code (api.md §2). */
+/* The node's HTTP API as the wallet uses it (docs/api.md), and the
+ * classification of a node's error reply into an exit code (docs/wallet.md
+ * "Exit codes"). */
 #ifndef ZBC_WALLET_CLIENT_H
 #define ZBC_WALLET_CLIENT_H
 
@@ -17,7 +18,8 @@ struct zbc_client {
 };
 
 /* Exit code for a node reply with this HTTP status and error text (the
- * "error" field, or the whole body when it is not JSON), per api.md §2:
+ * "error" field, or the whole body when it is not JSON), per docs/wallet.md
+ * "Exit codes":
  * 5xx node_busy; "fee too low"; "insufficient balance" / "insufficient
  * spendable" / "account does not exist"; "not found" / "unknown token" /
  * "unknown or expired token" / "unknown app"; any other status rejected. */

@@ -1,5 +1,5 @@
 /* zbc bet dice|coin|roulette|limbo ... --stake A [--client-seed S]: a solo
- * bet (CreateApp with seats = 1, SPEC §6) settled by the next block. */
+ * bet (CreateApp with seats = 1, docs/protocol-apps.md §4) settled by the next block. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <sodium.h>
