@@ -18,8 +18,8 @@ struct peer {
 };
 
 /* GET path with a reply of at most max_body bytes; *out is the JSON
- * object of a 200 answer. enum zbc_kv_rc: NOTFOUND for a 404. */
-static int peer_get(struct peer *p, const char *path, size_t max_body,
+ * object of a 200 answer; NOTFOUND for a 404. */
+static enum zbc_kv_rc peer_get(struct peer *p, const char *path, size_t max_body,
                     json_t **out, struct zbc_err *err)
 {
     struct zbc_http_reply rep;
@@ -62,7 +62,7 @@ static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     struct peer *p = ctx;
     memset(t, 0, sizeof *t);
     json_t *j = NULL;
-    int rc = peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, err);
+    enum zbc_kv_rc rc = peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, err);
     if (rc == ZBC_KV_ERROR)
         return 0;
     if (rc == ZBC_KV_NOTFOUND)
@@ -83,7 +83,7 @@ static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     return ok;
 }
 
-static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+static enum zbc_kv_rc peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
                       struct zbc_err *err)
 {
     struct peer *p = ctx;
@@ -91,7 +91,7 @@ static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
     json_t *j = NULL;
-    int rc = peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, err);
+    enum zbc_kv_rc rc = peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, err);
     if (rc != ZBC_KV_FOUND)
         return rc;
     json_t *raw = json_object_get(j, "block_bytes");

@@ -237,14 +237,16 @@ int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, const char *o
 }
 
 int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id, const char *owner,
-                        json_t **secret, struct zbc_wfail *f)
+                        json_t **secret, bool *found, struct zbc_wfail *f)
 {
     char path[ZBC_WALLET_PATH_MAX + 64];
     *secret = NULL;
+    *found = false;
     if (!secret_path(path, sizeof path, o, app_id, owner, 0, f))
         return 0;
     if (access(path, F_OK) != 0)
         return 1;
+    *found = true;
     json_error_t jerr;
     *secret = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(*secret)) {

@@ -62,10 +62,12 @@ uint64_t zbc_app_id_of_hash(const uint8_t hash[32]);
 ZBC_WUR int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id,
                                 const char *owner, json_t *secret,
                                 struct zbc_wfail *f);
-/* *secret = NULL when there is no file. */
+/* 0: the file cannot be read or is not a JSON object (f says why).
+ * 1: *found says whether there is a file; *secret is its object when
+ * found, else NULL. */
 ZBC_WUR int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id,
                                 const char *owner, json_t **secret,
-                                struct zbc_wfail *f);
+                                bool *found, struct zbc_wfail *f);
 
 /* Parses a decimal u64 (app ids). */
 ZBC_WUR int zbc_app_parse_id(uint64_t *id, const char *text);

@@ -139,11 +139,13 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
         if (cell < 0)
             return zbc_wfail(f, ZBC_EXIT_REJECTED, "no shot at your board is waiting to be revealed");
         json_t *secret;
-        if (!zbc_app_secret_load(o, id, me, &secret, f))
+        bool found;
+        if (!zbc_app_secret_load(o, id, me, &secret, &found, f))
             return 0;
         const char *ships = json_string_value(json_object_get(secret, "is_ship"));
         const char *salts = json_string_value(json_object_get(secret, "salts"));
-        if (ships == NULL || salts == NULL || strlen(ships) != 200 || strlen(salts) != 6400) {
+        if (!found || ships == NULL || salts == NULL || strlen(ships) != 200 ||
+            strlen(salts) != 6400) {
             json_decref(secret);
             return zbc_wfail(f, ZBC_EXIT_NOT_FOUND,
                              "no battleship board of app %" PRIu64 " in this wallet", id);
@@ -171,11 +173,12 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
         }
         if (argc == 1 && strcmp(argv[0], "reveal") == 0) {
             json_t *secret;
-            if (!zbc_app_secret_load(o, id, me, &secret, f))
+            bool found;
+            if (!zbc_app_secret_load(o, id, me, &secret, &found, f))
                 return 0;
             const char *salt = json_string_value(json_object_get(secret, "salt"));
             int c = (int)json_integer_value(json_object_get(secret, "choice"));
-            if (salt == NULL || c < 1 || c > 3) {
+            if (!found || salt == NULL || c < 1 || c > 3) {
                 json_decref(secret);
                 return zbc_wfail(f, ZBC_EXIT_NOT_FOUND,
                                  "no rock-paper-scissors commitment of app %" PRIu64
