@@ -66,6 +66,74 @@ int zbc_app_check_view(const json_t *app, const char *id, bool full, struct zbc_
     return 1;
 }
 
+/* A field that may be absent or null, else a whole number in [0, max]. */
+static int opt_u64(const json_t *o, const char *key, uint64_t max, const char *what,
+                   struct zbc_err *err)
+{
+    uint64_t v;
+    return zbc_reply_absent(o, key) || zbc_reply_u64(o, key, 0, max, what, &v, err);
+}
+
+static int check_history_entry(const json_t *e, struct zbc_err *err)
+{
+    static const char what[] = "a history entry of the node's app view";
+    const char *kind, *s;
+    uint64_t v;
+    bool b;
+    if (!zbc_reply_str(e, "kind", what, &kind, err) ||
+        !zbc_reply_u64(e, "seq", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(e, "height", 0, UINT32_MAX, what, &v, err))
+        return 0;
+    if (strcmp(kind, "app_move") == 0)
+        return zbc_reply_u64(e, "seat", 0, 255, what, &v, err) &&
+               zbc_reply_str(e, "move_hex", what, &s, err) &&
+               zbc_reply_str(e, "tx_hash", what, &s, err) &&
+               (zbc_reply_absent(e, "rolls_hex") || zbc_reply_str(e, "rolls_hex", what, &s, err)) &&
+               opt_u64(e, "roll_bytes_used", UINT64_MAX, what, err);
+    if (strcmp(kind, "app_activate") == 0)
+        return opt_u64(e, "seat", 255, what, err);
+    if (strcmp(kind, "bet_settle") == 0)
+        return zbc_reply_u64(e, "u", 0, UINT32_MAX, what, &v, err) &&
+               zbc_reply_u64(e, "value", 0, UINT32_MAX, what, &v, err) &&
+               zbc_reply_bool(e, "win", what, &b, err) &&
+               zbc_reply_u64(e, "amount", 0, UINT64_MAX, what, &v, err);
+    return 1;
+}
+
+int zbc_app_check_verify(const json_t *app, struct zbc_err *err)
+{
+    static const char what[] = "the node's app view";
+    const char *s;
+    uint64_t v;
+    json_t *hist, *e, *r, *payouts;
+    size_t i;
+    if (!zbc_reply_str(app, "params_hex", what, &s, err) ||
+        !opt_u64(app, "joined", UINT32_MAX, what, err) ||
+        !zbc_reply_array(app, "history", what, &hist, err))
+        return 0;
+    json_array_foreach(hist, i, e) {
+        if (!check_history_entry(e, err))
+            return 0;
+    }
+    if (zbc_reply_absent(app, "result"))
+        return 1;
+    static const char rwhat[] = "the result in the node's app view";
+    if (!zbc_reply_object(app, "result", what, &r, err) ||
+        !zbc_reply_str(r, "ending", rwhat, &s, err) ||
+        !zbc_reply_u64(r, "rake", 0, UINT64_MAX, rwhat, &v, err) ||
+        !opt_u64(r, "winner", 255, rwhat, err) ||
+        !zbc_reply_array(r, "payouts", rwhat, &payouts, err))
+        return 0;
+    json_array_foreach(payouts, i, e) {
+        if (!zbc_reply_u64(e, "seat", 0, 255, "a payout in the node's app view", &v, err) ||
+            !zbc_reply_u64(e, "amount", 0, UINT64_MAX, "a payout in the node's app view", &v,
+                           err) ||
+            !zbc_reply_str(e, "reason", "a payout in the node's app view", &s, err))
+            return 0;
+    }
+    return 1;
+}
+
 int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
                   struct zbc_wfail *f)
 {

@@ -29,6 +29,18 @@ ZBC_WUR int zbc_app_fetch(json_t **app, const struct zbc_opts *o,
 ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
                                struct zbc_err *err);
 
+/* The further fields `zbc verify` reads from a full app view (checked by
+ * zbc_app_check_view already): "params_hex" a string, "joined" null or a
+ * height; every history entry an object with "kind" a string, "seq" and
+ * "height" (0..2^32-1); an app_move entry with "seat" 0..255, "move_hex"
+ * and "tx_hash" strings, "rolls_hex" a string and "roll_bytes_used" a
+ * whole number when present; an app_activate entry with "seat" null or
+ * 0..255; a bet_settle entry with "u" and "value" 0..2^32-1, "win" a
+ * boolean and "amount"; a "result" object with "ending" a string, "rake",
+ * "winner" null or 0..255, and "payouts" an array of objects with "seat"
+ * 0..255, "amount" and "reason" a string. */
+ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
+
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */
 ZBC_WUR int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o,
                                uint32_t height, struct zbc_wfail *f);

@@ -350,6 +350,11 @@ int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, 
         json_decref(v.checks);
         return 0;
     }
+    struct zbc_err err;
+    if (!zbc_app_check_verify(v.app, &err)) {
+        json_decref(v.checks);
+        return zbc_client_bad_reply(f, v.app, &err);
+    }
     int ok = zbc_bet_is_solo((uint8_t)num(v.app, "type")) ? verify_bet(&v, id, f)
                                                           : verify_game(&v, id, f);
     json_decref(v.app);

@@ -1,9 +1,12 @@
 /* Shape checks of node replies (docs/wallet.md "Node replies"): a node
  * that answers {} or a field of the wrong type gets an error naming the
  * field, never a success. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "node/client/reply.h"
+#include "node/wallet/app_client.h"
 #include "node/wallet/client.h"
 #include "testlib.h"
 
@@ -12,7 +15,7 @@ static const char H[] = "8a2c0fe3b33b5f3c1dbd2b5c5a3e3c9f2a7d5e6b4c3d2e1f0a9b8c7
 static json_t *js(const char *text)
 {
     json_error_t e;
-    json_t *j = json_loads(text, 0, &e);
+    json_t *j = json_loads(text, JSON_DECODE_ANY, &e);
     CHECK(j != NULL);
     return j;
 }
@@ -149,8 +152,108 @@ static void test_bad_reply_fail(void)
     zbc_wfail_clear(&f);
 }
 
+/* A full app view as docs/api.md §10 shows it, with one field replaced. */
+static json_t *app_view(const char *field, const char *value)
+{
+    json_t *j = js("{\"id\":\"42\",\"type\":1,\"game\":\"tictactoe\",\"status\":\"finished\","
+                   "\"seats\":2,\"seated\":2,\"stake\":100,\"moves\":1,\"created\":3,"
+                   "\"joined\":4,\"params_hex\":\"\",\"state_hex\":\"00\","
+                   "\"players\":[{\"seat\":0,\"address\":\"ZBC_A\"},{\"seat\":1,\"address\":\"ZBC_B\"}],"
+                   "\"history\":[{\"kind\":\"app_move\",\"seq\":0,\"height\":6,\"seat\":0,"
+                   "\"move_hex\":\"04\",\"tx_hash\":\"ab\"},"
+                   "{\"kind\":\"bet_settle\",\"seq\":1,\"height\":7,\"u\":5,\"value\":3,"
+                   "\"win\":false,\"amount\":0}],"
+                   "\"result\":{\"ending\":\"win\",\"winner\":0,\"rake\":2,"
+                   "\"payouts\":[{\"seat\":0,\"amount\":198,\"reason\":\"win\"}]}}");
+    if (field != NULL) {
+        json_t *v = strcmp(value, "DELETE") == 0 ? NULL : js(value);
+        json_t *at = j;
+        char path[64];
+        snprintf(path, sizeof path, "%s", field);
+        char *dot;
+        char *key = path;
+        /* "history.0.seat", "result.payouts.0.amount", "players.1.seat" */
+        while ((dot = strchr(key, '.')) != NULL) {
+            *dot = '\0';
+            at = json_is_array(at) ? json_array_get(at, (size_t)atoi(key)) : json_object_get(at, key);
+            key = dot + 1;
+        }
+        if (strcmp(value, "DELETE") == 0)
+            json_object_del(at, key);
+        else
+            json_object_set(at, key, v);
+        json_decref(v);
+    }
+    return j;
+}
+
+static void test_app_view(void)
+{
+    struct zbc_err err;
+    json_t *j = app_view(NULL, NULL);
+    CHECK(zbc_app_check_view(j, "42", true, &err));
+    CHECK(zbc_app_check_verify(j, &err));
+    CHECK(!zbc_app_check_view(j, "43", true, &err));
+    CHECK(strstr(err.msg, "is about app 42, not 43") != NULL);
+    json_decref(j);
+    CHECK(!zbc_app_check_view(js("{}"), "42", true, &err));
+    CHECK_EQ_STR(err.msg, "the node's app view has no \"id\"");
+    static const char *const view[][3] = {
+        {"status", "\"paused\"", "is not open, active, finished or abandoned"},
+        {"type", "256", "\"type\" 256 is not in 0..255"},
+        {"seats", "0", "\"seats\" 0 is not in 1..255"},
+        {"seated", "3", "\"seated\" 3 is not in 0..2"},
+        {"players", "{}", "\"players\" must be an array, not an object"},
+        {"players.1.seat", "2", "\"seat\" 2 is not in 0..1"},
+        {"players.0.address", "null", "\"address\" must be a string, not null"},
+        {"state_hex", "DELETE", "has no \"state_hex\""},
+        {"history", "null", "\"history\" must be an array, not null"},
+        {"result", "[]", "\"result\" must be an object, not an array"},
+        {"game", "7", "\"game\" must be a string, not an integer"},
+    };
+    for (size_t i = 0; i < sizeof view / sizeof view[0]; i++) {
+        j = app_view(view[i][0], view[i][1]);
+        memset(&err, 0, sizeof err);
+        CHECK(!zbc_app_check_view(j, "42", true, &err));
+        CHECK(strstr(err.msg, view[i][2]) != NULL);
+        json_decref(j);
+    }
+    static const char *const verify[][3] = {
+        {"params_hex", "DELETE", "has no \"params_hex\""},
+        {"joined", "\"x\"", "\"joined\" is a string that is not a decimal number"},
+        {"history.0.kind", "1", "\"kind\" must be a string"},
+        {"history.0.seat", "DELETE", "has no \"seat\""},
+        {"history.0.move_hex", "[]", "\"move_hex\" must be a string, not an array"},
+        {"history.0.height", "4294967296", "\"height\" 4294967296 is not in 0..4294967295"},
+        {"history.1.win", "0", "\"win\" must be a boolean, not an integer"},
+        {"history.1.amount", "DELETE", "has no \"amount\""},
+        {"result.rake", "DELETE", "has no \"rake\""},
+        {"result.winner", "\"0\"", NULL},
+        {"result.winner", "-1", "\"winner\" -1 is negative"},
+        {"result.payouts.0.amount", "1.5", "\"amount\" must be a whole number, not a real"},
+        {"result.payouts", "{}", "\"payouts\" must be an array"},
+    };
+    for (size_t i = 0; i < sizeof verify / sizeof verify[0]; i++) {
+        j = app_view(verify[i][0], verify[i][1]);
+        memset(&err, 0, sizeof err);
+        if (verify[i][2] == NULL) {
+            CHECK(zbc_app_check_verify(j, &err));
+        } else {
+            CHECK(!zbc_app_check_verify(j, &err));
+            CHECK(strstr(err.msg, verify[i][2]) != NULL);
+        }
+        json_decref(j);
+    }
+    /* a list entry needs no state_hex, history or result */
+    j = app_view("state_hex", "DELETE");
+    json_object_del(j, "history");
+    CHECK(zbc_app_check_view(j, NULL, false, &err));
+    json_decref(j);
+}
+
 int main(void)
 {
+    TEST_RUN(test_app_view);
     TEST_RUN(test_tx_status);
     TEST_RUN(test_balance);
     TEST_RUN(test_reply_helpers);
