@@ -125,7 +125,7 @@ int zbc_app_check_verify(const json_t *app, struct zbc_err *err)
         !zbc_reply_array(r, "payouts", rwhat, &payouts, err))
         return 0;
     json_array_foreach(payouts, i, e) {
-        if (!zbc_reply_u64(e, "seat", 0, 255, "a payout in the node's app view", &v, err) ||
+        if (!opt_u64(e, "seat", 255, "a payout in the node's app view", err) ||
             !zbc_reply_u64(e, "amount", 0, UINT64_MAX, "a payout in the node's app view", &v,
                            err) ||
             !zbc_reply_str(e, "reason", "a payout in the node's app view", &s, err))

@@ -38,7 +38,7 @@ ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
  * 0..255; a bet_settle entry with "u" and "value" 0..2^32-1, "win" a
  * boolean and "amount"; a "result" object with "ending" a string, "rake",
  * "winner" null or 0..255, and "payouts" an array of objects with "seat"
- * 0..255, "amount" and "reason" a string. */
+ * null (the fund's escrow) or 0..255, "amount" and "reason" a string. */
 ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
 
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */

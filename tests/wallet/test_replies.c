@@ -230,6 +230,8 @@ static void test_app_view(void)
         {"result.rake", "DELETE", "has no \"rake\""},
         {"result.winner", "\"0\"", NULL},
         {"result.winner", "-1", "\"winner\" -1 is negative"},
+        {"result.payouts.0.seat", "null", NULL},
+        {"result.payouts.0.seat", "\"x\"", "\"seat\" is a string that is not a decimal number"},
         {"result.payouts.0.amount", "1.5", "\"amount\" must be a whole number, not a real"},
         {"result.payouts", "{}", "\"payouts\" must be an array"},
     };
