@@ -38,17 +38,6 @@ static int wrong_type(const json_t *v, const char *key, const char *want,
                     zbc_reply_type_name(v));
 }
 
-int zbc_reply_str(const json_t *o, const char *key, const char *what,
-                  const char **out, struct zbc_err *err)
-{
-    json_t *v = field(o, key, what, err);
-    if (v == NULL)
-        return 0;
-    if (!json_is_string(v))
-        return wrong_type(v, key, "a string", what, err);
-    *out = json_string_value(v);
-    return 1;
-}
 
 int zbc_reply_u64(const json_t *o, const char *key, uint64_t min, uint64_t max,
                   const char *what, uint64_t *out, struct zbc_err *err)
@@ -102,27 +91,38 @@ int zbc_reply_hex(const json_t *o, const char *key, size_t n, const char *what,
     return 1;
 }
 
-int zbc_reply_array(const json_t *o, const char *key, const char *what,
-                    json_t **out, struct zbc_err *err)
+/* A field whose JSON type is t (named want). */
+static int typed(const json_t *o, const char *key, json_type t, const char *want,
+                 const char *what, json_t **out, struct zbc_err *err)
 {
     json_t *v = field(o, key, what, err);
     if (v == NULL)
         return 0;
-    if (!json_is_array(v))
-        return wrong_type(v, key, "an array", what, err);
+    if (json_typeof(v) != t)
+        return wrong_type(v, key, want, what, err);
     *out = v;
     return 1;
+}
+
+int zbc_reply_array(const json_t *o, const char *key, const char *what,
+                    json_t **out, struct zbc_err *err)
+{
+    return typed(o, key, JSON_ARRAY, "an array", what, out, err);
 }
 
 int zbc_reply_object(const json_t *o, const char *key, const char *what,
                      json_t **out, struct zbc_err *err)
 {
-    json_t *v = field(o, key, what, err);
-    if (v == NULL)
+    return typed(o, key, JSON_OBJECT, "an object", what, out, err);
+}
+
+int zbc_reply_str(const json_t *o, const char *key, const char *what,
+                  const char **out, struct zbc_err *err)
+{
+    json_t *v = NULL;
+    if (!typed(o, key, JSON_STRING, "a string", what, &v, err))
         return 0;
-    if (!json_is_object(v))
-        return wrong_type(v, key, "an object", what, err);
-    *out = v;
+    *out = json_string_value(v);
     return 1;
 }
 

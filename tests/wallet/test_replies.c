@@ -54,32 +54,27 @@ static void test_tx_status(void)
 
     BAD_TX("{}", "has no \"transaction_hash\"");
     BAD_TX("[]", "has no \"transaction_hash\"");
-    char t[400];
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\"}", H);
-    BAD_TX(t, "has no \"status\"");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":1}", H);
-    BAD_TX(t, "\"status\" must be a string, not an integer");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"done\"}", H);
-    BAD_TX(t, "neither mempool nor confirmed");
     BAD_TX("{\"transaction_hash\":\"00\",\"status\":\"mempool\"}", "not 8a2c");
     BAD_TX("{\"transaction_hash\":7,\"status\":\"mempool\"}", "must be a string");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\"}", H);
-    BAD_TX(t, "has no \"block_height\"");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
-             "\"block_height\":\"x\"}", H);
-    BAD_TX(t, "not a decimal number");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
-             "\"block_height\":-1}", H);
-    BAD_TX(t, "is negative");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
-             "\"block_height\":4294967296}", H);
-    BAD_TX(t, "is not in 1..4294967295");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
-             "\"block_height\":3,\"applied\":\"yes\"}", H);
-    BAD_TX(t, "\"applied\" must be a boolean, not a string");
-    snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\",\"status\":\"confirmed\","
-             "\"block_height\":3,\"applied\":false}", H);
-    BAD_TX(t, "has no \"noop_reason\"");
+    /* the fields after a matching transaction_hash, and the error */
+    static const char *const bad[][2] = {
+        {"", "has no \"status\""},
+        {",\"status\":1", "\"status\" must be a string, not an integer"},
+        {",\"status\":\"done\"", "neither mempool nor confirmed"},
+        {",\"status\":\"confirmed\"", "has no \"block_height\""},
+        {",\"status\":\"confirmed\",\"block_height\":\"x\"", "not a decimal number"},
+        {",\"status\":\"confirmed\",\"block_height\":-1", "is negative"},
+        {",\"status\":\"confirmed\",\"block_height\":4294967296", "is not in 1..4294967295"},
+        {",\"status\":\"confirmed\",\"block_height\":3,\"applied\":\"yes\"",
+         "\"applied\" must be a boolean, not a string"},
+        {",\"status\":\"confirmed\",\"block_height\":3,\"applied\":false",
+         "has no \"noop_reason\""},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char t[400];
+        snprintf(t, sizeof t, "{\"transaction_hash\":\"%s\"%s}", H, bad[i][0]);
+        BAD_TX(t, bad[i][1]);
+    }
 }
 
 static void test_balance(void)
@@ -187,6 +182,29 @@ static json_t *app_view(const char *field, const char *value)
     return j;
 }
 
+static int check_full(const json_t *j, struct zbc_err *err)
+{
+    return zbc_app_check_view(j, "42", true, err);
+}
+
+/* check on the view with each row's field replaced ({field, JSON value or
+ * DELETE, a part of the error or NULL when it must pass}). */
+static void view_cases(int (*check)(const json_t *, struct zbc_err *),
+                       const char *const (*rows)[3], size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        json_t *j = app_view(rows[i][0], rows[i][1]);
+        struct zbc_err err = {{0}};
+        if (rows[i][2] == NULL) {
+            CHECK(check(j, &err));
+        } else {
+            CHECK(!check(j, &err));
+            CHECK(strstr(err.msg, rows[i][2]) != NULL);
+        }
+        json_decref(j);
+    }
+}
+
 static void test_app_view(void)
 {
     struct zbc_err err;
@@ -196,8 +214,10 @@ static void test_app_view(void)
     CHECK(!zbc_app_check_view(j, "43", true, &err));
     CHECK(strstr(err.msg, "is about app 42, not 43") != NULL);
     json_decref(j);
-    CHECK(!zbc_app_check_view(js("{}"), "42", true, &err));
+    j = js("{}");
+    CHECK(!zbc_app_check_view(j, "42", true, &err));
     CHECK_EQ_STR(err.msg, "the node's app view has no \"id\"");
+    json_decref(j);
     static const char *const view[][3] = {
         {"status", "\"paused\"", "is not open, active, finished or abandoned"},
         {"type", "256", "\"type\" 256 is not in 0..255"},
@@ -211,13 +231,7 @@ static void test_app_view(void)
         {"result", "[]", "\"result\" must be an object, not an array"},
         {"game", "7", "\"game\" must be a string, not an integer"},
     };
-    for (size_t i = 0; i < sizeof view / sizeof view[0]; i++) {
-        j = app_view(view[i][0], view[i][1]);
-        memset(&err, 0, sizeof err);
-        CHECK(!zbc_app_check_view(j, "42", true, &err));
-        CHECK(strstr(err.msg, view[i][2]) != NULL);
-        json_decref(j);
-    }
+    view_cases(check_full, view, sizeof view / sizeof view[0]);
     static const char *const verify[][3] = {
         {"params_hex", "DELETE", "has no \"params_hex\""},
         {"joined", "\"x\"", "\"joined\" is a string that is not a decimal number"},
@@ -235,17 +249,7 @@ static void test_app_view(void)
         {"result.payouts.0.amount", "1.5", "\"amount\" must be a whole number, not a real"},
         {"result.payouts", "{}", "\"payouts\" must be an array"},
     };
-    for (size_t i = 0; i < sizeof verify / sizeof verify[0]; i++) {
-        j = app_view(verify[i][0], verify[i][1]);
-        memset(&err, 0, sizeof err);
-        if (verify[i][2] == NULL) {
-            CHECK(zbc_app_check_verify(j, &err));
-        } else {
-            CHECK(!zbc_app_check_verify(j, &err));
-            CHECK(strstr(err.msg, verify[i][2]) != NULL);
-        }
-        json_decref(j);
-    }
+    view_cases(zbc_app_check_verify, verify, sizeof verify / sizeof verify[0]);
     /* a list entry needs no state_hex, history or result */
     j = app_view("state_hex", "DELETE");
     json_object_del(j, "history");
