@@ -237,20 +237,17 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
         zbc_wfail(f, ZBC_EXIT_TIMEOUT, "the node at %s did not %s within %d s", hosthdr,
                   c.have_headers ? "finish its reply" : "answer", timeout_s);
     } else if (c.have_error && c.error == EVREQ_HTTP_DATA_TOO_LONG) {
-        if (c.have_headers)
-            zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
-                      "the node at %s sent a reply to %s longer than the %zu-byte limit: "
-                      "cut off", hosthdr, full, max_body);
-        else
-            zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
-                      "the node at %s sent reply headers longer than %zu bytes: cut off",
-                      hosthdr, ZBC_HTTP_HEADERS_MAX);
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
+                  "the node at %s sent a reply to %s longer than the %zu-byte limit: cut off",
+                  hosthdr, full, max_body);
     } else if (c.have_headers) {
         zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
                   "the node at %s broke off or garbled its reply to %s", hosthdr, full);
     } else if (c.have_error && c.error == EVREQ_HTTP_INVALID_HEADER) {
+        /* evhttp reports headers over the cap as invalid too */
         zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
-                  "the node at %s sent a malformed HTTP status line or header", hosthdr);
+                  "the node at %s sent a malformed HTTP status line or header, or headers "
+                  "longer than %zu bytes", hosthdr, ZBC_HTTP_HEADERS_MAX);
     } else {
         zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot connect to the node at %s", hosthdr);
     }

@@ -7,7 +7,8 @@ http.server) answers the wallet and zbc-audit with
   (b) an endless chunked body,
   (c) {} to tx status and to balance,
   (d) fields of the wrong JSON type,
-  (e) a reply that never ends: one byte at a time, past the deadline.
+  (e) a reply that never ends: one byte at a time, past the deadline,
+  (f) an endless header line.
 
 Each client must exit non-zero with a clear message, within a bounded
 time, with a bounded peak RSS (ru_maxrss of the child from wait4)."""
@@ -83,6 +84,10 @@ class Hostile(http.server.BaseHTTPRequestHandler):
                     self.json({"balance": "lots", "spendable_balance": []})
                 else:
                     self.json({"height": "tall", "genesis_hash": 7})
+            elif m == "header":    # (f)
+                self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
+                while time.monotonic() < end:
+                    self.wfile.write(CHUNK)
             elif m == "drip":      # (e)
                 self.head(b"Content-Length: 100000\r\n")
                 self.wfile.write(b'{"balance": ')
@@ -215,6 +220,12 @@ class HostileNode(ZbcTest):
         assert_true('"balance"' in msg and "not a decimal number" in msg, msg)
         msg, _ = self.audit("types")
         assert_true('"height"' in msg and "not a decimal number" in msg, msg)
+
+        # (f) an endless header line: cut off at 64 KiB
+        code, msg, secs = self.wallet("header", "balance", ADDR)
+        assert_equal(code, 3, "endless header: node_unreachable")
+        assert_true("headers longer than 65536 bytes" in msg, "says so: %r" % msg)
+        assert_true(secs < 15, "cut off at once (%.1f s)" % secs)
 
         # (e) a reply that never ends: the deadline covers the whole exchange
         code, msg, secs = self.wallet("drip", "balance", ADDR, timeout=3)
