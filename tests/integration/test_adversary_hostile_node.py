@@ -11,7 +11,9 @@ http.server) answers the wallet and zbc-audit with
   (f) an endless header line.
 
 Each client must exit non-zero with a clear message, within a bounded
-time, with a bounded peak RSS (ru_maxrss of the child from wait4)."""
+time, with a bounded peak RSS (ru_maxrss of the child from wait4; Linux
+carries the forking Python's RSS, ~25 MB, over the exec, so the figure is
+an upper bound of the client's own peak)."""
 import http.server
 import json
 import os
@@ -21,7 +23,7 @@ import tempfile
 import threading
 import time
 
-from framework import ZbcTest, TestFailure, assert_equal, assert_true
+from framework import SANITIZER_RE, ZbcTest, TestFailure, assert_equal, assert_true
 import genesis as genesis_mod
 
 ADDR = "ZBC_L2HLFDOM_VKKKTEXX_C2P2M6LG_EB6ZNKSV_356SJUWW_5QPVHDE7_EFJA3PEX"
@@ -121,8 +123,10 @@ def run_bounded(cmd, limit_s):
         secs = time.monotonic() - t0
         out.seek(0)
         err.seek(0)
-        return (p.returncode, out.read().decode("utf-8", "replace"),
-                err.read().decode("utf-8", "replace"), secs, ru.ru_maxrss)
+        errs = err.read().decode("utf-8", "replace")
+        if SANITIZER_RE.search(errs):
+            raise TestFailure("%s reported a sanitizer error:\n%s" % (cmd[0], errs))
+        return p.returncode, out.read().decode("utf-8", "replace"), errs, secs, ru.ru_maxrss
 
 
 class HostileNode(ZbcTest):
