@@ -8,7 +8,8 @@ http.server) answers the wallet and zbc-audit with
   (c) {} to tx status and to balance,
   (d) fields of the wrong JSON type,
   (e) a reply that never ends: one byte at a time, past the deadline,
-  (f) an endless header line.
+  (f) an endless header line,
+  (g) zbc-audit only: a good node/info, then an endless chunked block.
 
 Each client must exit non-zero with a clear message, within a bounded
 time, with a bounded peak RSS (ru_maxrss of the child from wait4; Linux
@@ -29,8 +30,9 @@ import genesis as genesis_mod
 ADDR = "ZBC_L2HLFDOM_VKKKTEXX_C2P2M6LG_EB6ZNKSV_356SJUWW_5QPVHDE7_EFJA3PEX"
 HASH = "8a2c0fe3b33b5f3c1dbd2b5c5a3e3c9f2a7d5e6b4c3d2e1f0a9b8c7d6e5f4a3b"
 # Peak RSS allowed to a client facing a hostile node: the reply cap is
-# 16 MiB (node/client/http.h ZBC_HTTP_REPLY_MAX); the buffer, its copy and
-# the parse stay well below this.  Without the cap these attacks took 4-8 GB.
+# 16 MiB (node/client/http.h ZBC_HTTP_REPLY_MAX), 64 MiB for one block
+# (ZBC_HTTP_BLOCK_REPLY_MAX, held once in (g)); the buffer, its copy and the
+# parse stay below this.  Without the caps these attacks took 4-8 GB.
 RSS_LIMIT_KB = 160 * 1024
 # How long the server side of one attack may run at most (it stops by itself).
 ATTACK_S = 40
@@ -40,6 +42,7 @@ CHUNK = b"[" * 65536
 class Hostile(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     mode = "empty"  # set by the test before each run
+    genesis_hash = "00" * 32  # what node/info claims
 
     def log_message(self, *a):
         pass
@@ -90,6 +93,15 @@ class Hostile(http.server.BaseHTTPRequestHandler):
                 self.wfile.write(b"HTTP/1.1 200 OK\r\nX-Endless: ")
                 while time.monotonic() < end:
                     self.wfile.write(CHUNK)
+            elif m == "blockbomb":  # (g)
+                if "/node/info" in self.path:
+                    self.json({"height": 1, "genesis_hash": Hostile.genesis_hash,
+                               "tip_hash": "00" * 32})
+                else:
+                    self.head(b"Transfer-Encoding: chunked\r\n")
+                    frame = b"%x\r\n" % len(CHUNK) + CHUNK + b"\r\n"
+                    while time.monotonic() < end:
+                        self.wfile.write(frame)
             elif m == "drip":      # (e)
                 self.head(b"Content-Length: 100000\r\n")
                 self.wfile.write(b'{"balance": ')
@@ -147,7 +159,7 @@ class HostileNode(ZbcTest):
         assert_true(rss < RSS_LIMIT_KB, "zbc peak RSS %d KiB < %d KiB" % (rss, RSS_LIMIT_KB))
         return code, j["error"], secs
 
-    def audit(self, mode, limit_s=60):
+    def audit(self, mode, limit_s=60, expect=3):
         Hostile.mode = mode
         exe = os.path.join(os.path.abspath(self.args.build), "node", "audit", "zbc-audit")
         cmd = [exe, "replay", "--peer", self.url, "--genesis", self.genesis_path, "--json",
@@ -159,9 +171,9 @@ class HostileNode(ZbcTest):
         except ValueError:
             raise TestFailure("zbc-audit did not print one JSON object (exit %d):\n%s\n%s"
                               % (code, out, err))
-        assert_equal(code, 3, "zbc-audit against a %s peer: could not audit (%r)" % (mode, j))
+        assert_equal(code, expect, "zbc-audit against a %s peer (%r)" % (mode, j))
         assert_true(rss < RSS_LIMIT_KB, "zbc-audit peak RSS %d KiB < %d KiB" % (rss, RSS_LIMIT_KB))
-        return j.get("error", ""), secs
+        return j if expect != 3 else j.get("error", ""), secs
 
     def run_test(self):
         srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Hostile)
@@ -230,6 +242,15 @@ class HostileNode(ZbcTest):
         assert_equal(code, 3, "endless header: node_unreachable")
         assert_true("headers longer than 65536 bytes" in msg, "says so: %r" % msg)
         assert_true(secs < 15, "cut off at once (%.1f s)" % secs)
+
+        # (g) a block reply past the 64 MiB block cap (a peer with the right
+        # genesis: first learn its hash from the genesis divergence)
+        j, _ = self.audit("blockbomb", expect=1)
+        Hostile.genesis_hash = j["divergences"][0]["expected"]
+        msg, secs = self.audit("blockbomb")
+        assert_true("/api/v1/blocks/1" in msg and "67108864-byte limit" in msg,
+                    "zbc-audit names the block cap: %r" % msg)
+        assert_true(secs < 20, "cut off at the cap (%.1f s)" % secs)
 
         # (e) a reply that never ends: the deadline covers the whole exchange
         code, msg, secs = self.wallet("drip", "balance", ADDR, timeout=3)
