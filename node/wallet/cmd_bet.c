@@ -19,27 +19,30 @@ static const char bet_usage[] =
     "red|black|odd|even|low|high|straight N|dozen N|column N | limbo MULTIPLIER "
     "--stake AMOUNT [--client-seed S]";
 
-/* "49.5" -> 4950: a decimal with at most two decimals, in hundredths. */
+/* "49.5" -> 4950: a decimal with at most two decimals, in hundredths; the
+ * whole part by the codec's strict parser (".5" is 0.5). */
 static int hundredths(uint64_t *out, const char *text)
 {
-    uint64_t v = 0;
-    int dec = -1;
-    if (*text == '\0')
+    const char *dot = strchr(text, '.');
+    size_t ilen = dot != NULL ? (size_t)(dot - text) : strlen(text);
+    uint64_t whole = 0, frac = 0;
+    struct zbc_err err;
+    if ((dot == NULL || ilen > 0) &&
+        !zbc_parse_u64n(text, ilen, 0, UINT32_MAX, &whole, "number", &err))
         return 0;
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p == '.' && dec < 0) {
-            dec = 0;
-            continue;
-        }
-        if (!isdigit((unsigned char)*p) || dec == 2 || v > UINT32_MAX)
+    if (dot != NULL) {
+        size_t flen = strlen(dot + 1);
+        if (flen < 1 || flen > 2)
             return 0;
-        v = v * 10 + (uint64_t)(*p - '0');
-        if (dec >= 0)
-            dec++;
+        for (size_t i = 0; i < flen; i++) {
+            if (!isdigit((unsigned char)dot[1 + i]))
+                return 0;
+            frac = frac * 10 + (uint64_t)(dot[1 + i] - '0');
+        }
+        if (flen == 1)
+            frac *= 10;
     }
-    for (int i = dec < 0 ? 0 : dec; i < 2; i++)
-        v *= 10;
-    *out = v;
+    *out = whole * 100 + frac;
     return 1;
 }
 
