@@ -182,6 +182,7 @@ class WalletCli(ZbcTest):
                                    (400, b'{"success":false,"error":"insufficient balance"}', 4),
                                    (404, b'{"success":false,"error":"Account not found"}', 7),
                                    (400, b'plain text error', 6),
+                                   (400, b'{"error":"bad \\u001b[2J\\u001b]0;owned\\u0007 tx"}', 6),
                                    (200, b'not json', 1),
                                    (200, b'{}', 1),
                                    (200, b'{"balance":"lots"}', 1),
@@ -192,6 +193,8 @@ class WalletCli(ZbcTest):
             if status != 200:
                 assert_equal(r["http_code"], status, "http_code")
                 assert_true("api_response" in r.json, "api_response kept")
+                assert_true("\x1b" not in r["error"] and "\x1b" not in r.stderr,
+                            "no control bytes reach the terminal: %r" % r.stderr)
             elif body.startswith(b"{"):
                 assert_true("balance" in r["error"], "names the field: %r" % r["error"])
                 assert_true("api_response" in r.json, "bad reply kept")
