@@ -11,12 +11,15 @@
 
 int zbc_audit_could_not(const struct zbc_audit_opts *o, const char *msg)
 {
+    char clean[512]; /* the message may quote the source */
+    snprintf(clean, sizeof clean, "%s", msg);
+    zbc_audit_text_clean(clean);
     if (o->json) {
-        json_t *j = json_pack("{s:b,s:s,s:i}", "success", 0, "error", msg,
+        json_t *j = json_pack("{s:b,s:s,s:i}", "success", 0, "error", clean,
                               "exit_code", ZBC_AUDIT_EXIT_CANNOT);
         zbc_audit_print_json(j);
     } else {
-        fprintf(stderr, "zbc-audit: could not audit: %s\n", msg);
+        fprintf(stderr, "zbc-audit: could not audit: %s\n", clean);
     }
     return ZBC_AUDIT_EXIT_CANNOT;
 }

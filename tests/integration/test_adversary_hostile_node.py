@@ -9,7 +9,8 @@ http.server) answers the wallet and zbc-audit with
   (d) fields of the wrong JSON type,
   (e) a reply that never ends: one byte at a time, past the deadline,
   (f) an endless header line,
-  (g) zbc-audit only: a good node/info, then an endless chunked block.
+  (g) zbc-audit only: a good node/info, then an endless chunked block,
+  (h) an error text with terminal escape sequences.
 
 Each client must exit non-zero with a clear message, within a bounded
 time, with a bounded peak RSS (ru_maxrss of the child from wait4; Linux
@@ -102,6 +103,11 @@ class Hostile(http.server.BaseHTTPRequestHandler):
                     frame = b"%x\r\n" % len(CHUNK) + CHUNK + b"\r\n"
                     while time.monotonic() < end:
                         self.wfile.write(frame)
+            elif m == "escape":    # (h)
+                body = json.dumps({"error": "boom \x1b[2J\x1b]0;owned\x07"}).encode()
+                self.wfile.write(b"HTTP/1.1 400 Bad\r\nContent-Type: application/json\r\n"
+                                 b"Content-Length: %d\r\nConnection: close\r\n\r\n" % len(body)
+                                 + body)
             elif m == "drip":      # (e)
                 self.head(b"Content-Length: 100000\r\n")
                 self.wfile.write(b'{"balance": ')
@@ -157,6 +163,7 @@ class HostileNode(ZbcTest):
         assert_true(code != 0 and j.get("success") is False and j.get("exit_code") == code,
                     "zbc %s against a %s node fails: %r" % (args, mode, j))
         assert_true(rss < RSS_LIMIT_KB, "zbc peak RSS %d KiB < %d KiB" % (rss, RSS_LIMIT_KB))
+        assert_true("\x1b" not in err, "no escape byte on stderr: %r" % err)
         return code, j["error"], secs
 
     def audit(self, mode, limit_s=60, expect=3):
@@ -173,6 +180,7 @@ class HostileNode(ZbcTest):
                               % (code, out, err))
         assert_equal(code, expect, "zbc-audit against a %s peer (%r)" % (mode, j))
         assert_true(rss < RSS_LIMIT_KB, "zbc-audit peak RSS %d KiB < %d KiB" % (rss, RSS_LIMIT_KB))
+        assert_true("\x1b" not in err, "no escape byte on stderr: %r" % err)
         return j if expect != 3 else j.get("error", ""), secs
 
     def run_test(self):
@@ -251,6 +259,12 @@ class HostileNode(ZbcTest):
         assert_true("/api/v1/blocks/1" in msg and "67108864-byte limit" in msg,
                     "zbc-audit names the block cap: %r" % msg)
         assert_true(secs < 20, "cut off at the cap (%.1f s)" % secs)
+
+        # (h) escape sequences in the node's words never reach the terminal
+        code, msg, _ = self.wallet("escape", "balance", ADDR)
+        assert_true("boom" in msg and "\x1b" not in msg and "\x07" not in msg, repr(msg))
+        msg, _ = self.audit("escape")
+        assert_true("boom" in msg and "\x1b" not in msg and "\x07" not in msg, repr(msg))
 
         # (e) a reply that never ends: the deadline covers the whole exchange
         code, msg, secs = self.wallet("drip", "balance", ADDR, timeout=3)
