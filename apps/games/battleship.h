@@ -71,4 +71,7 @@ void zbc_battleship_random_fleet(uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
  * play).  For the wallet's --auto-reveal. */
 int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat);
 
+/* The engine itself, for tools that drive its secrets (the wallet). */
+extern const struct zbc_engine zbc_engine_battleship;
+
 #endif

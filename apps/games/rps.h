@@ -5,6 +5,7 @@
 
 #include <stdint.h>
 
+#include "apps/engine.h"
 #include "crypto/err.h"
 
 #define ZBC_RPS_ROCK 1
@@ -17,5 +18,8 @@
 ZBC_WUR int zbc_rps_commitment(uint8_t out[32], uint8_t choice,
                                const uint8_t salt[ZBC_RPS_SALT_LEN],
                                struct zbc_err *err);
+
+/* The engine itself, for tools that drive its secrets (the wallet). */
+extern const struct zbc_engine zbc_engine_rps;
 
 #endif

@@ -28,6 +28,7 @@
 #include "apps/engine.h"
 #include "apps/fair.h"
 #include "consensus/apps_apply.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
@@ -128,26 +129,6 @@ static void on_block(void *arg, uint32_t height, const struct zbc_block *b,
 
 /* ---- the auditor's own derivations ---- */
 
-static uint64_t rd_le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
-
-static uint32_t rd_le32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-           (uint32_t)p[3] << 24;
-}
-
-static void le64(uint8_t out[8], uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        out[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* H("ZBC-TURN" || seed || id LE8) and the seat it draws. */
 static uint8_t first_seat(uint8_t digest[32], const uint8_t seed[32],
                           uint64_t id, uint8_t seats)
@@ -155,9 +136,9 @@ static uint8_t first_seat(uint8_t digest[32], const uint8_t seed[32],
     uint8_t buf[8 + 32 + 8];
     memcpy(buf, "ZBC-TURN", 8);
     memcpy(buf + 8, seed, 32);
-    le64(buf + 40, id);
+    zbc_put_le64(buf + 40, id);
     zbc_sha3_256(digest, buf, sizeof buf);
-    return (uint8_t)(rd_le64(digest) % seats);
+    return (uint8_t)(zbc_get_le64(digest) % seats);
 }
 
 /* The first n bytes of H("ZBC-DICE" || seed || tag || counter u32 LE). */
@@ -315,7 +296,7 @@ static void do_activate(struct out *w, struct game *g,
          first == e->seat ? "matches" : "DIFFERS from the node", e->amount);
     struct zbc_roll rolls;
     uint8_t tag[8];
-    le64(tag, c->id);
+    zbc_put_le64(tag, c->id);
     zbc_roll_init(&rolls, seeds[h], tag, 8);
     g->started = g->eng->init(&g->st, c->seats, c->params, c->params_len,
                               first, g->eng->start_rolls ? &rolls : NULL,
@@ -328,7 +309,7 @@ static void do_activate(struct out *w, struct game *g,
     if (!g->eng->start_rolls)
         return;
     /* the start position's rolls: tag = the app id, 8 LE bytes */
-    uint32_t used = e->data_len >= 4 ? rd_le32(e->data) : 0;
+    uint32_t used = e->data_len >= 4 ? zbc_get_le32(e->data) : 0;
     size_t shown = e->data_len >= 4 ? e->data_len - 4u : 0;
     uint8_t mine[ZBC_EVENT_DATA_MAX];
     size_t n = rolls.used < sizeof mine ? (size_t)rolls.used : sizeof mine;
@@ -389,7 +370,7 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
                       "height %u, not the block after it was included",
                       c->id, txh, h);
     g->has_pend = false;
-    uint32_t used = e->data_len >= 4 ? rd_le32(e->data) : 0;
+    uint32_t used = e->data_len >= 4 ? zbc_get_le32(e->data) : 0;
     size_t shown = e->data_len >= 4 ? e->data_len - 4u : 0;
     struct zbc_roll rolls;
     zbc_roll_init(&rolls, seeds[h], e->tx_hash, 32);
@@ -460,7 +441,7 @@ static void do_bet(struct out *w, const struct collect *c,
                                          (uint32_t)e->data[2] << 16 |
                                          (uint32_t)e->data[3] << 24
                                    : 0;
-    uint32_t nv = e->data_len >= 9 ? rd_le32(e->data + 4) : 0;
+    uint32_t nv = e->data_len >= 9 ? zbc_get_le32(e->data + 4) : 0;
     bool nwin = e->data_len >= 9 && e->data[8] != 0;
     char want[120], got[120];
     snprintf(want, sizeof want, "u %u value %u %s returns %" PRIu64, out.u,
@@ -759,7 +740,8 @@ static void node_view_peer(struct out *w, const struct zbc_audit_opts *o,
     struct zbc_http_reply rep;
     struct zbc_wfail f;
     memset(&f, 0, sizeof f);
-    if (!zbc_http_request(&rep, o->peer, path, NULL, o->timeout_s, &f)) {
+    if (!zbc_http_request(&rep, o->peer, path, NULL, o->timeout_s,
+                          ZBC_HTTP_REPLY_MAX, &f)) {
         snprintf(note, cap, "GET %s failed (%s): the node's view was not "
                  "compared", path, f.err.msg);
         zbc_wfail_clear(&f);

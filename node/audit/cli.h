@@ -1,5 +1,5 @@
-/* zbc-audit's command-line plumbing shared by its commands (zbc_audit.c,
- * app.c). */
+/* zbc-audit's command-line plumbing shared by its commands (cli.c; used
+ * by zbc_audit.c and app.c, and calling neither). */
 #ifndef ZBC_AUDIT_CLI_H
 #define ZBC_AUDIT_CLI_H
 

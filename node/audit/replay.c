@@ -239,7 +239,7 @@ static void explain_refusal(uint32_t h, const struct zbc_block *b,
  * run on every core while the apply stays sequential. */
 struct staged {
     uint32_t h;
-    int rc;                        /* fetch: enum zbc_kv_rc */
+    enum zbc_kv_rc rc;             /* fetch */
     struct zbc_err ferr;           /* fetch or decode error */
     struct zbc_audit_block ab;
     bool decoded;

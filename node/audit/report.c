@@ -41,9 +41,19 @@ const char *zbc_audit_what_name(enum zbc_audit_what w)
     return "?";
 }
 
+void zbc_audit_text_clean(char *s)
+{
+    for (; s != NULL && *s != '\0'; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+/* A copy with control bytes as '?' (the texts quote the source). */
 static char *dup_or_empty(const char *s)
 {
-    return strdup(s != NULL ? s : "");
+    char *d = strdup(s != NULL ? s : "");
+    zbc_audit_text_clean(d);
+    return d;
 }
 
 void zbc_audit_add(struct zbc_audit_report *r, uint32_t height,
@@ -71,7 +81,7 @@ void zbc_audit_add(struct zbc_audit_report *r, uint32_t height,
     struct zbc_audit_div *d = &r->d[r->n];
     d->height = height;
     d->what = what;
-    d->detail = strdup(buf);
+    d->detail = dup_or_empty(buf);
     d->expected = dup_or_empty(expected);
     d->found = dup_or_empty(found);
     if (d->detail == NULL || d->expected == NULL || d->found == NULL) {

@@ -60,6 +60,10 @@ void zbc_audit_add(struct zbc_audit_report *r, uint32_t height,
                    const char *found, const char *fmt, ...)
     __attribute__((format(printf, 6, 7)));
 
+/* Control bytes (terminal escape sequences a source may send) become '?'
+ * in place: every text the auditor prints passes through it. */
+void zbc_audit_text_clean(char *s);
+
 /* True when nothing diverged. */
 bool zbc_audit_clean(const struct zbc_audit_report *r);
 

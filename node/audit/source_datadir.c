@@ -35,7 +35,7 @@ static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     return 1;
 }
 
-static int dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+static enum zbc_kv_rc dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
                     struct zbc_err *err)
 {
     struct datadir *d = ctx;

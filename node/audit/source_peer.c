@@ -3,27 +3,30 @@
  * /api/v1/blocks/<height>: its "block_bytes" (the encoded block) is what
  * the replay checks; its "events" are the node's claim, compared with
  * the replay's events rendered the same way (node/zbcd/json_util.c). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crypto/hex.h"
 #include "node/audit/source.h"
 #include "node/client/http.h"
+#include "node/client/reply.h"
 
 struct peer {
     char url[256];
     int timeout_s;
 };
 
-/* GET path; *out is the JSON object of a 200 answer. enum zbc_kv_rc:
- * NOTFOUND for a 404. */
-static int peer_get(struct peer *p, const char *path, json_t **out,
-                    struct zbc_err *err)
+/* GET path with a reply of at most max_body bytes; *out is the JSON
+ * object of a 200 answer; NOTFOUND for a 404. */
+static enum zbc_kv_rc peer_get(struct peer *p, const char *path, size_t max_body,
+                    json_t **out, struct zbc_err *err)
 {
     struct zbc_http_reply rep;
     struct zbc_wfail f;
     memset(&f, 0, sizeof f);
-    if (!zbc_http_request(&rep, p->url, path, NULL, p->timeout_s, &f)) {
+    if (!zbc_http_request(&rep, p->url, path, NULL, p->timeout_s, max_body,
+                          &f)) {
         zbc_fail(err, "GET %s%s failed: %s", p->url, path, f.err.msg);
         zbc_wfail_clear(&f);
         return ZBC_KV_ERROR;
@@ -54,50 +57,33 @@ static int peer_get(struct peer *p, const char *path, json_t **out,
     return ZBC_KV_FOUND;
 }
 
-/* A hex field of exactly n bytes. */
-static int hex_field(uint8_t *out, size_t n, json_t *o, const char *key,
-                     const char *what, struct zbc_err *err)
-{
-    json_t *v = json_object_get(o, key);
-    if (!json_is_string(v) || json_string_length(v) != 2 * n)
-        return zbc_fail(err, "%s has no %s of %zu hex bytes", what, key, n);
-    if (!zbc_hex_decode_exact(out, n, json_string_value(v)))
-        return zbc_fail(err, "%s has a %s that is not %zu hex bytes", what,
-                        key, n);
-    return 1;
-}
-
 static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
 {
     struct peer *p = ctx;
     memset(t, 0, sizeof *t);
     json_t *j = NULL;
-    int rc = peer_get(p, "/api/v1/node/info", &j, err);
+    enum zbc_kv_rc rc = peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, err);
     if (rc == ZBC_KV_ERROR)
         return 0;
     if (rc == ZBC_KV_NOTFOUND)
         return zbc_fail(err, "the peer has no /api/v1/node/info");
-    json_t *h = json_object_get(j, "height");
-    int ok = 1;
-    if (!json_is_integer(h) || json_integer_value(h) < 0 ||
-        json_integer_value(h) > (json_int_t)UINT32_MAX)
-        ok = zbc_fail(err, "node/info has no valid height");
-    else
-        t->height = (uint32_t)json_integer_value(h);
-    ok = ok && hex_field(t->genesis_hash, 32, j, "genesis_hash", "node/info",
-                         err);
+    static const char what[] = "the peer's node/info";
+    uint64_t h = 0;
+    int ok = zbc_reply_u64(j, "height", 0, UINT32_MAX, what, &h, err);
+    t->height = (uint32_t)h;
+    ok = ok && zbc_reply_hex(j, "genesis_hash", 32, what, t->genesis_hash, err);
     t->has_genesis = ok;
     if (ok && t->height > 0)
-        ok = hex_field(t->hash, 32, j, "tip_hash", "node/info", err);
-    if (ok && json_is_string(json_object_get(j, "state_root"))) {
-        ok = hex_field(t->state_root, 32, j, "state_root", "node/info", err);
+        ok = zbc_reply_hex(j, "tip_hash", 32, what, t->hash, err);
+    if (ok && !zbc_reply_absent(j, "state_root")) {
+        ok = zbc_reply_hex(j, "state_root", 32, what, t->state_root, err);
         t->has_state_root = ok;
     }
     json_decref(j);
     return ok;
 }
 
-static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+static enum zbc_kv_rc peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
                       struct zbc_err *err)
 {
     struct peer *p = ctx;
@@ -105,14 +91,23 @@ static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
     json_t *j = NULL;
-    int rc = peer_get(p, path, &j, err);
+    enum zbc_kv_rc rc = peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, err);
     if (rc != ZBC_KV_FOUND)
         return rc;
     json_t *raw = json_object_get(j, "block_bytes");
-    if (!json_is_string(raw)) {
+    if (raw == NULL) {
         json_decref(j);
         zbc_fail(err, "GET %s has no block_bytes: this node's API does not "
                  "serve raw blocks, so it cannot be audited over HTTP", path);
+        return ZBC_KV_ERROR;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "the peer's reply to GET %s", path);
+    const char *hex;
+    json_t *ev;
+    if (!zbc_reply_str(j, "block_bytes", what, &hex, err) ||
+        !zbc_reply_array(j, "events", what, &ev, err)) {
+        json_decref(j);
         return ZBC_KV_ERROR;
     }
     size_t n = json_string_length(raw) / 2;
@@ -124,12 +119,9 @@ static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
     }
     /* bytes that are not hex are the peer's fault: an empty block here
      * is reported by the replay as a block that does not decode */
-    if (!zbc_hex_decode(out->bytes, n, &out->len, json_string_value(raw),
-                        json_string_length(raw)))
+    if (!zbc_hex_decode(out->bytes, n, &out->len, hex, json_string_length(raw)))
         out->len = 0;
-    json_t *ev = json_object_get(j, "events");
-    if (json_is_array(ev))
-        out->events_json = json_incref(ev);
+    out->events_json = json_incref(ev);
     json_decref(j);
     return ZBC_KV_FOUND;
 }

@@ -1,5 +1,5 @@
 /* zbc-audit: replays a chain from genesis with no trust in any node and
- * reports every divergence (SPEC §0 "Auditors", §8; docs/audit.md). */
+ * reports every divergence (docs/audit.md). */
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "consensus/genesis.h"
+#include "crypto/bytes.h"
 #include "node/client/genesis_file.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
@@ -57,31 +58,6 @@ static int usage_error(const struct zbc_audit_opts *o, const char *msg)
     return ZBC_AUDIT_EXIT_USAGE;
 }
 
-int zbc_audit_could_not(const struct zbc_audit_opts *o, const char *msg)
-{
-    if (o->json) {
-        json_t *j = json_pack("{s:b,s:s,s:i}", "success", 0, "error", msg,
-                              "exit_code", ZBC_AUDIT_EXIT_CANNOT);
-        zbc_audit_print_json(j);
-    } else {
-        fprintf(stderr, "zbc-audit: could not audit: %s\n", msg);
-    }
-    return ZBC_AUDIT_EXIT_CANNOT;
-}
-
-void zbc_audit_print_json(json_t *j)
-{
-    if (j == NULL) {
-        fputs("{\"success\":false,\"error\":\"out of memory\"}\n", stdout);
-        return;
-    }
-    char *s = json_dumps(j, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
-    if (s != NULL)
-        printf("%s\n", s);
-    free(s);
-    json_decref(j);
-}
-
 static int parse_opts(struct zbc_audit_opts *o, int argc, char **argv,
                       int first)
 {
@@ -109,11 +85,11 @@ static int parse_opts(struct zbc_audit_opts *o, int argc, char **argv,
         else if (strcmp(a, "--genesis") == 0)
             o->genesis = v;
         else {
-            char *end;
-            long t = strtol(v, &end, 10);
-            if (*end != '\0' || t < 1 || t > 3600) {
+            uint64_t t;
+            struct zbc_err err;
+            if (!zbc_parse_u64(v, 1, 3600, &t, "--timeout", &err)) {
                 snprintf(o->bad, sizeof o->bad,
-                         "--timeout must be 1..3600 seconds");
+                         "--timeout must be 1..3600 seconds (%s)", err.msg);
                 return 0;
             }
             o->timeout_s = (int)t;
@@ -131,25 +107,6 @@ static int parse_opts(struct zbc_audit_opts *o, int argc, char **argv,
         return 0;
     }
     return 1;
-}
-
-int zbc_audit_open(struct zbc_audit_source *src, struct zbc_genesis *g,
-                   const struct zbc_audit_opts *o, struct zbc_err *err)
-{
-    char gpath[4096];
-    const char *gp = o->genesis;
-    if (gp == NULL) {
-        snprintf(gpath, sizeof gpath, "%s/genesis.json", o->datadir);
-        gp = gpath;
-    }
-    if (!zbc_genesis_load_file(g, gp, err))
-        return zbc_fail_prefix(err, "genesis %s", gp);
-    int ok = o->datadir != NULL
-                 ? zbc_audit_open_datadir(src, o->datadir, err)
-                 : zbc_audit_open_peer(src, o->peer, o->timeout_s, err);
-    if (!ok)
-        zbc_genesis_free(g);
-    return ok;
 }
 
 static const char *const checked_per_block =
@@ -192,74 +149,6 @@ static int cmd_replay(const struct zbc_audit_opts *o)
     return code;
 }
 
-void zbc_audit_print_summary(const struct zbc_audit_opts *o,
-                             const struct zbc_audit_source *src,
-                             const struct zbc_genesis *g,
-                             const struct zbc_audit_stats *st,
-                             const struct zbc_audit_report *rep, double secs,
-                             const char *checks, int code)
-{
-    char gh[65];
-    zbc_hex_encode(gh, g->hash, 32);
-    const char *end = src->ops->check_indexes != NULL
-                          ? "ledger tip record; every stored state table "
-                            "entry equals the replay; stored events, undo "
-                            "records, block-hash and transaction indexes at "
-                            "every height"
-                          : "served tip hash and state root; served events "
-                            "at every height";
-    if (o->json) {
-        json_t *j = json_pack(
-            "{s:b,s:i,s:s,s:s,s:s,s:I,s:I,s:b,s:I,s:I,s:I,s:I,s:I,s:I,s:f,"
-            "s:s,s:s,s:I,s:o}",
-            "success", code == ZBC_AUDIT_EXIT_OK, "exit_code", code,
-            "source", src->name, "chain_name", g->chain_name, "genesis_hash",
-            gh, "source_height", (json_int_t)st->source_height,
-            "heights_checked", (json_int_t)st->checked, "complete",
-            st->complete, "transactions", (json_int_t)st->txs,
-            "app_transactions", (json_int_t)st->app_txs, "apps_created",
-            (json_int_t)st->apps_created, "events", (json_int_t)st->events,
-            "events_compared_heights", (json_int_t)st->events_compared,
-            "undo_compared_heights", (json_int_t)st->undo_compared, "seconds",
-            secs, "checked_per_block", checks, "checked_at_end", end,
-            "divergence_count", (json_int_t)rep->total, "divergences",
-            zbc_audit_divergences_json(rep));
-        json_t *ids = json_array();
-        for (uint64_t i = 0; st->app_ids != NULL && i < st->apps_created; i++)
-            json_array_append_new(ids, zbc_json_u64(st->app_ids[i]));
-        json_object_set_new(j, "app_ids", ids);
-        zbc_audit_print_json(j);
-        return;
-    }
-    printf("zbc-audit: %s, chain %s, genesis %s\n", src->name,
-           g->chain_name, gh);
-    printf("heights checked: 1..%u of %u (%s)\n", st->checked,
-           st->source_height,
-           st->complete ? "complete" : "STOPPED: later heights not checked");
-    printf("transactions: %llu (app transactions %llu, apps created %llu)\n",
-           (unsigned long long)st->txs, (unsigned long long)st->app_txs,
-           (unsigned long long)st->apps_created);
-    if (st->app_ids != NULL && st->apps_created > 0) {
-        printf("apps (zbc-audit app ID shows one):");
-        for (uint64_t i = 0; i < st->apps_created && i < 20; i++)
-            printf(" %llu", (unsigned long long)st->app_ids[i]);
-        printf("%s\n", st->apps_created > 20 ? " ..." : "");
-    }
-    printf("events: %llu replayed; the source's events compared at %u "
-           "heights, undo records at %u\n",
-           (unsigned long long)st->events, st->events_compared,
-           st->undo_compared);
-    printf("checked per block: %s\n", checks);
-    if (st->complete)
-        printf("checked at the end: %s\n", end);
-    printf("time: %.3f s\n", secs);
-    zbc_audit_print_divergences(stdout, rep);
-    if (code == ZBC_AUDIT_EXIT_OK)
-        printf("result: OK, no divergence\n");
-    else
-        printf("result: %zu DIVERGENCE(S)\n", rep->total);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 2)
@@ -287,11 +176,9 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "app") == 0) {
         if (argc < 3)
             return usage_error(&o, "app needs an app ID");
-        char *end;
-        errno = 0;
-        unsigned long long id = strtoull(argv[2], &end, 10);
-        if (argv[2][0] < '0' || argv[2][0] > '9' || *end != '\0' ||
-            errno == ERANGE)
+        uint64_t id;
+        struct zbc_err err;
+        if (!zbc_parse_u64(argv[2], 0, UINT64_MAX, &id, "app ID", &err))
             return usage_error(&o, "the app ID must be a decimal number below 2^64");
         if (!parse_opts(&o, argc, argv, 3))
             return usage_error(&o, o.bad);

@@ -1,5 +1,5 @@
 /* How a zbc command fails: an exit code from the ZooBC CLI contract
- * (reference/zoobc/cli-contract.md §5), one sentence for a human, and the
+ * (docs/wallet.md "Exit codes"), one sentence for a human, and the
  * node's reply when there was one. */
 #ifndef ZBC_WALLET_FAIL_H
 #define ZBC_WALLET_FAIL_H

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
+#include "crypto/bytes.h"
+
 struct call {
     struct event_base *base;
     int done;
@@ -17,6 +19,9 @@ struct call {
     int timed_out;
     enum evhttp_request_error error;
     int have_error;
+    int have_headers;       /* the status line and headers were read */
+    size_t max_body;
+    unsigned long long announced; /* a refused Content-Length, else 0 */
     char *body;
     size_t len;
 };
@@ -32,6 +37,13 @@ static void on_reply(struct evhttp_request *req, void *arg)
     c->status = evhttp_request_get_response_code(req);
     struct evbuffer *in = evhttp_request_get_input_buffer(req);
     size_t n = evbuffer_get_length(in);
+    if (n > c->max_body) { /* evhttp enforces the cap; this is a backstop */
+        c->status = 0;
+        c->have_error = 1;
+        c->error = EVREQ_HTTP_DATA_TOO_LONG;
+        event_base_loopbreak(c->base);
+        return;
+    }
     c->body = malloc(n + 1);
     if (c->body != NULL) {
         evbuffer_remove(in, c->body, n);
@@ -39,6 +51,27 @@ static void on_reply(struct evhttp_request *req, void *arg)
         c->len = n;
     }
     event_base_loopbreak(c->base);
+}
+
+/* After the headers: a Content-Length above the cap ends the exchange
+ * before any of the body is read. */
+static int on_headers(struct evhttp_request *req, void *arg)
+{
+    struct call *c = arg;
+    c->have_headers = 1;
+    const char *cl = evhttp_find_header(evhttp_request_get_input_headers(req),
+                                        "Content-Length");
+    if (cl == NULL)
+        return 0;
+    uint64_t n;
+    struct zbc_err err;
+    if (!zbc_parse_u64(cl, 0, UINT64_MAX, &n, "Content-Length", &err))
+        return 0; /* evhttp refuses a malformed length itself */
+    if (n > c->max_body) {
+        c->announced = n;
+        return -1;
+    }
+    return 0;
 }
 
 static void on_error(enum evhttp_request_error e, void *arg)
@@ -50,6 +83,8 @@ static void on_error(enum evhttp_request_error e, void *arg)
 
 static void on_deadline(evutil_socket_t fd, short what, void *arg)
 {
+    (void)fd;
+    (void)what;
     struct call *c = arg;
     c->timed_out = 1;
     event_base_loopbreak(c->base);
@@ -98,7 +133,7 @@ static int join_path(char *out, size_t cap, const char *prefix, const char *path
 
 int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
                      const char *path, const char *body, int timeout_s,
-                     struct zbc_wfail *f)
+                     size_t max_body, struct zbc_wfail *f)
 {
     memset(r, 0, sizeof *r);
     struct evhttp_uri *uri = evhttp_uri_parse(base_url);
@@ -125,6 +160,7 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
 
     struct call c;
     memset(&c, 0, sizeof c);
+    c.max_body = max_body;
     c.base = event_base_new();
     if (c.base == NULL) {
         evhttp_uri_free(uri);
@@ -146,12 +182,15 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
     }
     evhttp_connection_set_timeout(conn, timeout_s);
     evhttp_connection_set_retries(conn, 0);
+    evhttp_connection_set_max_headers_size(conn, (ev_ssize_t)ZBC_HTTP_HEADERS_MAX);
+    evhttp_connection_set_max_body_size(conn, (ev_ssize_t)max_body);
     req = evhttp_request_new(on_reply, &c);
     if (req == NULL) {
         zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot create an HTTP request");
         goto out;
     }
     evhttp_request_set_error_cb(req, on_error);
+    evhttp_request_set_header_cb(req, on_headers);
     struct evkeyvalq *h = evhttp_request_get_output_headers(req);
     evhttp_add_header(h, "Host", hosthdr);
     evhttp_add_header(h, "Accept", "application/json");
@@ -169,11 +208,15 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
         goto out;
     }
     req = NULL;
-    /* A hard bound over the whole call, in case a phase has no timer. */
+    /* One deadline over the whole exchange: evhttp's own timeout restarts
+     * with every read, so a node that drips a byte a second would never
+     * hit it. */
     deadline = evtimer_new(c.base, on_deadline, &c);
-    struct timeval tv = {.tv_sec = timeout_s + 1, .tv_usec = 0};
-    if (deadline != NULL)
-        evtimer_add(deadline, &tv);
+    struct timeval tv = {.tv_sec = timeout_s, .tv_usec = 0};
+    if (deadline == NULL || evtimer_add(deadline, &tv) != 0) {
+        zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot arm the request deadline");
+        goto out;
+    }
     event_base_dispatch(c.base);
 
     if (c.status != 0) {
@@ -186,9 +229,25 @@ int zbc_http_request(struct zbc_http_reply *r, const char *base_url,
             goto out;
         }
         ok = 1;
+    } else if (c.announced != 0) {
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
+                  "the node at %s announced a reply of %llu bytes for %s, above the "
+                  "%zu-byte limit: refused unread", hosthdr, c.announced, full, max_body);
     } else if (c.timed_out || (c.have_error && c.error == EVREQ_HTTP_TIMEOUT)) {
-        zbc_wfail(f, ZBC_EXIT_TIMEOUT, "the node at %s did not answer within %d s",
-                  hosthdr, timeout_s);
+        zbc_wfail(f, ZBC_EXIT_TIMEOUT, "the node at %s did not %s within %d s", hosthdr,
+                  c.have_headers ? "finish its reply" : "answer", timeout_s);
+    } else if (c.have_error && c.error == EVREQ_HTTP_DATA_TOO_LONG) {
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
+                  "the node at %s sent a reply to %s longer than the %zu-byte limit: cut off",
+                  hosthdr, full, max_body);
+    } else if (c.have_headers) {
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
+                  "the node at %s broke off or garbled its reply to %s", hosthdr, full);
+    } else if (c.have_error && c.error == EVREQ_HTTP_INVALID_HEADER) {
+        /* evhttp reports headers over the cap as invalid too */
+        zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE,
+                  "the node at %s sent a malformed HTTP status line or header, or headers "
+                  "longer than %zu bytes", hosthdr, ZBC_HTTP_HEADERS_MAX);
     } else {
         zbc_wfail(f, ZBC_EXIT_NODE_UNREACHABLE, "cannot connect to the node at %s", hosthdr);
     }

@@ -10,27 +10,127 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
+#include "node/client/http.h"
+#include "node/client/reply.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
 
 int zbc_app_parse_id(uint64_t *id, const char *text)
 {
-    size_t n = strlen(text);
-    uint64_t v = 0;
-    if (n == 0 || n > 20)
+    struct zbc_err err;
+    return zbc_parse_u64(text, 0, UINT64_MAX, id, "app id", &err);
+}
+
+int zbc_app_check_view(const json_t *app, const char *id, bool full, struct zbc_err *err)
+{
+    static const char what[] = "the node's app view";
+    const char *s;
+    uint64_t v, seats;
+    json_t *players, *p, *any;
+    if (!zbc_reply_str(app, "id", what, &s, err))
         return 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!isdigit((unsigned char)text[i]))
+    if (id != NULL && strcmp(s, id) != 0)
+        return zbc_fail(err, "%s is about app %.24s, not %s", what, s, id);
+    if (!zbc_reply_u64(app, "type", 0, 255, what, &v, err) ||
+        !zbc_reply_str(app, "game", what, &s, err) ||
+        !zbc_reply_str(app, "status", what, &s, err))
+        return 0;
+    if (strcmp(s, "open") != 0 && strcmp(s, "active") != 0 && strcmp(s, "finished") != 0 &&
+        strcmp(s, "abandoned") != 0)
+        return zbc_fail(err, "%s: \"status\" '%.20s' is not open, active, finished or abandoned",
+                        what, s);
+    if (!zbc_reply_u64(app, "seats", 1, 255, what, &seats, err) ||
+        !zbc_reply_u64(app, "seated", 0, seats, what, &v, err) ||
+        !zbc_reply_u64(app, "stake", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(app, "moves", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(app, "created", 0, UINT32_MAX, what, &v, err) ||
+        !zbc_reply_array(app, "players", what, &players, err))
+        return 0;
+    size_t i;
+    json_array_foreach(players, i, p) {
+        if (!zbc_reply_u64(p, "seat", 0, seats - 1, "a player in the node's app view", &v, err) ||
+            !zbc_reply_str(p, "address", "a player in the node's app view", &s, err))
             return 0;
-        unsigned d = (unsigned)(text[i] - '0');
-        if (v > (UINT64_MAX - d) / 10)
-            return 0;
-        v = v * 10 + d;
     }
-    *id = v;
+    if (!full)
+        return 1;
+    if (!zbc_reply_str(app, "state_hex", what, &s, err) ||
+        !zbc_reply_array(app, "history", what, &any, err))
+        return 0;
+    if (!zbc_reply_absent(app, "result") && !zbc_reply_object(app, "result", what, &any, err))
+        return 0;
+    return 1;
+}
+
+/* A field that may be absent or null, else a whole number in [0, max]. */
+static int opt_u64(const json_t *o, const char *key, uint64_t max, const char *what,
+                   struct zbc_err *err)
+{
+    uint64_t v;
+    return zbc_reply_absent(o, key) || zbc_reply_u64(o, key, 0, max, what, &v, err);
+}
+
+static int check_history_entry(const json_t *e, struct zbc_err *err)
+{
+    static const char what[] = "a history entry of the node's app view";
+    const char *kind, *s;
+    uint64_t v;
+    bool b;
+    if (!zbc_reply_str(e, "kind", what, &kind, err) ||
+        !zbc_reply_u64(e, "seq", 0, UINT64_MAX, what, &v, err) ||
+        !zbc_reply_u64(e, "height", 0, UINT32_MAX, what, &v, err))
+        return 0;
+    if (strcmp(kind, "app_move") == 0)
+        return zbc_reply_u64(e, "seat", 0, 255, what, &v, err) &&
+               zbc_reply_str(e, "move_hex", what, &s, err) &&
+               zbc_reply_str(e, "tx_hash", what, &s, err) &&
+               (zbc_reply_absent(e, "rolls_hex") || zbc_reply_str(e, "rolls_hex", what, &s, err)) &&
+               opt_u64(e, "roll_bytes_used", UINT64_MAX, what, err);
+    if (strcmp(kind, "app_activate") == 0)
+        return opt_u64(e, "seat", 255, what, err);
+    if (strcmp(kind, "bet_settle") == 0)
+        return zbc_reply_u64(e, "u", 0, UINT32_MAX, what, &v, err) &&
+               zbc_reply_u64(e, "value", 0, UINT32_MAX, what, &v, err) &&
+               zbc_reply_bool(e, "win", what, &b, err) &&
+               zbc_reply_u64(e, "amount", 0, UINT64_MAX, what, &v, err);
+    return 1;
+}
+
+int zbc_app_check_verify(const json_t *app, struct zbc_err *err)
+{
+    static const char what[] = "the node's app view";
+    const char *s;
+    uint64_t v;
+    json_t *hist, *e, *r, *payouts;
+    size_t i;
+    if (!zbc_reply_str(app, "params_hex", what, &s, err) ||
+        !opt_u64(app, "joined", UINT32_MAX, what, err) ||
+        !zbc_reply_array(app, "history", what, &hist, err))
+        return 0;
+    json_array_foreach(hist, i, e) {
+        if (!check_history_entry(e, err))
+            return 0;
+    }
+    if (zbc_reply_absent(app, "result"))
+        return 1;
+    static const char rwhat[] = "the result in the node's app view";
+    if (!zbc_reply_object(app, "result", what, &r, err) ||
+        !zbc_reply_str(r, "ending", rwhat, &s, err) ||
+        !zbc_reply_u64(r, "rake", 0, UINT64_MAX, rwhat, &v, err) ||
+        !opt_u64(r, "winner", 255, rwhat, err) ||
+        !zbc_reply_array(r, "payouts", rwhat, &payouts, err))
+        return 0;
+    json_array_foreach(payouts, i, e) {
+        if (!opt_u64(e, "seat", 255, "a payout in the node's app view", err) ||
+            !zbc_reply_u64(e, "amount", 0, UINT64_MAX, "a payout in the node's app view", &v,
+                           err) ||
+            !zbc_reply_str(e, "reason", "a payout in the node's app view", &s, err))
+            return 0;
+    }
     return 1;
 }
 
@@ -40,10 +140,19 @@ int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
     uint64_t v;
     if (!zbc_app_parse_id(&v, id))
         return zbc_wfail(f, ZBC_EXIT_USAGE, "app id '%s' must be a decimal number", id);
-    char path[64];
+    char path[64], canon[24];
     snprintf(path, sizeof path, "/api/v1/apps/%" PRIu64, v);
-    struct zbc_client api = {o->api, o->timeout_s};
-    return zbc_client_call(&api, path, NULL, app, f);
+    snprintf(canon, sizeof canon, "%" PRIu64, v);
+    struct zbc_client api = {o->api, o->timeout_s, 0};
+    if (!zbc_client_call(&api, path, NULL, app, f))
+        return 0;
+    struct zbc_err err;
+    if (!zbc_app_check_view(*app, canon, true, &err)) {
+        json_t *bad = *app;
+        *app = NULL;
+        return zbc_client_bad_reply(f, bad, &err);
+    }
+    return 1;
 }
 
 int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t height,
@@ -51,16 +160,16 @@ int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t heig
 {
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, ZBC_HTTP_BLOCK_REPLY_MAX};
     json_t *b;
     if (!zbc_client_call(&api, path, NULL, &b, f))
         return 0;
-    const char *hex = json_string_value(json_object_get(b, "seed"));
-    int ok = hex != NULL && strlen(hex) == 64 && zbc_hex_decode_exact(seed, 32, hex);
+    char what[64];
+    struct zbc_err err;
+    snprintf(what, sizeof what, "the node's block %u", height);
+    if (!zbc_reply_hex(b, "seed", 32, what, seed, &err))
+        return zbc_client_bad_reply(f, b, &err);
     json_decref(b);
-    if (!ok)
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "block %u has no 32-byte seed in the node's answer",
-                         height);
     return 1;
 }
 
@@ -122,10 +231,7 @@ int zbc_app_state(const struct zbc_engine **e, struct zbc_game_state *st, const 
 
 uint64_t zbc_app_id_of_hash(const uint8_t hash[32])
 {
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | hash[i];
-    return v;
+    return zbc_get_le64(hash);
 }
 
 int zbc_app_send(json_t **result, const struct zbc_opts *o, const char *cmd, int argc,
@@ -199,14 +305,16 @@ int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id, const char *o
 }
 
 int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id, const char *owner,
-                        json_t **secret, struct zbc_wfail *f)
+                        json_t **secret, bool *found, struct zbc_wfail *f)
 {
     char path[ZBC_WALLET_PATH_MAX + 64];
     *secret = NULL;
+    *found = false;
     if (!secret_path(path, sizeof path, o, app_id, owner, 0, f))
         return 0;
     if (access(path, F_OK) != 0)
         return 1;
+    *found = true;
     json_error_t jerr;
     *secret = json_load_file(path, JSON_REJECT_DUPLICATES, &jerr);
     if (!json_is_object(*secret)) {

@@ -7,6 +7,7 @@
 #define ZBC_WALLET_APP_CLIENT_H
 
 #include <jansson.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "apps/engine.h"
@@ -17,6 +18,29 @@
 /* GET /api/v1/apps/<id> (id as typed: decimal).  Unknown app: exit 7. */
 ZBC_WUR int zbc_app_fetch(json_t **app, const struct zbc_opts *o,
                           const char *id, struct zbc_wfail *f);
+/* The shape of an app summary (docs/api.md §10; an entry of GET
+ * /api/v1/apps) or, with full, of GET /api/v1/apps/<id>: "id" a decimal
+ * string (equal to id when id is not NULL), "type" 0..255, "game" and
+ * "status" (open, active, finished, abandoned) strings, "seats" 1..255,
+ * "seated" 0..seats, "stake", "moves" and "created" whole numbers,
+ * "players" an array of objects with "seat" < seats and an "address"
+ * string; full adds "state_hex" a string, "history" an array and
+ * "result" null or an object. */
+ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
+                               struct zbc_err *err);
+
+/* The further fields `zbc verify` reads from a full app view (checked by
+ * zbc_app_check_view already): "params_hex" a string, "joined" null or a
+ * height; every history entry an object with "kind" a string, "seq" and
+ * "height" (0..2^32-1); an app_move entry with "seat" 0..255, "move_hex"
+ * and "tx_hash" strings, "rolls_hex" a string and "roll_bytes_used" a
+ * whole number when present; an app_activate entry with "seat" null or
+ * 0..255; a bet_settle entry with "u" and "value" 0..2^32-1, "win" a
+ * boolean and "amount"; a "result" object with "ending" a string, "rake",
+ * "winner" null or 0..255, and "payouts" an array of objects with "seat"
+ * null (the fund's escrow) or 0..255, "amount" and "reason" a string. */
+ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
+
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */
 ZBC_WUR int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o,
                                uint32_t height, struct zbc_wfail *f);
@@ -50,10 +74,12 @@ uint64_t zbc_app_id_of_hash(const uint8_t hash[32]);
 ZBC_WUR int zbc_app_secret_save(const struct zbc_opts *o, uint64_t app_id,
                                 const char *owner, json_t *secret,
                                 struct zbc_wfail *f);
-/* *secret = NULL when there is no file. */
+/* 0: the file cannot be read or is not a JSON object (f says why).
+ * 1: *found says whether there is a file; *secret is its object when
+ * found, else NULL. */
 ZBC_WUR int zbc_app_secret_load(const struct zbc_opts *o, uint64_t app_id,
                                 const char *owner, json_t **secret,
-                                struct zbc_wfail *f);
+                                bool *found, struct zbc_wfail *f);
 
 /* Parses a decimal u64 (app ids). */
 ZBC_WUR int zbc_app_parse_id(uint64_t *id, const char *text);

@@ -15,6 +15,7 @@
 
 #include "apps/games/battleship.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
 #include "node/wallet/cmds.h"
 
@@ -170,9 +171,9 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             struct zbc_wfail sf = {0};
             if (st != NULL && zbc_app_state(&e, st, app, &sf) &&
                 zbc_battleship_pending_cell(st, (uint8_t)seat) >= 0) {
-                const char *margs[] = {"move", id, "reveal"};
+                const char *words[] = {"reveal"};
                 json_t *r = NULL;
-                if (zbc_cmd_app(o, 3, margs, &r, &sf)) {
+                if (zbc_app_move(o, id, 1, words, &r, &sf)) {
                     reveals++;
                     revealed_at = moves;
                     if (!o->json)

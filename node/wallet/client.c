@@ -3,9 +3,11 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "crypto/hex.h"
 #include "node/client/http.h"
+#include "node/client/reply.h"
 
 static int contains_ci(const char *hay, const char *needle)
 {
@@ -44,7 +46,8 @@ int zbc_client_call(const struct zbc_client *api, const char *path, const char *
 {
     struct zbc_http_reply r;
     *out = NULL;
-    if (!zbc_http_request(&r, api->url, path, body, api->timeout_s, f))
+    size_t cap = api->max_reply != 0 ? api->max_reply : ZBC_HTTP_REPLY_MAX;
+    if (!zbc_http_request(&r, api->url, path, body, api->timeout_s, cap, f))
         return 0;
     json_error_t jerr;
     json_t *j = json_loadb(r.body, r.len, 0, &jerr);
@@ -74,28 +77,74 @@ int zbc_client_call(const struct zbc_client *api, const char *path, const char *
     return 0;
 }
 
+int zbc_client_bad_reply(struct zbc_wfail *f, json_t *reply, const struct zbc_err *err)
+{
+    json_decref(f->api_response);
+    f->api_response = reply;
+    f->http_code = 200;
+    return zbc_wfail(f, ZBC_EXIT_INTERNAL, "%s", err->msg);
+}
+
 int zbc_client_genesis(const struct zbc_client *api, uint8_t genesis[32],
                     int *signing_version, struct zbc_wfail *f)
 {
     json_t *info;
     if (!zbc_client_call(api, "/api/v1/node/info", NULL, &info, f))
         return 0;
-    json_t *v = json_object_get(info, "signing_version");
-    *signing_version = json_is_integer(v) ? (int)json_integer_value(v) : 1;
-    if (*signing_version != 1 && *signing_version != 2) {
-        json_decref(info);
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node reports signing_version %d, which this wallet does not know",
-                         *signing_version);
-    }
+    static const char what[] = "the node's reply to GET /api/v1/node/info";
+    struct zbc_err err;
+    uint64_t v = 1; /* a ZooBC node that does not say signs version 1 */
+    if (!zbc_reply_absent(info, "signing_version") &&
+        !zbc_reply_u64(info, "signing_version", 1, 2, what, &v, &err))
+        return zbc_client_bad_reply(f, info, &err);
+    *signing_version = (int)v;
     memset(genesis, 0, 32);
-    if (*signing_version == 2) {
-        const char *g = json_string_value(json_object_get(info, "genesis_hash"));
-        if (g == NULL || strlen(g) != 64 || !zbc_hex_decode_exact(genesis, 32, g)) {
-            json_decref(info);
-            return zbc_wfail(f, ZBC_EXIT_INTERNAL,
-                             "the node reports signing_version 2 without a 32-byte genesis_hash");
-        }
-    }
+    if (v == 2 && !zbc_reply_hex(info, "genesis_hash", 32, what, genesis, &err))
+        return zbc_client_bad_reply(f, info, &err);
     json_decref(info);
+    return 1;
+}
+
+int zbc_client_check_tx(const json_t *reply, const char *hash_hex, bool *confirmed,
+                        uint32_t *height, struct zbc_err *err)
+{
+    static const char what[] = "the node's transaction reply";
+    const char *h, *status;
+    if (!zbc_reply_str(reply, "transaction_hash", what, &h, err) ||
+        !zbc_reply_str(reply, "status", what, &status, err))
+        return 0;
+    if (strlen(h) != strlen(hash_hex) || strncasecmp(h, hash_hex, strlen(h)) != 0)
+        return zbc_fail(err, "%s is about transaction %.70s, not %s", what, h, hash_hex);
+    *height = 0;
+    *confirmed = strcmp(status, "confirmed") == 0;
+    if (!*confirmed) {
+        if (strcmp(status, "mempool") != 0)
+            return zbc_fail(err, "%s: \"status\" '%.40s' is neither mempool nor confirmed",
+                            what, status);
+        return 1;
+    }
+    uint64_t bh;
+    if (!zbc_reply_u64(reply, "block_height", 1, UINT32_MAX, what, &bh, err))
+        return 0;
+    *height = (uint32_t)bh;
+    bool applied = true;
+    const char *why;
+    if (!zbc_reply_absent(reply, "applied") &&
+        !zbc_reply_bool(reply, "applied", what, &applied, err))
+        return 0;
+    if (!applied && !zbc_reply_str(reply, "noop_reason", what, &why, err))
+        return 0;
+    return 1;
+}
+
+int zbc_client_check_balance(const json_t *reply, uint64_t *balance, struct zbc_err *err)
+{
+    static const char what[] = "the node's account reply";
+    uint64_t sp;
+    if (!zbc_reply_u64(reply, "balance", 0, UINT64_MAX, what, balance, err))
+        return 0;
+    if (!zbc_reply_absent(reply, "spendable_balance") &&
+        !zbc_reply_u64(reply, "spendable_balance", 0, UINT64_MAX, what, &sp, err))
+        return 0;
     return 1;
 }

@@ -35,26 +35,19 @@ int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
     char text[ZBC_ADDR_TEXT_MAX], path[200];
     zbc_addr_to_text(text, &a);
     snprintf(path, sizeof path, "/api/v1/accounts/%s", text);
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     json_t *reply;
     if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;
+    uint64_t units = 0;
+    struct zbc_err rerr;
+    if (!zbc_client_check_balance(reply, &units, &rerr))
+        return zbc_client_bad_reply(f, reply, &rerr);
     json_t *bal = json_object_get(reply, "balance");
     json_t *r = json_object();
     json_object_set_new(r, "address", json_string(text));
     if (name[0] != '\0')
         json_object_set_new(r, "name", json_string(name));
-    /* balances past 2^63 come as decimal strings */
-    uint64_t units = 0;
-    struct zbc_err aerr;
-    if (json_is_integer(bal) && json_integer_value(bal) >= 0) {
-        units = (uint64_t)json_integer_value(bal);
-    } else if (!json_is_string(bal) || !zbc_amount_parse(&units, json_string_value(bal), &aerr) ||
-               strchr(json_string_value(bal), '.') != NULL) {
-        json_decref(r);
-        f->api_response = reply;
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node's account reply has no valid balance");
-    }
     char zbc[32];
     zbc_amount_format(zbc, units);
     json_object_set(r, "balance", bal);

@@ -1,5 +1,5 @@
 /* zbc bet dice|coin|roulette|limbo ... --stake A [--client-seed S]: a solo
- * bet (CreateApp with seats = 1, SPEC §6) settled by the next block. */
+ * bet (CreateApp with seats = 1, docs/protocol-apps.md §4) settled by the next block. */
 #include <ctype.h>
 #include <inttypes.h>
 #include <sodium.h>
@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "apps/fair.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
@@ -18,27 +19,30 @@ static const char bet_usage[] =
     "red|black|odd|even|low|high|straight N|dozen N|column N | limbo MULTIPLIER "
     "--stake AMOUNT [--client-seed S]";
 
-/* "49.5" -> 4950: a decimal with at most two decimals, in hundredths. */
+/* "49.5" -> 4950: a decimal with at most two decimals, in hundredths; the
+ * whole part by the codec's strict parser (".5" is 0.5). */
 static int hundredths(uint64_t *out, const char *text)
 {
-    uint64_t v = 0;
-    int dec = -1;
-    if (*text == '\0')
+    const char *dot = strchr(text, '.');
+    size_t ilen = dot != NULL ? (size_t)(dot - text) : strlen(text);
+    uint64_t whole = 0, frac = 0;
+    struct zbc_err err;
+    if ((dot == NULL || ilen > 0) &&
+        !zbc_parse_u64n(text, ilen, 0, UINT32_MAX, &whole, "number", &err))
         return 0;
-    for (const char *p = text; *p != '\0'; p++) {
-        if (*p == '.' && dec < 0) {
-            dec = 0;
-            continue;
-        }
-        if (!isdigit((unsigned char)*p) || dec == 2 || v > UINT32_MAX)
+    if (dot != NULL) {
+        size_t flen = strlen(dot + 1);
+        if (flen < 1 || flen > 2)
             return 0;
-        v = v * 10 + (uint64_t)(*p - '0');
-        if (dec >= 0)
-            dec++;
+        for (size_t i = 0; i < flen; i++) {
+            if (!isdigit((unsigned char)dot[1 + i]))
+                return 0;
+            frac = frac * 10 + (uint64_t)(dot[1 + i] - '0');
+        }
+        if (flen == 1)
+            frac *= 10;
     }
-    for (int i = dec < 0 ? 0 : dec; i < 2; i++)
-        v *= 10;
-    *out = v;
+    *out = whole * 100 + frac;
     return 1;
 }
 
@@ -87,9 +91,9 @@ static int bet_fields(struct zbc_bet *b, int argc, const char *const *argv, stru
                              "or column N");
         b->kind = (uint8_t)k;
         if (numbered) {
-            char *end;
-            unsigned long n = strtoul(argv[2], &end, 10);
-            if (*end != '\0' || argv[2][0] == '\0' || n > 36)
+            uint64_t n;
+            struct zbc_err perr;
+            if (!zbc_parse_u64(argv[2], 0, 36, &n, "roulette number", &perr))
                 return zbc_wfail(f, ZBC_EXIT_USAGE, "roulette number '%s' is not 0-36", argv[2]);
             b->number = (uint8_t)n;
         }

@@ -30,17 +30,19 @@ static int tx_get(const struct zbc_opts *o, const char *hash, int status, json_t
         return 0;
     char path[160];
     snprintf(path, sizeof path, "/api/v1/transactions/%s%s", hash, status ? "/status" : "");
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     json_t *reply;
     if (!zbc_client_call(&api, path, NULL, &reply, f))
         return 0;
-    if (status && o->wait) {
-        const char *s = json_string_value(json_object_get(reply, "status"));
-        if (s == NULL || strcmp(s, "confirmed") != 0) {
-            json_decref(reply);
-            if (!zbc_wait_confirmed(&reply, hash, o, f))
-                return 0;
-        }
+    bool confirmed;
+    uint32_t height;
+    struct zbc_err err;
+    if (!zbc_client_check_tx(reply, hash, &confirmed, &height, &err))
+        return zbc_client_bad_reply(f, reply, &err);
+    if (status && o->wait && !confirmed) {
+        json_decref(reply);
+        if (!zbc_wait_confirmed(&reply, hash, o, f))
+            return 0;
     }
     *result = reply;
     return 1;

@@ -322,7 +322,7 @@ static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
         return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %" PRIu64 " has an unknown game", id);
     if (strlen(str(v->app, "state_hex")) == 0)
         return zbc_wfail(f, ZBC_EXIT_REJECTED, "app %" PRIu64 " has not started yet", id);
-    struct zbc_client api = {v->o->api, v->o->timeout_s};
+    struct zbc_client api = {v->o->api, v->o->timeout_s, 0};
     json_t *info;
     if (!zbc_client_call(&api, "/api/v1/node/info", NULL, &info, f))
         return 0;
@@ -349,6 +349,11 @@ int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, 
     if (!zbc_app_fetch(&v.app, o, argv[0], f)) {
         json_decref(v.checks);
         return 0;
+    }
+    struct zbc_err err;
+    if (!zbc_app_check_verify(v.app, &err)) {
+        json_decref(v.checks);
+        return zbc_client_bad_reply(f, v.app, &err);
     }
     int ok = zbc_bet_is_solo((uint8_t)num(v.app, "type")) ? verify_bet(&v, id, f)
                                                           : verify_game(&v, id, f);

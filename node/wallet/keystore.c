@@ -223,6 +223,14 @@ int zbc_keystore_load(const struct zbc_opts *o, const char *name, uint8_t seed[3
         return 0;
     if (access(path, F_OK) != 0)
         return zbc_wfail(f, ZBC_EXIT_USAGE, "the wallet has no key named '%s'", n);
+    /* docs/wallet.md "Key files": the file is 0600; wider is only warned
+     * about (the seed is encrypted), since refusing would lock the owner
+     * out of a key copied with the wrong mode */
+    struct stat st;
+    if (stat(path, &st) == 0 && (st.st_mode & 077) != 0)
+        fprintf(stderr,
+                "zbc: warning: key file %s is accessible by group or others (mode %03o); "
+                "run chmod 600 %s\n", path, (unsigned)(st.st_mode & 0777), path);
     char pass[ZBC_PASSPHRASE_MAX];
     if (!zbc_passphrase_get(pass, o, 0, f))
         return 0;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "crypto/bytes.h"
 #include "node/wallet/amount.h"
 
 enum kind { FLAG, STR, INT };
@@ -22,6 +23,7 @@ static const struct spec specs[] = {
     {"--json", FLAG, F(json)},
     {"--offline", FLAG, F(offline)},
     {"--wait", FLAG, F(wait)},
+    {"--force", FLAG, F(force)},
     {"--help", FLAG, F(help)},
     {"-h", FLAG, F(help)},
     {"--api", STR, F(api)},
@@ -60,10 +62,9 @@ static const struct spec specs[] = {
 
 static int parse_int(int *out, const char *opt, const char *v, struct zbc_wfail *f)
 {
-    char *end;
-    errno = 0;
-    long n = strtol(v, &end, 10);
-    if (errno != 0 || end == v || *end != '\0' || n < 1 || n > 86400)
+    uint64_t n;
+    struct zbc_err err;
+    if (!zbc_parse_u64(v, 1, 86400, &n, opt, &err))
         return zbc_wfail(f, ZBC_EXIT_USAGE, "%s needs a whole number of seconds from 1 to 86400, not '%s'",
                          opt, v);
     *out = (int)n;
@@ -84,12 +85,11 @@ static int apply(struct zbc_opts *o, const struct spec *s, const char *v,
         break;
     }
     if (strcmp(s->name, "--timestamp") == 0) {
-        char *end;
-        errno = 0;
-        long long t = strtoll(v, &end, 10);
-        if (errno != 0 || end == v || *end != '\0' || t < 0)
+        uint64_t t;
+        struct zbc_err err;
+        if (!zbc_parse_u64(v, 0, INT64_MAX, &t, "--timestamp", &err))
             return zbc_wfail(f, ZBC_EXIT_USAGE, "--timestamp needs Unix seconds, not '%s'", v);
-        o->timestamp = t;
+        o->timestamp = (int64_t)t;
         o->have_timestamp = 1;
         return 1;
     }

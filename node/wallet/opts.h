@@ -52,6 +52,7 @@ struct zbc_opts {
     const char *status;           /* app list */
     int open_only;                /* app list --open */
     int auto_reveal;              /* app watch */
+    int force;                    /* send: amount 0, burn address */
     int npos;
     const char *pos[ZBC_MAX_POSITIONAL];
 };

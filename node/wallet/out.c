@@ -7,6 +7,16 @@
 
 static void print_value(const char *key, json_t *v, int indent);
 
+/* Text that may come from the node goes to a terminal: control bytes
+ * (escape sequences) print as '?', except newline and tab. */
+static void put_text(FILE *fp, const char *s)
+{
+    for (; *s != '\0'; s++) {
+        unsigned char c = (unsigned char)*s;
+        fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c, fp);
+    }
+}
+
 static void print_object(json_t *obj, int indent)
 {
     const char *k;
@@ -43,7 +53,8 @@ static void print_value(const char *key, json_t *v, int indent)
         return;
     }
     if (json_is_string(v)) {
-        printf("%s\n", json_string_value(v));
+        put_text(stdout, json_string_value(v));
+        putchar('\n');
         return;
     }
     char *s = json_dumps(v, JSON_ENCODE_ANY);
@@ -63,7 +74,7 @@ int zbc_out_success(int json, json_t *obj)
     } else {
         const char *text = json_string_value(json_object_get(obj, "_text"));
         if (text != NULL)
-            printf("%s", text);
+            put_text(stdout, text);
         else
             print_object(obj, 0);
     }
@@ -90,7 +101,14 @@ static json_t *lenient_string(const char *text)
 int zbc_out_fail(int json, struct zbc_wfail *f)
 {
     int code = f->code == ZBC_EXIT_OK ? ZBC_EXIT_INTERNAL : f->code;
-    fprintf(stderr, "zbc: error: %s\n", f->err.msg);
+    /* the sentence may quote the node: no control bytes (the reply stays
+     * verbatim, JSON-escaped, in api_response) */
+    for (char *p = f->err.msg; *p != '\0'; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+    fputs("zbc: error: ", stderr);
+    fputs(f->err.msg, stderr);
+    fputc('\n', stderr);
     if (json) {
         json_t *o = json_object();
         json_object_set_new(o, "success", json_false());

@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "crypto/hex.h"
+#include "node/client/reply.h"
 #include "node/wallet/client.h"
 #include "node/wallet/out.h"
 
@@ -19,7 +20,7 @@ static double now_s(void)
 int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct zbc_opts *o,
                        struct zbc_wfail *f)
 {
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     char path[128];
     snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hash_hex);
     double end = now_s() + o->wait_s;
@@ -29,12 +30,16 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
         json_t *st = NULL;
         struct zbc_wfail pf = {0};
         if (zbc_client_call(&api, path, NULL, &st, &pf)) {
-            const char *s = json_string_value(json_object_get(st, "status"));
-            if (s != NULL && strcmp(s, "confirmed") == 0) {
+            bool confirmed;
+            uint32_t height;
+            struct zbc_err err;
+            if (!zbc_client_check_tx(st, hash_hex, &confirmed, &height, &err))
+                return zbc_client_bad_reply(f, st, &err);
+            if (confirmed) {
                 *status_out = st;
                 return 1;
             }
-            snprintf(last, sizeof last, "%s", s != NULL ? s : "?");
+            snprintf(last, sizeof last, "mempool");
             json_decref(st);
         } else if (pf.code != ZBC_EXIT_NOT_FOUND) {
             /* unreachable, busy, timeout: that is the answer */
@@ -64,7 +69,7 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_decref(payload);
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "cannot encode the payload");
     }
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     json_t *reply;
     int ok = zbc_client_call(&api, "/api/v1/transactions", body, &reply, f);
     free(body);
@@ -74,14 +79,20 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     }
     char hash[65];
     zbc_hex_encode(hash, w->hash, 32);
-    const char *theirs = json_string_value(json_object_get(reply, "transaction_hash"));
-    if (theirs == NULL || strcasecmp(theirs, hash) != 0) {
+    const char *theirs;
+    struct zbc_err err;
+    if (!zbc_reply_str(reply, "transaction_hash", "the node's reply to POST /api/v1/transactions",
+                       &theirs, &err)) {
+        json_decref(payload);
+        return zbc_client_bad_reply(f, reply, &err);
+    }
+    if (strcasecmp(theirs, hash) != 0) {
         json_decref(payload);
         f->api_response = reply;
         f->http_code = 200;
         return zbc_wfail(f, ZBC_EXIT_INTERNAL,
                          "the node accepted the transaction under hash %s but this wallet computed %s",
-                         theirs != NULL ? theirs : "(none)", hash);
+                         theirs, hash);
     }
     json_t *r = json_object();
     json_object_set_new(r, "transaction_hash", json_string(hash));
@@ -102,7 +113,7 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_object_set(r, "status", json_object_get(st, "status"));
         json_object_set(r, "block_height", json_object_get(st, "block_height"));
         if (json_is_false(json_object_get(st, "applied"))) {
-            /* in a block, but as a no-op: no effect, no fee (SPEC §3) */
+            /* in a block, but as a no-op: no effect, no fee (docs/api.md §5) */
             const char *why = json_string_value(json_object_get(st, "noop_reason"));
             long long h = (long long)json_integer_value(json_object_get(st, "block_height"));
             json_decref(r);
@@ -134,7 +145,7 @@ int zbc_chain_for(struct zbc_chain_id *c, const struct zbc_opts *o, struct zbc_w
     if (o->offline)
         return zbc_wfail(f, ZBC_EXIT_USAGE,
                          "--offline needs --genesis <hex|v1> (or ZOOBC_GENESIS_HASH)");
-    struct zbc_client api = {o->api, o->timeout_s};
+    struct zbc_client api = {o->api, o->timeout_s, 0};
     memset(c, 0, sizeof *c);
     return zbc_client_genesis(&api, c->genesis, &c->signing_version, f);
 }

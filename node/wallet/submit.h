@@ -1,4 +1,4 @@
-/* Submitting a signed transaction and following it (api.md §2, §4). */
+/* Submitting a signed transaction and following it (docs/api.md §3, §5). */
 #ifndef ZBC_WALLET_SUBMIT_H
 #define ZBC_WALLET_SUBMIT_H
 

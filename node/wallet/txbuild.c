@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "consensus/tx_payload.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
@@ -16,16 +17,9 @@
 static int parse_u64(uint64_t *out, const char *what, const char *s, uint64_t max,
                      struct zbc_wfail *f)
 {
-    char *end;
-    errno = 0;
-    if (s[0] == '-' || s[0] == '+' || s[0] == ' ')
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s '%s' is not an unsigned integer", what, s);
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0')
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s '%s' is not an unsigned integer", what, s);
-    if (v > max)
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s %s is above its maximum %" PRIu64, what, s, max);
-    *out = v;
+    struct zbc_err err;
+    if (!zbc_parse_u64(s, 0, max, out, what, &err))
+        return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, NULL);
     return 1;
 }
 
@@ -58,6 +52,28 @@ int zbc_wtx_arg_count(const char *cmd)
     return -1;
 }
 
+int zbc_wtx_is_burn(const struct zbc_addr *a)
+{
+    static const uint8_t zero[32];
+    return a->type == ZBC_ACCT_ZBC && a->len == 32 && memcmp(a->payload, zero, 32) == 0;
+}
+
+int zbc_wtx_check_send(const struct zbc_addr *recipient, uint64_t amount, int force,
+                       struct zbc_wfail *f)
+{
+    if (force)
+        return 1;
+    if (amount == 0)
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "amount 0 moves nothing but still pays the fee; add --force to send it "
+                         "anyway");
+    if (zbc_wtx_is_burn(recipient))
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "the recipient is the burn address (the all-zero public key): nobody can "
+                         "ever spend what is sent there; add --force to burn the amount");
+    return 1;
+}
+
 static int body_from_args(struct zbc_wtx *w, const char *cmd, const char *const *argv,
                           const struct zbc_opts *o, struct zbc_wfail *f)
 {
@@ -71,7 +87,7 @@ static int body_from_args(struct zbc_wtx *w, const char *cmd, const char *const 
             return 0;
         if (!zbc_amount_parse(&b->u.send.amount, argv[1], &err))
             return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, NULL);
-        return 1;
+        return zbc_wtx_check_send(&w->tx.recipient, b->u.send.amount, o->force, f);
     }
     if (strcmp(cmd, "create") == 0) {
         struct zbc_body_app_create *c = &b->u.create;

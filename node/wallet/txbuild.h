@@ -1,5 +1,5 @@
 /* Building and signing one transaction in the wallet, and the fields zbc
- * prints about it (cli-contract.md §4).  The envelope, bodies, digests and
+ * prints about it (docs/wallet.md "Output").  The envelope, bodies, digests and
  * payload come from consensus/ (tx.h, tx_body.h, tx_payload.h); this file
  * only puts them together. */
 #ifndef ZBC_WALLET_TXBUILD_H
@@ -68,11 +68,11 @@ ZBC_WUR int zbc_wtx_attach(struct zbc_wtx *w, const uint8_t *unsigned_bytes,
                            size_t sig_len, const struct zbc_chain_id *chain,
                            struct zbc_wfail *f);
 
-/* The JSON object POST /api/v1/transactions takes (api.md §2). */
+/* The JSON object POST /api/v1/transactions takes (docs/api.md §3). */
 ZBC_WUR int zbc_wtx_payload(json_t **out, const struct zbc_wtx *w,
                             struct zbc_wfail *f);
 
-/* The --offline object of cli-contract.md §4 (without "success"). */
+/* The --offline object of docs/wallet.md "Output" (without "success"). */
 ZBC_WUR int zbc_wtx_offline_json(json_t **out, const struct zbc_wtx *w,
                                  struct zbc_wfail *f);
 
@@ -80,6 +80,16 @@ void zbc_wtx_free(struct zbc_wtx *w);
 
 /* Parses --genesis text: 64 hex (version 2) or "v1". */
 ZBC_WUR int zbc_chain_id_parse(struct zbc_chain_id *c, const char *text,
+                               struct zbc_wfail *f);
+
+/* Whether a is the burn address (docs/wallet.md "Sending"): the ZooBC
+ * account with the all-zero public key, a small-order point libsodium
+ * refuses as a signer, so nobody can ever spend from it. */
+int zbc_wtx_is_burn(const struct zbc_addr *a);
+
+/* zbc send's guard: amount 0 or the burn address is a usage error
+ * naming the reason, unless force (--force). */
+ZBC_WUR int zbc_wtx_check_send(const struct zbc_addr *recipient, uint64_t amount, int force,
                                struct zbc_wfail *f);
 
 #endif

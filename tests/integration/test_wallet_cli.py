@@ -79,6 +79,31 @@ class WalletCli(ZbcTest):
         self.usage(*args[:1] + ["-"] + args[1:])
         self.usage(*args, env={"ZBC_KEY": "abc"})
 
+        # --- a key file readable by group/others is warned about, still used ---
+        keyfile = os.path.join(self.wallet_dir, "keys", "vec.key")
+        os.chmod(keyfile, 0o644)
+        r = z(*args, "--from", "vec")
+        assert_equal(r["transaction_hash"], a["transaction_hash"], "a 0644 key still signs")
+        assert_true("warning" in r.stderr and "chmod 600" in r.stderr and "644" in r.stderr,
+                    "mode warning: %r" % r.stderr)
+        os.chmod(keyfile, 0o600)
+        r = z(*args, "--from", "vec")
+        assert_true("warning" not in r.stderr, "no warning at 0600: %r" % r.stderr)
+
+        # --- send refuses amount 0 and the burn address unless --force ---
+        burn = "ZBC_AAAAAAAA_AAAAAAAA_AAAAAAAA_AAAAAAAA_AAAAAAAA_AAAAAAAA_AAAHKJF5"
+        off = ["--offline", "--genesis", G]
+        for to, amount, why in ((ADDR, "0", "amount 0"), (ADDR, "0ZBC", "amount 0"),
+                                (burn, "1", "burn address"), (burn, "0", "amount 0")):
+            r = self.usage("send", SEED, to, amount, *off)
+            assert_true(why in r["error"] and "--force" in r["error"],
+                        "send %s %s refused: %r" % (to, amount, r["error"]))
+            r = z("send", SEED, to, amount, *off, "--force")
+            assert_true(r["transaction_hash"], "send %s %s with --force" % (to, amount))
+        r = self.usage("tx", "prepare", "--from-address", "0x" + "11" * 20, "send", burn, "1",
+                       "--genesis", G)
+        assert_true("burn address" in r["error"], "tx prepare send to the burn address")
+
         # --- usage errors of the transaction commands ---
         s = ["send", SEED]
         off = ["--offline", "--genesis", G]
@@ -157,13 +182,22 @@ class WalletCli(ZbcTest):
                                    (400, b'{"success":false,"error":"insufficient balance"}', 4),
                                    (404, b'{"success":false,"error":"Account not found"}', 7),
                                    (400, b'plain text error', 6),
-                                   (200, b'not json', 1)):
+                                   (400, b'{"error":"bad \\u001b[2J\\u001b]0;owned\\u0007 tx"}', 6),
+                                   (200, b'not json', 1),
+                                   (200, b'{}', 1),
+                                   (200, b'{"balance":"lots"}', 1),
+                                   (200, b'{"balance":[1]}', 1)):
             port, th = one_reply_server(status, body)
             r = z("balance", ADDR, "--api", "http://127.0.0.1:%d" % port, expect=code)
             th.join(5)
             if status != 200:
                 assert_equal(r["http_code"], status, "http_code")
                 assert_true("api_response" in r.json, "api_response kept")
+                assert_true("\x1b" not in r["error"] and "\x1b" not in r.stderr,
+                            "no control bytes reach the terminal: %r" % r.stderr)
+            elif body.startswith(b"{"):
+                assert_true("balance" in r["error"], "names the field: %r" % r["error"])
+                assert_true("api_response" in r.json, "bad reply kept")
 
 
 def prompt_session(test, args, answers):

@@ -4,6 +4,7 @@
  * their static helpers. */
 #include <sys/socket.h>
 
+#include "node/wallet/app_move.c"
 #include "node/wallet/app_watch.c"
 #include "node/wallet/cmd_app.c"
 #include "node/wallet/cmd_bet.c"
@@ -21,6 +22,14 @@ static void test_hundredths(void)
     CHECK(!hundredths(&v, "a"));
     CHECK(!hundredths(&v, "1.2.3"));
     CHECK(!hundredths(&v, "-1"));
+    CHECK(hundredths(&v, ".5") && v == 50);
+    CHECK(!hundredths(&v, "."));
+    CHECK(!hundredths(&v, "1."));
+    CHECK(!hundredths(&v, "01.5"));
+    CHECK(!hundredths(&v, "1.5x"));
+    CHECK(!hundredths(&v, " 1"));
+    CHECK(!hundredths(&v, "4294967296"));
+    CHECK(hundredths(&v, "4294967295.99") && v == 429496729599ULL);
 }
 
 static void test_bet_words(void)

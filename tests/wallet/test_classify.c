@@ -1,4 +1,4 @@
-/* Node replies -> exit codes (reference/zoobc/api.md §2, cli-contract.md §5). */
+/* Node replies -> exit codes (docs/wallet.md "Exit codes"). */
 #include "node/wallet/client.h"
 #include "testlib.h"
 
