@@ -1,5 +1,6 @@
 /* A no-op in a block seen through the API: this node's producer leaves
- * no-ops out, but a block from another producer may carry one (SPEC §3).
+ * no-ops out, but a block from another producer may carry one
+ * (docs/protocol-apps.md section 1, "Valid, applicable, no-op").
  * Blocks are made by hand with the consensus apps fixture (a JoinApp of an
  * unknown app), applied by the node's chain, and the transaction status
  * must say applied false with the reason. */
