@@ -10,12 +10,16 @@ asserts the check fails naming that file, line and rule.
 
     python3 tests/checks/test_check_layers.py [--check PATH]
 """
+import contextlib
+import io
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+import importlib.machinery
+import importlib.util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECK = os.path.join(HERE, "..", "..", "scripts", "check-layers")
@@ -175,9 +179,28 @@ def write_tree(root):
 
 
 def run_check(root):
+    """The check as a program: exit status and output."""
     p = subprocess.run([sys.executable, CHECK, "--root", root],
                        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=120)
     return p.returncode, p.stdout.decode("utf-8", "replace")
+
+
+_module = None
+
+
+def run_check_inprocess(root):
+    """The check's main() loaded from the same file, without a new Python
+    for each of the many planted trees."""
+    global _module
+    if _module is None:
+        loader = importlib.machinery.SourceFileLoader("check_layers", CHECK)
+        spec = importlib.util.spec_from_loader("check_layers", loader)
+        _module = importlib.util.module_from_spec(spec)
+        loader.exec_module(_module)
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        rc = _module.main(["--root", root])
+    return rc, buf.getvalue()
 
 
 class CheckLayers(unittest.TestCase):
@@ -193,6 +216,13 @@ class CheckLayers(unittest.TestCase):
         rc, out = run_check(self.root)
         self.assertEqual(rc, 0, "the clean fixture must pass:\n" + out)
         self.assertIn("check-layers: clean", out)
+
+    def test_program_exits_1_on_a_violation(self):
+        with open(os.path.join(self.root, "apps", "app.c"), "a") as f:
+            f.write("long t(void)\n{\n    return (long)time(0);\n}\n")
+        rc, out = run_check(self.root)
+        self.assertEqual(rc, 1, out)
+        self.assertRegex(out, r"(?m)^apps/app\.c:15: impure-call: time\(\) in apps/")
 
     def test_each_planted_violation_fails(self):
         for name, rel, text, rule, line in PLANTS:
@@ -214,7 +244,7 @@ class CheckLayers(unittest.TestCase):
                     with open(path, "a") as f:
                         f.write(text)
                     line += before
-                rc, out = run_check(root)
+                rc, out = run_check_inprocess(root)
                 self.assertEqual(rc, 1, "%s: the check must fail:\n%s" % (name, out))
                 want = "%s:%s: %s: " % (rel, line, rule) if line else "%s:" % rel
                 hits = [ln for ln in out.splitlines() if ln.startswith(want) and (": %s: " % rule) in ln]
