@@ -121,10 +121,11 @@ class Runner:
                 print("ok   %s (%.1fs)" % (name, took), flush=True)
             else:
                 self.failed += 1
-                print("FAIL %s (%s, %.1fs)%s" % (name, why, took,
-                                                 " log: %s" % log if log else ""), flush=True)
+                print("FAIL %s (%s, %.1fs)" % (name, why, took), flush=True)
                 for line in out.splitlines()[-TAIL:]:
                     print("     | " + line)
+                if log:
+                    print("     (whole output: %s)" % log)
                 sys.stdout.flush()
 
     def run_pool(self, names, jobs):
