@@ -59,11 +59,11 @@ def default_jobs():
     return max(2, 3 * (os.cpu_count() or 1))
 
 
-def is_serial(name):
+def is_serial(name, tests_dir):
     if name in SERIAL:
         return True
     try:
-        with open(os.path.join(HERE, name + ".py"), encoding="utf-8", errors="replace") as f:
+        with open(os.path.join(tests_dir, name + ".py"), encoding="utf-8", errors="replace") as f:
             for _ in range(40):
                 line = f.readline()
                 if not line:
@@ -76,7 +76,8 @@ def is_serial(name):
 
 
 class Runner:
-    def __init__(self, build, timeout, log_dir):
+    def __init__(self, tests_dir, build, timeout, log_dir):
+        self.tests_dir = tests_dir
         self.build = build
         self.timeout = timeout
         self.log_dir = log_dir
@@ -89,9 +90,10 @@ class Runner:
     def run_one(self, name):
         start = time.monotonic()
         # Own session, so a timed-out test is killed with every node it started.
-        p = subprocess.Popen([sys.executable, os.path.join(HERE, name + ".py"), "--build", self.build],
+        p = subprocess.Popen([sys.executable, os.path.join(self.tests_dir, name + ".py"),
+                              "--build", self.build],
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             stdin=subprocess.DEVNULL, cwd=HERE, start_new_session=True)
+                             stdin=subprocess.DEVNULL, cwd=self.tests_dir, start_new_session=True)
         with self.lock:
             self.procs.add(p)
         try:
@@ -170,12 +172,16 @@ def main():
                     help="test files run at once (default $ZBC_TEST_JOBS, else 3 per CPU: %(default)s)")
     ap.add_argument("-k", dest="only", action="append", default=[],
                     help="run only tests whose name contains this (repeatable)")
+    ap.add_argument("--tests-dir", default=HERE,
+                    help="where the test_*.py files are (default: beside run.py; "
+                         "tests/checks/test_run_py.py points it elsewhere)")
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     if args.jobs < 1:
         ap.error("--jobs must be at least 1")
 
-    tests = sorted(f[:-3] for f in os.listdir(HERE) if f.startswith("test_") and f.endswith(".py"))
+    tests_dir = os.path.abspath(args.tests_dir)
+    tests = sorted(f[:-3] for f in os.listdir(tests_dir) if f.startswith("test_") and f.endswith(".py"))
     if args.only:
         tests = [t for t in tests if any(k in t for k in args.only)]
 
@@ -188,12 +194,12 @@ def main():
     except (OSError, ValueError, AttributeError, TypeError):
         prev = {}
 
-    serial = [t for t in tests if is_serial(t)]
+    serial = [t for t in tests if is_serial(t, tests_dir)]
     pooled = [t for t in tests if t not in serial]
     # Longest first (unknown durations count as long), so the pool ends together.
     pooled.sort(key=lambda t: -prev.get(t, 1e9))
 
-    r = Runner(build, args.timeout, log_dir)
+    r = Runner(tests_dir, build, args.timeout, log_dir)
     try:
         for t in serial:
             r.run_one(t)
