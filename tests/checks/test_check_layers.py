@@ -8,7 +8,7 @@ event_init, a JSON helper get_int, data.mdb in a comment), asserts the check
 passes on it, then plants one violation of each kind in a fresh copy and
 asserts the check fails naming that file, line and rule.
 
-    python3 tests/checks/test_check_layers.py [--check PATH]
+    [ZBC_CHECK_LAYERS=PATH] python3 tests/checks/test_check_layers.py
 """
 import contextlib
 import io
@@ -22,7 +22,8 @@ import importlib.machinery
 import importlib.util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-CHECK = os.path.join(HERE, "..", "..", "scripts", "check-layers")
+# the check under test: $ZBC_CHECK_LAYERS (set by tests/meson.build), else this tree's
+CHECK = os.environ.get("ZBC_CHECK_LAYERS") or os.path.join(HERE, "..", "..", "scripts", "check-layers")
 
 CLEAN = {
     "meson.build": "project('fixture', 'c')\nsubdir('node')\n",
@@ -254,8 +255,4 @@ class CheckLayers(unittest.TestCase):
 
 
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if len(args) >= 2 and args[0] == "--check":
-        CHECK = os.path.abspath(args[1])
-        args = args[2:]
-    unittest.main(argv=[sys.argv[0]] + args, verbosity=1)
+    unittest.main(verbosity=1)

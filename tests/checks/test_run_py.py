@@ -9,7 +9,7 @@ Each fake test file records when it started and ended; the assertions are
 on those intervals, not on wall time, so a loaded machine cannot make this
 pass or fail by chance.
 
-    python3 tests/checks/test_run_py.py [--run PATH]
+    [ZBC_RUN_PY=PATH] python3 tests/checks/test_run_py.py
 """
 import os
 import re
@@ -20,7 +20,8 @@ import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-RUN = os.path.join(HERE, "..", "integration", "run.py")
+# the runner under test: $ZBC_RUN_PY (set by tests/meson.build), else this tree's
+RUN = os.environ.get("ZBC_RUN_PY") or os.path.join(HERE, "..", "integration", "run.py")
 
 # Records [start, end] in DIR/spans/NAME, sleeping between them until every
 # other parallel test has started too (or 20 s pass): the pool must overlap.
@@ -106,9 +107,6 @@ class RunPy(unittest.TestCase):
         self.assertTrue(e1 <= s2 or e2 <= s1, ((s1, e1), (s2, e2)))
         self.assertFalse(re.search(r"(?m)^FAIL", out), out)
 
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if len(args) >= 2 and args[0] == "--run":
-        RUN = os.path.abspath(args[1])
-        args = args[2:]
-    unittest.main(argv=[sys.argv[0]] + args, verbosity=1)
+    unittest.main(verbosity=1)
