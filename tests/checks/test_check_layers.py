@@ -4,7 +4,8 @@
 Writes a minimal clean source tree into a temporary directory (with decoys
 the check must not mistake for violations: a clock call in a comment, a
 forbidden name inside a string, a member call ->read(), a local function
-event_init, a JSON helper get_int, data.mdb in a comment), asserts the check
+event_init, JSON helpers get_int and get_uint, an 8-bit read_u8, data.mdb in a
+comment), asserts the check
 passes on it, then plants one violation of each kind in a fresh copy and
 asserts the check fails naming that file, line and rule.
 
@@ -48,6 +49,8 @@ CLEAN = {
         "#include \"apps/app.h\"\n"
         "struct io { int (*read)(void *); };\n"
         "static int get_int(int *v, const char *key)\n{\n    return *v + (key != 0);\n}\n"
+        "static int get_uint(unsigned *v, const char *key)\n{\n    return (int)*v + (key != 0);\n}\n"
+        "static int read_u8(const char *p)\n{\n    return p[0];\n}\n"
         "int zbc_app_step(struct io *io, int *v)\n"
         "{\n    const char *msg = \"time(NULL) and socket( in a string\";\n"
         "    return io->read(v) + get_int(v, msg);\n}\n"),
@@ -223,7 +226,8 @@ class CheckLayers(unittest.TestCase):
             f.write("long t(void)\n{\n    return (long)time(0);\n}\n")
         rc, out = run_check(self.root)
         self.assertEqual(rc, 1, out)
-        self.assertRegex(out, r"(?m)^apps/app\.c:15: impure-call: time\(\) in apps/")
+        line = CLEAN["apps/app.c"].count("\n") + 3
+        self.assertRegex(out, r"(?m)^apps/app\.c:%d: impure-call: time\(\) in apps/" % line)
 
     def test_each_planted_violation_fails(self):
         for name, rel, text, rule, line in PLANTS:
