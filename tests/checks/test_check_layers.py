@@ -4,16 +4,18 @@
 Writes a minimal clean source tree into a temporary directory (with decoys
 the check must not mistake for violations: a clock call in a comment, a
 forbidden name inside a string, a member call ->read(), a local function
-event_init, JSON helpers get_int and get_uint, an 8-bit read_u8, data.mdb in a
-comment), asserts the check
-passes on it, then plants one violation of each kind in a fresh copy and
-asserts the check fails naming that file, line and rule.
+event_init, JSON helpers get_int and get_uint, an 8-bit read_u8, data.mdb
+in a comment), asserts the check passes on it, then plants one violation of each kind in a fresh copy and
+asserts the check fails naming that file, line and rule.  Then the same on
+a copy of this repository's sources: each planted violation is the one new
+report, whatever the tree already holds.
 
     [ZBC_CHECK_LAYERS=PATH] python3 tests/checks/test_check_layers.py
 """
 import contextlib
 import io
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -256,6 +258,68 @@ class CheckLayers(unittest.TestCase):
                 self.assertTrue(hits, "%s: no line starting %r in:\n%s" % (name, want, out))
                 self.assertIn("check-layers: 1 violation", out,
                               "%s: exactly the planted violation:\n%s" % (name, out))
+
+
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+# The same kinds planted at the end of real files of this repository: the
+# check must report exactly one more violation, the planted one, whatever
+# the tree already holds.
+REAL_PLANTS = [
+    ("crypto/hash.c", '#include "apps/app.h"\n', "layer-include"),
+    ("apps/app.c", '#include "consensus/tx.h"\n', "layer-include"),
+    ("consensus/block.c", '#include "node/zbcd/store.h"\n', "layer-include"),
+    ("apps/app.c", "long zbc_planted(void)\n{\n    return (long)time(0);\n}\n", "impure-call"),
+    ("consensus/state.c", "int zbc_planted(void)\n{\n    return rand();\n}\n", "impure-call"),
+    ("crypto/hash.c", "/* as SPEC §1 says */\n", "spec-cite"),
+    ("node/zbcd/api.c", "int zbc_planted(const struct zbc_engine *e)\n{\n"
+     "    return strcmp(e->name, \"chess\");\n}\n", "name-strcmp"),
+    ("node/audit/meson.build", "planted = files('../wallet/keystore.c')\n", "meson-wallet"),
+    ("node/zbcd/chain.c", "static uint32_t planted_le32(const uint8_t *p)\n{\n    return p[0];\n}\n",
+     "byte-helper"),
+]
+
+
+class CheckLayersOnThisTree(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="zbc-check-tree-")
+        cls.root = os.path.join(cls.tmp, "tree")
+        os.makedirs(cls.root)
+        ignore = shutil.ignore_patterns("node_modules", "corpus", "__pycache__", "*.mdb")
+        for top in ("crypto", "apps", "consensus", "node", "proto", "tests", "docs"):
+            if os.path.isdir(os.path.join(REPO, top)):
+                shutil.copytree(os.path.join(REPO, top), os.path.join(cls.root, top), ignore=ignore)
+        shutil.copy(os.path.join(REPO, "meson.build"), cls.root)
+        cls.before = cls.violations(cls.root)
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    @staticmethod
+    def violations(root):
+        rc, out = run_check_inprocess(root)
+        return rc, set(ln for ln in out.splitlines() if not ln.startswith("check-layers:"))
+
+    def test_each_planted_violation_is_the_one_new_report(self):
+        for rel, text, rule in REAL_PLANTS:
+            with self.subTest(rel=rel, rule=rule):
+                path = os.path.join(self.root, rel)
+                self.assertTrue(os.path.isfile(path), "%s is gone: update REAL_PLANTS" % rel)
+                with open(path) as f:
+                    orig = f.read()
+                try:
+                    with open(path, "a") as f:
+                        f.write(text)
+                    rc, after = self.violations(self.root)
+                finally:
+                    with open(path, "w") as f:
+                        f.write(orig)
+                new = after - self.before[1]
+                self.assertEqual(rc, 1)
+                self.assertEqual(len(new), 1, "%s: new reports %r" % (rel, new))
+                self.assertRegex(new.pop(), r"^%s:\d+: %s: " % (re.escape(rel), rule))
+        self.assertEqual(self.violations(self.root), self.before)
 
 
 if __name__ == "__main__":
