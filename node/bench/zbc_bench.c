@@ -29,6 +29,7 @@
 #include "consensus/producer.h"
 #include "consensus/state.h"
 #include "consensus/state_root.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
@@ -148,8 +149,7 @@ static void make_txs(struct txset *s, size_t n, uint64_t salt)
     for (size_t i = 0; i < n; i++) {
         uint64_t amount = 1 + i + salt;
         uint8_t body[8];
-        for (int k = 0; k < 8; k++)
-            body[k] = (uint8_t)(amount >> (8 * k));
+        zbc_put_le64(body, amount);
         struct zbc_tx tx;
         memset(&tx, 0, sizeof tx);
         tx.type = ZBC_TX_SEND;

@@ -2,6 +2,7 @@
  * vanishing and scoring, spawns from the roll stream, full boards, endings,
  * notation and the state encoding. */
 #include "apps/engine.h"
+#include "crypto/bytes.h"
 #include "testlib.h"
 
 #define CELLS 81
@@ -30,8 +31,8 @@ static size_t spec_bytes(const struct spec *s, uint8_t *out)
     out[p++] = s->last_to;
     for (int i = 0; i < s->seats; i++) {
         out[p++] = s->moves[i];
-        out[p++] = (uint8_t)s->score[i];
-        out[p++] = (uint8_t)(s->score[i] >> 8);
+        zbc_put_le16(out + p, s->score[i]);
+        p += 2;
         memcpy(out + p, s->board[i], CELLS);
         p += CELLS;
     }
@@ -340,7 +341,7 @@ static void test_spawn_that_empties_the_board(void)
     CHECK(mv(&st, 0, "b1 c1", &r, &err));
     uint8_t buf[1024];
     E->encode(&st, buf, sizeof buf);
-    CHECK_EQ_INT(buf[HDR + 1] | buf[HDR + 2] << 8, 5); /* seat 0 score */
+    CHECK_EQ_INT(zbc_get_le16(buf + HDR + 1), 5); /* seat 0 score */
     for (int c = 0; c < CELLS; c++)
         CHECK_EQ_INT(buf[HDR + 3 + c], c < 3 ? 1 : 0);
     CHECK_EQ_INT(E->turn(&st), 1);

@@ -2,6 +2,7 @@
  * GO salary, taxes, going out, the last seat standing, the 100-round end,
  * notation and the state encoding. */
 #include "apps/engine.h"
+#include "crypto/bytes.h"
 #include "testlib.h"
 
 #define SQUARES 24
@@ -46,8 +47,8 @@ static int load(struct zbc_game_state *st, const struct spec *s)
     b[p++] = s->d1;
     b[p++] = s->d2;
     for (int i = 0; i < s->seats; i++) {
-        for (int k = 0; k < 4; k++)
-            b[p++] = (uint8_t)(s->cash[i] >> (8 * k));
+        zbc_put_le32(b + p, s->cash[i]);
+        p += 4;
         b[p++] = s->pos[i];
         b[p++] = s->moves[i];
     }
