@@ -338,7 +338,7 @@ static const char *status_name(enum zbc_tx_status s)
 }
 
 /* 4xx/5xx status for a refused transaction, from its error text (the
- * classification the ZooBC tools apply to the text; api.md §2). */
+ * classification the ZooBC tools apply to the text; docs/api.md §3). */
 static int submit_status(const char *msg)
 {
     if (strstr(msg, "mempool is full") != NULL)

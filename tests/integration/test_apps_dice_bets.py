@@ -2,8 +2,8 @@
 """Dice and solo bets on a real zbcd, recomputed independently in Python:
 pig moves are stored pending in their block N and applied by block N+1
 with dice from H("ZBC-DICE" || seed(N+1) || move tx hash || counter) (SHA3
-from hashlib, rejection sampling as SPEC §4); a solo bet of each kind is
-settled by block N+1 with the HMAC-SHA256 float of SPEC §6 and pays
+from hashlib, rejection sampling as docs/games.md "The roll stream"); a solo bet of each kind is
+settled by block N+1 with the HMAC-SHA256 float of docs/games.md "Solo bets" and pays
 exactly what the formula says; `zbc verify` agrees, and exits 10 when the
 node's answer is doctored (served through a lying proxy)."""
 import hashlib
@@ -35,7 +35,7 @@ def first_d6(stream):
 
 
 def bet_outcome(game, params, stake, u):
-    """SPEC §6 in exact integers: (value, win, returns)."""
+    """docs/games.md "Solo bets" in exact integers: (value, win, returns)."""
     if game == "dice":
         roll = (u * 10001) >> 32
         over, target = params

@@ -148,7 +148,7 @@ class Audit(ZbcTest):
         ttt, _ = self.create(node, "alice", 1, 2)
         _, jh = self.app_tx(node, "bob", 25, struct.pack("<Q", ttt))
         node.wait_for_height(jh + 2)
-        # the first seat, computed here from the served seed (SPEC §4)
+        # the first seat, computed here from the served seed (docs/protocol-apps.md §5)
         d = hashlib.sha3_256(b"ZBC-TURN" + self.seed(node, jh + 2) + ttt.to_bytes(8, "little"))
         first = int.from_bytes(d.digest()[:8], "little") % 2
         x, o = ["alice", "bob"][first], ["alice", "bob"][1 - first]

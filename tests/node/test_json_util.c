@@ -115,7 +115,7 @@ static void test_submit_body_forms(void)
     CHECK(raw != NULL && memcmp(raw, tx, n) == 0);
     free(raw);
 
-    /* payload form, written by hand from the envelope fields (api.md §2) */
+    /* payload form, written by hand from the envelope fields (docs/api.md §3) */
     char sender[65], recipient[65], sig[129];
     zbc_hex_encode(sender, fx.alice.payload, 32);
     zbc_hex_encode(recipient, fx.bob.payload, 32);

@@ -1,4 +1,4 @@
-// Independent perft counts for the simplified chess of SPEC §5 (no castling,
+// Independent perft counts for the simplified chess of docs/games.md "Chess" (no castling,
 // no en passant, promotion to a queen only), computed with chess.js.
 //
 //   mkdir -p /tmp/chessref && cd /tmp/chessref && npm install chess.js@1.4.0
