@@ -21,6 +21,7 @@ static const char usage[] =
     "node (--api URL, ZBC_API, default " ZBC_DEFAULT_API "):\n"
     "  balance [ADDRESS|NAME]\n"
     "  send [SEED|-] <recipient> <amount> [--fee F] [--message M] [--from NAME] [--wait]\n"
+    "       [--force]                   amount 0 or the burn address (refused without it)\n"
     "  app create GAME [--stake A] [--seats N] [--params k=v|HEX] [--opponent ZBC_...]\n"
     "             [--board CELLS]           (battleship: fleet kept in the wallet)\n"
     "  app join|resign|claim-timeout <app-id>\n"
