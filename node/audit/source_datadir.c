@@ -24,7 +24,7 @@ static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     struct datadir *d = ctx;
     memset(t, 0, sizeof *t);
     struct zbc_store_meta m;
-    if (zbc_store_txn_meta(d->t, &m, err) != ZBC_KV_FOUND)
+    if (!zbc_store_txn_meta(d->t, &m, err))
         return 0;
     t->has_genesis = m.has_genesis;
     memcpy(t->genesis_hash, m.genesis_hash, 32);
@@ -35,29 +35,25 @@ static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     return 1;
 }
 
-static enum zbc_kv_rc dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
-                    struct zbc_err *err)
+static int dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+                    bool *found, struct zbc_err *err)
 {
     struct datadir *d = ctx;
     memset(out, 0, sizeof *out);
-    int rc = zbc_store_txn_block(d->t, height, &out->bytes, &out->len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
-    rc = zbc_store_txn_events(d->t, height, &out->events_raw,
-                              &out->events_len, err);
-    if (rc == ZBC_KV_FOUND)
-        out->has_events_raw = true;
-    if (rc != ZBC_KV_ERROR) {
-        rc = zbc_store_txn_undo(d->t, height, &out->undo_raw, &out->undo_len,
-                                err);
-        if (rc == ZBC_KV_FOUND)
-            out->has_undo = true;
-    }
-    if (rc == ZBC_KV_ERROR) {
+    if (!zbc_store_txn_block(d->t, height, &out->bytes, &out->len, found,
+                             err))
+        return 0;
+    if (!*found)
+        return 1;
+    if (!zbc_store_txn_events(d->t, height, &out->events_raw,
+                              &out->events_len, &out->has_events_raw, err) ||
+        !zbc_store_txn_undo(d->t, height, &out->undo_raw, &out->undo_len,
+                            &out->has_undo, err)) {
         zbc_audit_block_free(out);
-        return ZBC_KV_ERROR;
+        *found = false;
+        return 0;
     }
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
 static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
@@ -68,13 +64,13 @@ static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
     char hx[65], want[40], got[40];
     uint8_t *v = NULL;
     size_t vlen = 0;
-    int rc = zbc_store_txn_get(d->t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v,
-                               &vlen, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_txn_get(d->t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, &vlen,
+                           &found, err))
         return 0;
     snprintf(want, sizeof want, "height %u", height);
     zbc_hex_encode(hx, hash, 32);
-    if (rc == ZBC_KV_NOTFOUND)
+    if (!found)
         zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
                       "block hash %s is not in the block_hash index", hx);
     else if (vlen != 4 || zbc_store_le32(v) != height) {
@@ -86,13 +82,12 @@ static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
     free(v);
     for (uint32_t i = 0; i < n_tx; i++) {
         v = NULL;
-        rc = zbc_store_txn_get(d->t, ZBC_STORE_DB_TX_INDEX, tx_hashes[i], 32,
-                               &v, &vlen, err);
-        if (rc == ZBC_KV_ERROR)
+        if (!zbc_store_txn_get(d->t, ZBC_STORE_DB_TX_INDEX, tx_hashes[i], 32,
+                               &v, &vlen, &found, err))
             return 0;
         zbc_hex_encode(hx, tx_hashes[i], 32);
         snprintf(want, sizeof want, "height %u index %u", height, i);
-        if (rc == ZBC_KV_NOTFOUND) {
+        if (!found) {
             zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
                           "transaction %s is not in the tx_index", hx);
             continue;
@@ -189,17 +184,17 @@ static int cmp_replayed(void *arg, const uint8_t *key, size_t klen,
     struct cmp_ctx *c = arg;
     uint8_t *v = NULL;
     size_t len = 0;
-    int rc = zbc_store_txn_get(c->d->t, c->db, key, klen, &v, &len, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_txn_get(c->d->t, c->db, key, klen, &v, &len, &found, err))
         return 0;
-    if (rc == ZBC_KV_FOUND && len == vlen && memcmp(v, val, vlen) == 0) {
+    if (found && len == vlen && memcmp(v, val, vlen) == 0) {
         free(v);
         return 1;
     }
     char kt[200], want[200], got[200];
     key_text(kt, sizeof kt, c->t, key, klen);
     val_text(want, sizeof want, c->t, val, vlen);
-    if (rc == ZBC_KV_FOUND)
+    if (found)
         val_text(got, sizeof got, c->t, v, len);
     else
         snprintf(got, sizeof got, "absent");

@@ -347,11 +347,12 @@ int zbc_fork_branch(struct zbc_chain *c, const uint8_t hash[32],
     for (;;) {
         const struct zbc_side_block *s = zbc_side_find(&c->side, cur);
         if (s == NULL) {
-            enum zbc_kv_rc rc = zbc_chain_main_height_of(c, cur, fork, err);
-            if (rc == ZBC_KV_FOUND)
+            bool found;
+            int ok = zbc_chain_main_height_of(c, cur, fork, &found, err);
+            if (ok && found)
                 break;
             free(br);
-            if (rc == ZBC_KV_NOTFOUND)
+            if (ok)
                 zbc_fail(err, "side branch does not reach the best chain");
             return 0;
         }
@@ -421,19 +422,17 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     uint32_t height = c->tip.height;
     free(u->bytes);
     u->bytes = NULL;
-    int rc = zbc_store_txn_block(t, height, &u->bytes, &u->len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "tip block %u is missing", height)
-                   : 0;
+    bool found;
+    if (!zbc_store_txn_block(t, height, &u->bytes, &u->len, &found, err))
+        return 0;
+    if (!found)
+        return zbc_fail(err, "tip block %u is missing", height);
     uint8_t *ubytes = NULL;
     size_t ulen = 0;
-    rc = zbc_store_txn_undo(t, height, &ubytes, &ulen, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "undo record of block %u is missing",
-                              height)
-                   : 0;
+    if (!zbc_store_txn_undo(t, height, &ubytes, &ulen, &found, err))
+        return 0;
+    if (!found)
+        return zbc_fail(err, "undo record of block %u is missing", height);
     struct zbc_undo undo = {0};
     int ok = zbc_undo_decode(&undo, ubytes, ulen, err);
     free(ubytes);
