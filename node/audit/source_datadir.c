@@ -10,6 +10,7 @@
 
 #include "consensus/ledger.h"
 #include "crypto/address.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/audit/source.h"
 #include "node/zbcd/store.h"
@@ -133,9 +134,7 @@ static void key_text(char *out, size_t cap, enum zbc_table t,
         snprintf(out, cap, "meta \"%.*s\"", (int)klen, (const char *)k);
         return;
     }
-    uint64_t id = 0;
-    for (size_t i = 0; i < 8 && i < klen; i++)
-        id |= (uint64_t)k[i] << (8 * i);
+    uint64_t id = klen >= 8 ? zbc_get_le64(k) : 0;
     if (t == ZBC_TABLE_APPS && klen == 8) {
         snprintf(out, cap, "app %llu", (unsigned long long)id);
         return;
@@ -156,9 +155,7 @@ static void val_text(char *out, size_t cap, enum zbc_table t,
 {
     if (t == ZBC_TABLE_ACCOUNTS && vlen == ZBC_ACCOUNT_RECORD_LEN &&
         v[0] == ZBC_ACCOUNT_VERSION) {
-        uint64_t b = 0;
-        for (int i = 8; i >= 1; i--)
-            b = b << 8 | v[i];
+        uint64_t b = zbc_get_le64(v + 1);
         snprintf(out, cap, "balance %llu", (unsigned long long)b);
         return;
     }
