@@ -170,7 +170,8 @@ ZBC_WUR int zbc_chain_events(struct zbc_chain *c, uint32_t height,
 /* ---- network: received blocks, fork choice, reorgs ----
  *
  * Blocks that are not on the best chain are held in memory (the side
- * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks): valid
+ * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks and
+ * ZBC_CHAIN_SIDE_BYTES_MAX bytes in all): valid
  * side-branch blocks (prechecked against their parent) and orphans
  * (parent unknown: only what needs no parent is checked,
  * zbc_fork_orphan_check; held within per-peer and global budgets of
@@ -191,6 +192,10 @@ ZBC_WUR int zbc_chain_events(struct zbc_chain *c, uint32_t height,
  * (ZBC_RECV_TOO_DEEP). */
 
 #define ZBC_CHAIN_SIDE_MAX 4096u
+/* Bytes of all side-pool blocks together (side-branch blocks and orphans):
+ * 32 blocks of the largest size (2 MiB), where the count alone would let
+ * a misbehaving validator make the node hold 4096 of them. */
+#define ZBC_CHAIN_SIDE_BYTES_MAX ((size_t)64 << 20)
 
 enum zbc_recv_kind {
     ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
