@@ -35,15 +35,6 @@ enum zbc_table {
 #define ZBC_KV_KEY_MAX 64
 #define ZBC_KV_VAL_MAX (64 * 1024)
 
-/* The node's own three-way lookups (node/zbcd/store.h, chain.h, the audit
- * sources) still answer with this code; consensus/ itself follows the
- * docs/architecture.md convention (int 1/0 with bool *found). */
-enum zbc_kv_rc {
-    ZBC_KV_ERROR = -1,   /* backend failure: err filled, abort the block */
-    ZBC_KV_NOTFOUND = 0,
-    ZBC_KV_FOUND = 1,
-};
-
 struct zbc_kv_ops {
     /* Copies the value into val (cap bytes) and sets *found; a key that is
      * not there is *found = false and success.  A value larger than cap

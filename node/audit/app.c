@@ -154,8 +154,7 @@ static void dice_bytes(uint8_t *out, size_t n, const uint8_t seed[32],
         p += 32;
         memcpy(buf + p, tag, tag_len);
         p += tag_len;
-        for (int i = 0; i < 4; i++)
-            buf[p + i] = (uint8_t)(ctr >> (8 * i));
+        zbc_put_le32(buf + p, ctr);
         p += 4;
         zbc_sha3_256(blk, buf, p);
         size_t k = n - (size_t)ctr * 32 < 32 ? n - (size_t)ctr * 32 : 32;
@@ -170,8 +169,7 @@ static uint32_t bet_u(const char server[65], const char *client, uint64_t id)
     int n = snprintf(msg, sizeof msg, "%s:%" PRIu64 ":0", client, id);
     uint8_t mac[32];
     zbc_hmac_sha256(mac, server, 64, msg, (size_t)n);
-    return (uint32_t)mac[0] << 24 | (uint32_t)mac[1] << 16 |
-           (uint32_t)mac[2] << 8 | mac[3];
+    return zbc_get_be32(mac);
 }
 
 /* ---- output ---- */
@@ -436,11 +434,7 @@ static void do_bet(struct out *w, const struct collect *c,
                       err.msg);
         return;
     }
-    uint32_t nu = e->data_len >= 9 ? (uint32_t)e->data[0] |
-                                         (uint32_t)e->data[1] << 8 |
-                                         (uint32_t)e->data[2] << 16 |
-                                         (uint32_t)e->data[3] << 24
-                                   : 0;
+    uint32_t nu = e->data_len >= 9 ? zbc_get_le32(e->data) : 0;
     uint32_t nv = e->data_len >= 9 ? zbc_get_le32(e->data + 4) : 0;
     bool nwin = e->data_len >= 9 && e->data[8] != 0;
     char want[120], got[120];

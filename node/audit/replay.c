@@ -239,7 +239,8 @@ static void explain_refusal(uint32_t h, const struct zbc_block *b,
  * run on every core while the apply stays sequential. */
 struct staged {
     uint32_t h;
-    enum zbc_kv_rc rc;             /* fetch */
+    bool fetched;                  /* the fetch did not fail */
+    bool found;                    /* the source has the block */
     struct zbc_err ferr;           /* fetch or decode error */
     struct zbc_audit_block ab;
     bool decoded;
@@ -269,8 +270,9 @@ struct stage_ctx {
 
 static void fetch_one(struct staged *x, struct zbc_audit_source *src)
 {
-    x->rc = src->ops->block(src->ctx, x->h, &x->ab, &x->ferr);
-    if (x->rc == ZBC_KV_FOUND)
+    x->fetched = src->ops->block(src->ctx, x->h, &x->ab, &x->found,
+                                 &x->ferr) != 0;
+    if (x->fetched && x->found)
         x->decoded = zbc_block_decode(&x->b, x->ab.bytes, x->ab.len,
                                       &x->ferr) != 0;
 }
@@ -339,7 +341,7 @@ static size_t stage_batch(struct staged *s, struct zbc_audit_source *src,
     } else {
         for (size_t i = 0; i < n; i++) {
             fetch_one(&s[i], src);
-            if (s[i].rc != ZBC_KV_FOUND) {
+            if (!s[i].fetched || !s[i].found) {
                 n = i + 1;
                 break;
             }
@@ -376,11 +378,11 @@ static enum step replay_one(struct zbc_audit_replay *rp,
                             struct zbc_audit_report *r, struct zbc_err *err)
 {
     uint32_t h = x->h;
-    if (x->rc == ZBC_KV_ERROR) {
+    if (!x->fetched) {
         *err = x->ferr;
         return STEP_ERROR;
     }
-    if (x->rc == ZBC_KV_NOTFOUND) {
+    if (!x->found) {
         zbc_audit_add(r, h, ZBC_AUDIT_BLOCK_MISSING, NULL, NULL,
                       "the source has no block at height %u below its tip "
                       "%u", h, rp->stats.source_height);

@@ -52,10 +52,10 @@ struct zbc_audit_final {
 struct zbc_audit_source_ops {
     /* The claimed genesis hash and tip.  0: the source cannot be read. */
     int (*tip)(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err);
-    /* The block at height (1..tip): FOUND, NOTFOUND (the source has no
-     * block there) or ERROR (err says why). */
-    enum zbc_kv_rc (*block)(void *ctx, uint32_t height,
-                            struct zbc_audit_block *out, struct zbc_err *err);
+    /* The block at height (1..tip): 1 with *found (false: the source
+     * has no block there), or 0 with err saying why. */
+    int (*block)(void *ctx, uint32_t height, struct zbc_audit_block *out,
+                 bool *found, struct zbc_err *err);
     /* Optional (NULL): the source's indexes for a replayed block (block
      * hash -> height, each tx hash -> height, index).  Divergences go to
      * r; 0 only when the source cannot be read. */

@@ -10,6 +10,7 @@
 
 #include "consensus/ledger.h"
 #include "crypto/address.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/audit/source.h"
 #include "node/zbcd/store.h"
@@ -24,7 +25,7 @@ static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     struct datadir *d = ctx;
     memset(t, 0, sizeof *t);
     struct zbc_store_meta m;
-    if (zbc_store_txn_meta(d->t, &m, err) != ZBC_KV_FOUND)
+    if (!zbc_store_txn_meta(d->t, &m, err))
         return 0;
     t->has_genesis = m.has_genesis;
     memcpy(t->genesis_hash, m.genesis_hash, 32);
@@ -35,29 +36,25 @@ static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     return 1;
 }
 
-static enum zbc_kv_rc dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
-                    struct zbc_err *err)
+static int dd_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+                    bool *found, struct zbc_err *err)
 {
     struct datadir *d = ctx;
     memset(out, 0, sizeof *out);
-    int rc = zbc_store_txn_block(d->t, height, &out->bytes, &out->len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
-    rc = zbc_store_txn_events(d->t, height, &out->events_raw,
-                              &out->events_len, err);
-    if (rc == ZBC_KV_FOUND)
-        out->has_events_raw = true;
-    if (rc != ZBC_KV_ERROR) {
-        rc = zbc_store_txn_undo(d->t, height, &out->undo_raw, &out->undo_len,
-                                err);
-        if (rc == ZBC_KV_FOUND)
-            out->has_undo = true;
-    }
-    if (rc == ZBC_KV_ERROR) {
+    if (!zbc_store_txn_block(d->t, height, &out->bytes, &out->len, found,
+                             err))
+        return 0;
+    if (!*found)
+        return 1;
+    if (!zbc_store_txn_events(d->t, height, &out->events_raw,
+                              &out->events_len, &out->has_events_raw, err) ||
+        !zbc_store_txn_undo(d->t, height, &out->undo_raw, &out->undo_len,
+                            &out->has_undo, err)) {
         zbc_audit_block_free(out);
-        return ZBC_KV_ERROR;
+        *found = false;
+        return 0;
     }
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
 static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
@@ -68,13 +65,13 @@ static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
     char hx[65], want[40], got[40];
     uint8_t *v = NULL;
     size_t vlen = 0;
-    int rc = zbc_store_txn_get(d->t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v,
-                               &vlen, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_txn_get(d->t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, &vlen,
+                           &found, err))
         return 0;
     snprintf(want, sizeof want, "height %u", height);
     zbc_hex_encode(hx, hash, 32);
-    if (rc == ZBC_KV_NOTFOUND)
+    if (!found)
         zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
                       "block hash %s is not in the block_hash index", hx);
     else if (vlen != 4 || zbc_store_le32(v) != height) {
@@ -86,13 +83,12 @@ static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
     free(v);
     for (uint32_t i = 0; i < n_tx; i++) {
         v = NULL;
-        rc = zbc_store_txn_get(d->t, ZBC_STORE_DB_TX_INDEX, tx_hashes[i], 32,
-                               &v, &vlen, err);
-        if (rc == ZBC_KV_ERROR)
+        if (!zbc_store_txn_get(d->t, ZBC_STORE_DB_TX_INDEX, tx_hashes[i], 32,
+                               &v, &vlen, &found, err))
             return 0;
         zbc_hex_encode(hx, tx_hashes[i], 32);
         snprintf(want, sizeof want, "height %u index %u", height, i);
-        if (rc == ZBC_KV_NOTFOUND) {
+        if (!found) {
             zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
                           "transaction %s is not in the tx_index", hx);
             continue;
@@ -138,9 +134,7 @@ static void key_text(char *out, size_t cap, enum zbc_table t,
         snprintf(out, cap, "meta \"%.*s\"", (int)klen, (const char *)k);
         return;
     }
-    uint64_t id = 0;
-    for (size_t i = 0; i < 8 && i < klen; i++)
-        id |= (uint64_t)k[i] << (8 * i);
+    uint64_t id = klen >= 8 ? zbc_get_le64(k) : 0;
     if (t == ZBC_TABLE_APPS && klen == 8) {
         snprintf(out, cap, "app %llu", (unsigned long long)id);
         return;
@@ -161,9 +155,7 @@ static void val_text(char *out, size_t cap, enum zbc_table t,
 {
     if (t == ZBC_TABLE_ACCOUNTS && vlen == ZBC_ACCOUNT_RECORD_LEN &&
         v[0] == ZBC_ACCOUNT_VERSION) {
-        uint64_t b = 0;
-        for (int i = 8; i >= 1; i--)
-            b = b << 8 | v[i];
+        uint64_t b = zbc_get_le64(v + 1);
         snprintf(out, cap, "balance %llu", (unsigned long long)b);
         return;
     }
@@ -189,17 +181,17 @@ static int cmp_replayed(void *arg, const uint8_t *key, size_t klen,
     struct cmp_ctx *c = arg;
     uint8_t *v = NULL;
     size_t len = 0;
-    int rc = zbc_store_txn_get(c->d->t, c->db, key, klen, &v, &len, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_txn_get(c->d->t, c->db, key, klen, &v, &len, &found, err))
         return 0;
-    if (rc == ZBC_KV_FOUND && len == vlen && memcmp(v, val, vlen) == 0) {
+    if (found && len == vlen && memcmp(v, val, vlen) == 0) {
         free(v);
         return 1;
     }
     char kt[200], want[200], got[200];
     key_text(kt, sizeof kt, c->t, key, klen);
     val_text(want, sizeof want, c->t, val, vlen);
-    if (rc == ZBC_KV_FOUND)
+    if (found)
         val_text(got, sizeof got, c->t, v, len);
     else
         snprintf(got, sizeof got, "absent");

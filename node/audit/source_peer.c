@@ -18,10 +18,11 @@ struct peer {
 };
 
 /* GET path with a reply of at most max_body bytes; *out is the JSON
- * object of a 200 answer; NOTFOUND for a 404. */
-static enum zbc_kv_rc peer_get(struct peer *p, const char *path, size_t max_body,
-                    json_t **out, struct zbc_err *err)
+ * object of a 200 answer; *found false for a 404. */
+static int peer_get(struct peer *p, const char *path, size_t max_body,
+                    json_t **out, bool *found, struct zbc_err *err)
 {
+    *found = false;
     struct zbc_http_reply rep;
     struct zbc_wfail f;
     memset(&f, 0, sizeof f);
@@ -29,12 +30,12 @@ static enum zbc_kv_rc peer_get(struct peer *p, const char *path, size_t max_body
                           &f)) {
         zbc_fail(err, "GET %s%s failed: %s", p->url, path, f.err.msg);
         zbc_wfail_clear(&f);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     zbc_wfail_clear(&f);
     if (rep.status == 404) {
         zbc_http_reply_free(&rep);
-        return ZBC_KV_NOTFOUND;
+        return 1;
     }
     json_error_t je;
     json_t *j = json_loadb(rep.body, rep.len, 0, &je);
@@ -46,15 +47,16 @@ static enum zbc_kv_rc peer_get(struct peer *p, const char *path, size_t max_body
                  json_is_string(e) ? ": " : "",
                  json_is_string(e) ? json_string_value(e) : "");
         json_decref(j);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     if (!json_is_object(j)) {
         json_decref(j);
         zbc_fail(err, "GET %s%s did not answer a JSON object", p->url, path);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     *out = j;
-    return ZBC_KV_FOUND;
+    *found = true;
+    return 1;
 }
 
 static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
@@ -62,10 +64,11 @@ static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     struct peer *p = ctx;
     memset(t, 0, sizeof *t);
     json_t *j = NULL;
-    enum zbc_kv_rc rc = peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!peer_get(p, "/api/v1/node/info", ZBC_HTTP_REPLY_MAX, &j, &found,
+                  err))
         return 0;
-    if (rc == ZBC_KV_NOTFOUND)
+    if (!found)
         return zbc_fail(err, "the peer has no /api/v1/node/info");
     static const char what[] = "the peer's node/info";
     uint64_t h = 0;
@@ -83,23 +86,25 @@ static int peer_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
     return ok;
 }
 
-static enum zbc_kv_rc peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
-                      struct zbc_err *err)
+static int peer_block(void *ctx, uint32_t height, struct zbc_audit_block *out,
+                      bool *found, struct zbc_err *err)
 {
     struct peer *p = ctx;
     memset(out, 0, sizeof *out);
     char path[64];
     snprintf(path, sizeof path, "/api/v1/blocks/%u", height);
     json_t *j = NULL;
-    enum zbc_kv_rc rc = peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
+    if (!peer_get(p, path, ZBC_HTTP_BLOCK_REPLY_MAX, &j, found, err))
+        return 0;
+    if (!*found)
+        return 1;
+    *found = false; /* until the reply is read */
     json_t *raw = json_object_get(j, "block_bytes");
     if (raw == NULL) {
         json_decref(j);
         zbc_fail(err, "GET %s has no block_bytes: this node's API does not "
                  "serve raw blocks, so it cannot be audited over HTTP", path);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     char what[96];
     snprintf(what, sizeof what, "the peer's reply to GET %s", path);
@@ -108,14 +113,14 @@ static enum zbc_kv_rc peer_block(void *ctx, uint32_t height, struct zbc_audit_bl
     if (!zbc_reply_str(j, "block_bytes", what, &hex, err) ||
         !zbc_reply_array(j, "events", what, &ev, err)) {
         json_decref(j);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     size_t n = json_string_length(raw) / 2;
     out->bytes = malloc(n > 0 ? n : 1);
     if (out->bytes == NULL) {
         json_decref(j);
         zbc_fail(err, "out of memory reading block %u", height);
-        return ZBC_KV_ERROR;
+        return 0;
     }
     /* bytes that are not hex are the peer's fault: an empty block here
      * is reported by the replay as a block that does not decode */
@@ -123,7 +128,8 @@ static enum zbc_kv_rc peer_block(void *ctx, uint32_t height, struct zbc_audit_bl
         out->len = 0;
     out->events_json = json_incref(ev);
     json_decref(j);
-    return ZBC_KV_FOUND;
+    *found = true;
+    return 1;
 }
 
 static void peer_close(void *ctx)

@@ -18,6 +18,7 @@
 #include "apps/app.h"
 #include "apps/fair.h"
 #include "consensus/events.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/wallet/app_client.h"
 #include "node/wallet/client.h"
@@ -162,8 +163,7 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
         checked(v, "first seat = LE64(H(\"ZBC-TURN\" || seed(%u) || id)) mod %u = %u", h, seats, first);
         if (e->start_rolls) {
             uint8_t tag[8];
-            for (int i = 0; i < 8; i++)
-                tag[i] = (uint8_t)(id >> (8 * i));
+            zbc_put_le64(tag, id);
             zbc_roll_init(&start, seed, tag, 8);
             startp = &start;
         }

@@ -412,8 +412,8 @@ static int tx_outcome(struct call *c, json_t *o, uint32_t height,
                       uint32_t index, struct zbc_err *err)
 {
     struct zbc_events ev = {0};
-    int rc = zbc_chain_events(c->api->chain, height, &ev, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_chain_events(c->api->chain, height, &ev, &found, err))
         return 0;
     const char *reason = NULL;
     for (size_t i = 0; i < ev.n && reason == NULL; i++)
@@ -528,12 +528,12 @@ static void get_account(struct call *c, const char *text)
         return;
     }
     struct zbc_account acc;
-    int rc = zbc_chain_account(c->api->chain, &a, &acc, &err);
-    if (rc == ZBC_KV_ERROR) {
+    bool found;
+    if (!zbc_chain_account(c->api->chain, &a, &acc, &found, &err)) {
         reply_error(c, 500, "cannot read the account: %s", err.msg);
         return;
     }
-    if (rc == ZBC_KV_NOTFOUND) {
+    if (!found) {
         reply_error(c, 404, "Account not found");
         return;
     }
@@ -600,12 +600,12 @@ static void get_block(struct call *c, const char *which)
     struct zbc_err err = {{0}};
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = zbc_chain_block(c->api->chain, height, &bytes, &len, &err);
-    if (rc == ZBC_KV_ERROR) {
+    bool found;
+    if (!zbc_chain_block(c->api->chain, height, &bytes, &len, &found, &err)) {
         reply_error(c, 500, "cannot read block %u: %s", height, err.msg);
         return;
     }
-    if (rc == ZBC_KV_NOTFOUND) {
+    if (!found) {
         reply_error(c, 404, "Block not found");
         return;
     }
@@ -619,8 +619,8 @@ static void get_block(struct call *c, const char *which)
                     err.msg);
         return;
     }
-    rc = zbc_chain_events(c->api->chain, height, &ev, &err);
-    ok = rc != ZBC_KV_ERROR && zbc_json_block(&o, &b, &ev, &err);
+    ok = zbc_chain_events(c->api->chain, height, &ev, &found, &err) &&
+         zbc_json_block(&o, &b, &ev, &err);
     zbc_events_free(&ev);
     zbc_block_free(&b);
     free(bytes);

@@ -109,10 +109,11 @@ static int load_tip(struct zbc_chain *c, const struct zbc_store_meta *m,
     } else {
         uint8_t *bytes = NULL;
         size_t len = 0;
-        int rc = zbc_store_block(c->store, m->tip_height, &bytes, &len, err);
-        if (rc == ZBC_KV_ERROR)
+        bool found;
+        if (!zbc_store_block(c->store, m->tip_height, &bytes, &len, &found,
+                             err))
             return 0;
-        if (rc == ZBC_KV_NOTFOUND)
+        if (!found)
             return zbc_fail(err, "the ledger's tip block %u is missing",
                             m->tip_height);
         int ok = len >= ZBC_BLOCK_HEADER_LEN &&
@@ -337,23 +338,21 @@ int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
         out->len = len;
         return copy_bytes(&out->raw, raw, len, err);
     }
-    int rc = zbc_store_tx_index(c->store, hash, &out->height, &out->index,
-                                err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_tx_index(c->store, hash, &out->height, &out->index, &found,
+                            err))
         return 0;
-    if (rc == ZBC_KV_NOTFOUND) {
+    if (!found) {
         out->status = ZBC_TX_STATUS_NOT_FOUND;
         return 1;
     }
     uint8_t *bytes = NULL;
     size_t blen = 0;
-    rc = zbc_store_block(c->store, out->height, &bytes, &blen, err);
-    if (rc != ZBC_KV_FOUND) {
-        if (rc == ZBC_KV_NOTFOUND)
-            zbc_fail(err, "block %u of an indexed transaction is missing",
-                     out->height);
+    if (!zbc_store_block(c->store, out->height, &bytes, &blen, &found, err))
         return 0;
-    }
+    if (!found)
+        return zbc_fail(err, "block %u of an indexed transaction is missing",
+                        out->height);
     struct zbc_block b;
     int ok = zbc_block_decode(&b, bytes, blen, err);
     if (ok && out->index >= b.n_tx)
@@ -607,26 +606,24 @@ int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
     return ok;
 }
 
-enum zbc_kv_rc
-zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
-                size_t *len, struct zbc_err *err)
+int zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
+                    size_t *len, bool *found, struct zbc_err *err)
 {
-    return zbc_store_block(c->store, height, bytes, len, err);
+    return zbc_store_block(c->store, height, bytes, len, found, err);
 }
 
-enum zbc_kv_rc
-zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
-                 struct zbc_err *err)
+int zbc_chain_events(struct zbc_chain *c, uint32_t height,
+                     struct zbc_events *ev, bool *found, struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = zbc_store_events(c->store, height, &bytes, &len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
-    if (!zbc_events_decode(ev, bytes, len, err))
-        rc = ZBC_KV_ERROR;
+    if (!zbc_store_events(c->store, height, &bytes, &len, found, err))
+        return 0;
+    if (!*found)
+        return 1;
+    int ok = zbc_events_decode(ev, bytes, len, err);
     free(bytes);
-    return rc;
+    return ok;
 }
 
 /* ---- state reads ---- */
@@ -646,14 +643,14 @@ static int account_fn(struct zbc_chain *c, struct zbc_state *st,
     return zbc_ledger_account(st, a->a, a->acc, &a->found, err);
 }
 
-enum zbc_kv_rc
-zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
-                  struct zbc_account *acc, struct zbc_err *err)
+int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                      struct zbc_account *acc, bool *found,
+                      struct zbc_err *err)
 {
     struct account_ctx ac = {a, acc, false};
-    if (!zbc_chain_state_read(c, account_fn, &ac, err))
-        return ZBC_KV_ERROR;
-    return ac.found ? ZBC_KV_FOUND : ZBC_KV_NOTFOUND;
+    int ok = zbc_chain_state_read(c, account_fn, &ac, err);
+    *found = ok && ac.found;
+    return ok;
 }
 
 /* ---- network (node/zbcd/chain.h; side pool and reorgs: node/zbcd/fork.c) ---- */
@@ -692,30 +689,30 @@ bool zbc_chain_synced(const struct zbc_chain *c, struct zbc_net_status *out)
 struct height_of_ctx {
     const uint8_t *hash;
     uint32_t height;
-    int rc;
+    bool found;
 };
 
 static int height_of_fn(struct zbc_store_txn *t, void *arg,
                         struct zbc_err *err)
 {
     struct height_of_ctx *h = arg;
-    h->rc = zbc_store_txn_height_of(t, h->hash, &h->height, err);
-    return h->rc != ZBC_KV_ERROR;
+    return zbc_store_txn_height_of(t, h->hash, &h->height, &h->found, err);
 }
 
-enum zbc_kv_rc zbc_chain_main_height_of(struct zbc_chain *c,
-                                        const uint8_t hash[32],
-                                        uint32_t *height, struct zbc_err *err)
+int zbc_chain_main_height_of(struct zbc_chain *c, const uint8_t hash[32],
+                             uint32_t *height, bool *found,
+                             struct zbc_err *err)
 {
     if (memcmp(hash, c->g->hash, 32) == 0) {
         *height = 0;
-        return ZBC_KV_FOUND;
+        *found = true;
+        return 1;
     }
-    struct height_of_ctx h = {hash, 0, ZBC_KV_ERROR};
-    if (!zbc_store_read(c->store, height_of_fn, &h, err))
-        return ZBC_KV_ERROR;
+    struct height_of_ctx h = {hash, 0, false};
+    int ok = zbc_store_read(c->store, height_of_fn, &h, err);
+    *found = ok && h.found;
     *height = h.height;
-    return (enum zbc_kv_rc)h.rc;
+    return ok;
 }
 
 int zbc_chain_main_header(struct zbc_chain *c, uint32_t height,
@@ -723,10 +720,10 @@ int zbc_chain_main_header(struct zbc_chain *c, uint32_t height,
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = zbc_store_block(c->store, height, &bytes, &len, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_block(c->store, height, &bytes, &len, &found, err))
         return 0;
-    if (rc == ZBC_KV_NOTFOUND)
+    if (!found)
         return zbc_fail(err, "block %u of the best chain is missing", height);
     int ok = len >= ZBC_BLOCK_HEADER_LEN &&
              zbc_block_header_decode(h, bytes, ZBC_BLOCK_HEADER_LEN, err);
@@ -756,8 +753,9 @@ bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32])
     if (s != NULL)
         return s->linked;
     uint32_t h;
+    bool found;
     struct zbc_err err = {{0}};
-    return zbc_chain_main_height_of(c, hash, &h, &err) == ZBC_KV_FOUND;
+    return zbc_chain_main_height_of(c, hash, &h, &found, &err) && found;
 }
 
 size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
@@ -784,10 +782,10 @@ int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32], size_t n,
     *height = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t h;
-        int rc = zbc_chain_main_height_of(c, loc[i], &h, err);
-        if (rc == ZBC_KV_ERROR)
+        bool found;
+        if (!zbc_chain_main_height_of(c, loc[i], &h, &found, err))
             return 0;
-        if (rc == ZBC_KV_FOUND) {
+        if (found) {
             *height = h;
             return 1;
         }
@@ -823,10 +821,10 @@ static int recv_known(struct zbc_chain *c, struct zbc_recv_result *r,
     r->kind = ZBC_RECV_DUPLICATE;
     if (zbc_side_find(&c->side, r->hash) != NULL)
         return 1;
-    enum zbc_kv_rc rc = zbc_chain_main_height_of(c, r->hash, &height, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_chain_main_height_of(c, r->hash, &height, &found, err))
         return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
-    *done = rc == ZBC_KV_FOUND;
+    *done = found;
     return 1;
 }
 
@@ -856,10 +854,10 @@ static int recv_find_parent(struct zbc_chain *c,
 {
     uint32_t ph = 0;
     *found = false;
-    enum zbc_kv_rc rc = zbc_chain_main_height_of(c, h->prev_hash, &ph, err);
-    if (rc == ZBC_KV_ERROR)
+    bool main;
+    if (!zbc_chain_main_height_of(c, h->prev_hash, &ph, &main, err))
         return 0;
-    if (rc == ZBC_KV_FOUND) {
+    if (main) {
         *found = true;
         return zbc_chain_main_parent(c, ph, parent, err);
     }

@@ -156,20 +156,22 @@ ZBC_WUR int zbc_chain_apply_block(struct zbc_chain *c, const uint8_t *bytes,
                                   struct zbc_block_info *info,
                                   struct zbc_err *err);
 
-/* Encoded block at height (malloc'ed).  Height 0 has no block
- * (NOTFOUND). */
-ZBC_WUR enum zbc_kv_rc
-zbc_chain_block(struct zbc_chain *c, uint32_t height, uint8_t **bytes,
-                size_t *len, struct zbc_err *err);
+/* Encoded block at height (malloc'ed).  Height 0 has no block (*found
+ * false).  Lookups here return 1 with *found set, or 0 with err filled
+ * (docs/architecture.md "Conventions"). */
+ZBC_WUR int zbc_chain_block(struct zbc_chain *c, uint32_t height,
+                            uint8_t **bytes, size_t *len, bool *found,
+                            struct zbc_err *err);
 /* Events of the block at height (ev empty on entry). */
-ZBC_WUR enum zbc_kv_rc
-zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
-                 struct zbc_err *err);
+ZBC_WUR int zbc_chain_events(struct zbc_chain *c, uint32_t height,
+                             struct zbc_events *ev, bool *found,
+                             struct zbc_err *err);
 
 /* ---- network: received blocks, fork choice, reorgs ----
  *
  * Blocks that are not on the best chain are held in memory (the side
- * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks): valid
+ * pool, node/zbcd/fork.h, at most ZBC_CHAIN_SIDE_MAX blocks and
+ * ZBC_CHAIN_SIDE_BYTES_MAX bytes in all): valid
  * side-branch blocks (prechecked against their parent) and orphans
  * (parent unknown: only what needs no parent is checked,
  * zbc_fork_orphan_check; held within per-peer and global budgets of
@@ -190,6 +192,10 @@ zbc_chain_events(struct zbc_chain *c, uint32_t height, struct zbc_events *ev,
  * (ZBC_RECV_TOO_DEEP). */
 
 #define ZBC_CHAIN_SIDE_MAX 4096u
+/* Bytes of all side-pool blocks together (side-branch blocks and orphans):
+ * 32 blocks of the largest size (2 MiB), where the count alone would let
+ * a misbehaving validator make the node hold 4096 of them. */
+#define ZBC_CHAIN_SIDE_BYTES_MAX ((size_t)64 << 20)
 
 enum zbc_recv_kind {
     ZBC_RECV_EXTENDED = 0, /* the block is on the best chain now */
@@ -276,10 +282,10 @@ bool zbc_chain_synced(const struct zbc_chain *c, struct zbc_net_status *out);
 
 /* ---- state reads (at the tip) ---- */
 
-/* NOTFOUND when the account has no record. */
-ZBC_WUR enum zbc_kv_rc
-zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
-                  struct zbc_account *acc, struct zbc_err *err);
+/* *found false when the account has no record. */
+ZBC_WUR int zbc_chain_account(struct zbc_chain *c, const struct zbc_addr *a,
+                              struct zbc_account *acc, bool *found,
+                              struct zbc_err *err);
 
 /* The ledger, for read-only queries other node modules make through
  * zbc_store_read (node/zbcd/chain_apps.c, node/zbcd/sse.c).  Writes belong to the

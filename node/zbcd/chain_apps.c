@@ -10,7 +10,7 @@
 static int txn_tip(struct zbc_store_txn *t, uint32_t *tip, struct zbc_err *err)
 {
     struct zbc_store_meta m;
-    if (zbc_store_txn_meta(t, &m, err) == ZBC_KV_ERROR)
+    if (!zbc_store_txn_meta(t, &m, err))
         return 0;
     *tip = m.has_tip ? m.tip_height : 0;
     return 1;

@@ -45,12 +45,11 @@ ZBC_WUR int zbc_chain_state_read(struct zbc_chain *c, zbc_chain_state_fn fn,
 ZBC_WUR int zbc_chain_state_write(struct zbc_chain *c, zbc_chain_state_fn fn,
                                   void *arg, struct zbc_err *err);
 
-/* Whether hash is a best-chain block and at which height (the genesis
- * hash is height 0). */
-ZBC_WUR enum zbc_kv_rc zbc_chain_main_height_of(struct zbc_chain *c,
-                                                const uint8_t hash[32],
-                                                uint32_t *height,
-                                                struct zbc_err *err);
+/* Whether hash is a best-chain block (*found) and at which height (the
+ * genesis hash is height 0).  0 only when the ledger cannot be read. */
+ZBC_WUR int zbc_chain_main_height_of(struct zbc_chain *c,
+                                     const uint8_t hash[32], uint32_t *height,
+                                     bool *found, struct zbc_err *err);
 /* Header of the best-chain block at height >= 1. */
 ZBC_WUR int zbc_chain_main_header(struct zbc_chain *c, uint32_t height,
                                   struct zbc_block_header *h,

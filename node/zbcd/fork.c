@@ -33,6 +33,7 @@ int zbc_side_init(struct zbc_side_pool *p, const struct zbc_orphan_limits *lim,
         p->lim.peer_max_bytes = ZBC_CHAIN_PEER_ORPHAN_BYTES_MAX;
     if (p->lim.max_age_ms == 0)
         p->lim.max_age_ms = ZBC_CHAIN_ORPHAN_AGE_MS;
+    p->max_bytes = ZBC_CHAIN_SIDE_BYTES_MAX;
     return 1;
 }
 
@@ -63,6 +64,7 @@ void zbc_side_remove_at(struct zbc_side_pool *p, size_t i)
         p->n_orphans--;
         p->orphan_bytes -= s->len;
     }
+    p->bytes -= s->len;
     free(s->bytes);
     *s = p->b[--p->n];
 }
@@ -74,14 +76,29 @@ void zbc_side_remove(struct zbc_side_pool *p, const uint8_t hash[32])
         zbc_side_remove_at(p, (size_t)(s - p->b));
 }
 
-/* A full pool drops an orphan (the oldest), else its lowest side block. */
-static void make_room(struct zbc_side_pool *p)
+static bool kept(const struct zbc_side_pool *p, const uint8_t hash[32])
 {
-    if (p->n < ZBC_CHAIN_SIDE_MAX)
-        return;
-    size_t worst = 0;
-    for (size_t i = 1; i < p->n; i++) {
-        const struct zbc_side_block *s = &p->b[i], *w = &p->b[worst];
+    for (size_t i = 0; i < p->n_keep; i++) {
+        if (memcmp(p->keep[i], hash, 32) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* The block to drop first: an orphan (the oldest), else the lowest side
+ * block; never one the reorg in progress keeps.  p->n when none. */
+static size_t least_useful(const struct zbc_side_pool *p)
+{
+    size_t worst = p->n;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct zbc_side_block *s = &p->b[i];
+        if (kept(p, s->hash))
+            continue;
+        if (worst == p->n) {
+            worst = i;
+            continue;
+        }
+        const struct zbc_side_block *w = &p->b[worst];
         bool better;
         if (s->linked != w->linked)
             better = !s->linked;
@@ -92,15 +109,33 @@ static void make_room(struct zbc_side_pool *p)
         if (better)
             worst = i;
     }
-    if (p->n > 0)
+    return worst;
+}
+
+/* Drops the least useful blocks until one more block of len bytes fits
+ * both the count (ZBC_CHAIN_SIDE_MAX) and the byte budget (max_bytes). */
+static int make_room(struct zbc_side_pool *p, size_t len, struct zbc_err *err)
+{
+    if (len > p->max_bytes)
+        return zbc_fail(err, "a %zu-byte block is larger than the side "
+                        "pool's %zu-byte budget", len, p->max_bytes);
+    while (p->n >= ZBC_CHAIN_SIDE_MAX || p->bytes + len > p->max_bytes) {
+        size_t worst = least_useful(p);
+        if (worst == p->n)
+            return zbc_fail(err, "the side pool is full (%zu blocks, %zu "
+                            "bytes) of blocks the reorg in progress needs",
+                            p->n, p->bytes);
         zbc_side_remove_at(p, worst);
+    }
+    return 1;
 }
 
 static int hold(struct zbc_side_pool *p, const struct zbc_block_header *h,
                 const uint8_t hash[32], const uint8_t *bytes, size_t len,
                 bool linked, struct zbc_err *err)
 {
-    make_room(p);
+    if (!make_room(p, len, err))
+        return 0;
     uint8_t *copy = malloc(len > 0 ? len : 1);
     if (copy == NULL)
         return zbc_fail(err, "out of memory holding a %zu-byte block", len);
@@ -117,6 +152,7 @@ static int hold(struct zbc_side_pool *p, const struct zbc_block_header *h,
     s->linked = linked;
     s->seq = ++p->seq;
     p->n++;
+    p->bytes += len;
     if (!linked) {
         p->n_orphans++;
         p->orphan_bytes += len;
@@ -347,11 +383,12 @@ int zbc_fork_branch(struct zbc_chain *c, const uint8_t hash[32],
     for (;;) {
         const struct zbc_side_block *s = zbc_side_find(&c->side, cur);
         if (s == NULL) {
-            enum zbc_kv_rc rc = zbc_chain_main_height_of(c, cur, fork, err);
-            if (rc == ZBC_KV_FOUND)
+            bool found;
+            int ok = zbc_chain_main_height_of(c, cur, fork, &found, err);
+            if (ok && found)
                 break;
             free(br);
-            if (rc == ZBC_KV_NOTFOUND)
+            if (ok)
                 zbc_fail(err, "side branch does not reach the best chain");
             return 0;
         }
@@ -421,19 +458,17 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     uint32_t height = c->tip.height;
     free(u->bytes);
     u->bytes = NULL;
-    int rc = zbc_store_txn_block(t, height, &u->bytes, &u->len, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "tip block %u is missing", height)
-                   : 0;
+    bool found;
+    if (!zbc_store_txn_block(t, height, &u->bytes, &u->len, &found, err))
+        return 0;
+    if (!found)
+        return zbc_fail(err, "tip block %u is missing", height);
     uint8_t *ubytes = NULL;
     size_t ulen = 0;
-    rc = zbc_store_txn_undo(t, height, &ubytes, &ulen, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc == ZBC_KV_NOTFOUND
-                   ? zbc_fail(err, "undo record of block %u is missing",
-                              height)
-                   : 0;
+    if (!zbc_store_txn_undo(t, height, &ubytes, &ulen, &found, err))
+        return 0;
+    if (!found)
+        return zbc_fail(err, "undo record of block %u is missing", height);
     struct zbc_undo undo = {0};
     int ok = zbc_undo_decode(&undo, ubytes, ulen, err);
     free(ubytes);
@@ -548,6 +583,11 @@ int zbc_fork_reorg_to(struct zbc_chain *c, const uint8_t target[32],
     uint32_t fork;
     if (!zbc_fork_branch(c, target, &br, &n, &fork, err))
         return 0;
+    /* the blocks undone below must not push the branch out of the pool */
+    const uint8_t (*outer_keep)[32] = c->side.keep;
+    size_t outer_n_keep = c->side.n_keep;
+    c->side.keep = (const uint8_t (*)[32])br;
+    c->side.n_keep = n;
     uint32_t depth = c->tip.height - fork;
     uint8_t old_tip[32];
     memcpy(old_tip, c->tip.hash, 32);
@@ -570,6 +610,8 @@ int zbc_fork_reorg_to(struct zbc_chain *c, const uint8_t target[32],
         if (ok)
             r->applied++;
     }
+    c->side.keep = outer_keep;
+    c->side.n_keep = outer_n_keep;
     if (!ok && i > 0) {
         char hex[65];
         zbc_hex_encode(hex, br[i - 1], 32);

@@ -39,13 +39,20 @@ struct zbc_side_block {
 struct zbc_side_pool {
     struct zbc_side_block *b; /* ZBC_CHAIN_SIDE_MAX slots */
     size_t n;
+    size_t bytes;     /* of all n blocks */
+    size_t max_bytes; /* budget for bytes: ZBC_CHAIN_SIDE_BYTES_MAX */
     size_t n_orphans;
     size_t orphan_bytes;
     uint64_t seq;
     struct zbc_orphan_limits lim; /* defaults filled in */
+    /* The branch a reorg in progress applies (zbc_fork_reorg_to): never
+     * dropped to make room. */
+    const uint8_t (*keep)[32];
+    size_t n_keep;
 };
 
-/* lim NULL or zero fields: the ZBC_CHAIN_ORPHAN_* defaults. */
+/* lim NULL or zero fields: the ZBC_CHAIN_ORPHAN_* defaults; max_bytes is
+ * ZBC_CHAIN_SIDE_BYTES_MAX. */
 ZBC_WUR int zbc_side_init(struct zbc_side_pool *p,
                           const struct zbc_orphan_limits *lim,
                           struct zbc_err *err);
@@ -56,8 +63,10 @@ struct zbc_side_block *zbc_side_find(struct zbc_side_pool *p,
 void zbc_side_remove_at(struct zbc_side_pool *p, size_t i);
 void zbc_side_remove(struct zbc_side_pool *p, const uint8_t hash[32]);
 
-/* Holds a validated side-branch block (a copy of bytes).  A full pool
- * first drops an orphan, else its lowest side block. */
+/* Holds a validated side-branch block (a copy of bytes).  A pool at
+ * ZBC_CHAIN_SIDE_MAX blocks, or that the block would take past max_bytes,
+ * first drops orphans (oldest first), then its lowest side blocks, never
+ * one of keep.  Fails (nothing held) when that cannot make room. */
 ZBC_WUR int zbc_side_add(struct zbc_side_pool *p,
                          const struct zbc_block_header *h,
                          const uint8_t hash[32], const uint8_t *bytes,
@@ -66,8 +75,9 @@ ZBC_WUR int zbc_side_add(struct zbc_side_pool *p,
 /* Holds an orphan from peer (NULL: none named) within the budgets
  * (docs/p2p.md §7): past the peer's count or bytes its own oldest orphans
  * go first; past the global count or bytes, the oldest orphans of the
- * peer holding the most orphan bytes.  *held: false when the block alone
- * is larger than a byte budget (not stored; success). */
+ * peer holding the most orphan bytes; then the whole pool's limits as in
+ * zbc_side_add.  *held: false when the block alone is larger than a byte
+ * budget (not stored; success). */
 ZBC_WUR int zbc_side_add_orphan(struct zbc_side_pool *p,
                                 const struct zbc_block_header *h,
                                 const uint8_t hash[32], const uint8_t *bytes,

@@ -960,7 +960,8 @@ static bool answer_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
     for (uint32_t h = from + 1; h <= tip && n < g->count; h++) {
         uint8_t *b = NULL;
         size_t len = 0;
-        if (zbc_chain_block(p->chain, h, &b, &len, &err) != ZBC_KV_FOUND) {
+        bool found;
+        if (!zbc_chain_block(p->chain, h, &b, &len, &found, &err) || !found) {
             zbc_log_error("p2p: cannot read block %u: %s", h, err.msg);
             break;
         }

@@ -152,10 +152,10 @@ static int send_block(struct stream *st, uint32_t h, struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
-    int rc = zbc_store_events(st->sse->store, h, &bytes, &len, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!zbc_store_events(st->sse->store, h, &bytes, &len, &found, err))
         return 0;
-    if (rc == ZBC_KV_NOTFOUND)
+    if (!found)
         return 1; /* no events recorded for this block */
     struct zbc_events ev = {0};
     int ok = zbc_events_decode(&ev, bytes, len, err);

@@ -105,19 +105,21 @@ uint32_t zbc_store_le32(const uint8_t p[4])
 /* ---- low-level get/put/del with error mapping ---- */
 
 static int db_get(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
-                  size_t klen, MDB_val *v, struct zbc_err *err)
+                  size_t klen, MDB_val *v, bool *found, struct zbc_err *err)
 {
+    *found = false;
     if (!t->s->has[db])
-        return ZBC_KV_NOTFOUND;
+        return 1;
     MDB_val key = {klen, (void *)k};
     int rc = mdb_get(t->txn, t->s->dbi[db], &key, v);
-    if (rc == 0)
-        return ZBC_KV_FOUND;
+    if (rc == 0) {
+        *found = true;
+        return 1;
+    }
     if (rc == MDB_NOTFOUND)
-        return ZBC_KV_NOTFOUND;
-    zbc_fail(err, "ledger read from %s failed: %s", db_names[db],
-             mdb_strerror(rc));
-    return ZBC_KV_ERROR;
+        return 1;
+    return zbc_fail(err, "ledger read from %s failed: %s", db_names[db],
+                    mdb_strerror(rc));
 }
 
 static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
@@ -153,22 +155,23 @@ static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
 
 static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
                        const void *k, size_t klen, uint8_t **bytes,
-                       size_t *len, struct zbc_err *err)
+                       size_t *len, bool *found, struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, db, k, klen, &v, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
+    if (!db_get(t, db, k, klen, &v, found, err))
+        return 0;
+    if (!*found)
+        return 1;
     uint8_t *copy = malloc(v.mv_size > 0 ? v.mv_size : 1);
     if (copy == NULL) {
-        zbc_fail(err, "out of memory reading %zu bytes from %s", v.mv_size,
-                 db_names[db]);
-        return ZBC_KV_ERROR;
+        *found = false;
+        return zbc_fail(err, "out of memory reading %zu bytes from %s",
+                        v.mv_size, db_names[db]);
     }
     memcpy(copy, v.mv_data, v.mv_size);
     *bytes = copy;
     *len = v.mv_size;
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
 /* ---- the consensus kv interface ---- */
@@ -194,9 +197,11 @@ static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
     if (!kv_check(table, klen, &db, err))
         return 0;
     MDB_val v;
-    int rc = db_get(t, db, key, klen, &v, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc != ZBC_KV_ERROR;
+    bool there;
+    if (!db_get(t, db, key, klen, &v, &there, err))
+        return 0;
+    if (!there)
+        return 1;
     if (v.mv_size > cap)
         return zbc_fail(err, "state value in %s is %zu bytes, more than the "
                              "%zu the caller can hold", db_names[db],
@@ -287,10 +292,10 @@ static int store_fail_lmdb(struct zbc_err *err, const char *what, int rc)
 static int check_schema(struct zbc_store_txn *t, struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, ZBC_STORE_DB_META, "schema", 6, &v, err);
-    if (rc == ZBC_KV_ERROR)
+    bool found;
+    if (!db_get(t, ZBC_STORE_DB_META, "schema", 6, &v, &found, err))
         return 0;
-    if (rc == ZBC_KV_NOTFOUND) {
+    if (!found) {
         uint8_t b[4];
         zbc_put_le32(b, ZBC_STORE_SCHEMA);
         return db_put(t, ZBC_STORE_DB_META, "schema", 6, b, 4, err);
@@ -608,42 +613,37 @@ int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
 
 /* ---- meta ---- */
 
-enum zbc_kv_rc
-zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
-                   struct zbc_err *err)
+int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
+                       struct zbc_err *err)
 {
     memset(m, 0, sizeof *m);
     MDB_val v;
-    int rc = db_get(t, ZBC_STORE_DB_META, "genesis", 7, &v, err);
-    if (rc == ZBC_KV_ERROR)
-        return rc;
-    if (rc == ZBC_KV_FOUND) {
-        if (v.mv_size != 32) {
-            zbc_fail(err, "ledger genesis record is %zu bytes, not 32",
-                     v.mv_size);
-            return ZBC_KV_ERROR;
-        }
+    bool found;
+    if (!db_get(t, ZBC_STORE_DB_META, "genesis", 7, &v, &found, err))
+        return 0;
+    if (found) {
+        if (v.mv_size != 32)
+            return zbc_fail(err, "ledger genesis record is %zu bytes, not 32",
+                            v.mv_size);
         memcpy(m->genesis_hash, v.mv_data, 32);
         m->has_genesis = true;
     }
-    rc = db_get(t, ZBC_STORE_DB_META, "tip", 3, &v, err);
-    if (rc == ZBC_KV_ERROR)
-        return rc;
-    if (rc == ZBC_KV_FOUND) {
-        if (v.mv_size != 36) {
-            zbc_fail(err, "ledger tip record is %zu bytes, not 36", v.mv_size);
-            return ZBC_KV_ERROR;
-        }
+    if (!db_get(t, ZBC_STORE_DB_META, "tip", 3, &v, &found, err))
+        return 0;
+    if (found) {
+        if (v.mv_size != 36)
+            return zbc_fail(err, "ledger tip record is %zu bytes, not 36",
+                            v.mv_size);
         m->tip_height = zbc_get_le32(v.mv_data);
         memcpy(m->tip_hash, (const uint8_t *)v.mv_data + 4, 32);
         m->has_tip = true;
     }
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
 static int meta_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
-    return zbc_store_txn_meta(t, arg, err) == ZBC_KV_FOUND;
+    return zbc_store_txn_meta(t, arg, err);
 }
 
 int zbc_store_get_meta(struct zbc_store *s, struct zbc_store_meta *m,
@@ -733,77 +733,78 @@ int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
 
 /* ---- reads ---- */
 
-enum zbc_kv_rc
-zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
-                  const void *key, size_t klen, uint8_t **bytes, size_t *len,
-                  struct zbc_err *err)
+int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, uint8_t **bytes,
+                      size_t *len, bool *found, struct zbc_err *err)
 {
-    if (db >= ZBC_STORE_DB_COUNT) {
-        zbc_fail(err, "ledger database %d does not exist", (int)db);
-        return ZBC_KV_ERROR;
-    }
-    return db_get_copy(t, db, key, klen, bytes, len, err);
+    *found = false;
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    return db_get_copy(t, db, key, klen, bytes, len, found, err);
 }
 
-enum zbc_kv_rc
-zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err)
+int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
+                        uint8_t **bytes, size_t *len, bool *found,
+                        struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, err);
+    return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, found, err);
 }
 
-enum zbc_kv_rc
-zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
-                        uint32_t *height, struct zbc_err *err)
+int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
+                            uint32_t *height, bool *found,
+                            struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
+    if (!db_get(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, &v, found, err))
+        return 0;
+    if (!*found)
+        return 1;
     if (v.mv_size != 4) {
-        zbc_fail(err, "block hash index entry is %zu bytes, not 4", v.mv_size);
-        return ZBC_KV_ERROR;
+        *found = false;
+        return zbc_fail(err, "block hash index entry is %zu bytes, not 4",
+                        v.mv_size);
     }
     *height = zbc_get_le32(v.mv_data);
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
-enum zbc_kv_rc
-zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                       uint32_t *height, uint32_t *index, struct zbc_err *err)
+int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
+                           uint32_t *height, uint32_t *index, bool *found,
+                           struct zbc_err *err)
 {
     MDB_val v;
-    int rc = db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, err);
-    if (rc != ZBC_KV_FOUND)
-        return rc;
+    if (!db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, found, err))
+        return 0;
+    if (!*found)
+        return 1;
     if (v.mv_size != 8) {
-        zbc_fail(err, "transaction index entry is %zu bytes, not 8",
-                 v.mv_size);
-        return ZBC_KV_ERROR;
+        *found = false;
+        return zbc_fail(err, "transaction index entry is %zu bytes, not 8",
+                        v.mv_size);
     }
     *height = zbc_get_le32(v.mv_data);
     *index = zbc_get_le32((const uint8_t *)v.mv_data + 4);
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
-enum zbc_kv_rc
-zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                   size_t *len, struct zbc_err *err)
+int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
+                       uint8_t **bytes, size_t *len, bool *found,
+                       struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, err);
+    return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, found, err);
 }
 
-enum zbc_kv_rc
-zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                     size_t *len, struct zbc_err *err)
+int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
+                         uint8_t **bytes, size_t *len, bool *found,
+                         struct zbc_err *err)
 {
     uint8_t k[4];
     zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, err);
+    return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, found, err);
 }
 
 /* Single-item reads, each in its own short read transaction. */
@@ -821,7 +822,7 @@ struct single_read {
     size_t *len;
     uint32_t *out_height;
     uint32_t *out_index;
-    int rc;
+    bool *found;
 };
 
 static int single_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
@@ -829,50 +830,50 @@ static int single_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     struct single_read *r = arg;
     switch (r->kind) {
     case SINGLE_BLOCK:
-        r->rc = zbc_store_txn_block(t, r->height, r->bytes, r->len, err);
-        break;
+        return zbc_store_txn_block(t, r->height, r->bytes, r->len, r->found,
+                                   err);
     case SINGLE_EVENTS:
-        r->rc = zbc_store_txn_events(t, r->height, r->bytes, r->len, err);
-        break;
+        return zbc_store_txn_events(t, r->height, r->bytes, r->len, r->found,
+                                    err);
     case SINGLE_TX_INDEX:
-        r->rc = zbc_store_txn_tx_index(t, r->hash, r->out_height, r->out_index,
-                                       err);
-        break;
+        return zbc_store_txn_tx_index(t, r->hash, r->out_height, r->out_index,
+                                      r->found, err);
     }
-    return r->rc != ZBC_KV_ERROR;
+    return zbc_fail(err, "unknown single ledger read %d", (int)r->kind);
 }
 
 static int single_read(struct zbc_store *s, struct single_read *r,
                        struct zbc_err *err)
 {
-    if (!zbc_store_read(s, single_fn, r, err))
-        return ZBC_KV_ERROR;
-    return r->rc;
+    *r->found = false;
+    if (zbc_store_read(s, single_fn, r, err))
+        return 1;
+    *r->found = false;
+    return 0;
 }
 
-enum zbc_kv_rc
-zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                size_t *len, struct zbc_err *err)
+int zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                    size_t *len, bool *found, struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_BLOCK, .height = height,
-                            .bytes = bytes, .len = len};
+                            .bytes = bytes, .len = len, .found = found};
     return single_read(s, &r, err);
 }
 
-enum zbc_kv_rc
-zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                 size_t *len, struct zbc_err *err)
+int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
+                     size_t *len, bool *found, struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_EVENTS, .height = height,
-                            .bytes = bytes, .len = len};
+                            .bytes = bytes, .len = len, .found = found};
     return single_read(s, &r, err);
 }
 
-enum zbc_kv_rc
-zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                   uint32_t *height, uint32_t *index, struct zbc_err *err)
+int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                       uint32_t *height, uint32_t *index, bool *found,
+                       struct zbc_err *err)
 {
     struct single_read r = {.kind = SINGLE_TX_INDEX, .hash = tx_hash,
-                            .out_height = height, .out_index = index};
+                            .out_height = height, .out_index = index,
+                            .found = found};
     return single_read(s, &r, err);
 }

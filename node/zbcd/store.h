@@ -180,43 +180,44 @@ ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
                                    struct zbc_err *err);
 
 /* ---- reads (inside any transaction) ----
- * Return enum zbc_kv_rc: ZBC_KV_FOUND, ZBC_KV_NOTFOUND or ZBC_KV_ERROR.
+ * Lookups return 1 with *found set (false: nothing stored there, not an
+ * error) or 0 with err filled (docs/architecture.md "Conventions").
  * Byte results are malloc'ed copies the caller frees. */
 
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
-                   struct zbc_err *err);
+/* Never "not found": m->has_genesis and m->has_tip say what is there. */
+ZBC_WUR int zbc_store_txn_meta(struct zbc_store_txn *t,
+                               struct zbc_store_meta *m, struct zbc_err *err);
 /* The raw value stored under key in db, whatever its size. */
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
-                  const void *key, size_t klen, uint8_t **bytes, size_t *len,
-                  struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                    size_t *len, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
-                        uint32_t *height, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                       uint32_t *height, uint32_t *index, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                   size_t *len, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height, uint8_t **bytes,
-                     size_t *len, struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                              const void *key, size_t klen, uint8_t **bytes,
+                              size_t *len, bool *found, struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
+                                uint8_t **bytes, size_t *len, bool *found,
+                                struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_height_of(struct zbc_store_txn *t,
+                                    const uint8_t hash[32], uint32_t *height,
+                                    bool *found, struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_tx_index(struct zbc_store_txn *t,
+                                   const uint8_t tx_hash[32], uint32_t *height,
+                                   uint32_t *index, bool *found,
+                                   struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
+                               uint8_t **bytes, size_t *len, bool *found,
+                               struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
+                                 uint8_t **bytes, size_t *len, bool *found,
+                                 struct zbc_err *err);
 
 /* The same, each in its own short read transaction. */
-ZBC_WUR enum zbc_kv_rc
-zbc_store_block(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                size_t *len, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                   uint32_t *height, uint32_t *index, struct zbc_err *err);
-ZBC_WUR enum zbc_kv_rc
-zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
-                 size_t *len, struct zbc_err *err);
+ZBC_WUR int zbc_store_block(struct zbc_store *s, uint32_t height,
+                            uint8_t **bytes, size_t *len, bool *found,
+                            struct zbc_err *err);
+ZBC_WUR int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
+                               uint32_t *height, uint32_t *index, bool *found,
+                               struct zbc_err *err);
+ZBC_WUR int zbc_store_events(struct zbc_store *s, uint32_t height,
+                             uint8_t **bytes, size_t *len, bool *found,
+                             struct zbc_err *err);
 
 /* Refuses a data.mdb shorter than the last page its meta page names (a
  * truncated copy or a full disk): mapping it as it is would end the process

@@ -48,13 +48,14 @@ static int f_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
 }
 
 static int f_block(void *ctx, uint32_t h, struct zbc_audit_block *out,
-                   struct zbc_err *err)
+                   bool *found, struct zbc_err *err)
 {
     struct fake *k = ctx;
     (void)err;
     memset(out, 0, sizeof *out);
-    if (h < 1 || h > N_BLOCKS)
-        return ZBC_KV_NOTFOUND;
+    *found = h >= 1 && h <= N_BLOCKS;
+    if (!*found)
+        return 1;
     struct mem_block *m = &k->c->b[h];
     out->bytes = malloc(m->len);
     memcpy(out->bytes, m->bytes, m->len);
@@ -63,7 +64,7 @@ static int f_block(void *ctx, uint32_t h, struct zbc_audit_block *out,
     memcpy(out->events_raw, m->ev, m->ev_len);
     out->events_len = m->ev_len;
     out->has_events_raw = true;
-    return ZBC_KV_FOUND;
+    return 1;
 }
 
 static int f_final(void *ctx, const struct zbc_audit_final *fin,

@@ -33,12 +33,14 @@ static uint64_t balance_of(struct zbc_chain *c, const struct zbc_addr *a)
 {
     struct zbc_account acc = {0};
     struct zbc_err err = {{0}};
-    int rc = zbc_chain_account(c, a, &acc, &err);
-    return rc == ZBC_KV_FOUND ? acc.balance : (uint64_t)-1;
+    bool found;
+    int ok = zbc_chain_account(c, a, &acc, &found, &err);
+    return ok && found ? acc.balance : (uint64_t)-1;
 }
 
 static void test_fresh_open_and_produce(void)
 {
+    bool found;
     struct fixture f;
     fx_setup(&f);
     struct zbc_chain *c = open_chain(&f, &f.key);
@@ -54,7 +56,7 @@ static void test_fresh_open_and_produce(void)
     uint8_t nobody_seed[32];
     fx_account(&nobody, nobody_seed, 0x77);
     struct zbc_account acc;
-    CHECK_EQ_INT(zbc_chain_account(c, &nobody, &acc, &err), ZBC_KV_NOTFOUND);
+    CHECK(zbc_chain_account(c, &nobody, &acc, &found, &err) && !found);
 
     struct zbc_slot slot;
     CHECK(zbc_chain_next_slot(c, &slot, &err));
@@ -69,7 +71,7 @@ static void test_fresh_open_and_produce(void)
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 0);
     uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK_EQ_INT(zbc_chain_block(c, 1, &bytes, &len, &err), ZBC_KV_NOTFOUND);
+    CHECK(zbc_chain_block(c, 1, &bytes, &len, &found, &err) && !found);
 
     /* an empty block */
     CHECK(zbc_chain_produce(c, slot.earliest_ms, &info, &err));
@@ -77,7 +79,7 @@ static void test_fresh_open_and_produce(void)
     CHECK_EQ_INT(info.n_tx, 0);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
     CHECK_EQ_MEM(zbc_chain_tip(c)->hash, info.hash, 32);
-    CHECK_EQ_INT(zbc_chain_block(c, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    CHECK(zbc_chain_block(c, 1, &bytes, &len, &found, &err) && found);
     struct zbc_block b;
     CHECK(zbc_block_decode(&b, bytes, len, &err));
     uint8_t h[32];
@@ -151,7 +153,7 @@ static void test_fresh_open_and_produce(void)
     CHECK(err.msg[0] != '\0');
 
     struct zbc_events ev = {0};
-    CHECK_EQ_INT(zbc_chain_events(c, 2, &ev, &err), ZBC_KV_FOUND);
+    CHECK(zbc_chain_events(c, 2, &ev, &found, &err) && found);
     int transfers = 0;
     for (size_t i = 0; i < ev.n; i++) {
         if (ev.e[i].kind == ZBC_EVENT_TRANSFER) {
@@ -162,7 +164,7 @@ static void test_fresh_open_and_produce(void)
     }
     CHECK_EQ_INT(transfers, 1);
     zbc_events_free(&ev);
-    CHECK_EQ_INT(zbc_chain_events(c, 3, &ev, &err), ZBC_KV_NOTFOUND);
+    CHECK(zbc_chain_events(c, 3, &ev, &found, &err) && !found);
 
     uint8_t root[32];
     zbc_chain_tip_state_root(c, root);
@@ -232,6 +234,7 @@ static void test_no_key_never_produces(void)
  * reaches the same tip and state root.  A bad block leaves B unchanged. */
 static void test_apply_on_second_node(void)
 {
+    bool found;
     struct fixture f;
     fx_setup(&f);
     struct zbc_chain *a = open_chain(&f, &f.key);
@@ -251,8 +254,8 @@ static void test_apply_on_second_node(void)
     CHECK(zbc_chain_produce(a, t1 + FX_BLOCK_TIME, &info, &err));
     uint8_t *b1 = NULL, *b2 = NULL;
     size_t l1 = 0, l2 = 0;
-    CHECK_EQ_INT(zbc_chain_block(a, 1, &b1, &l1, &err), ZBC_KV_FOUND);
-    CHECK_EQ_INT(zbc_chain_block(a, 2, &b2, &l2, &err), ZBC_KV_FOUND);
+    CHECK(zbc_chain_block(a, 1, &b1, &l1, &found, &err) && found);
+    CHECK(zbc_chain_block(a, 2, &b2, &l2, &found, &err) && found);
     uint8_t root_a[32];
     zbc_chain_tip_state_root(a, root_a);
     zbc_chain_close(a);
@@ -282,8 +285,7 @@ static void test_apply_on_second_node(void)
         free(bad);
         uint8_t *none = NULL;
         size_t nl = 0;
-        CHECK_EQ_INT(zbc_chain_block(b, 1, &none, &nl, &err),
-                     ZBC_KV_NOTFOUND);
+        CHECK(zbc_chain_block(b, 1, &none, &nl, &found, &err) && !found);
         CHECK_EQ_INT(balance_of(b, &f.bob), 1000);
 
         CHECK(zbc_chain_apply_block(b, b1, l1, now, &info, &err));

@@ -129,6 +129,7 @@ static void test_tie_earlier_timestamp(void)
 
 static void test_bad_blocks_refused(void)
 {
+    bool found;
     struct net n;
     net_setup(&n);
     struct zbc_chain *a = open_node(&n, "a", &n.k1);
@@ -138,7 +139,7 @@ static void test_bad_blocks_refused(void)
     size_t len = 0;
     struct zbc_err err = {{0}};
     struct zbc_recv_result r;
-    CHECK_EQ_INT(zbc_chain_block(a, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    CHECK(zbc_chain_block(a, 1, &bytes, &len, &found, &err) && found);
 
     /* garbage */
     static const uint8_t junk[5] = {1, 2, 3, 4, 5};
@@ -163,7 +164,7 @@ static void test_bad_blocks_refused(void)
     struct zbc_chain *b = open_node(&n, "b", &n.k2);
     CHECK(produce(b, 0));
     free(bytes);
-    CHECK_EQ_INT(zbc_chain_block(b, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    CHECK(zbc_chain_block(b, 1, &bytes, &len, &found, &err) && found);
     bytes[300] ^= 1;
     CHECK(!zbc_chain_receive_block(c, bytes, len, LATE_MS, NULL, &r, &err));
     CHECK_EQ_INT(r.kind, ZBC_RECV_INVALID);

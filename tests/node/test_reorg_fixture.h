@@ -160,7 +160,8 @@ __attribute__((unused)) static enum zbc_recv_kind give(struct zbc_chain *dst, st
     size_t len = 0;
     struct zbc_err err = {{0}};
     struct zbc_recv_result r;
-    if (zbc_chain_block(src, height, &bytes, &len, &err) != ZBC_KV_FOUND) {
+    bool found;
+    if (!zbc_chain_block(src, height, &bytes, &len, &found, &err) || !found) {
         fprintf(stderr, "no block %u: %s\n", height, err.msg);
         exit(2);
     }

@@ -23,7 +23,8 @@ static uint8_t *block_of(struct zbc_chain *src, uint32_t height, size_t *len)
 {
     uint8_t *bytes = NULL;
     struct zbc_err err = {{0}};
-    if (zbc_chain_block(src, height, &bytes, len, &err) != ZBC_KV_FOUND) {
+    bool found;
+    if (!zbc_chain_block(src, height, &bytes, len, &found, &err) || !found) {
         fprintf(stderr, "no block %u: %s\n", height, err.msg);
         exit(2);
     }

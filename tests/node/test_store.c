@@ -164,6 +164,7 @@ static void test_kv_ops(void)
 
 static void test_block_atomic_and_reopen(void)
 {
+    bool found;
     fresh_dir();
     struct zbc_store *s = open_store(0, 0);
     struct zbc_err err = {{0}};
@@ -188,13 +189,12 @@ static void test_block_atomic_and_reopen(void)
 
     uint8_t *bytes = NULL;
     size_t len = 0;
-    CHECK_EQ_INT(zbc_store_block(s, 2, &bytes, &len, &err), ZBC_KV_NOTFOUND);
-    CHECK_EQ_INT(zbc_store_events(s, 2, &bytes, &len, &err), ZBC_KV_NOTFOUND);
+    CHECK(zbc_store_block(s, 2, &bytes, &len, &found, &err) && !found);
+    CHECK(zbc_store_events(s, 2, &bytes, &len, &found, &err) && !found);
     uint8_t txh2[32];
     memset(txh2, 0xA2, 32);
     uint32_t h = 0, idx = 0;
-    CHECK_EQ_INT(zbc_store_tx_index(s, txh2, &h, &idx, &err),
-                 ZBC_KV_NOTFOUND);
+    CHECK(zbc_store_tx_index(s, txh2, &h, &idx, &found, &err) && !found);
     CHECK(zbc_store_get_meta(s, &m, &err));
     CHECK(m.has_tip);
     CHECK_EQ_INT(m.tip_height, 1);
@@ -209,16 +209,16 @@ static void test_block_atomic_and_reopen(void)
 
     /* reopen: block 1, its index, events and state survive */
     s = open_store(0, 0);
-    CHECK_EQ_INT(zbc_store_block(s, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    CHECK(zbc_store_block(s, 1, &bytes, &len, &found, &err) && found);
     CHECK_EQ_INT(len, 6);
     CHECK_EQ_MEM(bytes, "block1", 6);
     free(bytes);
-    CHECK_EQ_INT(zbc_store_events(s, 1, &bytes, &len, &err), ZBC_KV_FOUND);
+    CHECK(zbc_store_events(s, 1, &bytes, &len, &found, &err) && found);
     CHECK_EQ_INT(len, 2);
     free(bytes);
     uint8_t txh1[32];
     memset(txh1, 0xA1, 32);
-    CHECK_EQ_INT(zbc_store_tx_index(s, txh1, &h, &idx, &err), ZBC_KV_FOUND);
+    CHECK(zbc_store_tx_index(s, txh1, &h, &idx, &found, &err) && found);
     CHECK_EQ_INT(h, 1);
     CHECK_EQ_INT(idx, 7);
     CHECK(zbc_store_get_meta(s, &m, &err));
@@ -240,14 +240,13 @@ static int genesis_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 struct hash_lookup {
     uint8_t hash[32];
     uint32_t height;
-    int rc;
+    bool found;
 };
 
 static int hash_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct hash_lookup *l = arg;
-    l->rc = zbc_store_txn_height_of(t, l->hash, &l->height, err);
-    return 1;
+    return zbc_store_txn_height_of(t, l->hash, &l->height, &l->found, err);
 }
 
 static void test_meta_and_hash_index(void)
@@ -271,11 +270,11 @@ static void test_meta_and_hash_index(void)
     struct hash_lookup l;
     memset(l.hash, 0x55, 32);
     CHECK(zbc_store_read(s, hash_fn, &l, &err));
-    CHECK_EQ_INT(l.rc, ZBC_KV_FOUND);
+    CHECK(l.found);
     CHECK_EQ_INT(l.height, 5);
     memset(l.hash, 0x56, 32);
     CHECK(zbc_store_read(s, hash_fn, &l, &err));
-    CHECK_EQ_INT(l.rc, ZBC_KV_NOTFOUND);
+    CHECK(!l.found);
     zbc_store_close(s);
     remove_dir();
 }
@@ -434,7 +433,7 @@ static int undo_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 
 struct undo_probe {
     uint32_t height;
-    int rc;
+    bool found;
 };
 
 static int undo_probe_fn(struct zbc_store_txn *t, void *arg,
@@ -443,9 +442,9 @@ static int undo_probe_fn(struct zbc_store_txn *t, void *arg,
     struct undo_probe *p = arg;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    p->rc = zbc_store_txn_undo(t, p->height, &bytes, &len, err);
+    int ok = zbc_store_txn_undo(t, p->height, &bytes, &len, &p->found, err);
     free(bytes);
-    return 1;
+    return ok;
 }
 
 static void test_undo_window(void)
@@ -459,13 +458,13 @@ static void test_undo_window(void)
         CHECK(zbc_store_write(s, undo_fn, &heights[i], &err));
     struct undo_probe p = {.height = 1};
     CHECK(zbc_store_read(s, undo_probe_fn, &p, &err));
-    CHECK_EQ_INT(p.rc, ZBC_KV_NOTFOUND); /* pruned by KEEP+1 */
+    CHECK(!p.found); /* pruned by KEEP+1 */
     p.height = 2;
     CHECK(zbc_store_read(s, undo_probe_fn, &p, &err));
-    CHECK_EQ_INT(p.rc, ZBC_KV_NOTFOUND); /* pruned by KEEP+2 */
+    CHECK(!p.found); /* pruned by KEEP+2 */
     p.height = ZBC_STORE_UNDO_KEEP + 1;
     CHECK(zbc_store_read(s, undo_probe_fn, &p, &err));
-    CHECK_EQ_INT(p.rc, ZBC_KV_FOUND);
+    CHECK(p.found);
     zbc_store_close(s);
     remove_dir();
 }
