@@ -309,3 +309,83 @@ int zbc_final_reorg_allowed(const struct zbc_final_point *f,
                         ZBC_REORG_MAX_DEPTH);
     return 1;
 }
+
+void zbc_vote_pending_init(struct zbc_vote_pending *p)
+{
+    p->n = 0;
+}
+
+static void pending_remove_at(struct zbc_vote_pending *p, size_t i)
+{
+    p->votes[i] = p->votes[--p->n];
+}
+
+int zbc_vote_pending_add(struct zbc_vote_pending *p,
+                         const struct zbc_genesis *g, const struct zbc_vote *v,
+                         uint32_t final_height, uint32_t tip_height,
+                         bool *added, struct zbc_err *err)
+{
+    *added = false;
+    if (v->height <= final_height)
+        return zbc_fail(err, "vote for height %u, at or below the final "
+                             "height %u", v->height, final_height);
+    if (v->height > tip_height &&
+        v->height - tip_height > ZBC_VOTE_PENDING_AHEAD)
+        return zbc_fail(err, "vote for height %u, more than %d above the tip "
+                             "at height %u", v->height, ZBC_VOTE_PENDING_AHEAD,
+                        tip_height);
+    if (!zbc_vote_verify(v, g, NULL, err))
+        return 0;
+    size_t mine = 0, lowest = 0;
+    for (size_t i = 0; i < p->n; i++) {
+        const struct zbc_vote *h = &p->votes[i];
+        if (memcmp(h->validator, v->validator, 32) != 0)
+            continue;
+        if (memcmp(h->block_hash, v->block_hash, 32) == 0 &&
+            h->height == v->height)
+            return 1;
+        if (mine == 0 || h->height < p->votes[lowest].height)
+            lowest = i;
+        mine++;
+    }
+    if (mine >= ZBC_VOTE_PENDING_PER_VALIDATOR) {
+        if (v->height <= p->votes[lowest].height)
+            return 1;
+        pending_remove_at(p, lowest);
+    }
+    if (p->n >= ZBC_VOTE_PENDING_MAX) /* unreachable: n <= 64 x quota */
+        return zbc_fail(err, "pending vote buffer is full");
+    p->votes[p->n++] = *v;
+    *added = true;
+    return 1;
+}
+
+uint32_t zbc_vote_pending_take(struct zbc_vote_pending *p,
+                               const struct zbc_genesis *g,
+                               struct zbc_vote_tally *t)
+{
+    uint32_t counted = 0;
+    for (size_t i = 0; i < p->n;) {
+        const struct zbc_vote *h = &p->votes[i];
+        if (memcmp(h->block_hash, t->block_hash, 32) != 0) {
+            i++;
+            continue;
+        }
+        struct zbc_err err;
+        bool added = false;
+        if (zbc_vote_tally_add(t, g, h, &added, &err) && added)
+            counted++;
+        pending_remove_at(p, i);
+    }
+    return counted;
+}
+
+void zbc_vote_pending_prune(struct zbc_vote_pending *p, uint32_t final_height)
+{
+    for (size_t i = 0; i < p->n;) {
+        if (p->votes[i].height <= final_height)
+            pending_remove_at(p, i);
+        else
+            i++;
+    }
+}

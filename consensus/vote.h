@@ -153,4 +153,44 @@ ZBC_WUR int zbc_final_reorg_allowed(const struct zbc_final_point *f,
                                     uint32_t tip_height, uint32_t fork_height,
                                     struct zbc_err *err);
 
+/* ---- votes that arrive before their block ---- */
+
+/* A bounded buffer of verified votes for blocks the node does not hold
+ * yet (docs/protocol-chain.md §8.6): at most ZBC_VOTE_PENDING_PER_VALIDATOR
+ * per validator, so no validator can crowd out another, and only for
+ * heights above the final height and at most ZBC_VOTE_PENDING_AHEAD above
+ * the node's tip.  Policy, not consensus. */
+#define ZBC_VOTE_PENDING_PER_VALIDATOR 16
+#define ZBC_VOTE_PENDING_AHEAD 64
+#define ZBC_VOTE_PENDING_MAX \
+    (ZBC_VALIDATORS_MAX * ZBC_VOTE_PENDING_PER_VALIDATOR)
+
+struct zbc_vote_pending {
+    size_t n;
+    struct zbc_vote votes[ZBC_VOTE_PENDING_MAX];
+};
+
+void zbc_vote_pending_init(struct zbc_vote_pending *p);
+/* Verifies v (zbc_vote_verify) and holds it.  Refused with a reason: a
+ * vote that does not verify, height <= final_height (that block is final
+ * or conflicts with a final one), height > tip_height +
+ * ZBC_VOTE_PENDING_AHEAD.  A vote already held is a success with *added
+ * false.  When its validator already has ZBC_VOTE_PENDING_PER_VALIDATOR
+ * votes held, the lowest of them (by height) makes room, unless the new
+ * vote is lower still (*added false). */
+ZBC_WUR int zbc_vote_pending_add(struct zbc_vote_pending *p,
+                                 const struct zbc_genesis *g,
+                                 const struct zbc_vote *v,
+                                 uint32_t final_height, uint32_t tip_height,
+                                 bool *added, struct zbc_err *err);
+/* Moves every held vote for t's block into t (zbc_vote_tally_add; a held
+ * vote whose height differs from t's is dropped) and returns how many
+ * validators it added. */
+uint32_t zbc_vote_pending_take(struct zbc_vote_pending *p,
+                               const struct zbc_genesis *g,
+                               struct zbc_vote_tally *t);
+/* Drops the held votes at or below final_height. */
+void zbc_vote_pending_prune(struct zbc_vote_pending *p,
+                            uint32_t final_height);
+
 #endif

@@ -515,6 +515,90 @@ static void test_reorg_rule(void)
     }
 }
 
+static void test_pending(void)
+{
+    static struct zbc_vote_pending p;
+    struct chain c;
+    struct zbc_err err;
+    make_chain(&c, 4, 0x5a);
+    zbc_vote_pending_init(&p);
+    uint8_t block[32];
+    memset(block, 0x61, 32);
+    struct zbc_vote v;
+    bool added;
+    /* tip 100, final 90 */
+    CHECK(zbc_vote_sign(&v, &c.g, 101, block, c.sks[0], &err));
+    CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(added);
+    CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(!added);
+    CHECK_EQ_INT(p.n, 1);
+    CHECK(zbc_vote_sign(&v, &c.g, 90, block, c.sks[1], &err));
+    CHECK(!zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK_EQ_STR(err.msg, "vote for height 90, at or below the final height "
+                          "90");
+    CHECK(zbc_vote_sign(&v, &c.g, 165, block, c.sks[1], &err));
+    CHECK(!zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK_EQ_STR(err.msg, "vote for height 165, more than 64 above the tip "
+                          "at height 100");
+    CHECK(zbc_vote_sign(&v, &c.g, 164, block, c.sks[1], &err));
+    v.signature[0] ^= 1;
+    CHECK(!zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(strstr(err.msg, "vote signature is invalid") != NULL);
+    CHECK_EQ_INT(p.n, 1);
+
+    /* two more votes for block 101 and one for another block */
+    for (uint32_t i = 1; i < 3; i++) {
+        CHECK(zbc_vote_sign(&v, &c.g, 101, block, c.sks[i], &err));
+        CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    }
+    uint8_t other[32];
+    memset(other, 0x62, 32);
+    CHECK(zbc_vote_sign(&v, &c.g, 101, other, c.sks[3], &err));
+    CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK_EQ_INT(p.n, 4);
+    /* the block arrives: its three votes make it final */
+    struct zbc_vote_tally t;
+    zbc_vote_tally_init(&t, 101, block);
+    CHECK_EQ_INT(zbc_vote_pending_take(&p, &c.g, &t), 3);
+    CHECK(zbc_vote_tally_final(&t, &c.g));
+    CHECK_EQ_INT(p.n, 1);
+    CHECK_EQ_MEM(p.votes[0].block_hash, other, 32);
+    /* a block whose held votes name another height: dropped, not counted */
+    zbc_vote_tally_init(&t, 102, other);
+    CHECK_EQ_INT(zbc_vote_pending_take(&p, &c.g, &t), 0);
+    CHECK_EQ_INT(p.n, 0);
+
+    /* one validator's quota: its lowest vote makes room for a higher one */
+    for (uint32_t k = 0; k < ZBC_VOTE_PENDING_PER_VALIDATOR + 4; k++) {
+        uint8_t bh[32];
+        memset(bh, (int)k, 32);
+        CHECK(zbc_vote_sign(&v, &c.g, 110 + k, bh, c.sks[2], &err));
+        CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+        CHECK(added);
+    }
+    CHECK_EQ_INT(p.n, ZBC_VOTE_PENDING_PER_VALIDATOR);
+    uint32_t low = 0xffffffffu;
+    for (size_t i = 0; i < p.n; i++)
+        if (p.votes[i].height < low)
+            low = p.votes[i].height;
+    CHECK_EQ_INT(low, 114);
+    /* lower than everything it holds: not added */
+    CHECK(zbc_vote_sign(&v, &c.g, 105, block, c.sks[2], &err));
+    CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(!added);
+    /* another validator is not crowded out */
+    CHECK(zbc_vote_sign(&v, &c.g, 105, block, c.sks[3], &err));
+    CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(added);
+    CHECK_EQ_INT(p.n, ZBC_VOTE_PENDING_PER_VALIDATOR + 1);
+    /* finality at 120 drops the votes at or below it */
+    zbc_vote_pending_prune(&p, 120);
+    for (size_t i = 0; i < p.n; i++)
+        CHECK(p.votes[i].height > 120);
+    CHECK_EQ_INT(p.n, 9);
+}
+
 int main(void)
 {
     TEST_RUN(test_pinned_bytes);
@@ -530,5 +614,6 @@ int main(void)
     TEST_RUN(test_vote_set);
     TEST_RUN(test_final_point);
     TEST_RUN(test_reorg_rule);
+    TEST_RUN(test_pending);
     return test_summary("consensus_vote");
 }
