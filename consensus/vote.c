@@ -2,7 +2,6 @@
 
 #include <string.h>
 
-#include "consensus/fork_choice.h"
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
@@ -308,6 +307,14 @@ int zbc_final_reorg_allowed(const struct zbc_final_point *f,
                              "than %d", tip_height - fork_height,
                         ZBC_REORG_MAX_DEPTH);
     return 1;
+}
+
+int zbc_final_branch_cmp(const struct zbc_tip *a, bool a_final,
+                         const struct zbc_tip *b, bool b_final)
+{
+    if (a_final != b_final)
+        return a_final ? 1 : -1;
+    return zbc_fork_choice_cmp(a, b);
 }
 
 void zbc_vote_pending_init(struct zbc_vote_pending *p)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "consensus/fork_choice.h"
 #include "consensus/genesis.h"
 #include "crypto/err.h"
 
@@ -152,6 +153,12 @@ ZBC_WUR int zbc_final_advance(struct zbc_final_point *f, uint32_t height,
 ZBC_WUR int zbc_final_reorg_allowed(const struct zbc_final_point *f,
                                     uint32_t tip_height, uint32_t fork_height,
                                     struct zbc_err *err);
+/* Fork choice with finality: a branch holding a block that votes made
+ * final above the node's final point is preferred to one that does not;
+ * otherwise (neither or both: both is conflicting finality, the caller's
+ * alarm) zbc_fork_choice_cmp decides.  > 0 when a is preferred. */
+int zbc_final_branch_cmp(const struct zbc_tip *a, bool a_final,
+                         const struct zbc_tip *b, bool b_final);
 
 /* ---- votes that arrive before their block ---- */
 

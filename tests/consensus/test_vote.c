@@ -515,6 +515,21 @@ static void test_reorg_rule(void)
     }
 }
 
+static void test_branch_cmp(void)
+{
+    struct zbc_tip heavy = {.cum_weight = 3000000, .timestamp_ms = 5},
+                   light = {.cum_weight = 1000000, .timestamp_ms = 5};
+    memset(heavy.hash, 1, 32);
+    memset(light.hash, 2, 32);
+    CHECK(zbc_final_branch_cmp(&heavy, false, &light, false) > 0);
+    CHECK(zbc_final_branch_cmp(&light, false, &heavy, false) < 0);
+    /* the lighter branch holding a final block wins */
+    CHECK(zbc_final_branch_cmp(&light, true, &heavy, false) > 0);
+    CHECK(zbc_final_branch_cmp(&heavy, false, &light, true) < 0);
+    CHECK(zbc_final_branch_cmp(&heavy, true, &light, true) > 0);
+    CHECK_EQ_INT(zbc_final_branch_cmp(&heavy, true, &heavy, true), 0);
+}
+
 static void test_pending(void)
 {
     static struct zbc_vote_pending p;
@@ -614,6 +629,7 @@ int main(void)
     TEST_RUN(test_vote_set);
     TEST_RUN(test_final_point);
     TEST_RUN(test_reorg_rule);
+    TEST_RUN(test_branch_cmp);
     TEST_RUN(test_pending);
     return test_summary("consensus_vote");
 }
