@@ -9,20 +9,15 @@
 
 #define VOTE_SIGNING_TAG "ZBC-VOTE-v1"
 
-static void write_vote(struct zbc_wr *w, const struct zbc_vote *v)
-{
-    zbc_wr_u8(w, v->version);
-    zbc_wr_le32(w, v->height);
-    zbc_wr_bytes(w, v->block_hash, 32);
-    zbc_wr_bytes(w, v->validator, 32);
-    zbc_wr_bytes(w, v->signature, 64);
-}
-
 void zbc_vote_encode(uint8_t out[ZBC_VOTE_LEN], const struct zbc_vote *v)
 {
     struct zbc_wr w;
     zbc_wr_init(&w, out, ZBC_VOTE_LEN);
-    write_vote(&w, v);
+    zbc_wr_u8(&w, v->version);
+    zbc_wr_le32(&w, v->height);
+    zbc_wr_bytes(&w, v->block_hash, 32);
+    zbc_wr_bytes(&w, v->validator, 32);
+    zbc_wr_bytes(&w, v->signature, 64);
 }
 
 int zbc_vote_decode(struct zbc_vote *v, const uint8_t *buf, size_t len,
