@@ -276,6 +276,11 @@ static void tally_case(uint32_t n, uint32_t need)
         CHECK(added);
         CHECK(zbc_vote_tally_add(&t, &c.g, &v, &added, &err));
         CHECK(!added);
+        /* a copy with a broken signature is still checked, and refused */
+        struct zbc_vote bad = v;
+        bad.signature[10] ^= 4;
+        CHECK(!zbc_vote_tally_add(&t, &c.g, &bad, &added, &err));
+        CHECK(strstr(err.msg, "vote signature is invalid") != NULL);
         CHECK_EQ_INT(t.count, i + 1);
         CHECK_EQ_INT(zbc_vote_tally_final(&t, &c.g), i + 1 >= need);
     }
@@ -547,6 +552,10 @@ static void test_pending(void)
     CHECK(added);
     CHECK(zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
     CHECK(!added);
+    CHECK_EQ_INT(p.n, 1);
+    v.signature[63] ^= 0x10; /* a copy with a broken signature */
+    CHECK(!zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
+    CHECK(strstr(err.msg, "vote signature is invalid") != NULL);
     CHECK_EQ_INT(p.n, 1);
     CHECK(zbc_vote_sign(&v, &c.g, 90, block, c.sks[1], &err));
     CHECK(!zbc_vote_pending_add(&p, &c.g, &v, 90, 100, &added, &err));
