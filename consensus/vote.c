@@ -443,22 +443,26 @@ void zbc_ffg_prune(struct zbc_ffg *f)
     if (fi < 0)
         return;
     /* parents come before children, so the final block is the first kept
-     * and a kept block's parent is kept before it */
+     * and a kept block's parent is kept before it; which blocks stay is
+     * decided before any moves */
     long *map = malloc(f->n * sizeof *map);
     if (map == NULL)
         return; /* nothing dropped: still correct, only larger */
+    for (size_t i = 0; i < f->n; i++) {
+        long p = f->blocks[i].parent;
+        map[i] = (long)i == fi || (p >= 0 && map[p] >= 0) ? 0 : -1;
+    }
     size_t k = 0;
     for (size_t i = 0; i < f->n; i++) {
-        if (zbc_ffg_is_ancestor(f, (size_t)fi, i)) {
-            long p = f->blocks[i].parent;
-            map[i] = (long)k;
-            f->blocks[k] = f->blocks[i];
-            f->blocks[k].parent = (long)i == fi ? -1 : map[p];
-            k++;
-        } else {
-            map[i] = -1;
+        if (map[i] < 0) {
             block_free(&f->blocks[i]);
+            continue;
         }
+        long p = f->blocks[i].parent;
+        map[i] = (long)k;
+        f->blocks[k] = f->blocks[i];
+        f->blocks[k].parent = (long)i == fi ? -1 : map[p];
+        k++;
     }
     f->n = k;
     free(map);

@@ -44,6 +44,10 @@ struct zbc_chain {
     bool has_listener;
     uint32_t peers;
     bool synced;
+    /* finality (node/zbcd/finality.h) */
+    struct zbc_chain_finality_hook fin;
+    uint32_t final_height;
+    struct zbc_checkpoint justified;
 };
 
 /* ---- state over a store transaction ---- */
@@ -566,6 +570,8 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
 static void notify_block(struct zbc_chain *c, const struct zbc_block *b,
                          const uint8_t hash[32])
 {
+    if (c->fin.on_block != NULL)
+        c->fin.on_block(c->fin.arg, &b->header, hash);
     if (!c->has_listener || c->listener.on_block == NULL)
         return;
     uint8_t *enc = NULL;
@@ -597,6 +603,8 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
          * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
         new_tip(c, &bc, &bc.built, info);
+        if (c->fin.on_tip != NULL)
+            c->fin.on_tip(c->fin.arg);
     }
     if (bc.has_built)
         zbc_block_free(&bc.built);
@@ -699,6 +707,30 @@ void zbc_chain_set_listener(struct zbc_chain *c,
     c->has_listener = l != NULL;
     if (l != NULL)
         c->listener = *l;
+}
+
+void zbc_chain_set_finality(struct zbc_chain *c,
+                            const struct zbc_chain_finality_hook *h)
+{
+    memset(&c->fin, 0, sizeof c->fin);
+    if (h != NULL)
+        c->fin = *h;
+}
+
+void zbc_chain_set_final_height(struct zbc_chain *c, uint32_t height)
+{
+    c->final_height = height;
+}
+
+uint32_t zbc_chain_final_height(const struct zbc_chain *c)
+{
+    return c->final_height;
+}
+
+void zbc_chain_set_justified(struct zbc_chain *c,
+                             const struct zbc_checkpoint *j)
+{
+    c->justified = *j;
 }
 
 void zbc_chain_set_net_status(struct zbc_chain *c, uint32_t peers,
@@ -1018,7 +1050,16 @@ static int branch_preferred(struct zbc_chain *c, const uint8_t (*br)[32],
         best.timestamp_ms = c->tip.timestamp_ms;
         memcpy(best.hash, c->tip.hash, 32);
     }
-    *better = n > 0 && zbc_fork_choice_cmp(&side, &best) > 0;
+    /* the branch holding the highest justified block is preferred
+     * (docs/protocol-chain.md §8.5), then weight */
+    uint32_t side_j = 0, best_j = 0, jh;
+    for (size_t i = 0; c->justified.height > fork && i < n; i++)
+        if (memcmp(br[i], c->justified.hash, 32) == 0)
+            side_j = c->justified.height;
+    if (c->justified.height > fork && side_j == 0 &&
+        main_height_of(c, c->justified.hash, &jh, err) == ZBC_KV_FOUND)
+        best_j = c->justified.height;
+    *better = n > 0 && zbc_final_branch_cmp(&side, side_j, &best, best_j) > 0;
     return 1;
 }
 
@@ -1337,7 +1378,8 @@ static int receive_one(struct zbc_chain *c, const uint8_t *bytes, size_t len,
         ok = recv_fail(r, ZBC_RECV_LOCAL_ERROR);
         goto out;
     }
-    if (c->tip.height > fork + ZBC_REORG_MAX_DEPTH) {
+    if (c->tip.height > fork + ZBC_REORG_MAX_DEPTH ||
+        fork < c->final_height) { /* never past a final block */
         free(br);
         side_remove(c, r->hash);
         r->kind = ZBC_RECV_TOO_DEEP;
@@ -1372,9 +1414,9 @@ out:
     return ok;
 }
 
-int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
-                            size_t len, uint64_t now_ms,
-                            struct zbc_recv_result *r, struct zbc_err *err)
+static int receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                         size_t len, uint64_t now_ms,
+                         struct zbc_recv_result *r, struct zbc_err *err)
 {
     memset(r, 0, sizeof *r);
     if (!receive_one(c, bytes, len, now_ms, r, err))
@@ -1426,6 +1468,44 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
         }
     }
     free(work);
+    return 1;
+}
+
+int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                            size_t len, uint64_t now_ms,
+                            struct zbc_recv_result *r, struct zbc_err *err)
+{
+    int ok = receive_block(c, bytes, len, now_ms, r, err);
+    if (c->fin.on_tip != NULL)
+        c->fin.on_tip(c->fin.arg);
+    return ok;
+}
+
+int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
+                        uint64_t now_ms, bool *switched, struct zbc_err *err)
+{
+    *switched = false;
+    const struct side_block *s = side_find(c, hash);
+    if (s == NULL || !s->linked)
+        return 1;
+    uint8_t (*br)[32] = NULL;
+    size_t n = 0;
+    uint32_t fork = 0;
+    if (!side_branch(c, hash, &br, &n, &fork, err))
+        return 0;
+    free(br);
+    struct zbc_checkpoint fin = {.height = c->final_height};
+    if (!zbc_final_reorg_allowed(&fin, c->tip.height, fork, err))
+        return 0;
+    struct zbc_recv_result r;
+    memset(&r, 0, sizeof r);
+    uint32_t old_height = c->tip.height;
+    if (!reorg_to(c, hash, now_ms, true, &r, NULL, err))
+        return 0;
+    zbc_log_info("reorg: height %u -> %u onto the highest justified block, "
+                 "fork at %u (undid %u, applied %u)", old_height,
+                 c->tip.height, fork, r.undone, r.applied);
+    *switched = memcmp(c->tip.hash, hash, 32) == 0;
     return 1;
 }
 

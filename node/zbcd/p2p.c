@@ -15,6 +15,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/zbcd/api.h"
+#include "node/zbcd/finality.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p_wire.h"
 #include "node/zbcd/producer_loop.h"
@@ -61,6 +62,7 @@ struct ban {
 struct zbc_p2p {
     struct event_base *base;
     struct zbc_chain *chain;
+    struct zbc_finality *fin; /* NULL: votes are not taken */
     uint64_t (*now_ms)(void);
     struct evconnlistener *listener;
     uint16_t listen_port;
@@ -380,7 +382,69 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
     broadcast(p, &m);
 }
 
+/* One vote to one peer (the votes this node holds, for a new peer). */
+static void send_vote_to(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    struct peer *pe = arg;
+    Zbc__P2p__Votes vs = ZBC__P2P__VOTES__INIT;
+    ProtobufCBinaryData one = {ZBC_VOTE_LEN, (uint8_t *)vote};
+    vs.n_vote = 1;
+    vs.vote = &one;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
+    m.votes = &vs;
+    (void)send_msg(pe, &m);
+}
+
+static void on_own_vote(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    Zbc__P2p__Votes vs = ZBC__P2P__VOTES__INIT;
+    ProtobufCBinaryData one = {ZBC_VOTE_LEN, (uint8_t *)vote};
+    vs.n_vote = 1;
+    vs.vote = &one;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
+    m.votes = &vs;
+    broadcast(arg, &m);
+}
+
+void zbc_p2p_set_finality(struct zbc_p2p *p, struct zbc_finality *f)
+{
+    p->fin = f;
+    if (f != NULL)
+        zbc_finality_set_gossip(f, on_own_vote, p);
+}
+
 /* ---- handling messages ---- */
+
+/* Each new vote is relayed once (the finality view answers KNOWN after);
+ * a vote that fails verification is the sender's misbehaviour. */
+static bool on_votes(struct peer *pe, const Zbc__P2p__Votes *m)
+{
+    struct zbc_p2p *p = pe->p;
+    if (p->fin == NULL)
+        return true;
+    for (size_t i = 0; i < m->n_vote; i++) {
+        struct zbc_err err = {{0}};
+        switch (zbc_finality_receive(p->fin, m->vote[i].data, m->vote[i].len,
+                                     &err)) {
+        case ZBC_VOTE_RX_NEW:
+            on_own_vote(p, m->vote[i].data);
+            break;
+        case ZBC_VOTE_RX_BAD: {
+            char what[ZBC_ERR_MAX + 16];
+            snprintf(what, sizeof what, "bad vote: %s", err.msg);
+            if (!misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what))
+                return false;
+            break;
+        }
+        case ZBC_VOTE_RX_KNOWN:
+        case ZBC_VOTE_RX_IGNORED:
+            break;
+        }
+    }
+    return true;
+}
 
 static bool on_hello(struct peer *pe, const Zbc__P2p__Hello *h)
 {
@@ -427,6 +491,8 @@ static bool on_hello(struct peer *pe, const Zbc__P2p__Hello *h)
     hex16(k, pe->node_key);
     zbc_log_info("p2p: peer %s connected: node %s... height %u", pe->addr, k,
                  h->height);
+    if (p->fin != NULL)
+        zbc_finality_each_vote(p->fin, send_vote_to, pe);
     return peer_tip(pe, h->height, h->tip_hash.data);
 }
 
@@ -560,8 +626,12 @@ static bool on_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
     }
     uint32_t tip = zbc_chain_tip(p->chain)->height;
     ProtobufCBinaryData *raws = calloc(g->count, sizeof *raws);
-    if (raws == NULL)
+    ProtobufCBinaryData *sets = calloc(g->count, sizeof *sets);
+    if (raws == NULL || sets == NULL) {
+        free(raws);
+        free(sets);
         return true;
+    }
     size_t n = 0, bytes = 0;
     for (uint32_t h = from + 1; h <= tip && n < g->count; h++) {
         uint8_t *b = NULL;
@@ -574,20 +644,44 @@ static bool on_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
             free(b);
             break;
         }
+        if (p->fin != NULL)
+            zbc_finality_stored_set(p->fin, h, &sets[n].data, &sets[n].len);
         raws[n++] = (ProtobufCBinaryData){len, b};
         bytes += len;
     }
     Zbc__P2p__Blocks bl = ZBC__P2P__BLOCKS__INIT;
     bl.raw = raws;
     bl.n_raw = n;
+    bl.vote_set = sets;
+    bl.n_vote_set = p->fin != NULL ? n : 0;
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
     m.blocks = &bl;
     bool alive = send_msg(pe, &m);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(raws[i].data);
+        free(sets[i].data);
+    }
     free(raws);
+    free(sets);
     return alive;
+}
+
+/* The vote set a sync answer carries with its i-th block. */
+static bool take_vote_set(struct peer *pe, const Zbc__P2p__Blocks *b,
+                          size_t i)
+{
+    struct zbc_p2p *p = pe->p;
+    if (p->fin == NULL || i >= b->n_vote_set || b->vote_set[i].len == 0)
+        return true;
+    struct zbc_err err = {{0}};
+    if (zbc_finality_receive_set(p->fin, b->vote_set[i].data,
+                                 b->vote_set[i].len, &err) !=
+        ZBC_VOTE_RX_BAD)
+        return true;
+    char what[ZBC_ERR_MAX + 16];
+    snprintf(what, sizeof what, "bad vote set: %s", err.msg);
+    return misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what);
 }
 
 static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
@@ -608,6 +702,8 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
         if (!take_block(pe, &b->raw[i], true, &fresh, &r))
             return false;
         n_fresh += fresh;
+        if (!take_vote_set(pe, b, i))
+            return false;
         if (r.kind == ZBC_RECV_EXTENDED || r.kind == ZBC_RECV_SIDE ||
             (r.kind == ZBC_RECV_DUPLICATE &&
              zbc_chain_knows_block(p->chain, r.hash))) {
@@ -654,6 +750,8 @@ static bool handle(struct peer *pe, const zbc_p2p_msg *m)
                peer_tip(pe, m->ping->height, m->ping->tip_hash.data);
     case ZBC__P2P__ENVELOPE__MSG_PONG:
         return peer_tip(pe, m->pong->height, m->pong->tip_hash.data);
+    case ZBC__P2P__ENVELOPE__MSG_VOTES:
+        return on_votes(pe, m->votes);
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;

@@ -36,6 +36,7 @@
 #define ZBC_P2P_SCORE_MALFORMED 100  /* bad frame, bad protobuf, bad fields */
 #define ZBC_P2P_SCORE_BAD_BLOCK 100  /* a block that fails validation */
 #define ZBC_P2P_SCORE_BAD_TX 20      /* a transaction invalid in itself */
+#define ZBC_P2P_SCORE_BAD_VOTE 50     /* a vote that fails verification */
 #define ZBC_P2P_SCORE_PROTOCOL 50    /* a message before the handshake ... */
 
 struct zbc_p2p;
@@ -52,6 +53,11 @@ ZBC_WUR int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                           const struct zbc_p2p_config *cfg,
                           struct zbc_err *err);
 void zbc_p2p_stop(struct zbc_p2p *p);
+
+/* Votes (docs/protocol-chain.md §8.7): received ones go to f, which gives
+ * this node's own votes and the ones to relay back for every peer. */
+struct zbc_finality;
+void zbc_p2p_set_finality(struct zbc_p2p *p, struct zbc_finality *f);
 
 /* The port the listener is bound to (the real one when --p2p gave port
  * 0); 0 without a listener. */

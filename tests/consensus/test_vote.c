@@ -806,6 +806,81 @@ static void test_make_vote_rules(void)
     zbc_ffg_free(&f);
 }
 
+/* Pruning keeps the final block and all its descendants, with their
+ * parents re-linked, whatever the order the branches were added in. */
+static void test_prune(void)
+{
+    struct chain c;
+    struct zbc_err err;
+    make_chain(&c, 1, 0x5a);
+    struct zbc_ffg f;
+    struct zbc_checkpoint g0 = root_of(&c);
+    CHECK(zbc_ffg_init(&f, &c.g, &g0, &err));
+    struct zbc_checkpoint b[8], s[8];
+    struct zbc_checkpoint prev_b = g0, prev_s = g0;
+    for (uint32_t h = 1; h <= 7; h++) {
+        b[h] = cp(h, 1);
+        s[h] = cp(h, 2);
+        add_block(&f, b[h], prev_b);
+        add_block(&f, s[h], prev_s);
+        prev_b = b[h];
+        prev_s = s[h];
+    }
+    struct zbc_checkpoint b4x = cp(5, 3); /* a second child of b4 */
+    add_block(&f, b4x, b[4]);
+    prev_b = g0;
+    for (uint32_t h = 1; h <= 4; h++) {
+        struct zbc_vote v = vote(&c, 0, prev_b, b[h]);
+        add_vote(&f, &v);
+        prev_b = b[h];
+    }
+    CHECK(cp_same(f.final, b[3]));
+    zbc_ffg_prune(&f);
+    CHECK_EQ_INT(f.n, 6); /* b3..b7 and b4x */
+    CHECK(cp_same(f.blocks[0].id, b[3]));
+    for (uint32_t h = 3; h <= 7; h++) {
+        long i = zbc_ffg_find(&f, &b[h]);
+        CHECK(i >= 0);
+        if (h > 3)
+            CHECK(cp_same(f.blocks[f.blocks[i].parent].id, b[h - 1]));
+        CHECK(zbc_ffg_find(&f, &s[h]) < 0);
+    }
+    long x = zbc_ffg_find(&f, &b4x);
+    CHECK(x >= 0 && cp_same(f.blocks[f.blocks[x].parent].id, b[4]));
+    /* the pruned view goes on: b5 from b4 finalises b4 */
+    struct zbc_vote v = vote(&c, 0, b[4], b[5]);
+    add_vote(&f, &v);
+    CHECK(cp_same(f.final, b[4]));
+    bool added;
+    struct zbc_checkpoint b8 = cp(8, 1);
+    CHECK(zbc_ffg_add_block(&f, &b8, b[7].hash, &added, &err));
+    zbc_ffg_free(&f);
+
+    /* one chain, the final block moving up by one: every block above it
+     * stays (the node's usual case) */
+    CHECK(zbc_ffg_init(&f, &c.g, &g0, &err));
+    prev_b = g0;
+    for (uint32_t h = 1; h <= 7; h++) {
+        add_block(&f, b[h], prev_b);
+        prev_b = b[h];
+    }
+    prev_b = g0;
+    for (uint32_t h = 1; h <= 3; h++) {
+        v = vote(&c, 0, prev_b, b[h]);
+        add_vote(&f, &v);
+        prev_b = b[h];
+    }
+    CHECK(cp_same(f.final, b[2]));
+    zbc_ffg_prune(&f);
+    CHECK_EQ_INT(f.n, 6);
+    for (uint32_t h = 3; h <= 7; h++) {
+        long i = zbc_ffg_find(&f, &b[h]);
+        CHECK(i >= 0 && cp_same(f.blocks[f.blocks[i].parent].id, b[h - 1]));
+    }
+    CHECK(zbc_ffg_add_block(&f, &b8, b[7].hash, &added, &err));
+    zbc_ffg_free(&f);
+}
+
 static void test_add_block_refusals(void)
 {
     struct chain c;
@@ -1075,6 +1150,7 @@ int main(void)
     TEST_RUN(test_fork_and_switch);
     TEST_RUN(test_conflicting_finality);
     TEST_RUN(test_make_vote_rules);
+    TEST_RUN(test_prune);
     TEST_RUN(test_add_block_refusals);
     TEST_RUN(test_vote_set);
     TEST_RUN(test_reorg_rule);

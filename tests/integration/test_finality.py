@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Final confirmations (docs/protocol-chain.md §8): Casper FFG votes.
+  - one validator: blocks become final one block later (the vote for h + 1
+    from h finalises h); a transfer reaches "final": true;
+  - four validators: a transfer reaches "final": true on every node and
+    finalized_height advances everywhere;
+  - one of four stopped: blocks still become final (3 of 4);
+  - two of four stopped: blocks are still produced but none becomes final;
+  - the stopped validators restart: finality resumes.
+Block time 200 ms, smith delay 300 ms."""
+import time
+
+from framework import (ZBC, ZbcTest, assert_equal, assert_true, start_network, wait_until)
+
+FEE = 2000000
+
+
+def finalized(nd):
+    return int(nd.info()["finalized_height"])
+
+
+class Finality(ZbcTest):
+    def single(self):
+        alice = self.wallet_key("alice")
+        bob = self.wallet_key("bob")
+        node = self.start_chain([(alice, 100 * ZBC)], block_time_ms=200, smith_delay_ms=300)
+        node.wait_for_height(3, timeout=30)
+        wait_until(lambda: finalized(node) >= 2, 30, "single validator finality")
+        r = self.zbc("send", "--from", "alice", bob, "1ZBC", "--fee", FEE, "--wait", node=node)
+        tx, h = r["transaction_hash"], r["block_height"]
+        wait_until(lambda: self.tx_status(tx, node)[1].get("final") is True, 30,
+                   "transfer final on the single validator")
+        fh = finalized(node)
+        tip = node.height()
+        assert_true(fh >= h and fh < tip + 1, "finalized %d, tip %d" % (fh, tip))
+        # the tip itself is justified, not final: final trails the tip
+        info = node.info()
+        assert_true(int(info["finalized_height"]) < int(info["height"]) + 1,
+                    "finalized_height at most the tip")
+        node.stop()
+
+    def run_test(self):
+        self.single()
+        alice = self.wallet_key("alice2")
+        bob = self.wallet_key("bob2")
+        nodes = start_network(self, 4, [(alice, 1000 * ZBC), (bob, 10 * ZBC)],
+                              fund_account=self.wallet_key("apps-fund2"),
+                              block_time_ms=200, smith_delay_ms=300)
+        nodes[0].wait_for_height(5, timeout=60)
+        wait_until(lambda: all(finalized(nd) >= 3 for nd in nodes), 60,
+                   "finality on all four nodes")
+        r = self.zbc("send", "--from", "alice2", bob, "3ZBC", "--fee", FEE, "--wait",
+                     node=nodes[1])
+        tx, h = r["transaction_hash"], r["block_height"]
+        for nd in nodes:
+            wait_until(lambda nd=nd: self.tx_status(tx, nd)[1].get("final") is True, 60,
+                       "transfer final on node %d" % nd.index)
+            j = self.tx_status(tx, nd)[1]
+            assert_equal(j.get("block_height"), h, "block of the transfer on node %d" % nd.index)
+
+        # one of four stopped: 3 of 4 still finalise
+        nodes[3].stop()
+        f0 = finalized(nodes[0])
+        wait_until(lambda: all(finalized(nd) >= f0 + 5 for nd in nodes[:3]), 60,
+                   "finality with three of four validators")
+        # two of four stopped: blocks come, finality stops
+        nodes[2].stop()
+        time.sleep(2)  # votes in flight land
+        f1 = finalized(nodes[0])
+        h1 = nodes[0].height()
+        nodes[0].wait_for_height(h1 + 5, timeout=60)
+        time.sleep(1)
+        assert_equal(finalized(nodes[0]), f1, "finalized height with two of four stopped")
+        assert_equal(finalized(nodes[1]), f1, "finalized height on node 1 with two of four stopped")
+        # restarted: finality resumes
+        nodes[2].start(self.genesis_path, nodes[2].run_args)
+        nodes[3].start(self.genesis_path, nodes[3].run_args)
+        wait_until(lambda: finalized(nodes[0]) >= f1 + 3, 90, "finality after the restart")
+        self.log("final heights: %r" % [finalized(nd) for nd in nodes])
+
+
+if __name__ == "__main__":
+    Finality().main()
