@@ -1,5 +1,6 @@
 #include "node/wallet/submit.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -23,18 +24,27 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
     char path[128];
     snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hash_hex);
     double end = now_s() + o->wait_s;
-    char last[64] = "unknown";
+    char last[96] = "unknown";
     *status_out = NULL;
     for (;;) {
         json_t *st = NULL;
         struct zbc_wfail pf = {0};
         if (zbc_client_call(&api, path, NULL, &st, &pf)) {
             const char *s = json_string_value(json_object_get(st, "status"));
-            if (s != NULL && strcmp(s, "confirmed") == 0) {
+            bool in_block = s != NULL && strcmp(s, "confirmed") == 0;
+            /* final (docs/protocol-chain.md §8.9) unless --wait=included; a
+             * no-op inclusion is the answer at once */
+            if (in_block && (o->wait_included || json_is_true(json_object_get(st, "final")) ||
+                             json_is_false(json_object_get(st, "applied")))) {
                 *status_out = st;
                 return 1;
             }
-            snprintf(last, sizeof last, "%s", s != NULL ? s : "?");
+            if (in_block)
+                snprintf(last, sizeof last, "in block %lld with %lld confirmations, not final",
+                         (long long)json_integer_value(json_object_get(st, "block_height")),
+                         (long long)json_integer_value(json_object_get(st, "confirmations")));
+            else
+                snprintf(last, sizeof last, "%s", s != NULL ? s : "?");
             json_decref(st);
         } else if (pf.code != ZBC_EXIT_NOT_FOUND) {
             /* unreachable, busy, timeout: that is the answer */
@@ -46,8 +56,9 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
         }
         if (now_s() > end)
             return zbc_wfail(f, ZBC_EXIT_TIMEOUT,
-                             "transaction %s was not confirmed within %d s (last status: %s)",
-                             hash_hex, o->wait_s, last);
+                             "transaction %s was not %s within %d s (last status: %s)",
+                             hash_hex, o->wait_included ? "confirmed" : "final", o->wait_s,
+                             last);
         struct timespec ts = {0, 300 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
@@ -112,6 +123,7 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
                              "no fee): %s", hash, h, why != NULL ? why : "no reason given");
         }
         json_object_set(r, "applied", json_object_get(st, "applied"));
+        json_object_set(r, "final", json_object_get(st, "final"));
         json_decref(st);
     }
     char text[256];

@@ -210,8 +210,10 @@ static void store_votes(struct zbc_finality *f, const size_t *blocks,
 {
     struct votes_ctx w = {f, blocks, n, checkpoints};
     struct zbc_err err = {{0}};
+    /* a warning: the votes stay in memory and peers give them again with
+     * the blocks (a full disk is reported where blocks are stored) */
     if (!zbc_store_write(f->store, write_votes_fn, &w, &err))
-        zbc_log_error("finality: cannot store votes: %s", err.msg);
+        zbc_log_warn("finality: votes not stored: %s", err.msg);
 }
 
 struct best_ctx {

@@ -382,30 +382,38 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
     broadcast(p, &m);
 }
 
+/* A Votes message holding one vote (it points into v: keep v in place). */
+struct one_vote {
+    Zbc__P2p__Votes vs;
+    ProtobufCBinaryData one;
+    zbc_p2p_msg m;
+};
+
+static void one_vote_init(struct one_vote *v, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    v->vs = (Zbc__P2p__Votes)ZBC__P2P__VOTES__INIT;
+    v->one = (ProtobufCBinaryData){ZBC_VOTE_LEN, (uint8_t *)vote};
+    v->vs.n_vote = 1;
+    v->vs.vote = &v->one;
+    v->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    v->m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
+    v->m.votes = &v->vs;
+}
+
 /* One vote to one peer (the votes this node holds, for a new peer). */
 static void send_vote_to(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
 {
-    struct peer *pe = arg;
-    Zbc__P2p__Votes vs = ZBC__P2P__VOTES__INIT;
-    ProtobufCBinaryData one = {ZBC_VOTE_LEN, (uint8_t *)vote};
-    vs.n_vote = 1;
-    vs.vote = &one;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
-    m.votes = &vs;
-    (void)send_msg(pe, &m);
+    struct one_vote v;
+    one_vote_init(&v, vote);
+    (void)send_msg(arg, &v.m);
 }
 
+/* This node's own vote, or one to relay, to every peer. */
 static void on_own_vote(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
 {
-    Zbc__P2p__Votes vs = ZBC__P2P__VOTES__INIT;
-    ProtobufCBinaryData one = {ZBC_VOTE_LEN, (uint8_t *)vote};
-    vs.n_vote = 1;
-    vs.vote = &one;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
-    m.votes = &vs;
-    broadcast(arg, &m);
+    struct one_vote v;
+    one_vote_init(&v, vote);
+    broadcast(arg, &v.m);
 }
 
 void zbc_p2p_set_finality(struct zbc_p2p *p, struct zbc_finality *f)

@@ -6,8 +6,13 @@
     finalized_height advances everywhere;
   - one of four stopped: blocks still become final (3 of 4);
   - two of four stopped: blocks are still produced but none becomes final;
-  - the stopped validators restart: finality resumes.
+  - the stopped validators restart: finality resumes;
+  - a validator's voter file that does not decode stops zbcd run (voting from
+    a forgotten lock could sign a slashable pair); restored, it runs on and
+    its chain keeps finalising.
 Block time 200 ms, smith delay 300 ms."""
+import os
+import subprocess
 import time
 
 from framework import (ZBC, ZbcTest, assert_equal, assert_true, start_network, wait_until)
@@ -37,6 +42,25 @@ class Finality(ZbcTest):
         info = node.info()
         assert_true(int(info["finalized_height"]) < int(info["height"]) + 1,
                     "finalized_height at most the tip")
+        node.stop()
+        # a damaged voter file refuses to start, naming the file
+        path = os.path.join(node.datadir, "finality-voter")
+        with open(path, "rb") as fh:
+            good = fh.read()
+        assert_equal((len(good), good[0]), (41, 1), "voter file length and version")
+        with open(path, "wb") as fh:
+            fh.write(good[:40])
+        p = subprocess.run([self.zbcd, "run", "--datadir", node.datadir, "--genesis",
+                            node.genesis_path, "--api", "127.0.0.1:%d" % node.api_port],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60)
+        out = p.stdout.decode("utf-8", "replace")
+        assert_true(p.returncode != 0 and "finality-voter has 40 bytes, not 41" in out,
+                    "zbcd run with a truncated voter file: exit %d, %s" % (p.returncode, out[-500:]))
+        with open(path, "wb") as fh:
+            fh.write(good)
+        node.start(node.genesis_path)
+        f_before = finalized(node)
+        wait_until(lambda: finalized(node) >= f_before + 3, 30, "finality after the restart")
         node.stop()
 
     def run_test(self):
