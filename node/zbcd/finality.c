@@ -213,7 +213,8 @@ static void store_votes(struct zbc_finality *f, const size_t *blocks,
     /* a warning: the votes stay in memory and peers give them again with
      * the blocks (a full disk is reported where blocks are stored) */
     if (!zbc_store_write(f->store, write_votes_fn, &w, &err))
-        zbc_log_warn("finality: votes not stored: %s", err.msg);
+        zbc_log_warn("finality: cannot write votes to the ledger: %s",
+                     err.msg);
 }
 
 struct best_ctx {
