@@ -9,13 +9,17 @@
   - the stopped validators restart: finality resumes;
   - a validator's voter file that does not decode stops zbcd run (voting from
     a forgotten lock could sign a slashable pair); restored, it runs on and
-    its chain keeps finalising.
+    its chain keeps finalising;
+  - zbc-audit checks the stored vote sets and the "final" record: clean as
+    stored, a divergence of kind "votes" after a signature byte or the final
+    record is changed.
 Block time 200 ms, smith delay 300 ms."""
 import os
 import subprocess
 import time
 
-from framework import (ZBC, ZbcTest, assert_equal, assert_true, start_network, wait_until)
+from framework import (ZBC, ZbcTest, TestFailure, assert_equal, assert_true,
+                       audit_datadir_clean, run_audit, start_network, wait_until)
 
 FEE = 2000000
 
@@ -62,6 +66,42 @@ class Finality(ZbcTest):
         f_before = finalized(node)
         wait_until(lambda: finalized(node) >= f_before + 3, 30, "finality after the restart")
         node.stop()
+        self.audit_votes(node)
+
+    def tamper(self, ledger, *args):
+        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
+        p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=30)
+        if p.returncode != 0:
+            raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
+        return p.stdout.decode().strip()
+
+    def audit_votes(self, node):
+        audit_datadir_clean(self, node.datadir, node.genesis_path)
+        ledger = os.path.join(node.datadir, "ledger")
+        key = "%08x" % 3
+        good = self.tamper(ledger, "get", "votes", key)
+        assert_true(len(good) == 2 * (38 + 132), "vote set of block 3: %s" % good)
+        bad = good[:-2] + ("00" if good[-2:] != "00" else "01")
+        self.tamper(ledger, "put", "votes", key, bad)
+        j = run_audit(self, "replay", "--datadir", node.datadir, "--genesis", node.genesis_path,
+                      expect=None)
+        kinds = [(d["height"], d["what"]) for d in j["divergences"]]
+        assert_true((3, "votes") in kinds, "audit of a changed vote signature: %r" % kinds)
+        self.tamper(ledger, "put", "votes", key, good)
+        final = self.tamper(ledger, "get", "meta", "final".encode().hex())
+        h = int.from_bytes(bytes.fromhex(final[:8]), "little")
+        tip = node_height = int(run_audit(self, "replay", "--datadir", node.datadir, "--genesis",
+                                          node.genesis_path)["source_height"])
+        self.tamper(ledger, "put", "meta", "final".encode().hex(),
+                    (tip).to_bytes(4, "little").hex() + final[8:])
+        j = run_audit(self, "replay", "--datadir", node.datadir, "--genesis", node.genesis_path,
+                      expect=None)
+        kinds = [d["what"] for d in j["divergences"]]
+        assert_true("votes" in kinds, "audit of a final record moved from %d to the tip %d: %r"
+                    % (h, node_height, kinds))
+        self.tamper(ledger, "put", "meta", "final".encode().hex(), final)
+        audit_datadir_clean(self, node.datadir, node.genesis_path)
 
     def run_test(self):
         self.single()

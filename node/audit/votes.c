@@ -1,0 +1,135 @@
+#include "node/audit/votes.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consensus/block.h"
+#include "consensus/vote.h"
+#include "crypto/hex.h"
+
+/* The block at height h of the snapshot as a checkpoint, and its parent's
+ * hash. */
+static int block_id(struct zbc_store_txn *t, uint32_t h,
+                    struct zbc_checkpoint *cp, uint8_t prev[32],
+                    struct zbc_err *err)
+{
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (zbc_store_txn_block(t, h, &bytes, &len, err) != ZBC_KV_FOUND)
+        return zbc_fail_prefix(err, "block %u", h);
+    struct zbc_block_header hdr;
+    int ok = zbc_block_header_decode(&hdr, bytes, len < ZBC_BLOCK_HEADER_LEN
+                                                      ? len
+                                                      : ZBC_BLOCK_HEADER_LEN,
+                                     err);
+    free(bytes);
+    if (!ok)
+        return zbc_fail_prefix(err, "block %u", h);
+    cp->height = h;
+    zbc_block_hash(cp->hash, &hdr);
+    memcpy(prev, hdr.prev_hash, 32);
+    return 1;
+}
+
+/* Checks the stored vote set of block cp and adds its votes to f. */
+static int check_set(struct zbc_store_txn *t, struct zbc_ffg *f,
+                     const struct zbc_checkpoint *cp, bool counted,
+                     struct zbc_audit_report *r, struct zbc_err *err)
+{
+    static struct zbc_vote votes[ZBC_VALIDATORS_MAX];
+    uint8_t *set = NULL;
+    size_t len = 0, n = 0;
+    int rc = zbc_store_txn_votes(t, cp->height, &set, &len, err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    if (rc == ZBC_KV_NOTFOUND)
+        return 1;
+    struct zbc_err e;
+    int ok = zbc_vote_set_decode(f->g, set, len, votes, &n, &e);
+    free(set);
+    if (!ok) {
+        zbc_audit_add(r, cp->height, ZBC_AUDIT_VOTES, NULL, NULL,
+                      "the stored vote set does not verify: %s", e.msg);
+        return 1;
+    }
+    if (memcmp(votes[0].target.hash, cp->hash, 32) != 0) {
+        char want[65], got[65];
+        zbc_hex_encode(want, cp->hash, 32);
+        zbc_hex_encode(got, votes[0].target.hash, 32);
+        zbc_audit_add(r, cp->height, ZBC_AUDIT_VOTES, want, got,
+                      "the stored vote set is for another block than the one "
+                      "stored at its height");
+        return 1;
+    }
+    for (size_t k = 0; counted && k < n; k++) {
+        struct zbc_ffg_added a;
+        if (!zbc_ffg_add_vote(f, &votes[k], &a, &e)) {
+            zbc_audit_add(r, cp->height, ZBC_AUDIT_VOTES, NULL, NULL,
+                          "stored vote %zu: %s", k, e.msg);
+            continue;
+        }
+        if (a.final_moved)
+            zbc_ffg_prune(f);
+    }
+    return 1;
+}
+
+int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
+                          uint32_t tip, struct zbc_audit_report *r,
+                          struct zbc_err *err)
+{
+    struct zbc_checkpoint claim, root = {.height = 0};
+    memcpy(root.hash, g->hash, 32);
+    int rc = zbc_store_txn_checkpoint(t, "final", &claim.height, claim.hash,
+                                      err);
+    if (rc == ZBC_KV_ERROR)
+        return 0;
+    if (rc == ZBC_KV_NOTFOUND)
+        claim = root;
+    struct zbc_ffg f;
+    if (!zbc_ffg_init(&f, g, &root, err))
+        return 0;
+    bool counting = true;       /* the view still follows the chain */
+    uint32_t counted_to = 0;
+    bool claim_seen = claim.height == 0;
+    int ok = 1;
+    for (uint32_t h = 1; ok && h <= tip; h++) {
+        struct zbc_checkpoint cp;
+        uint8_t prev[32];
+        bool added;
+        struct zbc_err e;
+        ok = block_id(t, h, &cp, prev, err);
+        if (!ok)
+            break;
+        if (h == claim.height) {
+            claim_seen = memcmp(cp.hash, claim.hash, 32) == 0;
+            if (!claim_seen)
+                zbc_audit_add(r, h, ZBC_AUDIT_VOTES, NULL, NULL,
+                              "the stored final block is not the block "
+                              "stored at its height");
+        }
+        if (counting && !zbc_ffg_add_block(&f, &cp, prev, &added, &e))
+            counting = false; /* more blocks than a view holds above its
+                                 final one: finality not recomputed on */
+        if (counting)
+            counted_to = h;
+        ok = check_set(t, &f, &cp, counting, r, err);
+    }
+    if (ok && claim.height > tip)
+        zbc_audit_add(r, claim.height, ZBC_AUDIT_VOTES, NULL, NULL,
+                      "the stored final block is above the tip %u", tip);
+    else if (ok && claim_seen && claim.height > f.final.height) {
+        char want[16], got[16];
+        snprintf(want, sizeof want, "%u", f.final.height);
+        snprintf(got, sizeof got, "%u", claim.height);
+        zbc_audit_add(r, claim.height, ZBC_AUDIT_VOTES, want, got,
+                      counting ? "the stored votes do not make the stored "
+                                 "final block final"
+                               : "the stored final block could not be "
+                                 "checked: the votes recomputed up to height "
+                                 "%u finalise no later block", counted_to);
+    }
+    zbc_ffg_free(&f);
+    return ok;
+}
