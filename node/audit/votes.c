@@ -4,33 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "consensus/block.h"
 #include "consensus/vote.h"
 #include "crypto/hex.h"
-
-/* The block at height h of the snapshot as a checkpoint, and its parent's
- * hash. */
-static int block_id(struct zbc_store_txn *t, uint32_t h,
-                    struct zbc_checkpoint *cp, uint8_t prev[32],
-                    struct zbc_err *err)
-{
-    uint8_t *bytes = NULL;
-    size_t len = 0;
-    if (zbc_store_txn_block(t, h, &bytes, &len, err) != ZBC_KV_FOUND)
-        return zbc_fail_prefix(err, "block %u", h);
-    struct zbc_block_header hdr;
-    int ok = zbc_block_header_decode(&hdr, bytes, len < ZBC_BLOCK_HEADER_LEN
-                                                      ? len
-                                                      : ZBC_BLOCK_HEADER_LEN,
-                                     err);
-    free(bytes);
-    if (!ok)
-        return zbc_fail_prefix(err, "block %u", h);
-    cp->height = h;
-    zbc_block_hash(cp->hash, &hdr);
-    memcpy(prev, hdr.prev_hash, 32);
-    return 1;
-}
+#include "node/zbcd/finality.h"
 
 /* Checks the stored vote set of block cp and adds its votes to f. */
 static int check_set(struct zbc_store_txn *t, struct zbc_ffg *f,
@@ -99,7 +75,7 @@ int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
         uint8_t prev[32];
         bool added;
         struct zbc_err e;
-        ok = block_id(t, h, &cp, prev, err);
+        ok = zbc_finality_block_id(t, h, &cp, prev, err);
         if (!ok)
             break;
         if (h == claim.height) {

@@ -27,6 +27,9 @@ struct zbc_finality {
     struct zbc_vote_pending *pending;
     struct zbc_checkpoint last_tip;
     bool alarm;                  /* conflicting finality seen: no more votes */
+    struct zbc_checkpoint final; /* the final block (the view's root may be
+                                    below the tip's 1440 instead) */
+    bool reload;                 /* the view is full: rebuild it at on_tip */
     zbc_finality_gossip_fn gossip;
     void *gossip_arg;
     uint64_t (*now_ms)(void);
@@ -108,9 +111,29 @@ static int voter_save(const struct zbc_finality *f, struct zbc_err *err)
 
 /* ---- the ledger ---- */
 
+int zbc_finality_block_id(struct zbc_store_txn *t, uint32_t height,
+                          struct zbc_checkpoint *cp, uint8_t prev[32],
+                          struct zbc_err *err)
+{
+    uint8_t *bytes = NULL;
+    size_t len = 0;
+    if (zbc_store_txn_block(t, height, &bytes, &len, err) != ZBC_KV_FOUND)
+        return zbc_fail_prefix(err, "block %u", height);
+    struct zbc_block_header hdr;
+    int ok = len >= ZBC_BLOCK_HEADER_LEN &&
+             zbc_block_header_decode(&hdr, bytes, ZBC_BLOCK_HEADER_LEN, err);
+    free(bytes);
+    if (!ok)
+        return zbc_fail_prefix(err, "block %u", height);
+    cp->height = height;
+    zbc_block_hash(cp->hash, &hdr);
+    memcpy(prev, hdr.prev_hash, 32);
+    return 1;
+}
+
 struct load_ctx {
     struct zbc_finality *f;
-    struct zbc_checkpoint final;
+    struct zbc_checkpoint final; /* stored; then the view's root */
     uint32_t tip_height;
 };
 
@@ -126,6 +149,18 @@ static int load_final_fn(struct zbc_store_txn *t, void *arg,
         l->final.height = 0;
         memcpy(l->final.hash, l->f->g->hash, 32);
     }
+    l->f->final = l->final;
+    /* finality stalled (or a ledger from before it): the view starts
+     * ZBC_REORG_MAX_DEPTH below the tip, where no reorg reaches */
+    if (l->tip_height > l->final.height + ZBC_REORG_MAX_DEPTH) {
+        uint8_t prev[32];
+        if (!zbc_finality_block_id(t, l->tip_height - ZBC_REORG_MAX_DEPTH,
+                                   &l->final, prev, err))
+            return 0;
+        zbc_log_warn("finality: no final block within %d blocks of the tip; "
+                     "votes are followed from block %u", ZBC_REORG_MAX_DEPTH,
+                     l->final.height);
+    }
     return 1;
 }
 
@@ -136,20 +171,12 @@ static int load_blocks_fn(struct zbc_store_txn *t, void *arg,
     struct load_ctx *l = arg;
     struct zbc_finality *f = l->f;
     for (uint32_t h = l->final.height + 1; h <= l->tip_height; h++) {
-        uint8_t *bytes = NULL, *set = NULL;
-        size_t len = 0, slen = 0;
-        if (zbc_store_txn_block(t, h, &bytes, &len, err) != ZBC_KV_FOUND)
-            return zbc_fail_prefix(err, "block %u", h);
-        struct zbc_block_header hdr;
-        int ok = zbc_block_header_decode(&hdr, bytes, ZBC_BLOCK_HEADER_LEN,
-                                         err);
-        free(bytes);
-        if (!ok)
-            return zbc_fail_prefix(err, "block %u", h);
-        struct zbc_checkpoint cp = {.height = h};
-        zbc_block_hash(cp.hash, &hdr);
+        uint8_t *set = NULL, prev[32];
+        size_t slen = 0;
+        struct zbc_checkpoint cp;
         bool added;
-        if (!zbc_ffg_add_block(&f->ffg, &cp, hdr.prev_hash, &added, err))
+        if (!zbc_finality_block_id(t, h, &cp, prev, err) ||
+            !zbc_ffg_add_block(&f->ffg, &cp, prev, &added, err))
             return zbc_fail_prefix(err, "block %u", h);
         int rc = zbc_store_txn_votes(t, h, &set, &slen, err);
         if (rc == ZBC_KV_ERROR)
@@ -195,11 +222,11 @@ static int write_votes_fn(struct zbc_store_txn *t, void *arg,
             return 0;
     }
     if (w->checkpoints) {
-        const struct zbc_ffg *g = &w->f->ffg;
-        if (!zbc_store_put_checkpoint(t, "final", g->final.height,
-                                      g->final.hash, err) ||
-            !zbc_store_put_checkpoint(t, "justified", g->justified.height,
-                                      g->justified.hash, err))
+        const struct zbc_finality *f = w->f;
+        if (!zbc_store_put_checkpoint(t, "final", f->final.height,
+                                      f->final.hash, err) ||
+            !zbc_store_put_checkpoint(t, "justified", f->ffg.justified.height,
+                                      f->ffg.justified.hash, err))
             return 0;
     }
     return 1;
@@ -254,6 +281,8 @@ static void moved(struct zbc_finality *f, const struct zbc_ffg_added *a)
 {
     if (!a->justified_moved && !a->final_moved)
         return;
+    if (a->final_moved)
+        f->final = f->ffg.final;
     store_votes(f, NULL, 0, true);
     zbc_chain_set_justified(f->chain, &f->ffg.justified);
     if (!a->final_moved)
@@ -262,7 +291,7 @@ static void moved(struct zbc_finality *f, const struct zbc_ffg_added *a)
     hex8(h, f->ffg.final.hash);
     zbc_log_info("finality: block %u %s... is final (justified: %u)",
                  f->ffg.final.height, h, f->ffg.justified.height);
-    zbc_chain_set_final_height(f->chain, f->ffg.final.height);
+    zbc_chain_set_final_height(f->chain, f->final.height);
     zbc_ffg_prune(&f->ffg);
     zbc_vote_pending_prune(f->pending, f->ffg.final.height);
 }
@@ -287,6 +316,7 @@ static void on_block(void *arg, const struct zbc_block_header *h,
     if (!zbc_ffg_add_block(&f->ffg, &cp, h->prev_hash, &added, &err)) {
         zbc_log_debug("finality: block %u not followed: %s", h->height,
                       err.msg);
+        f->reload = f->ffg.n >= ZBC_FFG_MAX_BLOCKS;
         return;
     }
     uint32_t kept;
@@ -342,11 +372,44 @@ static void follow_justified(struct zbc_finality *f)
                      j->height, err.msg);
 }
 
+/* The view from the ledger: the best-chain blocks from the stored final
+ * block up (or from 1440 below the tip) with their stored vote sets. */
+static int load_view(struct zbc_finality *f, struct zbc_err *err)
+{
+    struct load_ctx l = {.f = f};
+    l.tip_height = zbc_chain_tip(f->chain)->height;
+    if (!zbc_store_read(f->store, load_final_fn, &l, err) ||
+        !zbc_ffg_init(&f->ffg, f->g, &l.final, err))
+        return 0;
+    if (!zbc_store_read(f->store, load_blocks_fn, &l, err)) {
+        zbc_ffg_free(&f->ffg);
+        return 0;
+    }
+    /* the stored votes may finalise a block above the view's root */
+    if (f->ffg.final.height > l.final.height)
+        f->final = f->ffg.final;
+    return 1;
+}
+
 static void on_tip(void *arg)
 {
     struct zbc_finality *f = arg;
     if (f->in_tip)
         return;
+    if (f->reload) {
+        /* more blocks above the final one than a view holds: start again
+         * from the ledger (side branches are forgotten) */
+        struct zbc_err err = {{0}};
+        zbc_ffg_free(&f->ffg);
+        f->reload = false;
+        if (!load_view(f, &err)) {
+            zbc_log_error("finality: cannot rebuild the view: %s; this node "
+                          "stops voting", err.msg);
+            f->alarm = true;
+            if (!zbc_ffg_init(&f->ffg, f->g, &f->final, &err))
+                zbc_log_error("finality: %s", err.msg);
+        }
+    }
     f->in_tip = true;
     follow_justified(f);
     f->in_tip = false;
@@ -397,17 +460,12 @@ int zbc_finality_open(struct zbc_finality **out,
         return zbc_fail(err, "out of memory for finality");
     }
     zbc_vote_pending_init(f->pending);
-    struct load_ctx l = {.f = f};
-    l.tip_height = zbc_chain_tip(cfg->chain)->height;
-    if (!zbc_store_read(f->store, load_final_fn, &l, err) ||
-        !zbc_ffg_init(&f->ffg, f->g, &l.final, err)) {
+    if (!load_view(f, err)) {
         zbc_fail_prefix(err, "finality");
         free(f->pending);
         free(f);
         return 0;
     }
-    if (!zbc_store_read(f->store, load_blocks_fn, &l, err))
-        goto fail;
     const struct zbc_parent *p = zbc_chain_tip(cfg->chain);
     f->last_tip.height = p->height;
     memcpy(f->last_tip.hash, p->hash, 32);
@@ -419,12 +477,12 @@ int zbc_finality_open(struct zbc_finality **out,
             !voter_load(f, err))
             goto fail;
     }
-    zbc_chain_set_final_height(f->chain, f->ffg.final.height);
+    zbc_chain_set_final_height(f->chain, f->final.height);
     zbc_chain_set_justified(f->chain, &f->ffg.justified);
     struct zbc_chain_finality_hook h = {on_block, on_tip, f};
     zbc_chain_set_finality(f->chain, &h);
     zbc_log_info("finality: final block %u, justified %u, %zu blocks above "
-                 "it%s", f->ffg.final.height, f->ffg.justified.height,
+                 "it%s", f->final.height, f->ffg.justified.height,
                  f->ffg.n - 1, f->voting ? ", voting" : "");
     *out = f;
     return 1;
@@ -568,7 +626,7 @@ void zbc_finality_each_vote(const struct zbc_finality *f,
 
 const struct zbc_checkpoint *zbc_finality_final(const struct zbc_finality *f)
 {
-    return &f->ffg.final;
+    return &f->final;
 }
 
 const struct zbc_checkpoint *zbc_finality_justified(const struct zbc_finality *f)

@@ -76,6 +76,12 @@ void zbc_finality_stored_set(struct zbc_finality *f, uint32_t height,
 void zbc_finality_each_vote(const struct zbc_finality *f,
                             zbc_finality_gossip_fn fn, void *arg);
 
+/* The block at height of the best chain in the store transaction t, and
+ * its parent's hash (for zbc-audit too). */
+ZBC_WUR int zbc_finality_block_id(struct zbc_store_txn *t, uint32_t height,
+                                  struct zbc_checkpoint *cp, uint8_t prev[32],
+                                  struct zbc_err *err);
+
 const struct zbc_checkpoint *zbc_finality_final(const struct zbc_finality *f);
 const struct zbc_checkpoint *
 zbc_finality_justified(const struct zbc_finality *f);

@@ -194,9 +194,41 @@ static void test_one_validator(void)
     fx_teardown(&f);
 }
 
+/* A ledger with more than 1440 blocks and no final one (made before
+ * finality, or while it stalled): the view starts 1440 below the tip,
+ * the final height stays what was stored until votes move it. */
+static void test_long_ledger_without_votes(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g,
+                                   .key = &f.key};
+    struct node n;
+    struct zbc_err err = {{0}};
+    memset(&n, 0, sizeof n);
+    CHECK(zbc_chain_open(&n.c, &cfg, &err));
+    if (n.c == NULL) {
+        fx_teardown(&f);
+        return;
+    }
+    for (int i = 0; i < ZBC_REORG_MAX_DEPTH + 5; i++)
+        produce(&n);
+    zbc_chain_close(n.c);
+    CHECK(node_open(&n, &f, &err));
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 0);
+    CHECK_EQ_INT(zbc_chain_final_height(n.c), 0);
+    produce(&n); /* 1446, voted from the view's root 5 */
+    produce(&n); /* 1447, voted from 1446: 1446 final */
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, ZBC_REORG_MAX_DEPTH + 6);
+    CHECK_EQ_INT(zbc_chain_final_height(n.c), ZBC_REORG_MAX_DEPTH + 6);
+    node_close(&n);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
     TEST_RUN(test_one_validator);
+    TEST_RUN(test_long_ledger_without_votes);
     return test_summary("node_finality");
 }
