@@ -268,6 +268,19 @@ int zbc_ffg_add_block(struct zbc_ffg *f, const struct zbc_checkpoint *block,
     return 1;
 }
 
+int zbc_ffg_add_block_after_gap(struct zbc_ffg *f,
+                                const struct zbc_checkpoint *block,
+                                struct zbc_err *err)
+{
+    if (f->n != 1)
+        return zbc_fail(err, "a block after a gap must be the first one "
+                             "above the root");
+    if (block->height <= f->blocks[0].id.height + 1)
+        return zbc_fail(err, "block %u leaves no gap above the root at %u",
+                        block->height, f->blocks[0].id.height);
+    return block_new(f, block, 0, err);
+}
+
 /* Whether validators holding more than two thirds voted for block b from
  * justified ancestors of b; marks it and moves f->justified. */
 static bool justify_check(struct zbc_ffg *f, size_t b, bool *moved)
@@ -325,7 +338,8 @@ static int final_check(struct zbc_ffg *f, size_t x,
         return 1;
     for (size_t c = 0; c < f->n; c++) {
         const struct zbc_ffg_block *cb = &f->blocks[c];
-        if (cb->parent != (long)x)
+        /* a direct child: not the block after a gap */
+        if (cb->parent != (long)x || cb->id.height != xb->id.height + 1)
             continue;
         uint32_t count = 0;
         for (uint32_t i = 0; i < f->g->n_validators; i++)

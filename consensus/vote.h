@@ -149,6 +149,17 @@ ZBC_WUR int zbc_ffg_add_block(struct zbc_ffg *f,
                               const uint8_t parent_hash[32], bool *added,
                               struct zbc_err *err);
 
+/* Adds, as the first block above the root, a block at least two heights
+ * above it whose ancestors in between are not held: a node whose final
+ * block is far below its tip (finality stalled) follows votes from there
+ * (docs/protocol-chain.md §8.10).  The root counts as its ancestor; it is
+ * not the root's child for finality; votes whose source lies in the gap
+ * are not counted.  Refused when the view holds more than the root or
+ * there is no gap. */
+ZBC_WUR int zbc_ffg_add_block_after_gap(struct zbc_ffg *f,
+                                        const struct zbc_checkpoint *block,
+                                        struct zbc_err *err);
+
 /* What zbc_ffg_add_vote did. */
 struct zbc_ffg_added {
     bool added;             /* kept as its signer's vote for the target */

@@ -51,6 +51,14 @@ static int check_set(struct zbc_store_txn *t, struct zbc_ffg *f,
     return 1;
 }
 
+/* Sets already reported once are read again when the view is rebuilt. */
+static void ignore_bad(void *arg, uint32_t height, const char *msg)
+{
+    (void)arg;
+    (void)height;
+    (void)msg;
+}
+
 int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
                           uint32_t tip, struct zbc_audit_report *r,
                           struct zbc_err *err)
@@ -85,12 +93,23 @@ int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
                               "the stored final block is not the block "
                               "stored at its height");
         }
-        if (counting && !zbc_ffg_add_block(&f, &cp, prev, &added, &e))
-            counting = false; /* more blocks than a view holds above its
-                                 final one: finality not recomputed on */
+        bool refilled = false;
+        if (counting && !zbc_ffg_add_block(&f, &cp, prev, &added, &e)) {
+            /* more blocks above the final one than a view holds: as a
+             * node does, follow from 1440 below (after a gap) */
+            struct zbc_checkpoint fin = f.final;
+            zbc_ffg_free(&f);
+            uint32_t from = h > fin.height + ZBC_REORG_MAX_DEPTH
+                                ? h - ZBC_REORG_MAX_DEPTH
+                                : fin.height + 1;
+            counting = zbc_ffg_init(&f, g, &fin, &e) &&
+                       zbc_finality_fill(&f, t, from, h, ignore_bad, NULL,
+                                         &e);
+            refilled = true;
+        }
         if (counting)
             counted_to = h;
-        ok = check_set(t, &f, &cp, counting, r, err);
+        ok = check_set(t, &f, &cp, counting && !refilled, r, err);
     }
     if (ok && claim.height > tip)
         zbc_audit_add(r, claim.height, ZBC_AUDIT_VOTES, NULL, NULL,

@@ -133,7 +133,7 @@ int zbc_finality_block_id(struct zbc_store_txn *t, uint32_t height,
 
 struct load_ctx {
     struct zbc_finality *f;
-    struct zbc_checkpoint final; /* stored; then the view's root */
+    struct zbc_checkpoint final;
     uint32_t tip_height;
 };
 
@@ -149,55 +149,71 @@ static int load_final_fn(struct zbc_store_txn *t, void *arg,
         l->final.height = 0;
         memcpy(l->final.hash, l->f->g->hash, 32);
     }
-    l->f->final = l->final;
-    /* finality stalled (or a ledger from before it): the view starts
-     * ZBC_REORG_MAX_DEPTH below the tip, where no reorg reaches */
-    if (l->tip_height > l->final.height + ZBC_REORG_MAX_DEPTH) {
-        uint8_t prev[32];
-        if (!zbc_finality_block_id(t, l->tip_height - ZBC_REORG_MAX_DEPTH,
-                                   &l->final, prev, err))
-            return 0;
-        zbc_log_warn("finality: no final block within %d blocks of the tip; "
-                     "votes are followed from block %u", ZBC_REORG_MAX_DEPTH,
-                     l->final.height);
-    }
     return 1;
 }
 
-/* The best-chain blocks above the final one and their stored vote sets. */
-static int load_blocks_fn(struct zbc_store_txn *t, void *arg,
-                          struct zbc_err *err)
+int zbc_finality_fill(struct zbc_ffg *view, struct zbc_store_txn *t,
+                      uint32_t from, uint32_t to, zbc_finality_bad_fn bad,
+                      void *arg, struct zbc_err *err)
 {
-    struct load_ctx *l = arg;
-    struct zbc_finality *f = l->f;
-    for (uint32_t h = l->final.height + 1; h <= l->tip_height; h++) {
+    static struct zbc_vote votes[ZBC_VALIDATORS_MAX];
+    uint32_t root = view->blocks[0].id.height;
+    for (uint32_t h = from; h <= to; h++) {
         uint8_t *set = NULL, prev[32];
-        size_t slen = 0;
+        size_t slen = 0, n = 0;
         struct zbc_checkpoint cp;
         bool added;
-        if (!zbc_finality_block_id(t, h, &cp, prev, err) ||
-            !zbc_ffg_add_block(&f->ffg, &cp, prev, &added, err))
+        if (!zbc_finality_block_id(t, h, &cp, prev, err))
+            return 0;
+        if (h == from && h > root + 1 ? !zbc_ffg_add_block_after_gap(view, &cp,
+                                                                     err)
+                                      : !zbc_ffg_add_block(view, &cp, prev,
+                                                           &added, err))
             return zbc_fail_prefix(err, "block %u", h);
         int rc = zbc_store_txn_votes(t, h, &set, &slen, err);
         if (rc == ZBC_KV_ERROR)
             return 0;
         if (rc == ZBC_KV_NOTFOUND)
             continue;
-        static struct zbc_vote votes[ZBC_VALIDATORS_MAX];
-        size_t n = 0;
         struct zbc_err e;
-        if (!zbc_vote_set_decode(f->g, set, slen, votes, &n, &e))
-            zbc_log_warn("finality: stored vote set of block %u ignored: %s",
-                         h, e.msg);
+        if (!zbc_vote_set_decode(view->g, set, slen, votes, &n, &e))
+            bad(arg, h, e.msg);
+        else if (memcmp(votes[0].target.hash, cp.hash, 32) != 0)
+            bad(arg, h, "the stored vote set is for another block than the "
+                        "one stored at its height");
+        else
+            for (size_t k = 0; k < n; k++) {
+                struct zbc_ffg_added a;
+                if (!zbc_ffg_add_vote(view, &votes[k], &a, &e))
+                    bad(arg, h, e.msg);
+                else if (a.final_moved)
+                    zbc_ffg_prune(view);
+            }
         free(set);
-        for (size_t k = 0; k < n; k++) {
-            struct zbc_ffg_added a;
-            if (!zbc_ffg_add_vote(&f->ffg, &votes[k], &a, &e))
-                zbc_log_warn("finality: stored vote %zu of block %u: %s", k,
-                             h, e.msg);
-        }
     }
     return 1;
+}
+
+static void log_bad(void *arg, uint32_t height, const char *msg)
+{
+    (void)arg;
+    zbc_log_warn("finality: stored votes of block %u ignored: %s", height,
+                 msg);
+}
+
+static int load_blocks_fn(struct zbc_store_txn *t, void *arg,
+                          struct zbc_err *err)
+{
+    struct load_ctx *l = arg;
+    uint32_t from = l->final.height + 1;
+    if (l->tip_height > l->final.height + ZBC_REORG_MAX_DEPTH) {
+        from = l->tip_height - ZBC_REORG_MAX_DEPTH;
+        zbc_log_warn("finality: the final block %u is more than %d blocks "
+                     "below the tip; votes are followed from block %u",
+                     l->final.height, ZBC_REORG_MAX_DEPTH, from);
+    }
+    return zbc_finality_fill(&l->f->ffg, t, from, l->tip_height, log_bad,
+                             NULL, err);
 }
 
 struct votes_ctx {
@@ -385,9 +401,7 @@ static int load_view(struct zbc_finality *f, struct zbc_err *err)
         zbc_ffg_free(&f->ffg);
         return 0;
     }
-    /* the stored votes may finalise a block above the view's root */
-    if (f->ffg.final.height > l.final.height)
-        f->final = f->ffg.final;
+    f->final = f->ffg.final; /* the stored votes may have moved it */
     return 1;
 }
 

@@ -82,6 +82,18 @@ ZBC_WUR int zbc_finality_block_id(struct zbc_store_txn *t, uint32_t height,
                                   struct zbc_checkpoint *cp, uint8_t prev[32],
                                   struct zbc_err *err);
 
+/* Adds the best-chain blocks from..to of t to view (initialised at its
+ * root; from > root + 1 leaves a gap: zbc_ffg_add_block_after_gap) and
+ * their stored vote sets; a set or vote that does not verify goes to bad
+ * and is skipped.  0 when the ledger cannot be read or a block not added
+ * (err). */
+typedef void (*zbc_finality_bad_fn)(void *arg, uint32_t height,
+                                    const char *msg);
+ZBC_WUR int zbc_finality_fill(struct zbc_ffg *view, struct zbc_store_txn *t,
+                              uint32_t from, uint32_t to,
+                              zbc_finality_bad_fn bad, void *arg,
+                              struct zbc_err *err);
+
 const struct zbc_checkpoint *zbc_finality_final(const struct zbc_finality *f);
 const struct zbc_checkpoint *
 zbc_finality_justified(const struct zbc_finality *f);

@@ -881,6 +881,61 @@ static void test_prune(void)
     zbc_ffg_free(&f);
 }
 
+/* A view whose first block lies after a gap (a node whose final block is
+ * far below its tip): the root is its ancestor, not its parent for
+ * finality; sources in the gap do not count. */
+static void test_gap(void)
+{
+    struct chain c;
+    struct zbc_err err;
+    make_chain(&c, 4, 0x5a);
+    struct zbc_ffg f;
+    struct zbc_checkpoint g0 = root_of(&c), w = cp(10, 1), b11 = cp(11, 1),
+                          b12 = cp(12, 1), in_gap = cp(5, 1);
+    CHECK(zbc_ffg_init(&f, &c.g, &g0, &err));
+    struct zbc_checkpoint one = cp(1, 1);
+    CHECK(!zbc_ffg_add_block_after_gap(&f, &one, &err));
+    CHECK_EQ_STR(err.msg, "block 1 leaves no gap above the root at 0");
+    CHECK(zbc_ffg_add_block_after_gap(&f, &w, &err));
+    CHECK(!zbc_ffg_add_block_after_gap(&f, &b12, &err));
+    CHECK_EQ_STR(err.msg, "a block after a gap must be the first one above "
+                          "the root");
+    add_block(&f, b11, w);
+    add_block(&f, b12, b11);
+    CHECK(zbc_ffg_is_ancestor(&f, 0, 2));
+    /* votes from a block in the gap: never counted */
+    for (uint32_t i = 0; i < 4; i++) {
+        struct zbc_vote v = vote(&c, i, in_gap, b11);
+        add_vote(&f, &v);
+    }
+    CHECK(!justified(&f, b11));
+    /* from the root to the block after the gap: justified, the root not
+     * finalised again (not a direct child) */
+    for (uint32_t i = 0; i < 3; i++) {
+        struct zbc_vote v = vote(&c, i, g0, w);
+        add_vote(&f, &v);
+    }
+    CHECK(justified(&f, w));
+    CHECK(cp_same(f.final, g0));
+    for (uint32_t i = 0; i < 3; i++) {
+        struct zbc_vote v = vote(&c, i, w, b12);
+        add_vote(&f, &v);
+    }
+    CHECK(justified(&f, b12));
+    CHECK(cp_same(f.final, g0)); /* b12 is not w's child */
+    struct zbc_checkpoint b13 = cp(13, 1);
+    add_block(&f, b13, b12);
+    for (uint32_t i = 0; i < 3; i++) {
+        struct zbc_vote v = vote(&c, i, b12, b13);
+        add_vote(&f, &v);
+    }
+    CHECK(cp_same(f.final, b12));
+    zbc_ffg_prune(&f);
+    CHECK(cp_same(f.blocks[0].id, b12));
+    CHECK_EQ_INT(f.n, 2);
+    zbc_ffg_free(&f);
+}
+
 static void test_add_block_refusals(void)
 {
     struct chain c;
@@ -1151,6 +1206,7 @@ int main(void)
     TEST_RUN(test_conflicting_finality);
     TEST_RUN(test_make_vote_rules);
     TEST_RUN(test_prune);
+    TEST_RUN(test_gap);
     TEST_RUN(test_add_block_refusals);
     TEST_RUN(test_vote_set);
     TEST_RUN(test_reorg_rule);
