@@ -59,6 +59,32 @@ static void ignore_bad(void *arg, uint32_t height, const char *msg)
     (void)msg;
 }
 
+/* Whether the stored vote set of the block after `claim` holds votes from
+ * more than two thirds of the validators with source exactly `claim`: the
+ * link that made it final.  A node that followed a branch it learned late
+ * holds that link but not every earlier vote set of the branch, so the
+ * recomputation from the genesis cannot reach its final block. */
+static bool final_link(struct zbc_store_txn *t, const struct zbc_genesis *g,
+                       const struct zbc_checkpoint *claim, uint32_t tip)
+{
+    static struct zbc_vote votes[ZBC_VALIDATORS_MAX];
+    if (claim->height >= tip)
+        return false;
+    uint8_t *set = NULL;
+    size_t len = 0, n = 0;
+    struct zbc_err e;
+    if (zbc_store_txn_votes(t, claim->height + 1, &set, &len, &e) !=
+        ZBC_KV_FOUND)
+        return false;
+    bool ok = zbc_vote_set_decode(g, set, len, votes, &n, &e);
+    free(set);
+    uint32_t count = 0;
+    for (size_t k = 0; ok && k < n; k++)
+        count += votes[k].source.height == claim->height &&
+                 memcmp(votes[k].source.hash, claim->hash, 32) == 0;
+    return ok && zbc_vote_threshold_met(count, g->n_validators);
+}
+
 int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
                           uint32_t tip, struct zbc_audit_report *r,
                           struct zbc_err *err)
@@ -114,7 +140,8 @@ int zbc_audit_check_votes(struct zbc_store_txn *t, const struct zbc_genesis *g,
     if (ok && claim.height > tip)
         zbc_audit_add(r, claim.height, ZBC_AUDIT_VOTES, NULL, NULL,
                       "the stored final block is above the tip %u", tip);
-    else if (ok && claim_seen && claim.height > f.final.height) {
+    else if (ok && claim_seen && claim.height > f.final.height &&
+             !final_link(t, g, &claim, tip)) {
         char want[16], got[16];
         snprintf(want, sizeof want, "%u", f.final.height);
         snprintf(got, sizeof got, "%u", claim.height);

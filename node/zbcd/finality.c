@@ -27,8 +27,8 @@ struct zbc_finality {
     struct zbc_vote_pending *pending;
     struct zbc_checkpoint last_tip;
     bool alarm;                  /* conflicting finality seen: no more votes */
-    struct zbc_checkpoint final; /* the final block (the view's root may be
-                                    below the tip's 1440 instead) */
+    struct zbc_checkpoint final; /* the final block */
+    struct zbc_checkpoint stored_final; /* the ledger's "final" record */
     bool reload;                 /* the view is full: rebuild it at on_tip */
     zbc_finality_gossip_fn gossip;
     void *gossip_arg;
@@ -220,7 +220,7 @@ struct votes_ctx {
     struct zbc_finality *f;
     const size_t *blocks;
     size_t n;
-    bool checkpoints;
+    const struct zbc_checkpoint *final; /* NULL: no checkpoints written */
 };
 
 static int write_votes_fn(struct zbc_store_txn *t, void *arg,
@@ -237,10 +237,10 @@ static int write_votes_fn(struct zbc_store_txn *t, void *arg,
                                  err))
             return 0;
     }
-    if (w->checkpoints) {
+    if (w->final != NULL) {
         const struct zbc_finality *f = w->f;
-        if (!zbc_store_put_checkpoint(t, "final", f->final.height,
-                                      f->final.hash, err) ||
+        if (!zbc_store_put_checkpoint(t, "final", w->final->height,
+                                      w->final->hash, err) ||
             !zbc_store_put_checkpoint(t, "justified", f->ffg.justified.height,
                                       f->ffg.justified.hash, err))
             return 0;
@@ -248,16 +248,17 @@ static int write_votes_fn(struct zbc_store_txn *t, void *arg,
     return 1;
 }
 
-static void store_votes(struct zbc_finality *f, const size_t *blocks,
-                        size_t n, bool checkpoints)
+static bool store_votes(struct zbc_finality *f, const size_t *blocks,
+                        size_t n, const struct zbc_checkpoint *final)
 {
-    struct votes_ctx w = {f, blocks, n, checkpoints};
+    struct votes_ctx w = {f, blocks, n, final};
     struct zbc_err err = {{0}};
     /* a warning: the votes stay in memory and peers give them again with
      * the blocks (a full disk is reported where blocks are stored) */
-    if (!zbc_store_write(f->store, write_votes_fn, &w, &err))
-        zbc_log_warn("finality: cannot write votes to the ledger: %s",
-                     err.msg);
+    if (zbc_store_write(f->store, write_votes_fn, &w, &err))
+        return true;
+    zbc_log_warn("finality: cannot write votes to the ledger: %s", err.msg);
+    return false;
 }
 
 struct best_ctx {
@@ -284,6 +285,60 @@ static bool on_best_chain(struct zbc_finality *f,
 
 /* ---- reacting to changes ---- */
 
+/* The highest final block of the best chain: the final block when the
+ * best chain holds it, else the last block the best chain shares with it
+ * (a node can learn that a block is final before it switches to its
+ * branch), else the genesis.  The chain refuses reorgs below it, the API
+ * calls blocks at or below it final, the ledger's "final" names it. */
+static struct zbc_checkpoint best_final(struct zbc_finality *f)
+{
+    struct zbc_checkpoint out = {.height = 0};
+    memcpy(out.hash, f->g->hash, 32);
+    if (f->final.height == 0 || on_best_chain(f, &f->final))
+        return f->final;
+    long a = zbc_ffg_find(&f->ffg, &f->final);
+    long b = zbc_ffg_find(&f->ffg, &f->last_tip);
+    while (a >= 0 && b >= 0 && a != b) {
+        if (f->ffg.blocks[a].id.height >= f->ffg.blocks[b].id.height)
+            a = f->ffg.blocks[a].parent;
+        else
+            b = f->ffg.blocks[b].parent;
+    }
+    if (a >= 0 && a == b)
+        out = f->ffg.blocks[a].id;
+    return out;
+}
+
+/* Stores the vote sets of the best-chain blocks of the view (from the tip
+ * down to the root, or the given ones) with the "final" and "justified"
+ * records in one write transaction, so the stored final block is always
+ * supported by stored votes (zbc-audit checks it), and tells the chain. */
+static void persist(struct zbc_finality *f, const size_t *blocks, size_t n)
+{
+    struct zbc_checkpoint bf = best_final(f);
+    zbc_chain_set_final_height(f->chain, bf.height);
+    size_t *path = NULL;
+    /* a new final record: every best-chain set of the view goes with it */
+    if (bf.height != f->stored_final.height ||
+        memcmp(bf.hash, f->stored_final.hash, 32) != 0)
+        blocks = NULL;
+    if (blocks == NULL) {
+        path = malloc((f->ffg.n ? f->ffg.n : 1) * sizeof *path);
+        if (path == NULL) {
+            zbc_log_warn("finality: out of memory storing votes");
+            return;
+        }
+        n = 0;
+        for (long i = zbc_ffg_find(&f->ffg, &f->last_tip); i >= 0;
+             i = f->ffg.blocks[i].parent)
+            path[n++] = (size_t)i;
+        blocks = path;
+    }
+    if (store_votes(f, blocks, n, &bf))
+        f->stored_final = bf;
+    free(path);
+}
+
 static void conflict(struct zbc_finality *f, const struct zbc_err *err)
 {
     if (!f->alarm)
@@ -299,7 +354,7 @@ static void moved(struct zbc_finality *f, const struct zbc_ffg_added *a)
         return;
     if (a->final_moved)
         f->final = f->ffg.final;
-    store_votes(f, NULL, 0, true);
+    persist(f, NULL, 0);
     zbc_chain_set_justified(f->chain, &f->ffg.justified);
     if (!a->final_moved)
         return;
@@ -307,7 +362,6 @@ static void moved(struct zbc_finality *f, const struct zbc_ffg_added *a)
     hex8(h, f->ffg.final.hash);
     zbc_log_info("finality: block %u %s... is final (justified: %u)",
                  f->ffg.final.height, h, f->ffg.justified.height);
-    zbc_chain_set_final_height(f->chain, f->final.height);
     zbc_ffg_prune(&f->ffg);
     zbc_vote_pending_prune(f->pending, f->ffg.final.height);
 }
@@ -369,7 +423,7 @@ static void vote_for_tip(struct zbc_finality *f, long tip)
         return;
     }
     size_t b = (size_t)tip;
-    store_votes(f, &b, 1, false);
+    store_votes(f, &b, 1, NULL);
     moved(f, &a);
     gossip(f, &v);
 }
@@ -401,6 +455,7 @@ static int load_view(struct zbc_finality *f, struct zbc_err *err)
         zbc_ffg_free(&f->ffg);
         return 0;
     }
+    f->stored_final = l.final;
     f->final = f->ffg.final; /* the stored votes may have moved it */
     return 1;
 }
@@ -436,8 +491,10 @@ static void on_tip(void *arg)
     long ti = zbc_ffg_find(&f->ffg, &tip);
     long li = zbc_ffg_find(&f->ffg, &f->last_tip);
     f->last_tip = tip;
-    if (ti < 0)
-        return; /* below or off the view (not expected: logged there) */
+    if (ti < 0) {
+        persist(f, NULL, 0); /* off the view: only the records move */
+        return;
+    }
     /* the blocks that joined the best chain: their kept votes go to disk */
     size_t *path = malloc(f->ffg.n * sizeof *path), n = 0;
     if (path != NULL) {
@@ -447,7 +504,7 @@ static void on_tip(void *arg)
                 break;
             path[n++] = (size_t)i;
         }
-        store_votes(f, path, n, false);
+        persist(f, path, n);
         free(path);
     }
     if (f->voting && !f->alarm)
@@ -491,7 +548,7 @@ int zbc_finality_open(struct zbc_finality **out,
             !voter_load(f, err))
             goto fail;
     }
-    zbc_chain_set_final_height(f->chain, f->final.height);
+    zbc_chain_set_final_height(f->chain, best_final(f).height);
     zbc_chain_set_justified(f->chain, &f->ffg.justified);
     struct zbc_chain_finality_hook h = {on_block, on_tip, f};
     zbc_chain_set_finality(f->chain, &h);
@@ -562,7 +619,7 @@ static enum zbc_vote_rx take_vote(struct zbc_finality *f,
         return ZBC_VOTE_RX_KNOWN;
     if (on_best_chain(f, &v.target)) {
         size_t b = (size_t)t;
-        store_votes(f, &b, 1, false);
+        store_votes(f, &b, 1, NULL);
     }
     moved(f, &a);
     if (a.justified_moved)
@@ -627,7 +684,11 @@ void zbc_finality_stored_set(struct zbc_finality *f, uint32_t height,
 void zbc_finality_each_vote(const struct zbc_finality *f,
                             zbc_finality_gossip_fn fn, void *arg)
 {
-    for (size_t b = 0; b < f->ffg.n; b++)
+    uint32_t tip = zbc_chain_tip(f->chain)->height;
+    for (size_t b = 0; b < f->ffg.n; b++) {
+        /* older votes travel with the blocks (sync answers) */
+        if (f->ffg.blocks[b].id.height + ZBC_VOTE_PENDING_AHEAD < tip)
+            continue;
         for (uint32_t i = 0; i < f->g->n_validators; i++) {
             struct zbc_vote v;
             if (!zbc_ffg_get_vote(&f->ffg, b, i, &v))
@@ -636,6 +697,7 @@ void zbc_finality_each_vote(const struct zbc_finality *f,
             zbc_vote_encode(raw, &v);
             fn(arg, raw);
         }
+    }
 }
 
 const struct zbc_checkpoint *zbc_finality_final(const struct zbc_finality *f)
