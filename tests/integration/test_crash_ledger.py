@@ -20,8 +20,8 @@ import re
 import shutil
 import subprocess
 
-from framework import (ZBC, TestFailure, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
-                       run_audit, wait_converged, wait_until, zbcd_once)
+from framework import (ZBC, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
+                       run_audit, wait_converged, wait_until, zbcd_once, ledger_tamper)
 
 FEE = 2_000_000
 
@@ -42,12 +42,7 @@ class CrashLedger(ZbcTest):
         self.log("%s: refused: %s" % (what, [ln for ln in out.splitlines() if "ERROR" in ln][-1]))
 
     def tamper(self, ledger, *args):
-        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
-        p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=30)
-        if p.returncode != 0:
-            raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
-        return p.stdout.decode().strip()
+        return ledger_tamper(self, ledger, *args)
 
     def damaged_copies(self, node, bob):
         data = lambda d: os.path.join(d, "ledger", "data.mdb")  # noqa: E731

@@ -18,8 +18,8 @@ import os
 import subprocess
 import time
 
-from framework import (ZBC, ZbcTest, TestFailure, assert_equal, assert_true,
-                       audit_datadir_clean, run_audit, start_network, wait_until)
+from framework import (ZBC, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
+                       ledger_tamper, run_audit, start_network, wait_until)
 
 FEE = 2000000
 
@@ -69,12 +69,7 @@ class Finality(ZbcTest):
         self.audit_votes(node)
 
     def tamper(self, ledger, *args):
-        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
-        p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=30)
-        if p.returncode != 0:
-            raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
-        return p.stdout.decode().strip()
+        return ledger_tamper(self, ledger, *args)
 
     def audit_votes(self, node):
         audit_datadir_clean(self, node.datadir, node.genesis_path)
