@@ -6,6 +6,8 @@
     finalized_height advances everywhere;
   - one of four stopped: blocks still become final (3 of 4);
   - two of four stopped: blocks are still produced but none becomes final;
+    zbc send --wait times out saying the transfer is in a block but not final,
+    --wait=included returns at inclusion;
   - the stopped validators restart: finality resumes;
   - a validator's voter file that does not decode stops zbcd run (voting from
     a forgotten lock could sign a slashable pair); restored, it runs on and
@@ -111,6 +113,7 @@ class Finality(ZbcTest):
         r = self.zbc("send", "--from", "alice2", bob, "3ZBC", "--fee", FEE, "--wait",
                      node=nodes[1])
         tx, h = r["transaction_hash"], r["block_height"]
+        assert_equal(r["final"], True, "zbc send --wait returns once final")
         for nd in nodes:
             wait_until(lambda nd=nd: self.tx_status(tx, nd)[1].get("final") is True, 60,
                        "transfer final on node %d" % nd.index)
@@ -131,6 +134,15 @@ class Finality(ZbcTest):
         time.sleep(1)
         assert_equal(finalized(nodes[0]), f1, "finalized height with two of four stopped")
         assert_equal(finalized(nodes[1]), f1, "finalized height on node 1 with two of four stopped")
+        # the wallet: --wait (final) times out naming the inclusion, --wait=included does not
+        r = self.zbc("send", "--from", "alice2", bob, "1ZBC", "--fee", FEE, "--wait",
+                     "--wait-timeout", "3", node=nodes[0], expect=8)
+        assert_true("not final" in r["error"], "timeout message: %s" % r["error"])
+        r = self.zbc("send", "--from", "alice2", bob, "2ZBC", "--fee", FEE, "--wait=included",
+                     node=nodes[0])
+        assert_equal((r["status"], r.json.get("final")), ("confirmed", False),
+                     "--wait=included with finality stopped")
+        assert_equal(finalized(nodes[0]), f1, "finalized height after the transfers")
         # restarted: finality resumes
         nodes[2].start(self.genesis_path, nodes[2].run_args)
         nodes[3].start(self.genesis_path, nodes[3].run_args)
