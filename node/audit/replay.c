@@ -491,6 +491,7 @@ static enum step replay_one(struct zbc_audit_replay *rp,
 
 /* After the last block: the source's tip claims and its stored state. */
 static int check_end(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
+                     const struct zbc_genesis *g,
                      const struct zbc_audit_tip *tip,
                      struct zbc_audit_report *r, struct zbc_err *err)
 {
@@ -517,7 +518,7 @@ static int check_end(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
         zbc_audit_add(r, h, ZBC_AUDIT_STATE_ROOT, NULL, NULL,
                       "the replayed state's accumulator does not match a "
                       "full rescan: %s", cerr.msg);
-    struct zbc_audit_final f = {.height = h, .replayed = rp->st.kv};
+    struct zbc_audit_final f = {.height = h, .replayed = rp->st.kv, .g = g};
     memcpy(f.hash, rp->parent.hash, 32);
     memcpy(f.state_root, root, 32);
     return src->ops->check_final == NULL ||
@@ -595,7 +596,7 @@ int zbc_audit_replay(struct zbc_audit_replay *rp, struct zbc_audit_source *src,
     if (s == STEP_STOP)
         return 1;
     rp->stats.complete = true;
-    return check_end(rp, src, &tip, r, err);
+    return check_end(rp, src, g, &tip, r, err);
 }
 
 void zbc_audit_replay_free(struct zbc_audit_replay *rp)

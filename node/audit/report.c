@@ -35,6 +35,8 @@ const char *zbc_audit_what_name(enum zbc_audit_what w)
         return "stored_state";
     case ZBC_AUDIT_APP:
         return "app";
+    case ZBC_AUDIT_VOTES:
+        return "votes";
     case ZBC_AUDIT_WHAT_COUNT:
         return "?";
     }

@@ -31,6 +31,7 @@ enum zbc_audit_what {
     ZBC_AUDIT_TIP,             /* the source's tip is not the last block */
     ZBC_AUDIT_STORED_STATE,    /* a stored state entry != replayed */
     ZBC_AUDIT_APP,             /* the node's view of an app != replayed */
+    ZBC_AUDIT_VOTES,           /* a stored vote set or final record is wrong */
     ZBC_AUDIT_WHAT_COUNT,
 };
 

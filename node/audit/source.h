@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "consensus/block.h"
+#include "consensus/genesis.h"
 #include "consensus/state.h"
 #include "crypto/err.h"
 #include "node/audit/report.h"
@@ -47,6 +48,7 @@ struct zbc_audit_final {
     uint8_t hash[32];           /* last replayed block (genesis hash at 0) */
     uint8_t state_root[32];
     struct zbc_kv replayed;     /* the replayed state tables */
+    const struct zbc_genesis *g;
 };
 
 struct zbc_audit_source_ops {

@@ -13,6 +13,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/audit/source.h"
+#include "node/audit/votes.h"
 #include "node/zbcd/store.h"
 
 struct datadir {
@@ -256,7 +257,7 @@ static int dd_check_final(void *ctx, const struct zbc_audit_final *f,
              stored.ops->each(stored.ctx, c.t, cmp_stored, &c, err);
     }
     free(c.buf);
-    return ok;
+    return ok && zbc_audit_check_votes(d->t, f->g, f->height, r, err);
 }
 
 static void dd_close(void *ctx)

@@ -41,6 +41,7 @@ static const char usage[] =
     "\n"
     "amounts: atomic units (150000000) or ZBC with a decimal point or suffix (1.5ZBC)\n"
     "options: --json --offline --genesis HEX|v1 --timestamp S --fee F --timeout S\n"
+    "         --wait (until final) --wait=included (until in a block)\n"
     "         --wait-timeout S --passphrase-file F --escrow-approver A --escrow-commission N\n"
     "         --escrow-timeout S --escrow-instruction T --stake-token N\n"
     "environment: ZBC_API ZBC_TIMEOUT ZOOBC_GENESIS_HASH ZBC_KEY ZBC_WALLET ZBC_PASSPHRASE\n"

@@ -151,7 +151,13 @@ int zbc_opts_parse(struct zbc_opts *o, int argc, char **argv, struct zbc_wfail *
                 return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown option '%.*s' (see zbc --help)",
                                  (int)nlen, a);
             const char *v = NULL;
-            if (s->kind == FLAG) {
+            if (s->kind == FLAG && eq != NULL && s->off == F(wait)) {
+                /* --wait=final (the default) or --wait=included */
+                if (strcmp(eq + 1, "included") != 0 && strcmp(eq + 1, "final") != 0)
+                    return zbc_wfail(f, ZBC_EXIT_USAGE,
+                                     "--wait takes 'final' or 'included', not '%s'", eq + 1);
+                o->wait_included = strcmp(eq + 1, "included") == 0;
+            } else if (s->kind == FLAG) {
                 if (eq != NULL)
                     return zbc_wfail(f, ZBC_EXIT_USAGE, "option %s takes no value", s->name);
             } else if (eq != NULL) {

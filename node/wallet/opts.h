@@ -17,6 +17,7 @@
 
 struct zbc_opts {
     int json, offline, wait, help;
+    int wait_included;            /* --wait=included: in a block is enough */
     const char *api;
     int timeout_s;
     int wait_s;

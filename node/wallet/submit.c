@@ -1,5 +1,6 @@
 #include "node/wallet/submit.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -24,7 +25,7 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
     char path[128];
     snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hash_hex);
     double end = now_s() + o->wait_s;
-    char last[64] = "unknown";
+    char last[96] = "unknown";
     *status_out = NULL;
     for (;;) {
         json_t *st = NULL;
@@ -35,11 +36,26 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
             struct zbc_err err;
             if (!zbc_client_check_tx(st, hash_hex, &confirmed, &height, &err))
                 return zbc_client_bad_reply(f, st, &err);
-            if (confirmed) {
+            json_t *fin = json_object_get(st, "final");
+            json_t *applied = json_object_get(st, "applied");
+            if (confirmed && ((fin != NULL && !json_is_boolean(fin)) ||
+                              (applied != NULL && !json_is_boolean(applied)))) {
+                zbc_fail(&err, "the node's transaction reply has a \"%s\" that is "
+                         "not a boolean", fin != NULL && !json_is_boolean(fin) ? "final" : "applied");
+                return zbc_client_bad_reply(f, st, &err);
+            }
+            /* final (docs/protocol-chain.md §8.9) unless --wait=included; a
+             * no-op inclusion is the answer at once */
+            if (confirmed && (o->wait_included || json_is_true(fin) || json_is_false(applied))) {
                 *status_out = st;
                 return 1;
             }
-            snprintf(last, sizeof last, "mempool");
+            if (confirmed)
+                snprintf(last, sizeof last, "in block %u with %lld confirmations, not final",
+                         height,
+                         (long long)json_integer_value(json_object_get(st, "confirmations")));
+            else
+                snprintf(last, sizeof last, "mempool");
             json_decref(st);
         } else if (pf.code != ZBC_EXIT_NOT_FOUND) {
             /* unreachable, busy, timeout: that is the answer */
@@ -51,8 +67,9 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
         }
         if (now_s() > end)
             return zbc_wfail(f, ZBC_EXIT_TIMEOUT,
-                             "transaction %s was not confirmed within %d s (last status: %s)",
-                             hash_hex, o->wait_s, last);
+                             "transaction %s was not %s within %d s (last status: %s)",
+                             hash_hex, o->wait_included ? "confirmed" : "final", o->wait_s,
+                             last);
         struct timespec ts = {0, 300 * 1000 * 1000};
         nanosleep(&ts, NULL);
     }
@@ -123,6 +140,7 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
                              "no fee): %s", hash, h, why != NULL ? why : "no reason given");
         }
         json_object_set(r, "applied", json_object_get(st, "applied"));
+        json_object_set(r, "final", json_object_get(st, "final"));
         json_decref(st);
     }
     char text[256];

@@ -15,8 +15,10 @@
 ZBC_WUR int zbc_submit(json_t **result, const struct zbc_wtx *w,
                        const struct zbc_opts *o, struct zbc_wfail *f);
 
-/* Polls GET /api/v1/transactions/<hash>/status until "confirmed" or
- * o->wait_s seconds pass (timeout).  *status_out gets the last reply. */
+/* Polls GET /api/v1/transactions/<hash>/status until "confirmed" and
+ * "final" (docs/protocol-chain.md §8.9; only "confirmed" with
+ * o->wait_included, or a no-op inclusion) or o->wait_s seconds pass
+ * (timeout).  *status_out gets the last reply. */
 ZBC_WUR int zbc_wait_confirmed(json_t **status_out, const char *hash_hex,
                                const struct zbc_opts *o, struct zbc_wfail *f);
 

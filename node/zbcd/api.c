@@ -261,6 +261,8 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         zbc_json_set(o, "version", json_string(a->version), err) &&
         zbc_json_set(o, "height", json_integer(tip->height), err) &&
         zbc_json_set(o, "blockchain_height", json_integer(tip->height), err) &&
+        zbc_json_set(o, "finalized_height",
+                     json_integer(zbc_chain_final_height(a->chain)), err) &&
         zbc_json_set(o, "peer_count",
                      json_integer(zbc_chain_peer_count(a->chain)), err) &&
         zbc_json_set(o, "synced", json_boolean(synced), err) &&
@@ -483,6 +485,10 @@ static void get_transaction(struct call *c, const char *hash_text,
                               &err) &&
                  zbc_json_set(o, "confirmations",
                               json_integer(tip - lk.height + 1), &err) &&
+                 zbc_json_set(o, "final",
+                              json_boolean(lk.height <= zbc_chain_final_height(
+                                                            c->api->chain)),
+                              &err) &&
                  tx_outcome(c, o, lk.height, lk.index, &err);
             break;
         }
@@ -511,6 +517,10 @@ static void get_transaction(struct call *c, const char *hash_text,
                               &err) &&
                  zbc_json_set(o, "confirmations",
                               json_integer(tip - lk.height + 1), &err) &&
+                 zbc_json_set(o, "final",
+                              json_boolean(lk.height <= zbc_chain_final_height(
+                                                            c->api->chain)),
+                              &err) &&
                  tx_outcome(c, o, lk.height, lk.index, &err);
     }
     zbc_tx_lookup_free(&lk);

@@ -532,6 +532,8 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
 static void notify_block(struct zbc_chain *c, const struct zbc_block *b,
                          const uint8_t hash[32])
 {
+    if (c->fin.on_block != NULL)
+        c->fin.on_block(c->fin.arg, &b->header, hash);
     if (!c->has_listener || c->listener.on_block == NULL)
         return;
     uint8_t *enc = NULL;
@@ -563,6 +565,8 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
          * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
         new_tip(c, &bc, &bc.built, info);
+        if (c->fin.on_tip != NULL)
+            c->fin.on_tip(c->fin.arg);
     }
     if (bc.has_built)
         zbc_block_free(&bc.built);
@@ -661,6 +665,30 @@ void zbc_chain_set_listener(struct zbc_chain *c,
     c->has_listener = l != NULL;
     if (l != NULL)
         c->listener = *l;
+}
+
+void zbc_chain_set_finality(struct zbc_chain *c,
+                            const struct zbc_chain_finality_hook *h)
+{
+    memset(&c->fin, 0, sizeof c->fin);
+    if (h != NULL)
+        c->fin = *h;
+}
+
+void zbc_chain_set_final_height(struct zbc_chain *c, uint32_t height)
+{
+    c->final_height = height;
+}
+
+uint32_t zbc_chain_final_height(const struct zbc_chain *c)
+{
+    return c->final_height;
+}
+
+void zbc_chain_set_justified(struct zbc_chain *c,
+                             const struct zbc_checkpoint *j)
+{
+    c->justified = *j;
 }
 
 void zbc_chain_set_net_status(struct zbc_chain *c,
@@ -932,7 +960,8 @@ static int recv_choose(struct zbc_chain *c, const struct zbc_block *b,
         zbc_side_remove(&c->side, r->hash);
         return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
     }
-    if (!zbc_reorg_allowed(c->tip.height, fork)) {
+    if (!zbc_reorg_allowed(c->tip.height, fork) ||
+        fork < c->final_height) { /* never past a final block */
         free(br);
         zbc_side_remove(&c->side, r->hash);
         r->kind = ZBC_RECV_TOO_DEEP;
@@ -1042,9 +1071,9 @@ static void receive_waiting(struct zbc_chain *c, const uint8_t hash[32],
     free(work);
 }
 
-int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
-                            size_t len, uint64_t now_ms, const uint8_t *peer,
-                            struct zbc_recv_result *r, struct zbc_err *err)
+static int receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                         size_t len, uint64_t now_ms, const uint8_t *peer,
+                         struct zbc_recv_result *r, struct zbc_err *err)
 {
     memset(r, 0, sizeof *r);
     zbc_side_prune(&c->side, zbc_reorg_final_height(c->tip.height), now_ms);
@@ -1052,6 +1081,44 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
         return 0;
     if (r->kind == ZBC_RECV_EXTENDED || r->kind == ZBC_RECV_SIDE)
         receive_waiting(c, r->hash, now_ms, r);
+    return 1;
+}
+
+int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
+                            size_t len, uint64_t now_ms, const uint8_t *peer,
+                            struct zbc_recv_result *r, struct zbc_err *err)
+{
+    int ok = receive_block(c, bytes, len, now_ms, peer, r, err);
+    if (c->fin.on_tip != NULL)
+        c->fin.on_tip(c->fin.arg);
+    return ok;
+}
+
+int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
+                        uint64_t now_ms, bool *switched, struct zbc_err *err)
+{
+    *switched = false;
+    const struct zbc_side_block *s = zbc_side_find(&c->side, hash);
+    if (s == NULL || !s->linked)
+        return 1;
+    uint8_t (*br)[32] = NULL;
+    size_t n = 0;
+    uint32_t fork = 0;
+    if (!zbc_fork_branch(c, hash, &br, &n, &fork, err))
+        return 0;
+    free(br);
+    struct zbc_checkpoint fin = {.height = c->final_height};
+    if (!zbc_final_reorg_allowed(&fin, c->tip.height, fork, err))
+        return 0;
+    struct zbc_recv_result r;
+    memset(&r, 0, sizeof r);
+    uint32_t old_height = c->tip.height;
+    if (!zbc_fork_reorg_to(c, hash, now_ms, true, &r, NULL, err))
+        return 0;
+    zbc_log_info("reorg: height %u -> %u onto the highest justified block, "
+                 "fork at %u (undid %u, applied %u)", old_height,
+                 c->tip.height, fork, r.undone, r.applied);
+    *switched = memcmp(c->tip.hash, hash, 32) == 0;
     return 1;
 }
 

@@ -33,6 +33,7 @@
 #include "consensus/genesis.h"
 #include "consensus/ledger.h"
 #include "consensus/producer.h"
+#include "consensus/vote.h"
 #include "crypto/address.h"
 #include "crypto/err.h"
 #include "node/zbcd/datadir.h"
@@ -187,9 +188,9 @@ ZBC_WUR int zbc_chain_events(struct zbc_chain *c, uint32_t height,
  * per write transaction.  A crash at any instant leaves a committed,
  * consistent tip.  Transactions of undone blocks go back to the mempool
  * when they still pass its checks.  A fork point more than
- * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip is final
- * (consensus/fork_choice.h zbc_reorg_allowed): such a branch is refused
- * (ZBC_RECV_TOO_DEEP). */
+ * ZBC_REORG_MAX_DEPTH (1440) blocks below the tip (consensus/fork_choice.h
+ * zbc_reorg_allowed), or below the final block (zbc_chain_set_final_height),
+ * is refused (ZBC_RECV_TOO_DEEP). */
 
 #define ZBC_CHAIN_SIDE_MAX 4096u
 /* Bytes of all side-pool blocks together (side-branch blocks and orphans):
@@ -264,6 +265,40 @@ struct zbc_chain_listener {
 /* NULL removes it. */
 void zbc_chain_set_listener(struct zbc_chain *c,
                             const struct zbc_chain_listener *l);
+
+/* Finality (node/zbcd/finality.h, docs/protocol-chain.md §8): on_block
+ * is called for every block newly known and valid (best chain or side
+ * branch, the same blocks as the listener's on_block, before it), on_tip
+ * after each zbc_chain_produce and zbc_chain_receive_block call (the tip
+ * may have moved).  NULL removes it. */
+struct zbc_chain_finality_hook {
+    void (*on_block)(void *arg, const struct zbc_block_header *h,
+                     const uint8_t hash[32]);
+    void (*on_tip)(void *arg);
+    void *arg;
+};
+void zbc_chain_set_finality(struct zbc_chain *c,
+                            const struct zbc_chain_finality_hook *h);
+/* The height of the final block of the best chain: a side branch forking
+ * below it is refused (ZBC_RECV_TOO_DEEP), like one forking deeper than
+ * ZBC_REORG_MAX_DEPTH.  0 until finality sets it. */
+void zbc_chain_set_final_height(struct zbc_chain *c, uint32_t height);
+uint32_t zbc_chain_final_height(const struct zbc_chain *c);
+/* The highest justified block known: when a received block makes a side
+ * branch compete, the branch holding it is preferred, then weight
+ * (consensus/vote.h zbc_final_branch_cmp). */
+void zbc_chain_set_justified(struct zbc_chain *c,
+                             const struct zbc_checkpoint *j);
+
+/* Reorganises onto the side-branch block `hash` (the highest justified
+ * block: docs/protocol-chain.md §8.5, a node follows the branch holding
+ * it even when it is lighter), within the reorg rule (never past the
+ * final block, 1440 deep at most).  A block on the best chain or not held
+ * is a success with *switched false.  Never call it from inside a chain
+ * hook. */
+ZBC_WUR int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
+                                uint64_t now_ms, bool *switched,
+                                struct zbc_err *err);
 
 /* The P2P layer's view (docs/p2p.md §8), for node/info and the producer.
  * Without a P2P layer: no peers, synced, may produce. */

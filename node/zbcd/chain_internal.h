@@ -32,6 +32,10 @@ struct zbc_chain {
     bool has_listener;
     uint32_t peers;
     struct zbc_net_status net; /* zbc_chain_set_net_status */
+    /* finality (node/zbcd/finality.h) */
+    struct zbc_chain_finality_hook fin;
+    uint32_t final_height;
+    struct zbc_checkpoint justified;
 };
 
 /* fn runs with the state over one store transaction (read-only, or one

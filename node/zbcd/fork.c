@@ -6,6 +6,7 @@
 
 #include "consensus/apply.h"
 #include "consensus/fork_choice.h"
+#include "consensus/vote.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
 #include "node/zbcd/log.h"
@@ -436,7 +437,20 @@ int zbc_fork_preferred(struct zbc_chain *c, const uint8_t (*br)[32], size_t n,
         best.timestamp_ms = c->tip.timestamp_ms;
         memcpy(best.hash, c->tip.hash, 32);
     }
-    *better = n > 0 && zbc_fork_choice_cmp(&side, &best) > 0;
+    /* the branch holding the highest justified block is preferred
+     * (docs/protocol-chain.md §8.5), then weight */
+    uint32_t side_j = 0, best_j = 0, jh;
+    for (size_t i = 0; c->justified.height > fork && i < n; i++)
+        if (memcmp(br[i], c->justified.hash, 32) == 0)
+            side_j = c->justified.height;
+    if (c->justified.height > fork && side_j == 0) {
+        bool found;
+        if (!zbc_chain_main_height_of(c, c->justified.hash, &jh, &found, err))
+            return 0;
+        if (found)
+            best_j = c->justified.height;
+    }
+    *better = n > 0 && zbc_final_branch_cmp(&side, side_j, &best, best_j) > 0;
     return 1;
 }
 

@@ -19,6 +19,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/zbcd/api.h"
+#include "node/zbcd/finality.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p_wire.h"
 #include "node/zbcd/producer_loop.h"
@@ -105,6 +106,7 @@ struct zbc_p2p {
     struct event_base *base;
     struct zbc_chain *chain;
     const struct zbc_node_key *key;
+    struct zbc_finality *fin; /* NULL: votes are not taken */
     uint64_t (*now_ms)(void);
     struct evconnlistener *listener;
     uint16_t listen_port;
@@ -676,6 +678,76 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
     broadcast(p, &m);
 }
 
+/* A Votes message holding one vote (it points into v: keep v in place). */
+struct one_vote {
+    Zbc__P2p__Votes vs;
+    ProtobufCBinaryData one;
+    zbc_p2p_msg m;
+};
+
+static void one_vote_init(struct one_vote *v, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    v->vs = (Zbc__P2p__Votes)ZBC__P2P__VOTES__INIT;
+    v->one = (ProtobufCBinaryData){ZBC_VOTE_LEN, (uint8_t *)vote};
+    v->vs.n_vote = 1;
+    v->vs.vote = &v->one;
+    v->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    v->m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
+    v->m.votes = &v->vs;
+}
+
+/* One vote to one peer (the votes this node holds, for a new peer). */
+static void send_vote_to(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    struct one_vote v;
+    one_vote_init(&v, vote);
+    (void)send_msg(arg, &v.m);
+}
+
+/* This node's own vote, or one to relay, to every peer. */
+static void on_own_vote(void *arg, const uint8_t vote[ZBC_VOTE_LEN])
+{
+    struct one_vote v;
+    one_vote_init(&v, vote);
+    broadcast(arg, &v.m);
+}
+
+void zbc_p2p_set_finality(struct zbc_p2p *p, struct zbc_finality *f)
+{
+    p->fin = f;
+    if (f != NULL)
+        zbc_finality_set_gossip(f, on_own_vote, p);
+}
+
+/* Each new vote is relayed once (the finality view answers KNOWN after);
+ * a vote that fails verification is the sender's misbehaviour. */
+static bool on_votes(struct peer *pe, const Zbc__P2p__Votes *m)
+{
+    struct zbc_p2p *p = pe->p;
+    if (p->fin == NULL)
+        return true;
+    for (size_t i = 0; i < m->n_vote; i++) {
+        struct zbc_err err = {{0}};
+        switch (zbc_finality_receive(p->fin, m->vote[i].data, m->vote[i].len,
+                                     &err)) {
+        case ZBC_VOTE_RX_NEW:
+            on_own_vote(p, m->vote[i].data);
+            break;
+        case ZBC_VOTE_RX_BAD: {
+            char what[ZBC_ERR_MAX + 16];
+            snprintf(what, sizeof what, "bad vote: %s", err.msg);
+            if (!misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what))
+                return false;
+            break;
+        }
+        case ZBC_VOTE_RX_KNOWN:
+        case ZBC_VOTE_RX_IGNORED:
+            break;
+        }
+    }
+    return true;
+}
+
 /* ---- the handshake (docs/p2p.md §3) ---- */
 
 static bool refuse(struct peer *pe, const char *why)
@@ -817,6 +889,8 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
     plog(p, &p->rl_peer, ZBC_LOG_INFO,
          "p2p: peer %s connected: node %s...%s height %u", pe->addr, k,
          pe->validator ? " (validator)" : "", pe->hello_height);
+    if (p->fin != NULL)
+        zbc_finality_each_vote(p->fin, send_vote_to, pe);
     return peer_tip(pe, pe->hello_height, pe->hello_tip);
 }
 
@@ -954,8 +1028,12 @@ static bool answer_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
     }
     uint32_t tip = zbc_chain_tip(p->chain)->height;
     ProtobufCBinaryData *raws = calloc(g->count, sizeof *raws);
-    if (raws == NULL)
+    ProtobufCBinaryData *sets = calloc(g->count, sizeof *sets);
+    if (raws == NULL || sets == NULL) {
+        free(raws);
+        free(sets);
         return true;
+    }
     size_t n = 0, bytes = 0;
     for (uint32_t h = from + 1; h <= tip && n < g->count; h++) {
         uint8_t *b = NULL;
@@ -969,19 +1047,26 @@ static bool answer_get_blocks(struct peer *pe, const Zbc__P2p__GetBlocks *g)
             free(b);
             break;
         }
+        if (p->fin != NULL)
+            zbc_finality_stored_set(p->fin, h, &sets[n].data, &sets[n].len);
         raws[n++] = (ProtobufCBinaryData){len, b};
         bytes += len;
     }
     Zbc__P2p__Blocks bl = ZBC__P2P__BLOCKS__INIT;
     bl.raw = raws;
     bl.n_raw = n;
+    bl.vote_set = sets;
+    bl.n_vote_set = p->fin != NULL ? n : 0;
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
     m.blocks = &bl;
     bool alive = send_msg(pe, &m);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(raws[i].data);
+        free(sets[i].data);
+    }
     free(raws);
+    free(sets);
     return alive;
 }
 
@@ -1050,6 +1135,23 @@ static bool sync_round_over(struct peer *pe)
     return alive;
 }
 
+/* The vote set a sync answer carries with its i-th block. */
+static bool take_vote_set(struct peer *pe, const Zbc__P2p__Blocks *b,
+                          size_t i)
+{
+    struct zbc_p2p *p = pe->p;
+    if (p->fin == NULL || i >= b->n_vote_set || b->vote_set[i].len == 0)
+        return true;
+    struct zbc_err err = {{0}};
+    if (zbc_finality_receive_set(p->fin, b->vote_set[i].data,
+                                 b->vote_set[i].len, &err) !=
+        ZBC_VOTE_RX_BAD)
+        return true;
+    char what[ZBC_ERR_MAX + 16];
+    snprintf(what, sizeof what, "bad vote set: %s", err.msg);
+    return misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what);
+}
+
 static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
 {
     struct zbc_p2p *p = pe->p;
@@ -1068,6 +1170,8 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
         if (!take_block(pe, &b->raw[i], true, &fresh, &r))
             return false;
         n_fresh += fresh;
+        if (!take_vote_set(pe, b, i))
+            return false;
         if (r.kind == ZBC_RECV_EXTENDED || r.kind == ZBC_RECV_SIDE ||
             (r.kind == ZBC_RECV_DUPLICATE &&
              zbc_chain_knows_block(p->chain, r.hash))) {
@@ -1125,6 +1229,9 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
         break;
     case ZBC__P2P__ENVELOPE__MSG_PONG:
         alive = peer_tip(pe, m->pong->height, m->pong->tip_hash.data);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_VOTES:
+        alive = on_votes(pe, m->votes);
         break;
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:

@@ -68,6 +68,7 @@
 #define ZBC_P2P_SCORE_STALL 60       /* GetBlocks unanswered in time */
 #define ZBC_P2P_SCORE_UNDELIVERED 20 /* a claimed tip the sync never gave */
 #define ZBC_P2P_SCORE_FLOOD 10       /* get_blocks while one is waiting */
+#define ZBC_P2P_SCORE_BAD_VOTE 50    /* a vote that fails verification */
 
 struct zbc_p2p;
 
@@ -87,6 +88,11 @@ ZBC_WUR int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                           const struct zbc_p2p_config *cfg,
                           struct zbc_err *err);
 void zbc_p2p_stop(struct zbc_p2p *p);
+
+/* Votes (docs/protocol-chain.md §8.7): received ones go to f, which gives
+ * this node's own votes and the ones to relay back for every peer. */
+struct zbc_finality;
+void zbc_p2p_set_finality(struct zbc_p2p *p, struct zbc_finality *f);
 
 /* The port the listener is bound to (the real one when --p2p gave port
  * 0); 0 without a listener. */

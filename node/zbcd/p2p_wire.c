@@ -7,6 +7,7 @@
 #include "consensus/block.h"
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
+#include "consensus/vote.h"
 
 enum zbc_p2p_frame zbc_p2p_frame_check(const uint8_t *buf, size_t avail,
                                        uint32_t max, uint32_t *msg_len,
@@ -91,11 +92,29 @@ static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
             if (!check_block_bytes(&m->blocks->raw[i], err))
                 return 0;
         }
+        if (m->blocks->n_vote_set > m->blocks->n_raw)
+            return zbc_fail(err, "blocks message has %zu vote sets for %zu "
+                            "blocks", m->blocks->n_vote_set,
+                            m->blocks->n_raw);
+        for (size_t i = 0; i < m->blocks->n_vote_set; i++)
+            if (m->blocks->vote_set[i].len > ZBC_VOTE_SET_MAX_LEN)
+                return zbc_fail(err, "vote set %zu is %zu bytes, more than "
+                                "%d", i, m->blocks->vote_set[i].len,
+                                ZBC_VOTE_SET_MAX_LEN);
         return 1;
     case ZBC__P2P__ENVELOPE__MSG_PING:
         return check_hash(&m->ping->tip_hash, "ping tip hash", err);
     case ZBC__P2P__ENVELOPE__MSG_PONG:
         return check_hash(&m->pong->tip_hash, "pong tip hash", err);
+    case ZBC__P2P__ENVELOPE__MSG_VOTES:
+        if (m->votes->n_vote == 0 || m->votes->n_vote > ZBC_P2P_MAX_VOTES)
+            return zbc_fail(err, "votes message has %zu votes, not 1..%u",
+                            m->votes->n_vote, ZBC_P2P_MAX_VOTES);
+        for (size_t i = 0; i < m->votes->n_vote; i++)
+            if (m->votes->vote[i].len != ZBC_VOTE_LEN)
+                return zbc_fail(err, "vote %zu is %zu bytes, not %d", i,
+                                m->votes->vote[i].len, ZBC_VOTE_LEN);
+        return 1;
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }
@@ -247,6 +266,8 @@ const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
         return "pong";
     case ZBC__P2P__ENVELOPE__MSG_AUTH:
         return "auth";
+    case ZBC__P2P__ENVELOPE__MSG_VOTES:
+        return "votes";
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }

@@ -26,6 +26,7 @@
 #define ZBC_P2P_AUTH_TAG "ZBC-P2P-AUTH" /* handshake domain, docs/p2p.md §3 */
 #define ZBC_P2P_MAX_LOCATOR 64u
 #define ZBC_P2P_MAX_BATCH 128u          /* blocks per GetBlocks answer */
+#define ZBC_P2P_MAX_VOTES 256u          /* votes per Votes message */
 #define ZBC_P2P_BATCH_BYTES (3u << 20)  /* an answer stops below this */
 
 typedef Zbc__P2p__Envelope zbc_p2p_msg;

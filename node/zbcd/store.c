@@ -14,7 +14,7 @@
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
-    "s_app_history",
+    "s_app_history", "votes",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -715,7 +715,8 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
     if (!db_del(t, ZBC_STORE_DB_BLOCKS, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, err) ||
         !db_del(t, ZBC_STORE_DB_UNDO, k, 4, err) ||
-        !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err))
+        !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err) ||
+        !db_del(t, ZBC_STORE_DB_VOTES, k, 4, err))
         return 0;
     if (parent_height == 0)
         return db_del(t, ZBC_STORE_DB_META, "tip", 3, err);
@@ -723,6 +724,24 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
     zbc_put_le32(tip, parent_height);
     memcpy(tip + 4, parent_hash, 32);
     return db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
+}
+
+int zbc_store_put_votes(struct zbc_store_txn *t, uint32_t height,
+                        const uint8_t *bytes, size_t len, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_put(t, ZBC_STORE_DB_VOTES, k, 4, bytes, len, err);
+}
+
+int zbc_store_put_checkpoint(struct zbc_store_txn *t, const char *name,
+                             uint32_t height, const uint8_t hash[32],
+                             struct zbc_err *err)
+{
+    uint8_t v[36];
+    zbc_put_le32(v, height);
+    memcpy(v + 4, hash, 32);
+    return db_put(t, ZBC_STORE_DB_META, name, strlen(name), v, sizeof v, err);
 }
 
 int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
@@ -805,6 +824,34 @@ int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
     uint8_t k[4];
     zbc_store_height_key(k, height);
     return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, found, err);
+}
+
+int zbc_store_txn_votes(struct zbc_store_txn *t, uint32_t height,
+                        uint8_t **bytes, size_t *len, bool *found,
+                        struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, ZBC_STORE_DB_VOTES, k, 4, bytes, len, found, err);
+}
+
+int zbc_store_txn_checkpoint(struct zbc_store_txn *t, const char *name,
+                             uint32_t *height, uint8_t hash[32], bool *found,
+                             struct zbc_err *err)
+{
+    MDB_val v;
+    if (!db_get(t, ZBC_STORE_DB_META, name, strlen(name), &v, found, err))
+        return 0;
+    if (!*found)
+        return 1;
+    if (v.mv_size != 36) {
+        *found = false;
+        return zbc_fail(err, "ledger meta \"%s\" has %zu bytes, not 36", name,
+                        v.mv_size);
+    }
+    *height = zbc_get_le32(v.mv_data);
+    memcpy(hash, (const uint8_t *)v.mv_data + 4, 32);
+    return 1;
 }
 
 /* Single-item reads, each in its own short read transaction. */

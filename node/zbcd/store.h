@@ -8,6 +8,9 @@
  *   tx_index      tx hash 32 -> height u32 LE || index in block u32 LE
  *   undo          height u32 BE -> the block's undo record
  *   events        height u32 BE -> the block's event record
+ *   votes         height u32 BE -> the vote set of the best-chain block
+ *                 (docs/protocol-chain.md §8.8); meta "final" and
+ *                 "justified" -> height u32 LE || block hash 32
  *   s_meta, s_accounts, s_txseen, s_apps, s_pending
  *                 the consensus state tables (consensus/state.h), reached
  *                 only through struct zbc_kv_ops
@@ -64,6 +67,7 @@ enum zbc_store_db {
     ZBC_STORE_DB_S_APPS,
     ZBC_STORE_DB_S_PENDING,
     ZBC_STORE_DB_S_APP_HISTORY,
+    ZBC_STORE_DB_VOTES,
     ZBC_STORE_DB_COUNT,
 };
 
@@ -175,6 +179,15 @@ ZBC_WUR int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
                                 uint32_t parent_height,
                                 const uint8_t parent_hash[32],
                                 struct zbc_err *err);
+/* Finality (docs/protocol-chain.md §8.8): the vote set of the best-chain
+ * block at height, and the meta checkpoints "final" and "justified". */
+ZBC_WUR int zbc_store_put_votes(struct zbc_store_txn *t, uint32_t height,
+                                const uint8_t *bytes, size_t len,
+                                struct zbc_err *err);
+ZBC_WUR int zbc_store_put_checkpoint(struct zbc_store_txn *t,
+                                     const char *name, uint32_t height,
+                                     const uint8_t hash[32],
+                                     struct zbc_err *err);
 ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
                                    const uint8_t tx_hash[32],
                                    struct zbc_err *err);
@@ -207,6 +220,14 @@ ZBC_WUR int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
 ZBC_WUR int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
                                  uint8_t **bytes, size_t *len, bool *found,
                                  struct zbc_err *err);
+
+ZBC_WUR int zbc_store_txn_votes(struct zbc_store_txn *t, uint32_t height,
+                                uint8_t **bytes, size_t *len, bool *found,
+                                struct zbc_err *err);
+/* *found false when never written (the genesis). */
+ZBC_WUR int zbc_store_txn_checkpoint(struct zbc_store_txn *t, const char *name,
+                                     uint32_t *height, uint8_t hash[32],
+                                     bool *found, struct zbc_err *err);
 
 /* The same, each in its own short read transaction. */
 ZBC_WUR int zbc_store_block(struct zbc_store *s, uint32_t height,

@@ -30,6 +30,7 @@
 #include "node/zbcd/api.h"
 #include "node/zbcd/chain.h"
 #include "node/zbcd/datadir.h"
+#include "node/zbcd/finality.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p.h"
 #include "node/zbcd/producer_loop.h"
@@ -319,6 +320,7 @@ static int cmd_run(const struct options *o)
     struct zbc_api *api = NULL;
     struct zbc_producer_loop *producer = NULL;
     struct zbc_p2p *p2p = NULL;
+    struct zbc_finality *fin = NULL;
     struct daemon d = {0};
     struct event *sigterm = NULL, *sigint = NULL;
     memset(&key, 0, sizeof key);
@@ -368,6 +370,12 @@ static int cmd_run(const struct options *o)
         run_fail("startup", &err);
         goto out;
     }
+    struct zbc_finality_config fcfg = {.chain = chain, .key = &key,
+                                       .datadir = o->datadir};
+    if (!zbc_finality_open(&fin, &fcfg, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
 
     d.base = event_base_new();
     if (d.base == NULL) {
@@ -394,6 +402,7 @@ static int cmd_run(const struct options *o)
             run_fail("startup", &err);
             goto out;
         }
+        zbc_p2p_set_finality(p2p, fin);
     }
     if (!o->no_produce &&
         !zbc_producer_loop_start(&producer, d.base, chain, NULL, &err)) {
@@ -433,6 +442,7 @@ out:
     zbc_producer_loop_stop(producer);
     zbc_p2p_stop(p2p);
     zbc_api_stop(api);
+    zbc_finality_close(fin);
     zbc_chain_close(chain); /* syncs and closes LMDB */
     if (d.base != NULL)
         event_base_free(d.base);

@@ -470,6 +470,17 @@ def run_audit(test, *args, expect=0, timeout=120):
     return j
 
 
+def ledger_tamper(test, ledger, *args):
+    """tests/tools/ledger_tamper LEDGER get DB KEYHEX | put DB KEYHEX VALHEX;
+    returns its output (the value read, hex)."""
+    exe = os.path.join(os.path.abspath(test.args.build), "tests", "tools", "ledger_tamper")
+    p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
+                       stderr=subprocess.PIPE, timeout=30)
+    if p.returncode != 0:
+        raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
+    return p.stdout.decode().strip()
+
+
 def audit_datadir_clean(test, datadir, genesis_path):
     """A full zbc-audit replay of a stopped node's data directory: no
     divergence (signatures, rolls, state roots, money invariant at every

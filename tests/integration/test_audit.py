@@ -17,7 +17,7 @@ import threading
 import time
 import urllib.request
 
-from framework import SANITIZER_RE, ZBC, TestFailure, ZbcTest, assert_equal, assert_true
+from framework import SANITIZER_RE, ZBC, TestFailure, ZbcTest, assert_equal, assert_true, ledger_tamper
 
 FEE = 2000000
 SEEDS = {"alice": "11" * 32, "bob": "22" * 32}
@@ -88,12 +88,7 @@ class Audit(ZbcTest):
         return j
 
     def tamper(self, ledger, *args):
-        exe = os.path.join(os.path.abspath(self.args.build), "tests", "tools", "ledger_tamper")
-        p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,
-                           stderr=subprocess.PIPE, timeout=30)
-        if p.returncode != 0:
-            raise TestFailure("ledger_tamper %s failed: %s" % (args, p.stderr.decode()))
-        return p.stdout.decode().strip()
+        return ledger_tamper(self, ledger, *args)
 
     def copy_datadir(self, node, name):
         dst = os.path.join(self.tmpdir, name)

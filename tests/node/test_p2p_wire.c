@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "crypto/hash.h"
+#include "consensus/vote.h"
 #include "node/zbcd/p2p_wire.h"
 #include "testlib.h"
 
@@ -236,6 +237,50 @@ static void test_field_rules(void)
     CHECK(decode_fails(&m, "ping tip hash is 0 bytes"));
 }
 
+/* Finality votes (docs/protocol-chain.md §8.7): counts and sizes. */
+static void test_vote_fields(void)
+{
+    static uint8_t bytes[ZBC_VOTE_SET_MAX_LEN + 1];
+    static ProtobufCBinaryData votes[ZBC_P2P_MAX_VOTES + 1];
+    for (size_t i = 0; i <= ZBC_P2P_MAX_VOTES; i++)
+        votes[i] = (ProtobufCBinaryData){ZBC_VOTE_LEN, bytes};
+    Zbc__P2p__Votes vs = ZBC__P2P__VOTES__INIT;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTES;
+    m.votes = &vs;
+    vs.vote = votes;
+    vs.n_vote = 0;
+    CHECK(decode_fails(&m, "votes message has 0 votes, not 1..256"));
+    vs.n_vote = ZBC_P2P_MAX_VOTES + 1;
+    CHECK(decode_fails(&m, "votes message has 257 votes, not 1..256"));
+    vs.n_vote = ZBC_P2P_MAX_VOTES;
+    CHECK(!decode_fails(&m, ""));
+    votes[7].len = ZBC_VOTE_LEN - 1;
+    CHECK(decode_fails(&m, "vote 7 is 168 bytes, not 169"));
+    votes[7].len = ZBC_VOTE_LEN;
+
+    /* vote sets in a sync answer: at most one per block, bounded size */
+    uint8_t raw[400] = {0};
+    ProtobufCBinaryData blocks[2] = {{.len = 400, .data = raw},
+                                     {.len = 400, .data = raw}};
+    ProtobufCBinaryData sets[3] = {{.len = 0, .data = NULL},
+                                   {.len = 10, .data = bytes},
+                                   {.len = 10, .data = bytes}};
+    Zbc__P2p__Blocks bl = ZBC__P2P__BLOCKS__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
+    m.blocks = &bl;
+    bl.raw = blocks;
+    bl.n_raw = 2;
+    bl.vote_set = sets;
+    bl.n_vote_set = 2;
+    CHECK(!decode_fails(&m, ""));
+    bl.n_vote_set = 3;
+    CHECK(decode_fails(&m, "blocks message has 3 vote sets for 2 blocks"));
+    bl.n_vote_set = 2;
+    sets[1].len = ZBC_VOTE_SET_MAX_LEN + 1;
+    CHECK(decode_fails(&m, "vote set 1 is 8487 bytes, more than 8486"));
+}
+
 static void test_garbage(void)
 {
     struct zbc_err err = {{0}};
@@ -388,6 +433,7 @@ int main(void)
     TEST_RUN(test_encode_bytes);
     TEST_RUN(test_hello_round_trip);
     TEST_RUN(test_field_rules);
+    TEST_RUN(test_vote_fields);
     TEST_RUN(test_garbage);
     return test_summary("node_p2p_wire");
 }

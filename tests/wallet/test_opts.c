@@ -54,6 +54,32 @@ static void test_errors(void)
     CHECK(!parse(&o, &f, 1, h));
 }
 
+/* --wait waits for final, --wait=included for a block (docs/wallet.md). */
+static void test_wait_forms(void)
+{
+    struct zbc_opts o;
+    struct zbc_wfail f = {0};
+    const char *a[] = {"--wait"};
+    CHECK(parse(&o, &f, 1, a));
+    CHECK_EQ_INT(o.wait, 1);
+    CHECK_EQ_INT(o.wait_included, 0);
+    const char *b[] = {"--wait=included"};
+    CHECK(parse(&o, &f, 1, b));
+    CHECK_EQ_INT(o.wait, 1);
+    CHECK_EQ_INT(o.wait_included, 1);
+    const char *c[] = {"--wait=final"};
+    CHECK(parse(&o, &f, 1, c));
+    CHECK_EQ_INT(o.wait, 1);
+    CHECK_EQ_INT(o.wait_included, 0);
+    const char *d[] = {"--wait=soon"};
+    CHECK(!parse(&o, &f, 1, d));
+    CHECK_EQ_INT(f.code, ZBC_EXIT_USAGE);
+    CHECK_EQ_STR(f.err.msg, "--wait takes 'final' or 'included', not 'soon'");
+    const char *e[] = {"--wait="};
+    CHECK(!parse(&o, &f, 1, e));
+    CHECK_EQ_STR(f.err.msg, "--wait takes 'final' or 'included', not ''");
+}
+
 static void test_env(void)
 {
     struct zbc_opts o;
@@ -99,6 +125,7 @@ int main(void)
 {
     TEST_RUN(test_anywhere);
     TEST_RUN(test_errors);
+    TEST_RUN(test_wait_forms);
     TEST_RUN(test_env);
     TEST_RUN(test_dash);
     return test_summary("wallet_opts");
