@@ -415,8 +415,10 @@ static void vote_for_tip(struct zbc_finality *f, long tip)
     if (!voter_save(f, &err)) {
         /* not sent: the old state on disk stays true, and the new one in
          * memory keeps this process from signing at that height again */
-        zbc_log_error("finality: vote for block %u not sent: %s",
-                      f->last_tip.height, err.msg);
+        zbc_log_ratelimited("finality-vote-not-saved", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_ERROR,
+                            "finality: vote for block %u not sent: %s",
+                            f->last_tip.height, err.msg);
         return;
     }
     struct zbc_ffg_added a;

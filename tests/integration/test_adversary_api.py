@@ -103,6 +103,10 @@ class AdversaryApi(ZbcTest):
         # 1. descriptors run out before the connection cap is reached
         soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
         assert_true(soft >= HOLD + 64, "the test needs %d descriptors (has %d)" % (HOLD + 64, soft))
+        # with no descriptor left the validator cannot persist its finality
+        # voter state, so it must not vote (docs/node.md "finality-voter"):
+        # one rate-limited ERROR, and finality resumes after the attack
+        self.expect_log(r"finality: vote for block \d+ not sent: cannot write .*Too many open files")
         resource.prlimit(node.proc.pid, resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
         text = self.held_attack(node, HOLD, "fd exhaustion")
         lines = text.count("cannot accept a connection: Too many open files")
