@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # run.py: serial
 """Every attack at once against one validator of four (docs/p2p.md §3-§8,
-docs/api.md §8, results in docs/p2p.md "Adversarial results").
+docs/api.md §8; results in docs/p2p.md §12).
 
 Node 0 of a 4-validator network is attacked, from threads, by all of these
 at the same time for ZBC_ADVERSARY_SECONDS (default 40) seconds:
