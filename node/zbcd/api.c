@@ -428,6 +428,22 @@ static int tx_outcome(struct call *c, json_t *o, uint32_t height,
     return ok;
 }
 
+/* Where a confirmed transaction is: block height, index, confirmations,
+ * whether that block is final (docs/protocol-chain.md §8), and its outcome. */
+static int inclusion_fields(struct call *c, json_t *o,
+                            const struct zbc_tx_lookup *lk, uint32_t tip,
+                            struct zbc_err *err)
+{
+    uint32_t final = zbc_chain_final_height(c->api->chain);
+    return zbc_json_set(o, "block_height", json_integer(lk->height), err) &&
+           zbc_json_set(o, "transaction_index", json_integer(lk->index),
+                        err) &&
+           zbc_json_set(o, "confirmations", json_integer(tip - lk->height + 1),
+                        err) &&
+           zbc_json_set(o, "final", json_boolean(lk->height <= final), err) &&
+           tx_outcome(c, o, lk->height, lk->index, err);
+}
+
 static void get_transaction(struct call *c, const char *hash_text,
                             bool status_only)
 {
@@ -479,17 +495,7 @@ static void get_transaction(struct call *c, const char *hash_text,
             ok = ok &&
                  zbc_json_set(o, "description",
                               json_string("included in a block"), &err) &&
-                 zbc_json_set(o, "block_height", json_integer(lk.height),
-                              &err) &&
-                 zbc_json_set(o, "transaction_index", json_integer(lk.index),
-                              &err) &&
-                 zbc_json_set(o, "confirmations",
-                              json_integer(tip - lk.height + 1), &err) &&
-                 zbc_json_set(o, "final",
-                              json_boolean(lk.height <= zbc_chain_final_height(
-                                                            c->api->chain)),
-                              &err) &&
-                 tx_outcome(c, o, lk.height, lk.index, &err);
+                 inclusion_fields(c, o, &lk, tip, &err);
             break;
         }
         zbc_tx_lookup_free(&lk);
@@ -511,17 +517,7 @@ static void get_transaction(struct call *c, const char *hash_text,
         ok = zbc_json_set(o, "status", json_string(status_name(lk.status)),
                           &err);
         if (ok && lk.status == ZBC_TX_STATUS_CONFIRMED)
-            ok = zbc_json_set(o, "block_height", json_integer(lk.height),
-                              &err) &&
-                 zbc_json_set(o, "transaction_index", json_integer(lk.index),
-                              &err) &&
-                 zbc_json_set(o, "confirmations",
-                              json_integer(tip - lk.height + 1), &err) &&
-                 zbc_json_set(o, "final",
-                              json_boolean(lk.height <= zbc_chain_final_height(
-                                                            c->api->chain)),
-                              &err) &&
-                 tx_outcome(c, o, lk.height, lk.index, &err);
+            ok = inclusion_fields(c, o, &lk, tip, &err);
     }
     zbc_tx_lookup_free(&lk);
     reply_built(c, 200, o, ok, &err);

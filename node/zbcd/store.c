@@ -762,13 +762,21 @@ int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
     return db_get_copy(t, db, key, klen, bytes, len, found, err);
 }
 
+/* A copy of the value a per-height database holds at height. */
+static int height_get(struct zbc_store_txn *t, enum zbc_store_db db,
+                      uint32_t height, uint8_t **bytes, size_t *len,
+                      bool *found, struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    return db_get_copy(t, db, k, 4, bytes, len, found, err);
+}
+
 int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
                         uint8_t **bytes, size_t *len, bool *found,
                         struct zbc_err *err)
 {
-    uint8_t k[4];
-    zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_BLOCKS, k, 4, bytes, len, found, err);
+    return height_get(t, ZBC_STORE_DB_BLOCKS, height, bytes, len, found, err);
 }
 
 int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
@@ -812,27 +820,21 @@ int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
                        uint8_t **bytes, size_t *len, bool *found,
                        struct zbc_err *err)
 {
-    uint8_t k[4];
-    zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_UNDO, k, 4, bytes, len, found, err);
+    return height_get(t, ZBC_STORE_DB_UNDO, height, bytes, len, found, err);
 }
 
 int zbc_store_txn_events(struct zbc_store_txn *t, uint32_t height,
                          uint8_t **bytes, size_t *len, bool *found,
                          struct zbc_err *err)
 {
-    uint8_t k[4];
-    zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_EVENTS, k, 4, bytes, len, found, err);
+    return height_get(t, ZBC_STORE_DB_EVENTS, height, bytes, len, found, err);
 }
 
 int zbc_store_txn_votes(struct zbc_store_txn *t, uint32_t height,
                         uint8_t **bytes, size_t *len, bool *found,
                         struct zbc_err *err)
 {
-    uint8_t k[4];
-    zbc_store_height_key(k, height);
-    return db_get_copy(t, ZBC_STORE_DB_VOTES, k, 4, bytes, len, found, err);
+    return height_get(t, ZBC_STORE_DB_VOTES, height, bytes, len, found, err);
 }
 
 int zbc_store_txn_checkpoint(struct zbc_store_txn *t, const char *name,
