@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Final confirmations (docs/protocol-chain.md §8): Casper FFG votes.
-  - one validator: blocks become final one block later (the vote for h + 1
-    from h finalises h); a transfer reaches "final": true;
+  - one validator: each block is final as soon as its validator votes for it
+    (its vote is the whole set); a transfer reaches "final": true;
   - four validators: a transfer reaches "final": true on every node and
     finalized_height advances everywhere;
   - one of four stopped: blocks still become final (3 of 4);
@@ -44,7 +44,7 @@ class Finality(ZbcTest):
         fh = finalized(node)
         tip = node.height()
         assert_true(fh >= h and fh < tip + 1, "finalized %d, tip %d" % (fh, tip))
-        # the tip itself is justified, not final: final trails the tip
+        # final never passes the tip
         info = node.info()
         assert_true(int(info["finalized_height"]) < int(info["height"]) + 1,
                     "finalized_height at most the tip")
@@ -90,8 +90,13 @@ class Finality(ZbcTest):
         h = int.from_bytes(bytes.fromhex(final[:8]), "little")
         tip = node_height = int(run_audit(self, "replay", "--datadir", node.datadir, "--genesis",
                                           node.genesis_path)["source_height"])
-        self.tamper(ledger, "put", "meta", "final".encode().hex(),
-                    (tip).to_bytes(4, "little").hex() + final[8:])
+        # a final record no stored vote set supports: the tip's height (or,
+        # when the tip is final already, as with one validator, another hash)
+        if h != tip:
+            moved = (tip).to_bytes(4, "little").hex() + final[8:]
+        else:
+            moved = final[:-2] + ("00" if final[-2:] != "00" else "01")
+        self.tamper(ledger, "put", "meta", "final".encode().hex(), moved)
         j = run_audit(self, "replay", "--datadir", node.datadir, "--genesis", node.genesis_path,
                       expect=None)
         kinds = [d["what"] for d in j["divergences"]]

@@ -116,10 +116,11 @@ static void test_one_validator(void)
     CHECK_EQ_INT(zbc_chain_final_height(n.c), 0);
     for (int i = 0; i < 5; i++)
         produce(&n);
-    /* block h is final once h + 1 is voted: the tip is justified only */
-    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 4);
+    /* one validator: each block is final as soon as it is voted
+     * (docs/protocol-chain.md §8.3) */
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 5);
     CHECK_EQ_INT(zbc_finality_justified(n.fin)->height, 5);
-    CHECK_EQ_INT(zbc_chain_final_height(n.c), 4);
+    CHECK_EQ_INT(zbc_chain_final_height(n.c), 5);
     char path[256];
     voter_file(&f, path, sizeof path);
     uint8_t vf[64];
@@ -160,11 +161,11 @@ static void test_one_validator(void)
 
     /* restarted: the view comes back from the ledger */
     CHECK(node_open(&n, &f, &err));
-    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 4);
-    CHECK_EQ_INT(zbc_finality_justified(n.fin)->height, 5);
-    CHECK_EQ_INT(zbc_chain_final_height(n.c), 4);
-    produce(&n);
     CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 5);
+    CHECK_EQ_INT(zbc_finality_justified(n.fin)->height, 5);
+    CHECK_EQ_INT(zbc_chain_final_height(n.c), 5);
+    produce(&n);
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 6);
     node_close(&n);
 
     /* a voter file saying it voted up to height 8: no vote at 7 or 8
@@ -176,13 +177,13 @@ static void test_one_validator(void)
     CHECK(node_open(&n, &f, &err));
     produce(&n); /* 7 */
     produce(&n); /* 8 */
-    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 5);
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 6);
     CHECK_EQ_INT(zbc_finality_justified(n.fin)->height, 6);
-    produce(&n); /* 9: voted from 6, justified; 6 not final (not a child) */
+    produce(&n); /* 9: voted from 6: justified, and (one validator) final */
     CHECK_EQ_INT(zbc_finality_justified(n.fin)->height, 9);
-    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 5);
-    produce(&n); /* 10: voted from 9: 9 final */
     CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 9);
+    produce(&n); /* 10: voted from 9: final */
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 10);
     node_close(&n);
 
     /* a damaged voter file: finality refuses to open, naming it */
@@ -219,10 +220,10 @@ static void test_long_ledger_without_votes(void)
     CHECK(node_open(&n, &f, &err));
     CHECK_EQ_INT(zbc_finality_final(n.fin)->height, 0);
     CHECK_EQ_INT(zbc_chain_final_height(n.c), 0);
-    produce(&n); /* 1446, voted from the view's root 5 */
-    produce(&n); /* 1447, voted from 1446: 1446 final */
-    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, ZBC_REORG_MAX_DEPTH + 6);
-    CHECK_EQ_INT(zbc_chain_final_height(n.c), ZBC_REORG_MAX_DEPTH + 6);
+    produce(&n); /* 1446, voted from the view's root 5: final at once */
+    produce(&n); /* 1447, voted from 1446: final */
+    CHECK_EQ_INT(zbc_finality_final(n.fin)->height, ZBC_REORG_MAX_DEPTH + 7);
+    CHECK_EQ_INT(zbc_chain_final_height(n.c), ZBC_REORG_MAX_DEPTH + 7);
     node_close(&n);
     fx_teardown(&f);
 }
