@@ -146,8 +146,11 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     char text[256];
     json_t *bh = json_object_get(r, "block_height");
     if (json_is_integer(bh))
-        snprintf(text, sizeof text, "transaction %s confirmed in block %lld\n", hash,
-                 (long long)json_integer_value(bh));
+        snprintf(text, sizeof text, "transaction %s in block %lld, %s\n", hash,
+                 (long long)json_integer_value(bh),
+                 json_is_true(json_object_get(r, "final"))
+                     ? "final (no reorganisation can undo it)"
+                     : "not final yet (zbc tx status shows when it is)");
     else
         snprintf(text, sizeof text,
                  "transaction %s accepted into the node's pool (zbc tx status %s)\n", hash, hash);
