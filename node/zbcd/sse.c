@@ -1,6 +1,8 @@
 #include "node/zbcd/sse.h"
 
 #include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/http.h>
 #include <event2/keyvalq_struct.h>
 #include <jansson.h>
 #include <stdio.h>
@@ -181,15 +183,28 @@ static void end_stream(struct stream *st)
     evhttp_send_reply_end(req);
 }
 
+/* Bytes waiting in the stream's connection for the client to read. */
+static size_t queued(const struct stream *st)
+{
+    struct evhttp_connection *conn = evhttp_request_get_connection(st->req);
+    struct bufferevent *bev =
+        conn != NULL ? evhttp_connection_get_bufferevent(conn) : NULL;
+    return bev != NULL ? evbuffer_get_length(bufferevent_get_output(bev)) : 0;
+}
+
 static void poll_stream(struct stream *st, uint32_t tip)
 {
     struct zbc_err err = {{0}};
+    /* back-pressure: a client that does not read is not sent more */
+    if (queued(st) > ZBC_SSE_MAX_QUEUED)
+        return;
     /* after a reorg to a lower tip, continue from the new tip */
     if (st->next_height > tip + 1) {
         st->next_height = tip + 1;
         st->from_index = 0;
     }
-    for (unsigned k = 0; k < ZBC_SSE_BLOCKS_PER_POLL && st->next_height <= tip;
+    for (unsigned k = 0; k < ZBC_SSE_BLOCKS_PER_POLL && st->next_height <= tip &&
+                         queued(st) <= ZBC_SSE_MAX_QUEUED;
          k++) {
         if (st->next_height > 0 && !send_block(st, st->next_height, &err)) {
             zbc_log_ratelimited("api:sse-block", ZBC_LOG_PERIOD_MS,

@@ -39,6 +39,11 @@
 #define ZBC_SSE_MAX_PER_CLIENT 8
 /* Blocks one stream catches up per poll (the rest on the next polls). */
 #define ZBC_SSE_BLOCKS_PER_POLL 64
+/* A stream whose client does not read pauses once this many bytes wait in
+ * its connection's output buffer, and resumes from where it was (events
+ * are read from the ledger, so nothing is lost) when the client drains it:
+ * a client that never reads holds at most this much of the node's memory. */
+#define ZBC_SSE_MAX_QUEUED ((size_t)256 << 10)
 
 struct zbc_sse;
 
