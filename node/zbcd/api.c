@@ -1329,6 +1329,11 @@ uint16_t zbc_api_port(const struct zbc_api *a)
     return a->port;
 }
 
+const struct zbc_sse *zbc_api_sse(const struct zbc_api *a)
+{
+    return a->sse;
+}
+
 size_t zbc_api_connections(const struct zbc_api *a)
 {
     return a->n_conns;

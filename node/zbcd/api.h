@@ -64,6 +64,8 @@ uint16_t zbc_api_port(const struct zbc_api *a);
 void zbc_api_stop(struct zbc_api *a);
 /* API connections open now (accepted, not yet closed). */
 size_t zbc_api_connections(const struct zbc_api *a);
+/* The API's event streams (node/zbcd/sse.h). */
+const struct zbc_sse *zbc_api_sse(const struct zbc_api *a);
 /* Whether new connections are being accepted (false at the connection
  * limit and during an accept back-off). */
 bool zbc_api_accepting(const struct zbc_api *a);

@@ -192,6 +192,17 @@ static size_t queued(const struct stream *st)
     return bev != NULL ? evbuffer_get_length(bufferevent_get_output(bev)) : 0;
 }
 
+size_t zbc_sse_queued_max(const struct zbc_sse *s)
+{
+    size_t max = 0;
+    for (const struct stream *st = s->head; st != NULL; st = st->next) {
+        size_t q = queued(st);
+        if (q > max)
+            max = q;
+    }
+    return max;
+}
+
 static void poll_stream(struct stream *st, uint32_t tip)
 {
     struct zbc_err err = {{0}};

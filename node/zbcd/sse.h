@@ -73,6 +73,9 @@ ZBC_WUR int zbc_sse_start(struct zbc_sse **out, struct event_base *base,
 /* Ends every stream and frees the server (before evhttp_free). */
 void zbc_sse_stop(struct zbc_sse *s);
 size_t zbc_sse_count(const struct zbc_sse *s);
+/* The most bytes any open stream has waiting for its client to read
+ * (bounded by ZBC_SSE_MAX_QUEUED plus one block's events). */
+size_t zbc_sse_queued_max(const struct zbc_sse *s);
 
 /* Takes over req (from the client address peer) as a stream starting
  * with the events of block from_height at index >= from_index.  Returns 0

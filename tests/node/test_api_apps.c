@@ -11,6 +11,11 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "chain_fixture.h"
 #include "crypto/hash.h"
@@ -459,6 +464,87 @@ static void test_pure(void)
     free(a);
 }
 
+/* A stream whose client does not read gets back-pressure: the node queues
+ * at most ZBC_SSE_MAX_QUEUED plus one block's events for it, not the whole
+ * history; once the client reads, the stream resumes and every event
+ * arrives (docs/api.md "event streams"). */
+static void test_stream_backpressure(void)
+{
+    enum { BLOCKS = 40, PER_BLOCK = 60 };
+    struct zbc_err err = {{0}};
+    uint8_t raw[512];
+    uint32_t amount = 1;
+    for (int b = 0; b < BLOCKS; b++) {
+        for (int i = 0; i < PER_BLOCK; i++) {
+            size_t n = fx_send(raw, sizeof raw, &fx, fx.alice_seed, &fx.bob,
+                               amount++, FEE, (int64_t)(clock_ms / 1000));
+            uint8_t got[32];
+            bool dup = false;
+            CHECK(zbc_chain_submit(chain, raw, n, clock_ms, got, &dup, &err));
+        }
+        clock_ms += FX_BLOCK_TIME;
+        struct zbc_block_info info;
+        CHECK(zbc_chain_produce(chain, clock_ms, &info, &err));
+        CHECK_EQ_INT(info.n_tx, PER_BLOCK);
+    }
+    /* one block's events as a stream sends them: about 2 events of ~400
+     * bytes per transfer */
+    const size_t biggest = (size_t)PER_BLOCK * 2 * 1024;
+
+    char alice[ZBC_ADDR_TEXT_MAX], req[256];
+    zbc_addr_to_text(alice, &fx.alice);
+    snprintf(req, sizeof req,
+             "GET /api/v1/accounts/%s/events?from_height=0 HTTP/1.1\r\n"
+             "Host: x\r\n\r\n", alice);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    int small = 4096;
+    CHECK(setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, sizeof small) == 0);
+    struct sockaddr_in sin = {.sin_family = AF_INET, .sin_port = htons(port),
+                              .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    CHECK(connect(fd, (struct sockaddr *)&sin, sizeof sin) == 0);
+    CHECK(write(fd, req, strlen(req)) == (ssize_t)strlen(req));
+    const struct zbc_sse *sse = zbc_api_sse(api);
+    size_t peak = 0;
+    for (int k = 0; k < 20; k++) { /* 2 s: ten polls, never reading */
+        run_for_ms(100);
+        size_t q = zbc_sse_queued_max(sse);
+        if (q > peak)
+            peak = q;
+    }
+    CHECK(peak > 0);
+    CHECK(peak <= ZBC_SSE_MAX_QUEUED + biggest);
+    if (peak > ZBC_SSE_MAX_QUEUED + biggest)
+        fprintf(stderr, "  queued %zu bytes for a client that does not read\n",
+                peak);
+    /* the client reads: the stream resumes, every transfer arrives */
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    size_t transfers = 0, total = 0;
+    char buf[65536], carry[32] = "";
+    for (int idle = 0; idle < 30 && transfers < BLOCKS * PER_BLOCK;) {
+        run_for_ms(20);
+        ssize_t r = read(fd, buf, sizeof buf - 1);
+        if (r <= 0) {
+            idle++;
+            continue;
+        }
+        idle = 0;
+        total += (size_t)r;
+        buf[r] = '\0';
+        /* count "event: transfer" across read boundaries */
+        char joined[sizeof carry + sizeof buf];
+        snprintf(joined, sizeof joined, "%s%s", carry, buf);
+        for (const char *q = joined; (q = strstr(q, "event: transfer\n")); q++)
+            transfers++;
+        size_t jl = strlen(joined), keep = jl < 15 ? jl : 15;
+        memcpy(carry, joined + jl - keep, keep);
+        carry[keep] = '\0';
+    }
+    CHECK_EQ_INT(transfers, BLOCKS * PER_BLOCK);
+    CHECK(total > ZBC_SSE_MAX_QUEUED + biggest); /* more than was queued */
+    close(fd);
+    run_for_ms(300);
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -468,6 +554,7 @@ int main(void)
     TEST_RUN(test_streams);
     TEST_RUN(test_bad_input);
     TEST_RUN(test_stream_limit);
+    TEST_RUN(test_stream_backpressure);
     TEST_RUN(test_pure);
     zbc_api_stop(api);
     event_base_free(base);
