@@ -59,30 +59,36 @@ static void ignore_bad(void *arg, uint32_t height, const char *msg)
     (void)msg;
 }
 
-/* Whether the stored vote set of the block after `claim` holds votes from
- * more than two thirds of the validators with source exactly `claim`: the
- * link that made it final.  A node that followed a branch it learned late
- * holds that link but not every earlier vote set of the branch, so the
- * recomputation from the genesis cannot reach its final block. */
+/* Whether the stored vote sets hold the link that made `claim` final: the
+ * vote set of the block after it with votes from more than two thirds of
+ * the validators with source exactly `claim`; with one validator, its own
+ * vote for `claim` (final at once, docs/protocol-chain.md §8.3).  A node
+ * that followed a branch it learned late holds that link but not every
+ * earlier vote set of the branch, so the recomputation from the genesis
+ * cannot reach its final block. */
 static bool final_link(struct zbc_store_txn *t, const struct zbc_genesis *g,
                        const struct zbc_checkpoint *claim, uint32_t tip)
 {
     static struct zbc_vote votes[ZBC_VALIDATORS_MAX];
-    if (claim->height >= tip)
+    bool one = g->n_validators == 1;
+    if (claim->height > tip || (!one && claim->height == tip))
         return false;
+    uint32_t at = one ? claim->height : claim->height + 1;
     uint8_t *set = NULL;
     size_t len = 0, n = 0;
     struct zbc_err e;
     bool found;
-    if (!zbc_store_txn_votes(t, claim->height + 1, &set, &len, &found, &e) ||
-        !found)
+    if (!zbc_store_txn_votes(t, at, &set, &len, &found, &e) || !found)
         return false;
     bool ok = zbc_vote_set_decode(g, set, len, votes, &n, &e);
     free(set);
     uint32_t count = 0;
-    for (size_t k = 0; ok && k < n; k++)
-        count += votes[k].source.height == claim->height &&
-                 memcmp(votes[k].source.hash, claim->hash, 32) == 0;
+    for (size_t k = 0; ok && k < n; k++) {
+        const struct zbc_checkpoint *c = one ? &votes[k].target
+                                             : &votes[k].source;
+        count += c->height == claim->height &&
+                 memcmp(c->hash, claim->hash, 32) == 0;
+    }
     return ok && zbc_vote_threshold_met(count, g->n_validators);
 }
 
