@@ -45,8 +45,34 @@ static int check_block_bytes(const ProtobufCBinaryData *b,
     return 1;
 }
 
+/* The message the envelope carries, as protobuf-c's base. */
+static const ProtobufCMessage *inner(const zbc_p2p_msg *m)
+{
+    switch (m->msg_case) {
+    case ZBC__P2P__ENVELOPE__MSG_HELLO: return &m->hello->base;
+    case ZBC__P2P__ENVELOPE__MSG_TX: return &m->tx->base;
+    case ZBC__P2P__ENVELOPE__MSG_BLOCK: return &m->block->base;
+    case ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS: return &m->get_blocks->base;
+    case ZBC__P2P__ENVELOPE__MSG_BLOCKS: return &m->blocks->base;
+    case ZBC__P2P__ENVELOPE__MSG_PING: return &m->ping->base;
+    case ZBC__P2P__ENVELOPE__MSG_PONG: return &m->pong->base;
+    case ZBC__P2P__ENVELOPE__MSG_AUTH: return &m->auth->base;
+    case ZBC__P2P__ENVELOPE__MSG_VOTES: return &m->votes->base;
+    default: return NULL;
+    }
+}
+
 static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
 {
+    /* fields this version does not know (protobuf-c keeps them, even
+     * malformed ones such as field number 0) are refused: what a node
+     * acts on is exactly what it decoded (docs/p2p.md §2) */
+    const ProtobufCMessage *in = inner(m);
+    if (m->base.n_unknown_fields > 0 ||
+        (in != NULL && in->n_unknown_fields > 0))
+        return zbc_fail(err, "message has %u unknown field(s)",
+                        m->base.n_unknown_fields +
+                            (in != NULL ? in->n_unknown_fields : 0));
     switch (m->msg_case) {
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
         return zbc_fail(err, "message has no known kind");

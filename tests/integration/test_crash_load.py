@@ -144,9 +144,11 @@ class CrashUnderLoad(ZbcTest):
                 time.sleep(rng.uniform(0.3, 2.0))
                 with self.lock:
                     recent = self.sent[-25:]
+                # the log mark first: a reorg between it and the info call
+                # (a same-height switch right after producing) must count
+                log_mark = len(victim.read_log())
                 pre = victim.info()
                 must_confirm |= self.confirmed_on(victim, recent)
-                log_mark = len(victim.read_log())
                 # the kill lands 0..250 ms after the last answer: anywhere
                 # in a 200 ms block cycle, commit included
                 time.sleep(rng.uniform(0, 0.25))

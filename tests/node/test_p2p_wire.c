@@ -424,6 +424,35 @@ static void test_auth_rules(void)
     CHECK(decode_fails(&m, "auth signature is 65 bytes"));
 }
 
+/* A decoded message re-encodes to one that decodes again to the same
+ * kind (found by fuzz_p2p: an envelope carrying fields of number 0,
+ * which protobuf-c keeps as unknown fields).  Unknown fields are refused. */
+static void test_unknown_fields(void)
+{
+    static const uint8_t in[] = {0x2a, 0x00, 0x2a, 0x00, 0x80, 0x00, 0x00};
+    zbc_p2p_msg *m = NULL;
+    struct zbc_err err = {{0}};
+    if (zbc_p2p_decode(&m, in, sizeof in, &err)) {
+        uint8_t *enc = NULL;
+        size_t len = 0;
+        CHECK(zbc_p2p_encode(m, &enc, &len, &err));
+        zbc_p2p_msg *m2 = NULL;
+        CHECK(zbc_p2p_decode(&m2, enc + 4, len - 4, &err));
+        CHECK(m2 != NULL && m2->msg_case == m->msg_case);
+        zbc_p2p_msg_free(m2);
+        free(enc);
+        zbc_p2p_msg_free(m);
+    } else {
+        CHECK(m == NULL);
+    }
+    /* a known message with an unknown field (number 15) is refused */
+    static const uint8_t extra[] = {0x2a, 0x00, 0x78, 0x01};
+    m = NULL;
+    CHECK(!zbc_p2p_decode(&m, extra, sizeof extra, &err));
+    CHECK(m == NULL);
+    CHECK(strstr(err.msg, "unknown field") != NULL);
+}
+
 int main(void)
 {
     TEST_RUN(test_auth_digest);
@@ -435,5 +464,6 @@ int main(void)
     TEST_RUN(test_field_rules);
     TEST_RUN(test_vote_fields);
     TEST_RUN(test_garbage);
+    TEST_RUN(test_unknown_fields);
     return test_summary("node_p2p_wire");
 }
