@@ -280,15 +280,26 @@ static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
     return recv_kind(c, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 2000);
 }
 
+/* A fresh one-validator chain in a fixture directory (NULL on failure,
+ * the fixture then removed). */
+static struct zbc_chain *open_chain(struct fixture *f)
+{
+    fx_setup(f);
+    struct zbc_chain *chain = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg = {.ledger_dir = f->ledger, .genesis = &f->g,
+                                   .key = &f->key};
+    CHECK(zbc_chain_open(&chain, &cfg, &err));
+    if (chain == NULL)
+        fx_teardown(f);
+    return chain;
+}
+
 static void test_p2p_node(void)
 {
     struct fixture f;
-    fx_setup(&f);
-    struct zbc_chain *chain = NULL;
     struct zbc_err err = {{0}};
-    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g,
-                                   .key = &f.key};
-    CHECK(zbc_chain_open(&chain, &cfg, &err));
+    struct zbc_chain *chain = open_chain(&f);
     if (chain == NULL)
         return;
     for (int i = 0; i < 3; i++) {
@@ -766,12 +777,8 @@ static void test_bans_churn(void)
 static void test_accept_backoff(void)
 {
     struct fixture f;
-    fx_setup(&f);
-    struct zbc_chain *chain = NULL;
     struct zbc_err err = {{0}};
-    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g,
-                                   .key = &f.key};
-    CHECK(zbc_chain_open(&chain, &cfg, &err));
+    struct zbc_chain *chain = open_chain(&f);
     if (chain == NULL)
         return;
     char logpath[] = "/tmp/zbc_test_p2p_log_XXXXXX";
