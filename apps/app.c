@@ -10,7 +10,8 @@
  *   version u8 | type u8 | status u8 | seats u8 | n_seated u8 | flags u8 |
  *   clock u8 | stake u64 | pot u64 | escrow u64 | created u32 | joined u32 |
  *   deadline u64 | moves u32 | history_n u32 | end u8 | winner u8 |
- *   ended u32 | [opponent 36 when flags bit 1] | n_seated x typed address |
+ *   loser u8 | ended u32 | rake u64 | seats x paid u64 |
+ *   [opponent 36 when flags bit 1] | n_seated x typed address |
  *   params_len u16 | params | state_len u16 | state |
  *   [pending_seat u8 | pending_hash 32 | pending_len u16 | pending_move
  *    when flags bit 2]
@@ -20,7 +21,7 @@
 #define FLAG_OPPONENT 2u
 #define FLAG_PENDING 4u
 
-#define FIXED_LEN (7 + 8 + 8 + 8 + 4 + 4 + 8 + 4 + 4 + 1 + 1 + 4)
+#define FIXED_LEN (7 + 8 + 8 + 8 + 4 + 4 + 8 + 4 + 4 + 1 + 1 + 1 + 4 + 8)
 
 size_t zbc_app_encode(const struct zbc_app *a, uint8_t *out, size_t cap)
 {
@@ -46,7 +47,11 @@ size_t zbc_app_encode(const struct zbc_app *a, uint8_t *out, size_t cap)
     zbc_put_le32(out + p, a->history_n), p += 4;
     out[p++] = a->end;
     out[p++] = a->winner;
+    out[p++] = a->loser;
     zbc_put_le32(out + p, a->ended), p += 4;
+    zbc_put_le64(out + p, a->rake), p += 8;
+    for (unsigned i = 0; i < a->seats && i < ZBC_SEATS_MAX; i++)
+        zbc_put_le64(out + p, a->paid[i]), p += 8;
     if (a->has_opponent)
         p += zbc_addr_write(out + p, &a->opponent);
     for (unsigned i = 0; i < a->n_seated; i++)
@@ -90,6 +95,61 @@ static int read_addr(struct zbc_addr *a, const uint8_t **p, size_t *rem,
     return 1;
 }
 
+/* The outcome fields agree with the status and with each other
+ * (docs/protocol-apps.md §7). */
+static int check_outcome(const struct zbc_app *a, struct zbc_err *err)
+{
+    const uint8_t none = ZBC_APP_NO_SEAT;
+    bool ended = a->status == ZBC_APP_FINISHED ||
+                 a->status == ZBC_APP_ABANDONED;
+    unsigned __int128 sum = a->rake;
+    if (a->end > ZBC_END_EXPIRED)
+        return zbc_fail(err, "app record ending %u is unknown", a->end);
+    if (a->winner != none && a->winner >= a->n_seated)
+        return zbc_fail(err, "app record winner seat %u is out of range",
+                        a->winner);
+    if (a->loser != none && a->loser >= a->n_seated)
+        return zbc_fail(err, "app record loser seat %u is out of range",
+                        a->loser);
+    for (unsigned i = 0; i < a->seats; i++) {
+        if (i >= a->n_seated && a->paid[i] != 0)
+            return zbc_fail(err, "app record pays empty seat %u", i);
+        sum += a->paid[i];
+    }
+    if (sum > UINT64_MAX)
+        return zbc_fail(err, "app record payouts overflow u64");
+    if (!ended) {
+        if (a->end != ZBC_END_NONE || a->winner != none ||
+            a->loser != none || a->ended != 0 || sum != 0)
+            return zbc_fail(err, "app record of a %s app carries an outcome",
+                            zbc_app_status_name(a->status));
+        return 1;
+    }
+    if (a->pot != 0)
+        return zbc_fail(err, "app record of an ended app holds a pot of %llu",
+                        (unsigned long long)a->pot);
+    bool abandoned = a->end == ZBC_END_ABANDONED || a->end == ZBC_END_EXPIRED;
+    if (a->end == ZBC_END_NONE ||
+        abandoned != (a->status == ZBC_APP_ABANDONED))
+        return zbc_fail(err, "app record ending %s does not fit status %s",
+                        zbc_app_end_name(a->end),
+                        zbc_app_status_name(a->status));
+    bool loses = a->end == ZBC_END_RESIGN || a->end == ZBC_END_TIMEOUT;
+    if (loses != (a->loser != none))
+        return zbc_fail(err, "app record loser seat %u does not fit ending "
+                             "%s", a->loser, zbc_app_end_name(a->end));
+    if (a->winner != none &&
+        (a->end == ZBC_END_DRAW || abandoned || a->winner == a->loser))
+        return zbc_fail(err, "app record winner seat %u does not fit ending "
+                             "%s", a->winner, zbc_app_end_name(a->end));
+    if (a->end == ZBC_END_WIN && a->winner == none)
+        return zbc_fail(err, "app record of a win names no winner");
+    if ((a->end == ZBC_END_DRAW || abandoned) && a->rake != 0)
+        return zbc_fail(err, "app record ending %s takes no rake",
+                        zbc_app_end_name(a->end));
+    return 1;
+}
+
 int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
                    struct zbc_err *err)
 {
@@ -130,11 +190,17 @@ int zbc_app_decode(struct zbc_app *a, const uint8_t *in, size_t len,
     a->history_n = zbc_get_le32(f + 51);
     a->end = f[55];
     a->winner = f[56];
-    a->ended = zbc_get_le32(f + 57);
-    if (a->end > ZBC_END_BET)
-        return zbc_fail(err, "app record ending %u is unknown", a->end);
+    a->loser = f[57];
+    a->ended = zbc_get_le32(f + 58);
+    a->rake = zbc_get_le64(f + 62);
     if (a->escrow > a->pot)
         return zbc_fail(err, "app record escrow exceeds its pot");
+    if ((f = take(&p, &rem, 8u * a->seats)) == NULL)
+        return zbc_fail(err, "app record is truncated (paid amounts)");
+    for (unsigned i = 0; i < a->seats; i++)
+        a->paid[i] = zbc_get_le64(f + 8 * i);
+    if (!check_outcome(a, err))
+        return 0;
     if (a->has_opponent && !read_addr(&a->opponent, &p, &rem, "opponent", err))
         return 0;
     for (unsigned i = 0; i < a->n_seated; i++)
@@ -236,6 +302,16 @@ void zbc_app_split(uint64_t amount, unsigned k, uint64_t *each,
     *extra = amount % k;
 }
 
+uint8_t zbc_app_split_seats(uint8_t n_seated, uint8_t loser, uint8_t out)
+{
+    uint8_t all = 0;
+    for (unsigned i = 0; i < n_seated && i < ZBC_SEATS_MAX; i++)
+        if (i != loser)
+            all |= (uint8_t)(1u << i);
+    uint8_t in_play = (uint8_t)(all & ~out);
+    return in_play != 0 ? in_play : all;
+}
+
 int zbc_app_seat_of(const struct zbc_app *a, const struct zbc_addr *addr)
 {
     for (unsigned i = 0; i < a->n_seated; i++)
@@ -292,6 +368,22 @@ int zbc_app_start(struct zbc_app *a, uint8_t first, struct zbc_roll *rolls,
         return zbc_fail_prefix(err, "app %llu start",
                                (unsigned long long)a->id);
     return store(a, e, &st, err);
+}
+
+int zbc_app_out_mask(const struct zbc_app *a, uint8_t *mask,
+                     struct zbc_err *err)
+{
+    const struct zbc_engine *e;
+    struct zbc_game_state st;
+    struct zbc_result res;
+    *mask = 0;
+    if (a->state_len == 0)
+        return 1;
+    if (!load(a, &e, &st, err))
+        return 0;
+    e->result(&st, &res);
+    *mask = (uint8_t)(res.out_mask & ((1u << a->seats) - 1));
+    return 1;
 }
 
 int zbc_app_turn(const struct zbc_app *a, int *seat, struct zbc_err *err)
@@ -361,6 +453,10 @@ const char *zbc_app_end_name(enum zbc_app_end e)
         return "timeout";
     case ZBC_END_BET:
         return "bet";
+    case ZBC_END_ABANDONED:
+        return "abandoned";
+    case ZBC_END_EXPIRED:
+        return "expired";
     }
     return "unknown";
 }

@@ -24,25 +24,30 @@
 #include "crypto/address.h"
 #include "crypto/err.h"
 
-#define ZBC_APP_VERSION 1
+#define ZBC_APP_VERSION 2
 #define ZBC_APP_PARAMS_MAX 8192 /* longest CreateApp params (stateless rule) */
 #define ZBC_APP_NO_CLOCK 0xff   /* clock byte when nobody holds the clock */
+#define ZBC_APP_NO_SEAT 0xff    /* winner / loser byte when no seat is meant */
 
 enum zbc_app_status {
     ZBC_APP_OPEN = 0,      /* waiting for seats */
     ZBC_APP_ACTIVE = 1,    /* every seat taken (first turn pending or play) */
     ZBC_APP_FINISHED = 2,  /* ended and paid out */
-    ZBC_APP_ABANDONED = 3, /* every seated player left while Open */
+    ZBC_APP_ABANDONED = 3, /* every seat left while Open, or it expired */
 };
 
-/* How a finished app ended (stored; ZBC_END_NONE while not finished). */
+/* How an app ended, its outcome (stored; ZBC_END_NONE while Open or
+ * Active).  winner is the one seat that took the pot (never the loser),
+ * loser the seat that resigned or timed out (docs/protocol-apps.md §3). */
 enum zbc_app_end {
     ZBC_END_NONE = 0,
-    ZBC_END_WIN = 1,     /* a move won: winner = the seat */
-    ZBC_END_DRAW = 2,    /* a move ended the game drawn */
-    ZBC_END_RESIGN = 3,  /* winner = the seat that resigned */
-    ZBC_END_TIMEOUT = 4, /* winner = the seat that held the clock */
-    ZBC_END_BET = 5,     /* a solo bet was settled */
+    ZBC_END_WIN = 1,       /* a move won: winner = the seat */
+    ZBC_END_DRAW = 2,      /* a move ended the game drawn */
+    ZBC_END_RESIGN = 3,    /* loser = the seat that resigned */
+    ZBC_END_TIMEOUT = 4,   /* loser = the seat that held the clock */
+    ZBC_END_BET = 5,       /* a solo bet was settled */
+    ZBC_END_ABANDONED = 6, /* every seat left an Open app */
+    ZBC_END_EXPIRED = 7,   /* an Open app reached its open deadline */
 };
 
 struct zbc_app {
@@ -62,8 +67,11 @@ struct zbc_app {
     uint32_t moves;            /* accepted moves (keep-alives excluded) */
     uint32_t history_n;        /* history entries written (next sequence) */
     uint8_t end;               /* enum zbc_app_end */
-    uint8_t winner;            /* see enum zbc_app_end */
+    uint8_t winner;            /* the one seat paid the pot, or 0xff */
+    uint8_t loser;             /* resigned / timed out seat, or 0xff */
     uint32_t ended;            /* height of the ending, 0 before */
+    uint64_t rake;             /* rake taken at the ending */
+    uint64_t paid[ZBC_SEATS_MAX]; /* paid to each seat at the ending */
     bool has_opponent;
     struct zbc_addr opponent;  /* designated opponent (type 0) */
     struct zbc_addr seat[ZBC_SEATS_MAX];
@@ -82,7 +90,7 @@ struct zbc_app {
 
 /* Upper bound of an encoded record. */
 #define ZBC_APP_RECORD_MAX                                                  \
-    (64 + ZBC_ADDR_BYTES_MAX * (ZBC_SEATS_MAX + 1) + 2 +                    \
+    (64 + 9 + 8 * ZBC_SEATS_MAX + ZBC_ADDR_BYTES_MAX * (ZBC_SEATS_MAX + 1) + 2 +                    \
      ZBC_APP_PARAMS_MAX + 2 + ZBC_GAME_STATE_MAX + 35 + ZBC_MOVE_WIRE_MAX)
 
 /* Writes the record; returns the length (0 when cap is too small). */
@@ -119,6 +127,16 @@ uint64_t zbc_app_rake(uint64_t pot, uint32_t rake_bps);
 void zbc_app_split(uint64_t amount, unsigned k, uint64_t *each,
                    uint64_t *extra);
 
+/* Seats out of play (engine result out_mask: bankrupt, board full) on
+ * the stored state; 0 before the start (docs/protocol-apps.md §3). */
+ZBC_WUR int zbc_app_out_mask(const struct zbc_app *a, uint8_t *mask,
+                             struct zbc_err *err);
+
+/* Who receives a resign / timeout split (docs/protocol-apps.md §3): every
+ * seat except `loser` and the seats in `out`; when that leaves nobody,
+ * every seat except `loser`.  Returns the bit mask of receiving seats. */
+uint8_t zbc_app_split_seats(uint8_t n_seated, uint8_t loser, uint8_t out);
+
 /* Seat of addr in the app, or -1. */
 int zbc_app_seat_of(const struct zbc_app *a, const struct zbc_addr *addr);
 
@@ -150,7 +168,8 @@ ZBC_WUR int zbc_app_play(struct zbc_app *a, uint8_t seat, const uint8_t *move,
                          struct zbc_err *err);
 
 /* Text names ("open", "active", "finished", "abandoned"; "none", "win",
- * "draw", "resign", "timeout", "bet") for events, docs and the API. */
+ * "draw", "resign", "timeout", "bet", "abandoned", "expired") for events,
+ * docs and the API. */
 const char *zbc_app_status_name(enum zbc_app_status s);
 const char *zbc_app_end_name(enum zbc_app_end e);
 

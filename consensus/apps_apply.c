@@ -119,7 +119,7 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
                        &found, err))
         return 0;
     if (!found || vlen != 9 || v[0] < ZBC_SCHED_ACTIVATE ||
-        v[0] > ZBC_SCHED_BET)
+        v[0] > ZBC_SCHED_EXPIRE)
         return zbc_fail(err, "schedule item %u of height %u is missing or "
                              "corrupt", i, height);
     it->kind = v[0];
@@ -249,6 +249,8 @@ static int pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
     c->a->pot -= amount;
     if (amount > 0 && !zbc_ledger_credit(c->s, to, amount, err))
         return 0;
+    if (seat < c->a->seats)
+        c->a->paid[seat] += amount; /* the pot bounds the sum */
     struct zbc_event e;
     ev_init(&e, ZBC_EVENT_APP_PAYOUT, c);
     e.b = *to;
@@ -262,6 +264,7 @@ static int take_rake(struct actx *c, struct zbc_err *err)
 {
     uint64_t rake = zbc_app_rake(c->a->pot, c->g->rake_bps);
     c->a->pot -= rake;
+    c->a->rake = rake;
     if (rake > 0 && !zbc_ledger_credit(c->s, &c->g->fund_account, rake, err))
         return 0;
     struct zbc_event e;
@@ -271,22 +274,30 @@ static int take_rake(struct actx *c, struct zbc_err *err)
     return emit(c, &e, NULL, 0, err);
 }
 
+/* The outcome: winner = the one seat that took the pot (0xff when none
+ * or shared), loser = the seat that resigned / timed out (0xff).  Event
+ * app_end: seat = winner, data = loser u8 (docs/protocol-apps.md §8). */
 static int finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
-                  const char *reason, struct zbc_err *err)
+                  uint8_t loser, const char *reason, struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
     if (a->pot != 0)
         return zbc_fail(err, "app %" PRIu64 " ends holding %" PRIu64,
                         a->id, a->pot);
-    a->status = how == ZBC_END_NONE ? ZBC_APP_ABANDONED : ZBC_APP_FINISHED;
+    a->status = how == ZBC_END_ABANDONED || how == ZBC_END_EXPIRED
+                    ? ZBC_APP_ABANDONED
+                    : ZBC_APP_FINISHED;
     a->end = (uint8_t)how;
     a->winner = winner;
+    a->loser = loser;
     a->ended = c->height;
     a->clock = ZBC_APP_NO_CLOCK;
     a->first_pending = false;
     struct zbc_event e;
     ev_init(&e, ZBC_EVENT_APP_END, c);
     e.seat = winner;
+    e.data[0] = loser;
+    e.data_len = 1;
     snprintf(e.reason, sizeof e.reason, "%s", reason);
     return emit(c, &e, NULL, 0, err);
 }
@@ -295,7 +306,7 @@ static int end_win(struct actx *c, uint8_t winner, struct zbc_err *err)
 {
     return take_rake(c, err) &&
            pay(c, winner, &c->a->seat[winner], c->a->pot, "win", err) &&
-           finish(c, ZBC_END_WIN, winner, "win", err);
+           finish(c, ZBC_END_WIN, winner, ZBC_APP_NO_SEAT, "win", err);
 }
 
 static int end_draw(struct actx *c, const char *reason, struct zbc_err *err)
@@ -303,28 +314,36 @@ static int end_draw(struct actx *c, const char *reason, struct zbc_err *err)
     for (uint8_t i = 0; i < c->a->n_seated; i++)
         if (!pay(c, i, &c->a->seat[i], c->a->stake, "draw", err))
             return 0;
-    return finish(c, ZBC_END_DRAW, ZBC_EVENT_NO_SEAT, reason, err);
+    return finish(c, ZBC_END_DRAW, ZBC_APP_NO_SEAT, ZBC_APP_NO_SEAT, reason,
+                  err);
 }
 
-/* pot - rake split among every seat except `out`, remainder to the first
- * of them in seat order. */
-static int end_split(struct actx *c, uint8_t out, enum zbc_app_end how,
+/* pot - rake split among the seats zbc_app_split_seats names (every seat
+ * but the loser and the seats out of play), remainder to the first of
+ * them in seat order; winner = the receiving seat when there is one. */
+static int end_split(struct actx *c, uint8_t loser, enum zbc_app_end how,
                      const char *why, struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
-    if (!take_rake(c, err))
+    uint8_t out;
+    if (!zbc_app_out_mask(a, &out, err) || !take_rake(c, err))
         return 0;
+    uint8_t recv = zbc_app_split_seats(a->n_seated, loser, out);
+    unsigned k = (unsigned)__builtin_popcount(recv);
     uint64_t each, extra;
-    zbc_app_split(a->pot, (unsigned)a->n_seated - 1, &each, &extra);
+    zbc_app_split(a->pot, k, &each, &extra);
     bool first = true;
+    uint8_t winner = ZBC_APP_NO_SEAT;
     for (uint8_t i = 0; i < a->n_seated; i++) {
-        if (i == out)
+        if (!(recv >> i & 1))
             continue;
         if (!pay(c, i, &a->seat[i], each + (first ? extra : 0), why, err))
             return 0;
         first = false;
+        if (k == 1)
+            winner = i;
     }
-    return finish(c, how, out, why, err);
+    return finish(c, how, winner, loser, why, err);
 }
 
 static int discard_pending(struct actx *c, const char *reason,
@@ -568,6 +587,12 @@ static enum verdict check_claim(struct zbc_state *s,
         return noop(err, "nobody holds the clock in app %" PRIu64, id);
     if (a->clock == seat)
         return noop(err, "the claimer holds the clock in app %" PRIu64, id);
+    uint8_t out;
+    if (!zbc_app_out_mask(a, &out, err))
+        return V_ERROR;
+    if (out >> seat & 1)
+        return noop(err, "seat %d is out of app %" PRIu64 ": it cannot claim "
+                         "a timeout", seat, id);
     if ((uint64_t)height < a->deadline + 1)
         return noop(err, "deadline not passed: app %" PRIu64 " can be "
                          "claimed from height %" PRIu64, id,
@@ -644,6 +669,8 @@ static int apply_create(struct actx *c, const struct zbc_checked_tx *ct,
     a->status = ZBC_APP_OPEN;
     a->seats = b->seats;
     a->clock = ZBC_APP_NO_CLOCK;
+    a->winner = ZBC_APP_NO_SEAT;
+    a->loser = ZBC_APP_NO_SEAT;
     a->stake = b->stake;
     a->created = c->height;
     a->has_opponent = b->has_opponent;
@@ -663,8 +690,14 @@ static int apply_create(struct actx *c, const struct zbc_checked_tx *ct,
     e.amount = b->stake;
     if (!emit(c, &e, NULL, 0, err))
         return 0;
-    if (!zbc_bet_is_solo(a->type))
-        return 1;
+    if (!zbc_bet_is_solo(a->type)) {
+        /* an Open app nobody fills expires (never when the height would
+         * pass u32: docs/protocol-apps.md §2) */
+        if (c->height > UINT32_MAX - c->g->open_deadline)
+            return 1;
+        return sched_add(c->s, c->height + c->g->open_deadline,
+                         ZBC_SCHED_EXPIRE, a->id, err);
+    }
     /* solo bet: escrow what a win could need beyond the stake */
     struct zbc_bet bet;
     uint64_t max_ret;
@@ -829,11 +862,20 @@ static int apply_resign(struct actx *c, const struct zbc_checked_tx *ct,
             return 0;
         if (a->n_seated > 0)
             return 1;
-        return finish(c, ZBC_END_NONE, ZBC_EVENT_NO_SEAT, "abandoned", err);
+        return finish(c, ZBC_END_ABANDONED, ZBC_APP_NO_SEAT, ZBC_APP_NO_SEAT,
+                      "abandoned", err);
     }
+    uint8_t out;
+    if (!zbc_app_out_mask(a, &out, err))
+        return 0;
     ev_init(&e, ZBC_EVENT_APP_RESIGN, c);
     e.a = ct->tx.sender;
     e.seat = seat;
+    if (out >> seat & 1) {
+        /* a seat out of play only leaves it: the game goes on */
+        snprintf(e.reason, sizeof e.reason, "%s", "out of play: left");
+        return emit(c, &e, NULL, 0, err);
+    }
     if (!emit(c, &e, NULL, 0, err) ||
         !discard_pending(c, "the app ended: a seat resigned", err))
         return 0;
@@ -999,8 +1041,22 @@ static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)
              err))
         return 0;
     a->escrow = 0;
-    return finish(c, ZBC_END_BET, out.win ? 0 : ZBC_EVENT_NO_SEAT,
-                  out.win ? "bet won" : "bet lost", err) &&
+    return finish(c, ZBC_END_BET, out.win ? 0 : ZBC_APP_NO_SEAT,
+                  ZBC_APP_NO_SEAT, out.win ? "bet won" : "bet lost", err) &&
+           app_put(c->s, a, err);
+}
+
+/* An Open app at its open deadline: every seated stake back, no rake. */
+static int do_expire(struct actx *c, struct zbc_err *err)
+{
+    struct zbc_app *a = c->a;
+    if (a->status != ZBC_APP_OPEN)
+        return 1; /* filled or abandoned meanwhile */
+    for (uint8_t i = 0; i < a->n_seated; i++)
+        if (!pay(c, i, &a->seat[i], a->stake, "expired", err))
+            return 0;
+    return finish(c, ZBC_END_EXPIRED, ZBC_APP_NO_SEAT, ZBC_APP_NO_SEAT,
+                  "expired", err) &&
            app_put(c->s, a, err);
 }
 
@@ -1020,6 +1076,8 @@ static int begin_item(struct actx *c, const struct zbc_sched_item *it,
         return do_move(c, seed, err);
     case ZBC_SCHED_BET:
         return do_bet(c, seed, err);
+    case ZBC_SCHED_EXPIRE:
+        return do_expire(c, err);
     }
     return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
 }

@@ -34,6 +34,8 @@ enum zbc_sched_kind {
     ZBC_SCHED_ACTIVATE = 1, /* draw the first seat (J + 2) */
     ZBC_SCHED_MOVE = 2,     /* roll and apply the pending dice move (N + 1) */
     ZBC_SCHED_BET = 3,      /* settle a solo bet (N + 1) */
+    ZBC_SCHED_EXPIRE = 4,   /* refund an Open app nobody filled
+                               (created + genesis open_deadline) */
 };
 
 /* Whether a stateless-valid app transaction (types 24..28) applies in a

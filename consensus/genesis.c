@@ -24,6 +24,7 @@ static const struct range r_block_time = {"block_time_ms", 1, 3600000};
 static const struct range r_smith_delay = {"smith_delay_ms", 1, 3600000};
 static const struct range r_move_deadline = {"move_deadline", 3, 1000000};
 static const struct range r_rake = {"rake_bps", 0, 10000};
+static const struct range r_open_deadline = {"open_deadline", 1, 1000000};
 static const struct range r_block_bytes = {"max_block_bytes", 1024,
                                            ZBC_BLOCK_TX_BYTES_LIMIT};
 
@@ -300,13 +301,14 @@ static int json_balances(struct zbc_genesis *g, const json_t *v,
 enum gkey {
     K_NAME, K_TIME, K_BLOCK_TIME, K_SMITH, K_VALIDATORS, K_FUND, K_FUND_BAL,
     K_BALANCES, K_FEE_BASE, K_FEE_BYTE, K_DEADLINE, K_RAKE, K_BLOCK_BYTES,
-    K_COUNT
+    K_OPEN_DEADLINE, K_COUNT
 };
 
 static const char *const gkey_names[K_COUNT] = {
     "chain_name", "genesis_time", "block_time_ms", "smith_delay_ms",
     "validators", "fund_account", "fund_balance", "balances", "min_fee_base",
     "min_fee_per_byte", "move_deadline", "rake_bps", "max_block_bytes",
+    "open_deadline",
 };
 
 static int json_field(struct zbc_genesis *g, enum gkey k, const json_t *v,
@@ -345,6 +347,8 @@ static int json_field(struct zbc_genesis *g, enum gkey k, const json_t *v,
         return json_u32_in(&g->rake_bps, v, &r_rake, err);
     case K_BLOCK_BYTES:
         return json_u32_in(&g->max_block_bytes, v, &r_block_bytes, err);
+    case K_OPEN_DEADLINE:
+        return json_u32_in(&g->open_deadline, v, &r_open_deadline, err);
     case K_COUNT:
         break;
     }
@@ -361,6 +365,7 @@ static int parse_object(struct zbc_genesis *g, const json_t *root,
     g->move_deadline = 240;
     g->rake_bps = 100;
     g->max_block_bytes = ZBC_BLOCK_TX_BYTES_LIMIT;
+    g->open_deadline = ZBC_OPEN_DEADLINE_DEFAULT;
     bool seen[K_COUNT] = {false};
     const char *key;
     const json_t *v;
@@ -423,6 +428,7 @@ static void write_canonical(struct zbc_wr *w, const struct zbc_genesis *g)
     zbc_wr_le32(w, g->move_deadline);
     zbc_wr_le32(w, g->rake_bps);
     zbc_wr_le32(w, g->max_block_bytes);
+    zbc_wr_le32(w, g->open_deadline);
     zbc_wr_le32(w, g->n_validators);
     for (uint32_t i = 0; i < g->n_validators; i++)
         zbc_wr_bytes(w, g->validators[i], 32);
@@ -492,6 +498,7 @@ static int decode_fields(struct zbc_genesis *g, struct zbc_rd *r,
     g->move_deadline = zbc_rd_le32(r, "move deadline");
     g->rake_bps = zbc_rd_le32(r, "rake");
     g->max_block_bytes = zbc_rd_le32(r, "max block bytes");
+    g->open_deadline = zbc_rd_le32(r, "open deadline");
     uint64_t nv = zbc_rd_le32(r, "validator count");
     if (!zbc_rd_ok(r))
         return zbc_fail(err, "genesis bytes are truncated (parameters)");
@@ -499,7 +506,8 @@ static int decode_fields(struct zbc_genesis *g, struct zbc_rd *r,
         !in_range(&r_smith_delay, g->smith_delay_ms, err) ||
         !in_range(&r_move_deadline, g->move_deadline, err) ||
         !in_range(&r_rake, g->rake_bps, err) ||
-        !in_range(&r_block_bytes, g->max_block_bytes, err))
+        !in_range(&r_block_bytes, g->max_block_bytes, err) ||
+        !in_range(&r_open_deadline, g->open_deadline, err))
         return 0;
     if (nv == 0 || nv > ZBC_VALIDATORS_MAX)
         return zbc_fail(err, "genesis bytes list %llu validators, not 1..%d",

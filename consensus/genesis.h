@@ -19,6 +19,9 @@
  *   move_deadline     blocks, integer 1..1000000, default 240
  *   rake_bps          integer 0..10000, default 100
  *   max_block_bytes   integer 1024..2097152, default 2097152
+ *   open_deadline     blocks, integer 1..1000000, default 5760: an Open
+ *                     app nobody fills expires that many blocks after
+ *                     its creation (docs/protocol-apps.md §2)
  *
  * An amount is a JSON integer >= 0 or a decimal string (for values past
  * 2^63).  The canonical bytes (docs/protocol-chain.md "Genesis") are
@@ -34,7 +37,8 @@
 #include "crypto/address.h"
 #include "crypto/err.h"
 
-#define ZBC_GENESIS_VERSION 1
+#define ZBC_GENESIS_VERSION 2
+#define ZBC_OPEN_DEADLINE_DEFAULT 5760 /* one day of 15-s blocks */
 #define ZBC_CHAIN_NAME_MAX 64
 #define ZBC_VALIDATORS_MAX 64
 #define ZBC_GENESIS_BALANCES_MAX 100000
@@ -61,6 +65,7 @@ struct zbc_genesis {
     uint32_t move_deadline;
     uint32_t rake_bps;
     uint32_t max_block_bytes;
+    uint32_t open_deadline;
     /* derived */
     uint64_t total_supply; /* fund_balance + sum of balances */
     uint8_t hash[32];      /* genesis_hash */

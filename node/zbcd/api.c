@@ -289,6 +289,8 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
         zbc_json_set(o, "move_deadline", json_integer(g->move_deadline),
                      err) &&
         zbc_json_set(o, "rake_bps", json_integer(g->rake_bps), err) &&
+        zbc_json_set(o, "open_deadline", json_integer(g->open_deadline),
+                     err) &&
         zbc_json_set(o, "max_block_bytes", json_integer(g->max_block_bytes),
                      err) &&
         zbc_json_set(o, "total_supply", zbc_json_u64(g->total_supply), err) &&

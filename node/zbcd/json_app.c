@@ -138,6 +138,11 @@ int zbc_json_app_summary(json_t **out, const struct zbc_app *a, uint32_t tip,
         zbc_json_set(o, "has_pending", json_boolean(a->has_pending), err) &&
         zbc_json_set(o, "ending", json_string(zbc_app_end_name(a->end)),
                      err) &&
+        zbc_json_set(o, "outcome",
+                     a->end == ZBC_END_NONE
+                         ? json_null()
+                         : json_string(zbc_app_end_name(a->end)),
+                     err) &&
         zbc_json_set(o, "ended", a->ended ? json_integer(a->ended)
                                           : json_null(), err) &&
         zbc_json_set(o, "height", json_integer(tip), err);
@@ -316,7 +321,87 @@ static int history(json_t *o, const struct zbc_app_snapshot *s,
     return 1;
 }
 
-/* result: null until the app ended; then ending, winner, payouts, rake. */
+/* "seat 1", "seats 1 and 2", "seats 0, 1 and 3" for the seats in mask. */
+static void seats_text(char *out, size_t cap, uint8_t mask)
+{
+    unsigned n = (unsigned)__builtin_popcount(mask), k = 0;
+    size_t p = (size_t)snprintf(out, cap, "%s", n == 1 ? "seat" : "seats");
+    for (unsigned i = 0; i < ZBC_SEATS_MAX && p < cap; i++) {
+        if (!(mask >> i & 1))
+            continue;
+        const char *sep = k == 0 ? " " : k + 1 == n ? " and " : ", ";
+        p += (size_t)snprintf(out + p, cap - p, "%s%u", sep, i);
+        k++;
+    }
+}
+
+/* The result's one sentence (docs/api.md §10). */
+static void reason_text(char *out, size_t cap, const struct zbc_app *a,
+                        uint8_t winners, uint8_t out_mask)
+{
+    char who[64], outs[64];
+    seats_text(who, sizeof who, winners);
+    seats_text(outs, sizeof outs, out_mask);
+    const char *share = __builtin_popcount(winners) == 1 ? "takes the pot"
+                                                         : "share the pot";
+    switch ((enum zbc_app_end)a->end) {
+    case ZBC_END_WIN:
+        snprintf(out, cap, "seat %u won; it takes the pot", a->winner);
+        return;
+    case ZBC_END_DRAW:
+        snprintf(out, cap, "a draw; every seat gets its stake back");
+        return;
+    case ZBC_END_RESIGN:
+    case ZBC_END_TIMEOUT:
+        snprintf(out, cap, "seat %u %s; %s %s%s%s%s", a->loser,
+                 a->end == ZBC_END_RESIGN ? "resigned" : "timed out", who,
+                 share, out_mask ? " (" : "", out_mask ? outs : "",
+                 out_mask ? " out of play)" : "");
+        return;
+    case ZBC_END_BET:
+        snprintf(out, cap, "the bet %s", a->winner == 0 ? "won" : "lost");
+        return;
+    case ZBC_END_ABANDONED:
+        snprintf(out, cap, "every seat left before the game started");
+        return;
+    case ZBC_END_EXPIRED:
+        snprintf(out, cap, "nobody filled the seats before the open "
+                           "deadline; every stake went back");
+        return;
+    case ZBC_END_NONE:
+        break;
+    }
+    snprintf(out, cap, "not ended");
+}
+
+static json_t *seat_list(uint8_t mask)
+{
+    json_t *arr = json_array();
+    for (unsigned i = 0; arr != NULL && i < ZBC_SEATS_MAX; i++)
+        if (mask >> i & 1)
+            json_array_append_new(arr, json_integer(i));
+    return arr;
+}
+
+/* Seats paid as winners: the win's winner, a resign / timeout's
+ * receivers, a won bet's bettor (never a draw's refunds). */
+static uint8_t winner_seats(const struct zbc_app *a, uint8_t out)
+{
+    switch ((enum zbc_app_end)a->end) {
+    case ZBC_END_WIN:
+    case ZBC_END_BET:
+        return a->winner < a->n_seated ? (uint8_t)(1u << a->winner) : 0;
+    case ZBC_END_RESIGN:
+    case ZBC_END_TIMEOUT:
+        return zbc_app_split_seats(a->n_seated, a->loser, out);
+    default:
+        return 0;
+    }
+}
+
+/* result: null until the app ended; then the outcome record of
+ * docs/api.md §10 (outcome, winner, winners, resigned, timed_out, out,
+ * rake, paid, reason) and the payout events. */
 static int result(json_t *o, const struct zbc_app_snapshot *s,
                   struct zbc_err *err)
 {
@@ -325,22 +410,52 @@ static int result(json_t *o, const struct zbc_app_snapshot *s,
         return zbc_json_set(o, "result", json_null(), err);
     json_t *r = json_object();
     json_t *pay = json_array();
-    uint64_t rake = 0;
-    bool winner = a->winner < a->seats;
+    json_t *paid = json_array();
+    uint8_t out = 0;
+    struct zbc_err why;
+    if (!zbc_app_out_mask(a, &out, &why))
+        out = 0; /* the state is checked by the engine views */
+    uint8_t winners = winner_seats(a, out);
+    bool winner = a->winner < a->n_seated;
+    bool resigned = a->end == ZBC_END_RESIGN && a->loser < a->n_seated;
+    bool timed_out = a->end == ZBC_END_TIMEOUT && a->loser < a->n_seated;
+    char reason[256];
+    reason_text(reason, sizeof reason, a, winners, out);
+    const char *outcome = zbc_app_end_name(a->end);
     if (!zbc_json_set(o, "result", r, err) ||
-        !zbc_json_set(r, "ending", json_string(zbc_app_end_name(a->end)),
-                      err) ||
+        !zbc_json_set(r, "outcome", json_string(outcome), err) ||
+        !zbc_json_set(r, "ending", json_string(outcome), err) ||
         !zbc_json_set(r, "winner", winner ? json_integer(a->winner)
                                           : json_null(), err) ||
         !zbc_json_set(r, "winner_address",
                       winner ? seat_addr(a, a->winner) : json_null(), err) ||
+        !zbc_json_set(r, "winners", seat_list(winners), err) ||
+        !zbc_json_set(r, "resigned", resigned ? json_integer(a->loser)
+                                              : json_null(), err) ||
+        !zbc_json_set(r, "resigned_address",
+                      resigned ? seat_addr(a, a->loser) : json_null(), err) ||
+        !zbc_json_set(r, "timed_out", timed_out ? json_integer(a->loser)
+                                                : json_null(), err) ||
+        !zbc_json_set(r, "timed_out_address",
+                      timed_out ? seat_addr(a, a->loser) : json_null(), err) ||
+        !zbc_json_set(r, "out", seat_list(out), err) ||
+        !zbc_json_set(r, "rake", zbc_json_u64(a->rake), err) ||
         !zbc_json_set(r, "ended", json_integer(a->ended), err) ||
+        !zbc_json_set(r, "reason", json_string(reason), err) ||
+        !zbc_json_set(r, "paid", paid, err) ||
         !zbc_json_set(r, "payouts", pay, err))
         return 0;
+    for (unsigned i = 0; i < a->n_seated; i++) {
+        json_t *p = json_object();
+        if (p == NULL || json_array_append_new(paid, p) != 0)
+            return zbc_fail(err, "out of memory listing what was paid");
+        if (!zbc_json_set(p, "seat", json_integer(i), err) ||
+            !zbc_json_set(p, "address", seat_addr(a, i), err) ||
+            !zbc_json_set(p, "amount", zbc_json_u64(a->paid[i]), err))
+            return 0;
+    }
     for (size_t i = 0; i < s->n_hist; i++) {
         const struct zbc_event *ev = &s->hist[i].ev;
-        if (ev->kind == ZBC_EVENT_APP_RAKE)
-            rake += ev->amount;
         if (ev->kind != ZBC_EVENT_APP_PAYOUT)
             continue;
         json_t *p = json_object();
@@ -353,7 +468,7 @@ static int result(json_t *o, const struct zbc_app_snapshot *s,
             !zbc_json_set(p, "height", json_integer(s->hist[i].height), err))
             return 0;
     }
-    return zbc_json_set(r, "rake", zbc_json_u64(rake), err);
+    return 1;
 }
 
 /* A solo bet's parameters as words. */

@@ -190,6 +190,39 @@ int zbc_json_tx(json_t **out, const uint8_t *raw, size_t len,
 
 /* ---- events and blocks ---- */
 
+/* An app_end event read for people (docs/api.md §11): outcome from the
+ * reason, winner = the seat (the one seat that took the pot), the loser
+ * (data byte 0) as resigned / timed_out. */
+static int app_end_fields(json_t *o, const struct zbc_event *e,
+                          struct zbc_err *err)
+{
+    static const char *const same[] = {"win", "resign", "timeout",
+                                       "abandoned", "expired"};
+    const char *outcome = "draw"; /* "draw" or an engine's start failure */
+    for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+        if (strcmp(e->reason, same[i]) == 0)
+            outcome = same[i];
+    if (strncmp(e->reason, "bet ", 4) == 0)
+        outcome = "bet";
+    uint8_t loser = e->data_len >= 1 ? e->data[0] : ZBC_EVENT_NO_SEAT;
+    json_t *l = loser == ZBC_EVENT_NO_SEAT ? NULL : json_integer(loser);
+    bool resign = strcmp(outcome, "resign") == 0;
+    bool timeout = strcmp(outcome, "timeout") == 0;
+    int ok = zbc_json_set(o, "outcome", json_string(outcome), err) &&
+             zbc_json_set(o, "winner",
+                          e->seat == ZBC_EVENT_NO_SEAT ? json_null()
+                                                       : json_integer(e->seat),
+                          err) &&
+             zbc_json_set(o, "resigned",
+                          resign && l != NULL ? json_incref(l) : json_null(),
+                          err) &&
+             zbc_json_set(o, "timed_out",
+                          timeout && l != NULL ? json_incref(l) : json_null(),
+                          err);
+    json_decref(l);
+    return ok;
+}
+
 int zbc_json_event(json_t **out, const struct zbc_event *e,
                    struct zbc_err *err)
 {
@@ -222,6 +255,8 @@ int zbc_json_event(json_t **out, const struct zbc_event *e,
                                                        : json_integer(e->seat),
                           err) &&
              zbc_json_set(o, "data", zbc_json_hex(e->data, e->data_len), err);
+    if (ok && e->kind == ZBC_EVENT_APP_END)
+        ok = app_end_fields(o, e, err);
     if (!ok) {
         json_decref(o);
         return 0;
