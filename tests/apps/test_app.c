@@ -1,6 +1,7 @@
 /* The app record bytes and the pure lifecycle rules (apps/app.h). */
 #include "apps/app.h"
 
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "testlib.h"
 
@@ -20,6 +21,8 @@ static void sample(struct zbc_app *a)
     a->deadline = 249;
     a->moves = 4;
     a->history_n = 11;
+    a->winner = ZBC_APP_NO_SEAT;
+    a->loser = ZBC_APP_NO_SEAT;
     a->has_opponent = false;
     for (int i = 0; i < 3; i++) {
         uint8_t pk[32];
@@ -42,9 +45,9 @@ static void test_record_roundtrip(void)
     struct zbc_err err;
     sample(&a);
     size_t n = zbc_app_encode(&a, buf, sizeof buf);
-    /* fixed 61 + 3 seats of 36 + params len 2 + state len 2 + 5 + pending
-     * 1 + 32 + 2 + 1 */
-    CHECK_EQ_INT(n, 61 + 3 * 36 + 2 + 2 + 5 + 35 + 1);
+    /* fixed 70 + 3 paid u64 + 3 seats of 36 + params len 2 + state len 2
+     * + 5 + pending 1 + 32 + 2 + 1 */
+    CHECK_EQ_INT(n, 70 + 3 * 8 + 3 * 36 + 2 + 2 + 5 + 35 + 1);
     CHECK_EQ_INT(buf[0], ZBC_APP_VERSION);
     CHECK_EQ_INT(buf[5], 4); /* flags: pending only */
     CHECK(zbc_app_decode(&b, buf, n, &err));
@@ -64,7 +67,7 @@ static void test_record_roundtrip(void)
     CHECK(strstr(err.msg, "trailing") != NULL);
     /* bad fields */
     uint8_t save;
-    save = buf[0], buf[0] = 2;
+    save = buf[0], buf[0] = 1; /* version 1 had no outcome fields */
     CHECK(!zbc_app_decode(&b, buf, n, &err));
     CHECK(strstr(err.msg, "version") != NULL);
     buf[0] = save;
@@ -84,15 +87,137 @@ static void test_record_roundtrip(void)
     CHECK(!zbc_app_decode(&b, buf, n, &err));
     CHECK(strstr(err.msg, "clock") != NULL);
     buf[6] = save;
-    save = buf[55], buf[55] = 6;
+    save = buf[55], buf[55] = 8;
     CHECK(!zbc_app_decode(&b, buf, n, &err));
-    CHECK(strstr(err.msg, "ending") != NULL);
+    CHECK(strstr(err.msg, "ending 8 is unknown") != NULL);
     buf[55] = save;
+    /* an Active app carries no outcome */
+    save = buf[56], buf[56] = 1;
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK(strstr(err.msg, "active app carries an outcome") != NULL);
+    buf[56] = save;
+    save = buf[62], buf[62] = 1; /* rake */
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK(strstr(err.msg, "carries an outcome") != NULL);
+    buf[62] = save;
+    save = buf[70], buf[70] = 1; /* paid[0] */
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK(strstr(err.msg, "carries an outcome") != NULL);
+    buf[70] = save;
+    save = buf[57], buf[57] = 3; /* loser past the seats */
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK(strstr(err.msg, "loser seat 3 is out of range") != NULL);
+    buf[57] = save;
     a.escrow = a.pot + 1;
     n = zbc_app_encode(&a, buf, sizeof buf);
     CHECK(!zbc_app_decode(&b, buf, n, &err));
     CHECK(strstr(err.msg, "escrow") != NULL);
     CHECK_EQ_INT(zbc_app_encode(&a, buf, 100), 0);
+}
+
+/* Encodes a, decodes it; returns the decode verdict with err. */
+static int reencode(const struct zbc_app *a, struct zbc_err *err)
+{
+    static uint8_t buf[ZBC_APP_RECORD_MAX];
+    static struct zbc_app b;
+    size_t n = zbc_app_encode(a, buf, sizeof buf);
+    CHECK(n > 0);
+    return zbc_app_decode(&b, buf, n, err);
+}
+
+/* The outcome fields of ended records: what decode accepts and refuses
+ * (docs/protocol-apps.md §7). */
+static void test_record_outcomes(void)
+{
+    static struct zbc_app a;
+    struct zbc_err err;
+    sample(&a);
+    a.has_pending = false;
+    a.status = ZBC_APP_FINISHED;
+    a.pot = 0;
+    a.clock = ZBC_APP_NO_CLOCK;
+    a.ended = 30;
+    /* resign by seat 0 in 3 seats, rake 30: seats 1 and 2 share 2970 */
+    a.end = ZBC_END_RESIGN;
+    a.loser = 0;
+    a.winner = ZBC_APP_NO_SEAT;
+    a.rake = 30;
+    a.paid[1] = 1485;
+    a.paid[2] = 1485;
+    CHECK(reencode(&a, &err));
+    {
+        static uint8_t buf[ZBC_APP_RECORD_MAX];
+        static struct zbc_app b;
+        size_t n = zbc_app_encode(&a, buf, sizeof buf);
+        CHECK_EQ_INT(buf[0], 2);
+        CHECK_EQ_INT(buf[55], ZBC_END_RESIGN);
+        CHECK_EQ_INT(buf[56], 0xff);
+        CHECK_EQ_INT(buf[57], 0);
+        CHECK_EQ_INT(zbc_get_le64(buf + 62), 30);
+        CHECK_EQ_INT(zbc_get_le64(buf + 78), 1485);
+        CHECK(zbc_app_decode(&b, buf, n, &err));
+        CHECK_EQ_INT(b.loser, 0);
+        CHECK_EQ_INT(b.rake, 30);
+        CHECK_EQ_INT(b.paid[2], 1485);
+    }
+    /* the loser is never the winner */
+    a.winner = 0;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "winner seat 0 does not fit ending resign") != NULL);
+    a.winner = 1; /* one receiving seat: it is the winner */
+    CHECK(reencode(&a, &err));
+    /* a resign names its loser */
+    a.loser = ZBC_APP_NO_SEAT;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "does not fit ending resign") != NULL);
+    /* a win names a winner and no loser */
+    a.end = ZBC_END_WIN;
+    a.winner = ZBC_APP_NO_SEAT;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "names no winner") != NULL);
+    a.winner = 2;
+    a.loser = 1;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "loser seat 1 does not fit ending win") != NULL);
+    a.loser = ZBC_APP_NO_SEAT;
+    CHECK(reencode(&a, &err));
+    /* a draw takes no rake and has no winner */
+    a.end = ZBC_END_DRAW;
+    CHECK(!reencode(&a, &err));
+    a.winner = ZBC_APP_NO_SEAT;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "takes no rake") != NULL);
+    a.rake = 0;
+    CHECK(reencode(&a, &err));
+    /* an ended app holds nothing */
+    a.pot = 1;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "holds a pot") != NULL);
+    a.pot = 0;
+    /* endings and statuses go together */
+    a.end = ZBC_END_EXPIRED;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "does not fit status finished") != NULL);
+    a.status = ZBC_APP_ABANDONED;
+    CHECK(reencode(&a, &err));
+    a.end = ZBC_END_TIMEOUT;
+    a.loser = 1;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "does not fit status abandoned") != NULL);
+    /* an empty seat is paid nothing */
+    a.status = ZBC_APP_ABANDONED;
+    a.end = ZBC_END_EXPIRED;
+    a.loser = ZBC_APP_NO_SEAT;
+    a.n_seated = 2;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "pays empty seat 2") != NULL);
+    a.paid[2] = 0;
+    CHECK(reencode(&a, &err));
+    /* payouts that overflow u64 */
+    a.paid[0] = UINT64_MAX;
+    a.paid[1] = 1;
+    CHECK(!reencode(&a, &err));
+    CHECK(strstr(err.msg, "overflow") != NULL);
 }
 
 static void test_check_create(void)
@@ -160,6 +285,75 @@ static void test_rules(void)
     CHECK_EQ_INT(extra, 0);
     CHECK_EQ_STR(zbc_app_status_name(ZBC_APP_ABANDONED), "abandoned");
     CHECK_EQ_STR(zbc_app_end_name(ZBC_END_TIMEOUT), "timeout");
+    CHECK_EQ_STR(zbc_app_end_name(ZBC_END_ABANDONED), "abandoned");
+    CHECK_EQ_STR(zbc_app_end_name(ZBC_END_EXPIRED), "expired");
+}
+
+/* Who shares a resign / timeout pot (zbc_app_split_seats): every seat
+ * but the loser and the seats out of play; when that is nobody, every
+ * seat but the loser.  Amounts pinned for 2, 3 and 4 seats with stake
+ * 1000 and rake 100 bps (docs/protocol-apps.md §3). */
+static void test_split_seats(void)
+{
+    /* 2 seats: seat 0 resigns, seat 1 takes 2000 - 20 */
+    CHECK_EQ_INT(zbc_app_split_seats(2, 0, 0), 0x2);
+    CHECK_EQ_INT(zbc_app_split_seats(2, 1, 0), 0x1);
+    /* 3 seats: seat 1 times out; seats 0 and 2 share */
+    CHECK_EQ_INT(zbc_app_split_seats(3, 1, 0), 0x5);
+    /* seat 2 is out: seat 0 alone */
+    CHECK_EQ_INT(zbc_app_split_seats(3, 1, 0x4), 0x1);
+    /* 4 seats: seat 3 resigns, seat 1 out: seats 0 and 2 */
+    CHECK_EQ_INT(zbc_app_split_seats(4, 3, 0x2), 0x5);
+    CHECK_EQ_INT(zbc_app_split_seats(4, 0, 0), 0xe);
+    /* nobody else in play: every seat but the loser */
+    CHECK_EQ_INT(zbc_app_split_seats(3, 0, 0x6), 0x6);
+    CHECK_EQ_INT(zbc_app_split_seats(2, 0, 0x2), 0x2);
+    /* loser out of range (none): everyone in play */
+    CHECK_EQ_INT(zbc_app_split_seats(4, ZBC_APP_NO_SEAT, 0x8), 0x7);
+
+    uint64_t each, extra;
+    /* 2 seats: pot 2000, rake 20, one receiver gets 1980 */
+    CHECK_EQ_INT(zbc_app_rake(2000, 100), 20);
+    zbc_app_split(1980, 1, &each, &extra);
+    CHECK_EQ_INT(each + extra, 1980);
+    /* 3 seats: pot 3000, rake 30, two receivers 1485 each */
+    CHECK_EQ_INT(zbc_app_rake(3000, 100), 30);
+    zbc_app_split(2970, 2, &each, &extra);
+    CHECK_EQ_INT(each, 1485);
+    CHECK_EQ_INT(extra, 0);
+    /* 4 seats: pot 4000, rake 40, three receivers: 1320 each */
+    CHECK_EQ_INT(zbc_app_rake(4000, 100), 40);
+    zbc_app_split(3960, 3, &each, &extra);
+    CHECK_EQ_INT(each, 1320);
+    CHECK_EQ_INT(extra, 0);
+    /* 4 seats of stake 1001: pot 4004, rake 40, 3964 = 3 x 1321 + 1 */
+    CHECK_EQ_INT(zbc_app_rake(4004, 100), 40);
+    zbc_app_split(3964, 3, &each, &extra);
+    CHECK_EQ_INT(each, 1321);
+    CHECK_EQ_INT(extra, 1);
+}
+
+/* The out seats of a stored state are the engine's out_mask. */
+static void test_out_mask(void)
+{
+    static struct zbc_app a;
+    struct zbc_err err;
+    uint8_t out = 0xaa;
+    memset(&a, 0, sizeof a);
+    a.id = 4;
+    a.type = 1; /* tic-tac-toe: nobody is ever out */
+    a.seats = 2;
+    a.n_seated = 2;
+    CHECK(zbc_app_out_mask(&a, &out, &err));
+    CHECK_EQ_INT(out, 0); /* not started */
+    CHECK(zbc_app_start(&a, 0, NULL, &err));
+    out = 0xaa;
+    CHECK(zbc_app_out_mask(&a, &out, &err));
+    CHECK_EQ_INT(out, 0);
+    a.state[0] ^= 0xff;
+    a.state_len = 1;
+    CHECK(!zbc_app_out_mask(&a, &out, &err));
+    CHECK(strstr(err.msg, "engine state") != NULL);
 }
 
 static void test_engine_glue(void)
@@ -202,6 +396,9 @@ static void test_engine_glue(void)
 int main(void)
 {
     TEST_RUN(test_record_roundtrip);
+    TEST_RUN(test_record_outcomes);
+    TEST_RUN(test_split_seats);
+    TEST_RUN(test_out_mask);
     TEST_RUN(test_check_create);
     TEST_RUN(test_rules);
     TEST_RUN(test_engine_glue);

@@ -470,7 +470,12 @@ static void test_resign_open_and_active(void)
     CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), fund0 + 20);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->end, ZBC_END_RESIGN);
-    CHECK_EQ_INT(a->winner, 1);
+    CHECK_EQ_INT(a->loser, 1); /* b resigned: never named the winner */
+    CHECK_EQ_INT(a->winner, ZBC_APP_NO_SEAT); /* two seats share */
+    CHECK_EQ_INT(a->rake, 20);
+    CHECK_EQ_INT(a->paid[0], 991);
+    CHECK_EQ_INT(a->paid[1], 0);
+    CHECK_EQ_INT(a->paid[2], 990);
     /* the activation scheduled for J+2 finds the app finished */
     CHECK(ax_block(&f, &ev));
     CHECK_EQ_INT(ax_count(&ev, ZBC_EVENT_APP_ACTIVATE), 0);
@@ -532,7 +537,11 @@ static void test_timeout_claim(void)
     struct zbc_app *a = malloc(sizeof *a);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->end, ZBC_END_TIMEOUT);
-    CHECK_EQ_INT(a->winner, first);
+    CHECK_EQ_INT(a->loser, first);      /* the holder timed out */
+    CHECK_EQ_INT(a->winner, 1 - first); /* the claimer took the pot */
+    CHECK_EQ_INT(a->rake, 40);
+    CHECK_EQ_INT(a->paid[1 - first], 3962);
+    CHECK_EQ_INT(a->paid[first], 0);
     free(a);
     fx_free(&f);
 }
@@ -580,6 +589,8 @@ static void test_join_noops(void)
         memset(&p, 0, sizeof p);
         p.type = 1;
         p.status = ZBC_APP_ABANDONED;
+        p.end = ZBC_END_ABANDONED;
+        p.winner = p.loser = ZBC_APP_NO_SEAT;
         p.seats = 2;
         p.clock = ZBC_APP_NO_CLOCK;
         size_t rl = zbc_app_encode(&p, rec, sizeof rec);

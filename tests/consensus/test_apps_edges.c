@@ -219,7 +219,8 @@ static void test_first_turn_deadline(void)
     zbc_events_free(&ev);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->end, ZBC_END_TIMEOUT);
-    CHECK_EQ_INT(a->winner, 1 - first);
+    CHECK_EQ_INT(a->loser, 1 - first); /* W held the clock and timed out */
+    CHECK_EQ_INT(a->winner, first);
     free(a);
     fx_free(&f);
 }
@@ -285,7 +286,13 @@ static void test_open_renumbering(void)
     CHECK_EQ_INT(fx_balance(&f, &f.c.addr), c0 - FX_FEE);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->end, ZBC_END_RESIGN);
-    CHECK_EQ_INT(a->winner, 1);
+    CHECK_EQ_INT(a->loser, 1);
+    CHECK_EQ_INT(a->winner, ZBC_APP_NO_SEAT);
+    CHECK_EQ_INT(a->rake, 40);
+    CHECK_EQ_INT(a->paid[0], 1322);
+    CHECK_EQ_INT(a->paid[1], 0);
+    CHECK_EQ_INT(a->paid[2], 1321);
+    CHECK_EQ_INT(a->paid[3], 1321);
     CHECK_EQ_INT(a->pot, 0);
     free(a);
     mirror_free(&mi);

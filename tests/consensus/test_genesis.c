@@ -6,6 +6,7 @@
 
 #include "consensus/genesis.h"
 #include "node/client/genesis_file.h"
+#include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "testlib.h"
 
@@ -25,16 +26,17 @@ static const char *good_json =
     "\"min_fee_base\":10,\"min_fee_per_byte\":2}";
 
 static const char *good_bytes_hex =
-    "5a42432d47454e455349530101740068e5cf8b010000983a0000102700000a00000000"
-    "0000000200000000000000f0000000640000000000200002000000a09aa5f47a675980"
-    "2ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0d04ab232742bb4ab3a1368"
-    "bd4615e4e6d0224ab71a016baf8520a332c97787370000000033333333333333333333"
-    "33333333333333333333333333333333333333333333e8030000000000000200000000"
-    "0000004444444444444444444444444444444444444444444444444444444444444444"
-    "0700000000000000040000005555555555555555555555555555555555555555050000"
-    "0000000000f403000000000000";
+    /* version 2; open_deadline 5760 (80160000) after max_block_bytes */
+    "5a42432d47454e455349530201740068e5cf8b010000983a0000102700000a00000000"
+    "0000000200000000000000f000000064000000000020008016000002000000a09aa5f4"
+    "7a6759802ff955f8dc2d2a14a5c99d23be97f864127ff9383455a4f0d04ab232742bb4"
+    "ab3a1368bd4615e4e6d0224ab71a016baf8520a332c977873700000000333333333333"
+    "3333333333333333333333333333333333333333333333333333e80300000000000002"
+    "0000000000000044444444444444444444444444444444444444444444444444444444"
+    "4444444407000000000000000400000055555555555555555555555555555555555555"
+    "550500000000000000f403000000000000";
 static const char *good_hash_hex =
-    "fd1eee37a0115a9f85fe6112a28d19ede593b755fddd24d603481a3a288ebf1a";
+    "081f20145b945ba4f17ea8d9dff3b06d042b4bae3a851a818457e4247e36cecb";
 
 static void test_good(void)
 {
@@ -50,6 +52,7 @@ static void test_good(void)
     CHECK_EQ_INT(g.move_deadline, 240);
     CHECK_EQ_INT(g.rake_bps, 100);
     CHECK_EQ_INT(g.max_block_bytes, 2097152);
+    CHECK_EQ_INT(g.open_deadline, 5760); /* the default */
     CHECK_EQ_INT(g.n_validators, 2);
     CHECK_EQ_INT(g.validators[0][0], 0xa0); /* sorted */
     CHECK_EQ_INT(g.n_balances, 2);
@@ -95,7 +98,7 @@ static void test_good(void)
     CHECK(strstr(err.msg, "supply") != NULL);
     /* validators out of order (swap A and B) */
     memcpy(longer, bytes, len);
-    size_t voff = 11 + 1 + 1 + 1 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4 + 4;
+    size_t voff = 11 + 1 + 1 + 1 + 8 + 4 + 4 + 8 + 8 + 4 + 4 + 4 + 4 + 4;
     memcpy(longer + voff, bytes + voff + 32, 32);
     memcpy(longer + voff + 32, bytes + voff, 32);
     CHECK(!zbc_genesis_decode(&d, longer, len, &err));
@@ -110,9 +113,16 @@ static void test_good(void)
     longer[0] = 'X';
     CHECK(!zbc_genesis_decode(&d, longer, len, &err));
     memcpy(longer, bytes, len);
-    longer[11] = 2;
+    longer[11] = 1; /* version 1 had no open_deadline */
     CHECK(!zbc_genesis_decode(&d, longer, len, &err));
     CHECK(strstr(err.msg, "version") != NULL);
+    /* open_deadline 0 is out of range */
+    size_t odoff = voff - 8;
+    memcpy(longer, bytes, len);
+    CHECK_EQ_INT(zbc_get_le32(longer + odoff), 5760);
+    memset(longer + odoff, 0, 4);
+    CHECK(!zbc_genesis_decode(&d, longer, len, &err));
+    CHECK(strstr(err.msg, "open_deadline") != NULL);
     free(longer);
     free(bytes);
     zbc_genesis_free(&g);
@@ -132,7 +142,7 @@ static void test_text_forms(void)
         "\"balances\":[{\"address\":\"ZBC_L2HLFDOM_VKKKTEXX_C2P2M6LG_EB6ZNKSV_"
         "356SJUWW_5QPVHDE7_EFJA3PEX\",\"amount\":\"18446744073709551615\"}],"
         "\"min_fee_base\":0,\"min_fee_per_byte\":0,\"move_deadline\":5,"
-        "\"rake_bps\":0,\"max_block_bytes\":1024}";
+        "\"rake_bps\":0,\"max_block_bytes\":1024,\"open_deadline\":1}";
     struct zbc_genesis g;
     struct zbc_err err = {{0}};
     CHECK(zbc_genesis_parse_json(&g, json, strlen(json), &err));
@@ -152,6 +162,7 @@ static void test_text_forms(void)
     CHECK_EQ_INT(g.move_deadline, 5);
     CHECK_EQ_INT(g.rake_bps, 0);
     CHECK_EQ_INT(g.max_block_bytes, 1024);
+    CHECK_EQ_INT(g.open_deadline, 1);
     zbc_genesis_free(&g);
 }
 
@@ -231,6 +242,12 @@ static void test_bad(void)
      * below 3 the first mover could be claimed before it can move */
     expect_bad_variant("\"min_fee_base\":10", "\"move_deadline\":2",
                        "move_deadline 2 is out of range");
+    expect_bad_variant("\"min_fee_base\":10", "\"open_deadline\":0",
+                       "open_deadline 0 is out of range");
+    expect_bad_variant("\"min_fee_base\":10", "\"open_deadline\":1000001",
+                       "open_deadline 1000001 is out of range");
+    expect_bad_variant("\"min_fee_base\":10", "\"open_deadline\":\"5\"",
+                       "open_deadline");
     expect_bad_variant("\"min_fee_base\":10", "\"rake_bps\":10001",
                        "rake_bps 10001 is out of range");
     expect_bad_variant("\"min_fee_base\":10", "\"max_block_bytes\":2097153",
