@@ -13,7 +13,12 @@
  *     "client:nonce:0"), computed here; outcome by the published rule
  *     (zbc_bet_outcome), equal to the settle event;
  *   - payouts: rake = floor(pot x rake_bps / 10000) on win / resign /
- *     timeout, none on a draw or bet; payouts + rake = money paid in.
+ *     timeout, none on a draw, a bet or an expiry; payouts + rake = money
+ *     paid in; each seat's payout by the rule (win: pot - rake to the
+ *     winner; draw and expiry: every seated stake back; resign / timeout:
+ *     pot - rake split among the seats other than the loser and the seats
+ *     out of play on the auditor's board, remainder to the first); the
+ *     end event names the one receiving seat as winner, never the loser.
  * Then the node's own view: the stored app record and history (datadir:
  * compared entry by entry with the replayed state) or GET
  * /api/v1/apps/<id> (peer). */
@@ -223,6 +228,8 @@ struct game {
     uint64_t paid_out;        /* payouts + rake */
     uint64_t rake;
     bool raked;
+    unsigned seated;                   /* seats taken now */
+    uint64_t paid_seat[ZBC_SEATS_MAX]; /* payout events per seat */
     uint32_t pend_height;     /* N of the pending move */
     uint8_t pend_hash[32];
     bool has_pend;
@@ -462,6 +469,64 @@ static void do_bet(struct out *w, const struct collect *c,
          same ? "matches the node" : "DIFFERS from the node");
 }
 
+/* Each seat's payout by the rule of the ending (docs/protocol-apps.md
+ * §3), from the auditor's own board for the seats out of play. */
+static void check_seat_payouts(struct out *w, const struct game *g,
+                               const struct collect *c,
+                               const struct app_ev *x, uint64_t net)
+{
+    const struct zbc_event *e = &x->e;
+    uint64_t want[ZBC_SEATS_MAX] = {0};
+    unsigned seats = c->seats < ZBC_SEATS_MAX ? c->seats : ZBC_SEATS_MAX;
+    uint8_t winner = ZBC_EVENT_NO_SEAT;
+    if (strcmp(e->reason, "win") == 0) {
+        if (e->seat >= seats)
+            return; /* reported by the win check */
+        want[e->seat] = net;
+        winner = e->seat;
+    } else if (strcmp(e->reason, "draw") == 0 ||
+               strcmp(e->reason, "expired") == 0) {
+        for (unsigned i = 0; i < g->seated && i < seats; i++)
+            want[i] = c->stake;
+    } else if (strcmp(e->reason, "resign") == 0 ||
+               strcmp(e->reason, "timeout") == 0) {
+        uint8_t loser = e->data_len >= 1 ? e->data[0] : ZBC_EVENT_NO_SEAT;
+        struct zbc_result res = {0};
+        if (g->eng != NULL && g->started)
+            g->eng->result(&g->st, &res);
+        uint8_t recv = zbc_app_split_seats((uint8_t)seats, loser,
+                                           res.out_mask);
+        unsigned k = (unsigned)__builtin_popcount(recv);
+        uint64_t each, extra;
+        zbc_app_split(net, k, &each, &extra);
+        bool first = true;
+        for (unsigned i = 0; i < seats; i++)
+            if (recv >> i & 1) {
+                want[i] = each + (first ? extra : 0);
+                first = false;
+                if (k == 1)
+                    winner = (uint8_t)i;
+            }
+        if (loser >= seats || e->seat != winner)
+            zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, NULL, NULL,
+                          "app %" PRIu64 ": the end event names winner %u "
+                          "and loser %u; the %s rule gives winner %u",
+                          c->id, e->seat, loser, e->reason, winner);
+    } else {
+        return; /* abandoned (refunds are leave events), bets */
+    }
+    for (unsigned i = 0; i < seats; i++) {
+        if (g->paid_seat[i] == want[i])
+            continue;
+        char ws[40], gs[40];
+        snprintf(ws, sizeof ws, "%" PRIu64, want[i]);
+        snprintf(gs, sizeof gs, "%" PRIu64, g->paid_seat[i]);
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
+                      "app %" PRIu64 ": seat %u was paid other than the %s "
+                      "rule gives", c->id, i, e->reason);
+    }
+}
+
 static void do_end(struct out *w, struct game *g, const struct collect *c,
                    const struct app_ev *x, uint32_t rake_bps)
 {
@@ -496,6 +561,7 @@ static void do_end(struct out *w, struct game *g, const struct collect *c,
                       "app %" PRIu64 ": payouts do not settle the pot",
                       c->id);
     }
+    check_seat_payouts(w, g, c, x, g->paid_in - want_rake);
 }
 
 /* Walks the collected events, printing and checking each. */
@@ -518,6 +584,7 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
                 snprintf(params, sizeof params, "(none)");
             zbc_hex_encode(txh, c->create_hash, 32);
             g->paid_in += e->amount;
+            g->seated = 1;
             hist(w, h, "create",
                  json_pack("{s:s,s:i,s:i,s:I,s:s}", "account",
                            addr_text(acc, &e->a), "type", c->type, "seats",
@@ -533,6 +600,7 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
         }
         case ZBC_EVENT_APP_JOIN:
             g->paid_in += e->amount;
+            g->seated++;
             g->joined = h;
             hist(w, h, "join", json_pack("{s:s,s:i}", "account",
                                          addr_text(acc, &e->a), "seat",
@@ -542,6 +610,7 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             break;
         case ZBC_EVENT_APP_LEAVE:
             g->paid_in -= e->amount < g->paid_in ? e->amount : g->paid_in;
+            g->seated -= g->seated > 0;
             hist(w, h, "leave", NULL, "%s (seat %u) leaves the open app, "
                  "refund %" PRIu64, addr_text(acc, &e->a), e->seat,
                  e->amount);
@@ -591,6 +660,8 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             break;
         case ZBC_EVENT_APP_PAYOUT:
             g->paid_out += e->amount;
+            if (e->seat < ZBC_SEATS_MAX)
+                g->paid_seat[e->seat] += e->amount;
             hist(w, h, "payout",
                  json_pack("{s:s,s:I,s:s}", "account", addr_text(acc, &e->b),
                            "amount", (json_int_t)e->amount, "reason",

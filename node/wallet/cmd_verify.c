@@ -245,7 +245,48 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
     return 1;
 }
 
-/* Expected payouts from the ending; compares them with the node's. */
+/* A seat field of the node's result: the seat, or -1 when null. */
+static int seat_field(const json_t *r, const char *k)
+{
+    return json_is_integer(json_object_get(r, k)) ? (int)num(r, k) : -1;
+}
+
+/* Compares what the node paid each seat (payout events and the result's
+ * paid list) with want[]. */
+static void compare_paid(struct vctx *v, const json_t *r, uint8_t seats, const uint64_t *want,
+                         const bool *paid, const char *outcome)
+{
+    uint64_t got[ZBC_SEATS_MAX] = {0}, listed[ZBC_SEATS_MAX] = {0};
+    size_t i;
+    json_t *p;
+    json_array_foreach(json_object_get(r, "payouts"), i, p) {
+        int s = (int)num(p, "seat");
+        if (s >= 0 && s < seats && json_is_integer(json_object_get(p, "seat")))
+            got[s] += (uint64_t)num(p, "amount");
+    }
+    json_array_foreach(json_object_get(r, "paid"), i, p) {
+        int s = (int)num(p, "seat");
+        if (s >= 0 && s < seats && json_is_integer(json_object_get(p, "seat")))
+            listed[s] = (uint64_t)num(p, "amount");
+    }
+    for (unsigned s = 0; s < seats; s++) {
+        if (got[s] != want[s])
+            mismatch(v, "seat %u was paid %" PRIu64 ", the %s rule gives %" PRIu64, s, got[s],
+                     outcome, want[s]);
+        else if (listed[s] != want[s])
+            mismatch(v, "the node's result lists %" PRIu64 " paid to seat %u, the %s rule gives %"
+                     PRIu64, listed[s], s, outcome, want[s]);
+        else if (paid[s])
+            checked(v, "seat %u paid %" PRIu64 " (%s)", s, want[s], outcome);
+    }
+}
+
+/* Expected payouts from the outcome (docs/protocol-apps.md §3): a win
+ * pays pot - rake to the winner; a draw every stake back; a resign or a
+ * timeout splits pot - rake among every seat but the loser and the seats
+ * out of play on the replayed board (zbc_app_split_seats), the remainder
+ * to the first of them; the winner is the one receiving seat, never the
+ * loser. */
 static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
                           const struct zbc_result *res, struct zbc_wfail *f)
 {
@@ -257,8 +298,12 @@ static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
         checked(v, "the game is still running: no payouts yet");
         return 1;
     }
-    const char *ending = str(r, "ending");
-    int winner = json_is_integer(json_object_get(r, "winner")) ? (int)num(r, "winner") : -1;
+    const char *ending = json_is_string(json_object_get(r, "outcome")) ? str(r, "outcome")
+                                                                        : str(r, "ending");
+    int winner = seat_field(r, "winner");
+    int loser = strcmp(ending, "resign") == 0    ? seat_field(r, "resigned")
+                : strcmp(ending, "timeout") == 0 ? seat_field(r, "timed_out")
+                                                 : -1;
     if (res->kind == ZBC_RESULT_WIN && (strcmp(ending, "win") != 0 || winner != res->winner))
         mismatch(v, "the replay ends in a win of seat %u, the node says %s (seat %d)", res->winner,
                  ending, winner);
@@ -280,37 +325,62 @@ static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
         if (strcmp(ending, "win") == 0 && winner >= 0 && winner < seats) {
             want[winner] = pot - rake;
             paid[winner] = true;
-        } else if (winner >= 0 && winner < seats) { /* resign, timeout: all but winner */
+        } else if (loser >= 0 && loser < seats) {
+            uint8_t out = (uint8_t)(res->out_mask & ((1u << seats) - 1));
+            uint8_t recv = zbc_app_split_seats(seats, (uint8_t)loser, out);
+            unsigned k = (unsigned)__builtin_popcount(recv);
             uint64_t each, extra;
-            zbc_app_split(pot - rake, seats - 1u, &each, &extra);
+            zbc_app_split(pot - rake, k, &each, &extra);
             bool first = true;
+            int one = -1;
             for (unsigned i = 0; i < seats; i++) {
-                if ((int)i == winner)
+                if (!(recv >> i & 1))
                     continue;
                 want[i] = each + (first ? extra : 0);
                 paid[i] = true;
                 first = false;
+                one = k == 1 ? (int)i : -1;
             }
+            if (winner != one)
+                mismatch(v, "the node names seat %d the winner of a %s by seat %d; the rule "
+                         "gives %d (-1: shared)", winner, ending, loser, one);
+            else
+                checked(v, "seat %d %s; %s (seats out of play: 0x%x)", loser,
+                        strcmp(ending, "resign") == 0 ? "resigned" : "timed out",
+                        one >= 0 ? "the one other seat in play took the pot"
+                                 : "the seats in play share the pot",
+                        out);
+        } else {
+            mismatch(v, "the node's %s result names no seat that resigned or timed out", ending);
         }
     }
     if ((uint64_t)num(r, "rake") != rake)
         mismatch(v, "rake: the node took %lld, the rule gives %" PRIu64, num(r, "rake"), rake);
-    uint64_t got[ZBC_SEATS_MAX] = {0};
-    size_t i;
-    json_t *p;
-    json_array_foreach(json_object_get(r, "payouts"), i, p) {
-        int s = (int)num(p, "seat");
-        if (s >= 0 && s < seats && json_is_integer(json_object_get(p, "seat")))
-            got[s] += (uint64_t)num(p, "amount");
-    }
-    for (unsigned s = 0; s < seats; s++) {
-        if (got[s] != want[s])
-            mismatch(v, "seat %u was paid %" PRIu64 ", the %s rule gives %" PRIu64, s, got[s], ending,
-                     want[s]);
-        else if (paid[s])
-            checked(v, "seat %u paid %" PRIu64 " (%s)", s, want[s], ending);
-    }
+    compare_paid(v, r, seats, want, paid, ending);
     checked(v, "rake %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000)", rake, pot, rake_bps);
+    return 1;
+}
+
+/* An app that never started: expired (every seated stake back, no rake)
+ * or abandoned (every seat left; the refunds were app_leave events). */
+static int verify_unstarted(struct vctx *v, uint8_t seats, const json_t *r)
+{
+    const char *outcome = str(r, "outcome");
+    uint64_t stake = (uint64_t)num(v->app, "stake"), want[ZBC_SEATS_MAX] = {0};
+    bool paid[ZBC_SEATS_MAX] = {false};
+    unsigned seated = (unsigned)num(v->app, "seated");
+    if (strcmp(outcome, "expired") == 0)
+        for (unsigned i = 0; i < seated && i < seats; i++) {
+            want[i] = stake;
+            paid[i] = true;
+        }
+    if (num(r, "rake") != 0)
+        mismatch(v, "rake: the node took %lld from an app that never started", num(r, "rake"));
+    if (seat_field(r, "winner") >= 0)
+        mismatch(v, "the node names a winner of an app that never started");
+    compare_paid(v, r, seats, want, paid, outcome);
+    checked(v, "%s before the start: %u stake(s) of %" PRIu64 " back, no rake", outcome,
+            strcmp(outcome, "expired") == 0 ? seated : 0, stake);
     return 1;
 }
 
@@ -320,6 +390,10 @@ static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
     uint8_t seats = (uint8_t)num(v->app, "seats");
     if (e == NULL || seats < 1 || seats > ZBC_SEATS_MAX)
         return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %" PRIu64 " has an unknown game", id);
+    const json_t *r = json_object_get(v->app, "result");
+    if (json_is_object(r) && json_is_string(json_object_get(r, "outcome")) &&
+        (strcmp(str(r, "outcome"), "expired") == 0 || strcmp(str(r, "outcome"), "abandoned") == 0))
+        return verify_unstarted(v, seats, r);
     if (strlen(str(v->app, "state_hex")) == 0)
         return zbc_wfail(f, ZBC_EXIT_REJECTED, "app %" PRIu64 " has not started yet", id);
     struct zbc_client api = {v->o->api, v->o->timeout_s, 0};

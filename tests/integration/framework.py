@@ -364,8 +364,42 @@ class ZbcTest:
         self.log("%s: %s" % (name, "passed" if ok else "FAILED"))
         sys.exit(0 if ok else 1)
 
+    def record_chain(self):
+        """ZBC_RECORD_CHAIN=DIR: dumps node 0's chain as a golden chain
+        (tests/vectors/chains/<name>/, read by tests/consensus/
+        test_golden_chains.c): genesis.json, blocks.hex (one block's bytes
+        per line, heights 1..tip) and expected.txt with the block count,
+        the tip hash and the tip's state root as the node reports them
+        (scripts/record-golden adds events_sha3 from a replay)."""
+        out = os.environ.get("ZBC_RECORD_CHAIN")
+        if not out or not self.nodes or self.nodes[0].proc is None:
+            return
+        node = self.nodes[0]
+        os.makedirs(out, exist_ok=True)
+        shutil.copyfile(self.genesis_path, os.path.join(out, "genesis.json"))
+        tip = node.height()
+        lines, last = [], None
+        for h in range(1, tip + 1):
+            st, j = node.get("/api/v1/blocks/%d" % h)
+            if st != 200:
+                raise TestFailure("recording: block %d: HTTP %d" % (h, st))
+            lines.append(j["block_bytes"])
+            last = j
+        with open(os.path.join(out, "blocks.hex"), "w") as f:
+            f.write("".join(x + "\n" for x in lines))
+        with open(os.path.join(out, "expected.txt"), "w") as f:
+            f.write("blocks %d\n" % tip)
+            if last is not None:
+                f.write("tip %s\nstate_root %s\n" % (last["hash"], last["state_root"]))
+        self.log("recorded %d blocks into %s" % (tip, out))
+
     def teardown(self):
         ok = True
+        try:
+            self.record_chain()
+        except Exception as e:  # a failed recording fails the test
+            self.log("teardown: recording the chain failed: %s" % e)
+            ok = False
         for n in self.nodes:
             if n.proc is None:
                 try:

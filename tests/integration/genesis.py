@@ -4,7 +4,7 @@ The format is the chain's (consensus/genesis.h, docs/protocol-chain.md): a
 JSON object with chain_name, genesis_time (ms), block_time_ms,
 smith_delay_ms, validators (node public keys, hex), fund_account,
 fund_balance, balances [{address, amount}], min_fee_base,
-min_fee_per_byte, move_deadline, rake_bps.
+min_fee_per_byte, move_deadline, rake_bps, open_deadline.
 
 Usable as a module (make_genesis / write_genesis) or from the shell:
 
@@ -27,6 +27,7 @@ DEFAULTS = {
     "min_fee_per_byte": 1_000,
     "move_deadline": 240,
     "rake_bps": 100,
+    "open_deadline": 5760,
 }
 
 
@@ -59,13 +60,16 @@ def main():
     ap.add_argument("--balance", action="append", default=[], help="ADDRESS=UNITS")
     ap.add_argument("--block-time-ms", type=int, default=DEFAULTS["block_time_ms"])
     ap.add_argument("--chain-name", default=DEFAULTS["chain_name"])
+    ap.add_argument("--open-deadline", type=int, default=DEFAULTS["open_deadline"],
+                    help="blocks after which an Open app nobody filled expires")
     a = ap.parse_args()
     bal = []
     for b in a.balance:
         addr, _, n = b.partition("=")
         bal.append((addr, int(n)))
     g = make_genesis(a.validator, a.fund, bal, fund_balance=a.fund_balance,
-                     block_time_ms=a.block_time_ms, chain_name=a.chain_name)
+                     block_time_ms=a.block_time_ms, chain_name=a.chain_name,
+                     open_deadline=a.open_deadline)
     write_genesis(a.out, g)
     return 0
 

@@ -65,8 +65,10 @@ class Lifecycle(ZbcTest):
         self.zbc("app", "resign", app_id, "--from", "alice", "--fee", FEE, "--wait")
         a = self.app(app_id)
         rake = 8 * ZBC * 100 // 10000
-        assert_equal((a["status"], a["ending"], a["result"]["winner_address"]), ("finished", "resign", alice),
-                     "active resign (winner field = the seat that resigned)")
+        res = a["result"]
+        assert_equal((a["status"], res["outcome"], res["winner_address"], res["resigned_address"]),
+                     ("finished", "resign", bob, alice),
+                     "active resign: the other seat is the winner, the resigner named as such")
         assert_equal(self.balance(alice), ba - FEE, "resigner pays the fee only")
         assert_equal(self.balance(bob), bb + 8 * ZBC - rake, "the other seat gets pot - rake")
         assert_equal(self.balance(self.genesis["fund_account"]), bf + rake, "rake")
@@ -133,8 +135,10 @@ class Lifecycle(ZbcTest):
         assert_true(r["block_height"] >= deadline + 1, "claim included after the deadline")
         a = self.app(app_id)
         rake = 4 * ZBC * 100 // 10000
-        assert_equal((a["status"], a["ending"], a["result"]["winner"]), ("finished", "timeout", holder),
-                     "timeout (winner field = the clock holder)")
+        res = a["result"]
+        assert_equal((a["status"], res["outcome"], res["winner"], res["timed_out"]),
+                     ("finished", "timeout", other, holder),
+                     "timeout: the claimer wins, the clock holder timed out")
         assert_equal(self.balance(addr[names[other]]), before - FEE + 4 * ZBC - rake, "claimer paid")
         self.zbc("verify", app_id)
 
