@@ -472,6 +472,10 @@ static enum verdict check_ref(struct zbc_state *s, uint64_t id,
     case ZBC_APP_FINISHED:
         return noop(err, "app %" PRIu64 " is finished", id);
     case ZBC_APP_ABANDONED:
+        if (a->end == ZBC_END_EXPIRED)
+            return noop(err, "app %" PRIu64 " expired at height %" PRIu32
+                             ": nobody filled its seats in time", id,
+                        a->ended);
         return noop(err, "app %" PRIu64 " was abandoned", id);
     case ZBC_APP_OPEN:
     case ZBC_APP_ACTIVE:

@@ -184,7 +184,8 @@ class AppResults(ZbcTest):
         assert_equal(self.balance(self.addr["bob"]), b0["bob"] - FEE, "joiner: fee only")
         assert_equal(self.end_event(a)["outcome"], "expired", "app_end event view")
         r = self.zbc("app", "join", app_id, "--from", "carol", "--fee", FEE, expect=6)
-        assert_true("abandoned" in r.stderr, "joining an expired app: %r" % r)
+        assert_true("expired at height %d" % (created + OPEN_DEADLINE) in r.stderr,
+                    "joining an expired app: %r" % r)
         assert_equal(self.zbc("verify", app_id)["verified"], True, "verify an expiry")
 
     def run_test(self):
