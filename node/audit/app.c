@@ -469,52 +469,68 @@ static void do_bet(struct out *w, const struct collect *c,
          same ? "matches the node" : "DIFFERS from the node");
 }
 
-/* Each seat's payout by the rule of the ending (docs/protocol-apps.md
- * §3), from the auditor's own board for the seats out of play. */
+bool zbc_audit_app_payouts(const char *reason, uint8_t loser, unsigned seats,
+                           unsigned seated, uint64_t stake, uint8_t out_mask,
+                           uint8_t win_seat, uint64_t net,
+                           uint64_t want[ZBC_SEATS_MAX], uint8_t *winner)
+{
+    memset(want, 0, ZBC_SEATS_MAX * sizeof want[0]);
+    *winner = ZBC_EVENT_NO_SEAT;
+    if (seats > ZBC_SEATS_MAX)
+        seats = ZBC_SEATS_MAX;
+    if (strcmp(reason, "win") == 0) {
+        if (win_seat >= seats)
+            return false; /* reported by the win check */
+        want[win_seat] = net;
+        *winner = win_seat;
+        return true;
+    }
+    if (strcmp(reason, "draw") == 0 || strcmp(reason, "expired") == 0) {
+        for (unsigned i = 0; i < seated && i < seats; i++)
+            want[i] = stake;
+        return true;
+    }
+    if (strcmp(reason, "resign") != 0 && strcmp(reason, "timeout") != 0)
+        return false; /* abandoned (refunds are leave events), bets */
+    uint8_t recv = zbc_app_split_seats((uint8_t)seats, loser, out_mask);
+    unsigned k = (unsigned)__builtin_popcount(recv);
+    uint64_t each, extra;
+    zbc_app_split(net, k, &each, &extra);
+    bool first = true;
+    for (unsigned i = 0; i < seats; i++)
+        if (recv >> i & 1) {
+            want[i] = each + (first ? extra : 0);
+            first = false;
+            if (k == 1)
+                *winner = (uint8_t)i;
+        }
+    return true;
+}
+
+/* Each seat's payout by the rule of the ending, from the auditor's own
+ * board for the seats out of play, against the payout events. */
 static void check_seat_payouts(struct out *w, const struct game *g,
                                const struct collect *c,
                                const struct app_ev *x, uint64_t net)
 {
     const struct zbc_event *e = &x->e;
-    uint64_t want[ZBC_SEATS_MAX] = {0};
+    uint64_t want[ZBC_SEATS_MAX];
+    uint8_t winner;
     unsigned seats = c->seats < ZBC_SEATS_MAX ? c->seats : ZBC_SEATS_MAX;
-    uint8_t winner = ZBC_EVENT_NO_SEAT;
-    if (strcmp(e->reason, "win") == 0) {
-        if (e->seat >= seats)
-            return; /* reported by the win check */
-        want[e->seat] = net;
-        winner = e->seat;
-    } else if (strcmp(e->reason, "draw") == 0 ||
-               strcmp(e->reason, "expired") == 0) {
-        for (unsigned i = 0; i < g->seated && i < seats; i++)
-            want[i] = c->stake;
-    } else if (strcmp(e->reason, "resign") == 0 ||
-               strcmp(e->reason, "timeout") == 0) {
-        uint8_t loser = e->data_len >= 1 ? e->data[0] : ZBC_EVENT_NO_SEAT;
-        struct zbc_result res = {0};
-        if (g->eng != NULL && g->started)
-            g->eng->result(&g->st, &res);
-        uint8_t recv = zbc_app_split_seats((uint8_t)seats, loser,
-                                           res.out_mask);
-        unsigned k = (unsigned)__builtin_popcount(recv);
-        uint64_t each, extra;
-        zbc_app_split(net, k, &each, &extra);
-        bool first = true;
-        for (unsigned i = 0; i < seats; i++)
-            if (recv >> i & 1) {
-                want[i] = each + (first ? extra : 0);
-                first = false;
-                if (k == 1)
-                    winner = (uint8_t)i;
-            }
-        if (loser >= seats || e->seat != winner)
-            zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, NULL, NULL,
-                          "app %" PRIu64 ": the end event names winner %u "
-                          "and loser %u; the %s rule gives winner %u",
-                          c->id, e->seat, loser, e->reason, winner);
-    } else {
-        return; /* abandoned (refunds are leave events), bets */
-    }
+    uint8_t loser = e->data_len >= 1 ? e->data[0] : ZBC_EVENT_NO_SEAT;
+    struct zbc_result res = {0};
+    if (g->eng != NULL && g->started)
+        g->eng->result(&g->st, &res);
+    if (!zbc_audit_app_payouts(e->reason, loser, seats, g->seated, c->stake,
+                               res.out_mask, e->seat, net, want, &winner))
+        return;
+    bool splits = strcmp(e->reason, "resign") == 0 ||
+                  strcmp(e->reason, "timeout") == 0;
+    if (splits && (loser >= seats || e->seat != winner))
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": the end event names winner %u and "
+                      "loser %u; the %s rule gives winner %u", c->id,
+                      e->seat, loser, e->reason, winner);
     for (unsigned i = 0; i < seats; i++) {
         if (g->paid_seat[i] == want[i])
             continue;

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "apps/engine.h"
 #include "consensus/genesis.h"
 #include "node/audit/replay.h"
 #include "node/audit/report.h"
@@ -48,5 +49,17 @@ void zbc_audit_print_summary(const struct zbc_audit_opts *o,
 
 /* zbc-audit app ID (app.c). */
 int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id);
+
+/* What each seat is paid at an app's ending by the rules
+ * (docs/protocol-apps.md §3), as the auditor recomputes it: reason = the
+ * app_end reason; loser = its data byte; seated = seats taken at the end;
+ * out_mask = the seats out of play on the auditor's own board; win_seat
+ * = the winner of a "win"; net = what was paid in minus the rule's rake.
+ * Fills want[] and *winner (the one seat that took the pot, else 0xff);
+ * false for endings without a per-seat rule (abandoned, bets). */
+bool zbc_audit_app_payouts(const char *reason, uint8_t loser, unsigned seats,
+                           unsigned seated, uint64_t stake, uint8_t out_mask,
+                           uint8_t win_seat, uint64_t net,
+                           uint64_t want[ZBC_SEATS_MAX], uint8_t *winner);
 
 #endif

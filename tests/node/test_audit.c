@@ -7,6 +7,7 @@
 
 #include "consensus/chain_fixture.h"
 #include "consensus/events.h"
+#include "node/audit/cli.h"
 #include "node/audit/replay.h"
 #include "node/audit/report.h"
 #include "node/audit/source.h"
@@ -356,8 +357,75 @@ static void test_report_limits(void)
     CHECK(zbc_audit_clean(&r));
 }
 
+/* The auditor's per-seat payout rule (node/audit/app.c,
+ * docs/protocol-apps.md §3): exact amounts for 2, 3 and 4 seats, seats
+ * out of play, the loser never the winner; a payout that differs by one
+ * unit is what the audit reports. */
+static void test_app_payout_rule(void)
+{
+    uint64_t want[ZBC_SEATS_MAX];
+    uint8_t winner;
+    /* win, 2 seats of 1000, rake 20 */
+    CHECK(zbc_audit_app_payouts("win", 0xff, 2, 2, 1000, 0, 1, 1980, want,
+                                &winner));
+    CHECK_EQ_INT(want[0], 0);
+    CHECK_EQ_INT(want[1], 1980);
+    CHECK_EQ_INT(winner, 1);
+    /* timeout, 2 seats: the other seat takes the pot and is the winner */
+    CHECK(zbc_audit_app_payouts("timeout", 1, 2, 2, 1000, 0, 0xff, 1980, want,
+                                &winner));
+    CHECK_EQ_INT(want[0], 1980);
+    CHECK_EQ_INT(want[1], 0);
+    CHECK_EQ_INT(winner, 0);
+    /* resign by seat 1 of 3 (stake 1001, rake 30): 1487 + 1486, shared */
+    CHECK(zbc_audit_app_payouts("resign", 1, 3, 3, 1001, 0, 0xff, 2973, want,
+                                &winner));
+    CHECK_EQ_INT(want[0], 1487);
+    CHECK_EQ_INT(want[1], 0);
+    CHECK_EQ_INT(want[2], 1486);
+    CHECK_EQ_INT(winner, 0xff);
+    /* the same with seat 2 bankrupt: seat 0 alone, the winner */
+    CHECK(zbc_audit_app_payouts("resign", 1, 3, 3, 1001, 0x4, 0xff, 2973,
+                                want, &winner));
+    CHECK_EQ_INT(want[0], 2973);
+    CHECK_EQ_INT(want[2], 0);
+    CHECK_EQ_INT(winner, 0);
+    /* timeout of seat 0 of 4 (stake 1001, rake 40), seat 3 out */
+    CHECK(zbc_audit_app_payouts("timeout", 0, 4, 4, 1001, 0x8, 0xff, 3964,
+                                want, &winner));
+    CHECK_EQ_INT(want[0], 0);
+    CHECK_EQ_INT(want[1], 1982);
+    CHECK_EQ_INT(want[2], 1982);
+    CHECK_EQ_INT(want[3], 0);
+    CHECK_EQ_INT(winner, 0xff);
+    /* timeout of seat 2 of 4, nobody out: 3964 = 1322 + 1321 + 1321 */
+    CHECK(zbc_audit_app_payouts("timeout", 2, 4, 4, 1001, 0, 0xff, 3964,
+                                want, &winner));
+    CHECK_EQ_INT(want[0], 1322);
+    CHECK_EQ_INT(want[1], 1321);
+    CHECK_EQ_INT(want[2], 0);
+    CHECK_EQ_INT(want[3], 1321);
+    /* draw with 3 and 4 seats; expiry of 2 seated of 3: stakes back */
+    CHECK(zbc_audit_app_payouts("draw", 0xff, 4, 4, 1234, 0, 0xff, 4936,
+                                want, &winner));
+    for (unsigned i = 0; i < 4; i++)
+        CHECK_EQ_INT(want[i], 1234);
+    CHECK(zbc_audit_app_payouts("expired", 0xff, 3, 2, 700, 0, 0xff, 1400,
+                                want, &winner));
+    CHECK_EQ_INT(want[0], 700);
+    CHECK_EQ_INT(want[1], 700);
+    CHECK_EQ_INT(want[2], 0);
+    CHECK_EQ_INT(winner, 0xff);
+    /* no per-seat rule: abandoned, bets */
+    CHECK(!zbc_audit_app_payouts("abandoned", 0xff, 2, 0, 5, 0, 0xff, 0, want,
+                                 &winner));
+    CHECK(!zbc_audit_app_payouts("bet won", 0xff, 1, 1, 5, 0, 0xff, 10, want,
+                                 &winner));
+}
+
 int main(void)
 {
+    TEST_RUN(test_app_payout_rule);
     TEST_RUN(test_clean);
     TEST_RUN(test_state_root);
     TEST_RUN(test_events);
