@@ -15,8 +15,8 @@
  * four source integration tests with ZBC_RECORD_CHAIN, tests/integration/
  * framework.py, then this test with ZBC_GOLDEN_PRINT=1, which prints
  * "<name> <key> <value>" lines instead of comparing); the current ones by
- * the code of branch results on top of commit 2b8f3ff (app record version
- * 2, genesis version 2). */
+ * the consensus code of commit ceb5efa (app record version 2, genesis
+ * version 2). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
