@@ -363,60 +363,48 @@ static void test_report_limits(void)
  * unit is what the audit reports. */
 static void test_app_payout_rule(void)
 {
+    static const struct {
+        const char *reason;
+        uint8_t loser, seats, seated;
+        uint64_t stake;
+        uint8_t out, win_seat;
+        uint64_t net, want[ZBC_SEATS_MAX];
+        uint8_t winner;
+    } cases[] = {
+        /* win, 2 seats of 1000, rake 20 */
+        {"win", 0xff, 2, 2, 1000, 0, 1, 1980, {0, 1980}, 1},
+        /* timeout of seat 1 of 2: the other seat takes the pot, winner */
+        {"timeout", 1, 2, 2, 1000, 0, 0xff, 1980, {1980, 0}, 0},
+        /* resign by seat 1 of 3 (stake 1001, rake 30): shared */
+        {"resign", 1, 3, 3, 1001, 0, 0xff, 2973, {1487, 0, 1486}, 0xff},
+        /* the same with seat 2 bankrupt: seat 0 alone, the winner */
+        {"resign", 1, 3, 3, 1001, 0x4, 0xff, 2973, {2973, 0, 0}, 0},
+        /* timeout of seat 0 of 4 (stake 1001, rake 40), seat 3 out */
+        {"timeout", 0, 4, 4, 1001, 0x8, 0xff, 3964, {0, 1982, 1982, 0}, 0xff},
+        /* timeout of seat 2 of 4, nobody out: 1322 + 1321 + 1321 */
+        {"timeout", 2, 4, 4, 1001, 0, 0xff, 3964, {1322, 1321, 0, 1321},
+         0xff},
+        /* every other seat out: every seat but the loser */
+        {"resign", 0, 3, 3, 1000, 0x6, 0xff, 2970, {0, 1485, 1485}, 0xff},
+        /* draw with 4 seats; expiry of 2 seated of 3: stakes back */
+        {"draw", 0xff, 4, 4, 1234, 0, 0xff, 4936, {1234, 1234, 1234, 1234},
+         0xff},
+        {"expired", 0xff, 3, 2, 700, 0, 0xff, 1400, {700, 700, 0}, 0xff},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        uint64_t want[ZBC_SEATS_MAX];
+        uint8_t winner;
+        CHECK(zbc_audit_app_payouts(cases[i].reason, cases[i].loser,
+                                    cases[i].seats, cases[i].seated,
+                                    cases[i].stake, cases[i].out,
+                                    cases[i].win_seat, cases[i].net, want,
+                                    &winner));
+        CHECK_EQ_MEM(want, cases[i].want, sizeof want);
+        CHECK_EQ_INT(winner, cases[i].winner);
+    }
+    /* no per-seat rule: abandoned, bets */
     uint64_t want[ZBC_SEATS_MAX];
     uint8_t winner;
-    /* win, 2 seats of 1000, rake 20 */
-    CHECK(zbc_audit_app_payouts("win", 0xff, 2, 2, 1000, 0, 1, 1980, want,
-                                &winner));
-    CHECK_EQ_INT(want[0], 0);
-    CHECK_EQ_INT(want[1], 1980);
-    CHECK_EQ_INT(winner, 1);
-    /* timeout, 2 seats: the other seat takes the pot and is the winner */
-    CHECK(zbc_audit_app_payouts("timeout", 1, 2, 2, 1000, 0, 0xff, 1980, want,
-                                &winner));
-    CHECK_EQ_INT(want[0], 1980);
-    CHECK_EQ_INT(want[1], 0);
-    CHECK_EQ_INT(winner, 0);
-    /* resign by seat 1 of 3 (stake 1001, rake 30): 1487 + 1486, shared */
-    CHECK(zbc_audit_app_payouts("resign", 1, 3, 3, 1001, 0, 0xff, 2973, want,
-                                &winner));
-    CHECK_EQ_INT(want[0], 1487);
-    CHECK_EQ_INT(want[1], 0);
-    CHECK_EQ_INT(want[2], 1486);
-    CHECK_EQ_INT(winner, 0xff);
-    /* the same with seat 2 bankrupt: seat 0 alone, the winner */
-    CHECK(zbc_audit_app_payouts("resign", 1, 3, 3, 1001, 0x4, 0xff, 2973,
-                                want, &winner));
-    CHECK_EQ_INT(want[0], 2973);
-    CHECK_EQ_INT(want[2], 0);
-    CHECK_EQ_INT(winner, 0);
-    /* timeout of seat 0 of 4 (stake 1001, rake 40), seat 3 out */
-    CHECK(zbc_audit_app_payouts("timeout", 0, 4, 4, 1001, 0x8, 0xff, 3964,
-                                want, &winner));
-    CHECK_EQ_INT(want[0], 0);
-    CHECK_EQ_INT(want[1], 1982);
-    CHECK_EQ_INT(want[2], 1982);
-    CHECK_EQ_INT(want[3], 0);
-    CHECK_EQ_INT(winner, 0xff);
-    /* timeout of seat 2 of 4, nobody out: 3964 = 1322 + 1321 + 1321 */
-    CHECK(zbc_audit_app_payouts("timeout", 2, 4, 4, 1001, 0, 0xff, 3964,
-                                want, &winner));
-    CHECK_EQ_INT(want[0], 1322);
-    CHECK_EQ_INT(want[1], 1321);
-    CHECK_EQ_INT(want[2], 0);
-    CHECK_EQ_INT(want[3], 1321);
-    /* draw with 3 and 4 seats; expiry of 2 seated of 3: stakes back */
-    CHECK(zbc_audit_app_payouts("draw", 0xff, 4, 4, 1234, 0, 0xff, 4936,
-                                want, &winner));
-    for (unsigned i = 0; i < 4; i++)
-        CHECK_EQ_INT(want[i], 1234);
-    CHECK(zbc_audit_app_payouts("expired", 0xff, 3, 2, 700, 0, 0xff, 1400,
-                                want, &winner));
-    CHECK_EQ_INT(want[0], 700);
-    CHECK_EQ_INT(want[1], 700);
-    CHECK_EQ_INT(want[2], 0);
-    CHECK_EQ_INT(winner, 0xff);
-    /* no per-seat rule: abandoned, bets */
     CHECK(!zbc_audit_app_payouts("abandoned", 0xff, 2, 0, 5, 0, 0xff, 0, want,
                                  &winner));
     CHECK(!zbc_audit_app_payouts("bet won", 0xff, 1, 1, 5, 0, 0xff, 10, want,
