@@ -201,7 +201,7 @@ class DevnetScript(ZbcTest):
         out, err = self.devnet("up", "--automine", "--move-deadline", "3", *extra)
         g = json.load(open(os.path.join(self.dev, "genesis.json")))
         assert_equal(len(g["validators"]), 1, "--automine: one validator")
-        assert_equal(g["block_time_ms"], 10, "--automine: block time 0.01 s")
+        assert_equal(g["block_time_ms"], 1, "--automine: block time 0.001 s")
         assert_equal(g["move_deadline"], 3, "genesis move_deadline")
         if has_open:
             assert_equal(g["open_deadline"], 4, "genesis open_deadline")
