@@ -103,6 +103,7 @@ class DevnetScript(ZbcTest):
                 (["up", "--block-time", "0.0001"], "--block-time needs seconds with at most 3 decimals"),
                 (["up", "--block-time", "0"], "--block-time must be from 0.001 to 3600 seconds"),
                 (["up", "--automine", "-n", "2"], "--automine needs -n 1"),
+                (["up", "--open-deadline", "0"], "--open-deadline needs a whole number from 1 to 1000000"),
                 (["down", "--force"], "unknown option for down: --force"),
                 (["status", "x"], "status takes no options: x"),
                 (["mine", "0"], "mine needs a whole number from 1 to 1000, not '0'"),
