@@ -3,8 +3,11 @@
  * replay, app.c's app) call into this file; it calls neither. */
 #include "node/audit/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "crypto/hex.h"
 #include "node/client/genesis_file.h"
@@ -38,15 +41,34 @@ void zbc_audit_print_json(json_t *j)
     json_decref(j);
 }
 
+int zbc_audit_genesis_path(const struct zbc_audit_opts *o, char *out,
+                           size_t cap, struct zbc_err *err)
+{
+    int n;
+    if (o->genesis != NULL)
+        n = snprintf(out, cap, "%s", o->genesis);
+    else if (o->datadir != NULL)
+        n = snprintf(out, cap, "%s/genesis.json", o->datadir);
+    else
+        return zbc_fail(err, "no genesis: give --genesis FILE");
+    if (n < 0 || (size_t)n >= cap)
+        return zbc_fail(err, "the genesis path is longer than %zu bytes",
+                        cap - 1);
+    if (o->genesis == NULL && access(out, F_OK) != 0)
+        return zbc_fail(err,
+                        "no genesis: give --genesis FILE, or put the chain's "
+                        "genesis.json in the --datadir (zbcd init --genesis "
+                        "copies it there): %s: %s",
+                        out, strerror(errno));
+    return 1;
+}
+
 int zbc_audit_open(struct zbc_audit_source *src, struct zbc_genesis *g,
                    const struct zbc_audit_opts *o, struct zbc_err *err)
 {
-    char gpath[4096];
-    const char *gp = o->genesis;
-    if (gp == NULL) {
-        snprintf(gpath, sizeof gpath, "%s/genesis.json", o->datadir);
-        gp = gpath;
-    }
+    char gp[4096];
+    if (!zbc_audit_genesis_path(o, gp, sizeof gp, err))
+        return 0;
     if (!zbc_genesis_load_file(g, gp, err))
         return zbc_fail_prefix(err, "genesis %s", gp);
     int ok = o->datadir != NULL

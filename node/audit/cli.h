@@ -5,6 +5,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "apps/engine.h"
@@ -31,8 +32,12 @@ struct zbc_audit_opts {
     char bad[200];
 };
 
-/* Loads the genesis (--genesis or DIR/genesis.json) and opens the
- * source. */
+/* The genesis file to load: --genesis, else DIR/genesis.json of
+ * --datadir when it exists (zbcd init --genesis copies it there); fails
+ * naming both options when neither is there (docs/audit.md §1). */
+ZBC_WUR int zbc_audit_genesis_path(const struct zbc_audit_opts *o, char *out,
+                                   size_t cap, struct zbc_err *err);
+/* Loads the genesis (zbc_audit_genesis_path) and opens the source. */
 ZBC_WUR int zbc_audit_open(struct zbc_audit_source *src, struct zbc_genesis *g,
                            const struct zbc_audit_opts *o,
                            struct zbc_err *err);

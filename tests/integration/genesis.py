@@ -10,6 +10,7 @@ Usable as a module (make_genesis / write_genesis) or from the shell:
 
     python3 tests/integration/genesis.py --out G.json --validator HEX \
         --fund ZBC_... [--balance ADDR=UNITS ...] [--block-time-ms 1000]
+        [--move-deadline BLOCKS] [--rake-bps BPS]
 """
 import argparse
 import json
@@ -59,6 +60,8 @@ def main():
     ap.add_argument("--fund-balance", type=int, default=DEFAULTS["fund_balance"])
     ap.add_argument("--balance", action="append", default=[], help="ADDRESS=UNITS")
     ap.add_argument("--block-time-ms", type=int, default=DEFAULTS["block_time_ms"])
+    ap.add_argument("--move-deadline", type=int, help="blocks (default %d)" % DEFAULTS["move_deadline"])
+    ap.add_argument("--rake-bps", type=int, help="basis points (default %d)" % DEFAULTS["rake_bps"])
     ap.add_argument("--chain-name", default=DEFAULTS["chain_name"])
     ap.add_argument("--open-deadline", type=int, default=DEFAULTS["open_deadline"],
                     help="blocks after which an Open app nobody filled expires")
@@ -70,6 +73,9 @@ def main():
     g = make_genesis(a.validator, a.fund, bal, fund_balance=a.fund_balance,
                      block_time_ms=a.block_time_ms, chain_name=a.chain_name,
                      open_deadline=a.open_deadline)
+    for k in ("move_deadline", "rake_bps"):
+        if getattr(a, k) is not None:
+            g[k] = getattr(a, k)
     write_genesis(a.out, g)
     return 0
 

@@ -2,8 +2,14 @@
  * chain built by the consensus code is served by an in-memory source; the
  * clean chain audits clean, and each tampering (a block re-signed with
  * another state root, a stored event, a missing block, another genesis)
- * is reported at its height with expected vs found. */
+ * is reported at its height with expected vs found.  Also the genesis
+ * file zbc-audit picks: --genesis, else DIR/genesis.json of --datadir,
+ * else an error naming both. */
 #include "testlib.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "consensus/chain_fixture.h"
 #include "consensus/events.h"
@@ -411,6 +417,61 @@ static void test_app_payout_rule(void)
                                  &winner));
 }
 
+/* --genesis wins; without it DIR/genesis.json when it exists; neither:
+ * an error naming both options and the path looked for. */
+static void test_genesis_default(void)
+{
+    char dir[64], path[4096], want[128];
+    strcpy(dir, "/tmp/zbc_test_audit_XXXXXX");
+    if (mkdtemp(dir) == NULL)
+        exit(2);
+    struct zbc_err err = {{0}};
+    struct zbc_audit_opts o;
+    memset(&o, 0, sizeof o);
+    o.datadir = dir;
+    snprintf(want, sizeof want, "%s/genesis.json", dir);
+
+    CHECK(!zbc_audit_genesis_path(&o, path, sizeof path, &err));
+    CHECK(strstr(err.msg, "--genesis FILE") != NULL);
+    CHECK(strstr(err.msg, "--datadir") != NULL);
+    CHECK(strstr(err.msg, want) != NULL);
+    /* zbc_audit_open stops at the same sentence, before the ledger */
+    struct zbc_audit_source src;
+    struct zbc_genesis g;
+    memset(&src, 0, sizeof src);
+    memset(&err, 0, sizeof err);
+    CHECK(!zbc_audit_open(&src, &g, &o, &err));
+    CHECK(strncmp(err.msg, "no genesis: give --genesis FILE", 31) == 0);
+
+    o.genesis = "/elsewhere/g.json"; /* given: used as is, even if absent */
+    CHECK(zbc_audit_genesis_path(&o, path, sizeof path, &err));
+    CHECK_EQ_STR(path, "/elsewhere/g.json");
+    o.genesis = NULL;
+
+    FILE *f = fopen(want, "w");
+    CHECK(f != NULL);
+    if (f != NULL) {
+        fputs("{\"chain_name\": 5}\n", f); /* hostile: parse error */
+        fclose(f);
+    }
+    CHECK(zbc_audit_genesis_path(&o, path, sizeof path, &err));
+    CHECK_EQ_STR(path, want);
+    /* the default file is the one read: its parse error is reported */
+    memset(&err, 0, sizeof err);
+    CHECK(!zbc_audit_open(&src, &g, &o, &err));
+    CHECK(strstr(err.msg, want) != NULL);
+    CHECK(strstr(err.msg, "chain_name") != NULL);
+
+    /* a path that does not fit the buffer is refused, not cut */
+    char small[8];
+    CHECK(!zbc_audit_genesis_path(&o, small, sizeof small, &err));
+
+    o.datadir = NULL;
+    CHECK(!zbc_audit_genesis_path(&o, path, sizeof path, &err));
+    remove(want);
+    rmdir(dir);
+}
+
 int main(void)
 {
     TEST_RUN(test_app_payout_rule);
@@ -426,5 +487,6 @@ int main(void)
     parallel = false;
     TEST_RUN(test_events_json);
     TEST_RUN(test_report_limits);
+    TEST_RUN(test_genesis_default);
     return test_summary("audit");
 }
