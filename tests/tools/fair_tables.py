@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Derives the payout tables of apps/fair_pay.c (docs/games.md, "Payout tables"):
 
-    python3 tests/tools/fair_tables.py    # prints the C tables
+    python3 tests/tools/fair_tables.py              # prints the C tables
+    python3 tests/tools/fair_tables.py --markdown   # the tables of docs/games.md
 
 Multipliers are in ten-thousandths of the stake.  Each table has a shape (below), is
 scaled so its RTP is 99 % (keno: tiers that would pay more than the table's cap pay the
@@ -123,5 +124,43 @@ def main():
     print(f"static const uint32_t BACCARAT[3] = {{{mp}, {mb}, {mt}}};")
 
 
+def x(m):
+    return f"{m // 10000}.{m % 10000:04d}".rstrip("0").rstrip(".") if m % 100 else f"{m // 10000}.{m % 10000 // 100:02d}"
+
+
+def rtp_text(num, den):
+    return f"{F(num, den) * 100:.6f}".rstrip("0") if False else f"{float(F(num, den) * 100):.5f} %"
+
+
+def markdown():
+    for risk, name in enumerate(["low", "medium", "high"]):
+        print(f"Plinko, {name} risk (slot 0 … R; symmetric, so slots 0 … R/2 are listed):\n")
+        print("| rows | multipliers from the edge slot to the middle | exact RTP |")
+        print("|---|---|---|")
+        for rows in range(8, 17):
+            m = plinko(rows, risk)
+            rtp = sum(comb(rows, s) * v for s, v in enumerate(m))
+            print(f"| {rows} | " + " · ".join(x(v) for v in m[:rows // 2 + 1]) +
+                  f" | {rtp_text(rtp, 10000 * 2 ** rows)} |")
+        print()
+    for risk, name in enumerate(["classic", "high"]):
+        print(f"Keno, {name} risk (multiplier by hits 0 … picks; 0 = nothing back):\n")
+        print("| picks | by hits 0, 1, 2, … | exact RTP |")
+        print("|---|---|---|")
+        for n in range(1, 11):
+            m = keno(n, risk)
+            rtp = sum(comb(n, h) * comb(40 - n, 10 - h) * v for h, v in enumerate(m))
+            print(f"| {n} | " + " · ".join(x(v) for v in m) +
+                  f" | {rtp_text(rtp, 10000 * comb(40, 10))} |")
+        print()
+    w = baccarat_counts()
+    total = 13 ** 6
+    print("Baccarat:", w, total)
+
+
 if __name__ == "__main__":
-    main()
+    import sys
+    if sys.argv[1:] == ["--markdown"]:
+        markdown()
+    else:
+        main()
