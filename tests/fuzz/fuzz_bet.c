@@ -1,7 +1,8 @@
 /* libFuzzer target: solo bet params (zbc_bet_parse; docs/protocol-apps.md §4).  Input:
  * app type u8 ‖ params.  When parse succeeds, encoding the bet must reproduce the params
  * exactly, and the outcome from a fixed server seed must never return more than the
- * maximum return the 1 % rule escrows; every failure must name its reason. */
+ * maximum return the 1 % rule escrows (when that maximum fits in 64 bits); every failure
+ * must name its reason. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,7 +39,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < sizeof STAKES / sizeof STAKES[0]; i++) {
         uint64_t max;
         struct zbc_bet_outcome out;
-        REQUIRE(zbc_bet_max_return(&bet, STAKES[i], &max, &err));
+        if (!zbc_bet_max_return(&bet, STAKES[i], &max, &err)) {
+            /* only an overflow, which the chain refuses at inclusion */
+            REQUIRE(strcmp(err.msg, "bet return overflows 64 bits") == 0);
+            continue;
+        }
         REQUIRE(zbc_bet_resolve(&bet, STAKES[i], "fuzz", size, &out, &err));
         REQUIRE(out.returns <= max);
     }
