@@ -458,6 +458,9 @@ int zbc_bet_resolve(const struct zbc_bet *bet, uint64_t stake, const char *serve
         out->multiplier = zbc_plinko_multiplier(bet->rows, bet->risk, slot);
         break;
     case ZBC_BET_KENO:
+        if (bet->n_picks < 1 || bet->n_picks > ZBC_KENO_PICKS_MAX)
+            return zbc_fail(err, "keno: %u picks, must be 1-%d", bet->n_picks,
+                            ZBC_KENO_PICKS_MAX);
         zbc_fair_keno(&s, out->squares);
         out->value = keno_hits(bet, out->squares);
         out->multiplier = zbc_keno_multiplier(bet->risk, bet->n_picks, out->value);

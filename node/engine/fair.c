@@ -66,6 +66,36 @@ static int need_u64(const struct cli *c, const char *opt, const char *text,
     return cli_u64(c, opt, text, 0, max, out);
 }
 
+/* --client-seed into the bet (at most 64 characters). */
+static int set_client_seed(const struct cli *c, struct zbc_bet *bet)
+{
+    size_t n = strlen(c->client_seed);
+    if (n > ZBC_CLIENT_SEED_MAX) {
+        cli_error(c, CLI_USAGE, "--client-seed is longer than %d characters",
+                  ZBC_CLIENT_SEED_MAX);
+        return 0;
+    }
+    bet->client_seed_len = (uint8_t)n;
+    memcpy(bet->client_seed, c->client_seed, n + 1);
+    return 1;
+}
+
+/* Round-trip through the CreateApp params so the chain's own checks decide
+ * what is a valid bet. */
+static int check_bet(const struct cli *c, uint8_t code, struct zbc_bet *bet)
+{
+    uint8_t params[128];
+    struct zbc_err err;
+    size_t plen = zbc_bet_encode(bet, params, sizeof params);
+    struct zbc_bet checked;
+    if (plen == 0 || !zbc_bet_parse(&checked, code, params, plen, &err)) {
+        cli_error(c, CLI_REFUSED, "bad bet: %s", plen ? err.msg : "encoding");
+        return 0;
+    }
+    *bet = checked;
+    return 1;
+}
+
 static int build_bet(const struct cli *c, uint8_t code, struct zbc_bet *bet)
 {
     static const char *const DIRS[] = {"under", "over"};
@@ -101,26 +131,7 @@ static int build_bet(const struct cli *c, uint8_t code, struct zbc_bet *bet)
     default: /* the catalogue games: catalogue_bet */
         return 0;
     }
-    size_t n = strlen(c->client_seed);
-    if (n > ZBC_CLIENT_SEED_MAX) {
-        cli_error(c, CLI_USAGE, "--client-seed is longer than %d characters",
-                  ZBC_CLIENT_SEED_MAX);
-        return 0;
-    }
-    bet->client_seed_len = (uint8_t)n;
-    memcpy(bet->client_seed, c->client_seed, n + 1);
-    /* Round-trip through the CreateApp params so the chain's own checks
-     * decide what is a valid bet. */
-    uint8_t params[128];
-    struct zbc_err err;
-    size_t plen = zbc_bet_encode(bet, params, sizeof params);
-    struct zbc_bet checked;
-    if (plen == 0 || !zbc_bet_parse(&checked, code, params, plen, &err)) {
-        cli_error(c, CLI_REFUSED, "bad bet: %s", plen ? err.msg : "encoding");
-        return 0;
-    }
-    *bet = checked;
-    return 1;
+    return set_client_seed(c, bet) && check_bet(c, code, bet);
 }
 
 static void describe(const struct zbc_bet *bet,
@@ -338,25 +349,7 @@ static int catalogue_bet(const struct cli *c, uint8_t code, struct zbc_bet *bet,
     default:
         return 0;
     }
-    size_t n = strlen(c->client_seed);
-    if (n > ZBC_CLIENT_SEED_MAX) {
-        cli_error(c, CLI_USAGE, "--client-seed is longer than %d characters", ZBC_CLIENT_SEED_MAX);
-        return 0;
-    }
-    bet->client_seed_len = (uint8_t)n;
-    memcpy(bet->client_seed, c->client_seed, n + 1);
-    if (!*have)
-        return 1;
-    uint8_t params[128];
-    struct zbc_err err;
-    size_t plen = zbc_bet_encode(bet, params, sizeof params);
-    struct zbc_bet checked;
-    if (plen == 0 || !zbc_bet_parse(&checked, code, params, plen, &err)) {
-        cli_error(c, CLI_REFUSED, "bad bet: %s", plen ? err.msg : "encoding");
-        return 0;
-    }
-    *bet = checked;
-    return 1;
+    return set_client_seed(c, bet) && (!*have || check_bet(c, code, bet));
 }
 
 static json_t *u8_array(const uint8_t *v, size_t n)
@@ -617,9 +610,8 @@ static int cmd_catalogue(struct cli *c, const char *game)
         a.segments = bet.segments;
         a.cards = bet.cards;
         a.bet = have_bet ? &bet : NULL;
-    } else if (strlen(c->client_seed) > ZBC_CLIENT_SEED_MAX) {
-        return cli_error(c, CLI_USAGE, "--client-seed is longer than %d characters",
-                         ZBC_CLIENT_SEED_MAX);
+    } else if (!set_client_seed(c, &bet)) {
+        return CLI_USAGE;
     }
     if (a.game == CAT_WHEEL && !zbc_wheel_segments_ok(a.segments) && !have_bet)
         return cli_error(c, CLI_USAGE, "--segments must be 10, 20, 30, 40 or 50");

@@ -178,6 +178,13 @@ static void test_outcomes(void)
     CHECK_EQ_INT(out.multiplier, zbc_blitz_multiplier(8));
     CHECK_EQ_INT(out.returns, 174420000);
     CHECK(out.win);
+    /* a bet built by hand (not by zbc_bet_parse) with too many picks is refused */
+    struct zbc_bet bad = {.game = ZBC_BET_KENO, .n_picks = 11};
+    CHECK(!zbc_bet_resolve(&bad, 100, SEED, 1, &out, &err));
+    CHECK_EQ_STR(err.msg, "keno: 11 picks, must be 1-10");
+    bad = (struct zbc_bet){.game = ZBC_BET_PLINKO, .rows = 20};
+    CHECK(!zbc_bet_resolve(&bad, 100, SEED, 1, &out, &err));
+    CHECK_EQ_STR(err.msg, "plinko: 20 rows, must be 8-16");
     /* the old games give the same outcome through the stream */
     bet_of(&bet, 16, (const uint8_t[]){0, 0x88, 0x13, 0}, 4);
     CHECK(zbc_bet_resolve(&bet, 1000, SEED, 1, &out, &err));
