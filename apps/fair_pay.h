@@ -36,4 +36,9 @@ uint64_t zbc_tower_multiplier(uint32_t difficulty, uint32_t rows);
  * the running value by (1 <= winning <= of). */
 uint64_t zbc_hilo_multiplier(uint32_t winning, uint32_t of);
 
+/* Blackjack (docs/games.md, "Payout tables"): what a natural returns, stake included
+ * (1.4294 to 1); a won hand returns 2x, a push 1x.  Its exact RTP under the rules there is
+ * checked by tests/tools/fair_tables.py --check (rational arithmetic, optimal play). */
+#define ZBC_BLACKJACK_NATURAL 24294u
+
 #endif

@@ -3,6 +3,8 @@
 
     python3 tests/tools/fair_tables.py              # prints the C tables
     python3 tests/tools/fair_tables.py --markdown   # the tables of docs/games.md
+    python3 tests/tools/fair_tables.py --check ROOT # the C tables of ROOT/apps equal these,
+                                                    # and blackjack's exact RTP is 99 %
 
 Multipliers are in ten-thousandths of the stake.  Each table has a shape (below), is
 scaled so its RTP is 99 % (keno: tiers that would pay more than the table's cap pay the
@@ -10,7 +12,11 @@ cap and the others are scaled up), rounded to hundredths, and then one tier (pli
 slot(s); keno: the lowest paying hit count) is set to the largest ten-thousandth that keeps
 the exact RTP at most 99 %; tests/apps/test_fair_pay.c recomputes every exact RTP.
 Python standard library only; exact rational arithmetic (fractions)."""
+import os
+import re
+import sys
 from fractions import Fraction as F
+from functools import lru_cache
 from math import comb
 
 PLINKO_RATIO = {0: F(122, 100), 1: F(135, 100), 2: F(150, 100)}   # low, medium, high
@@ -98,6 +104,148 @@ def baccarat_counts():
     return win
 
 
+# ---- blackjack: infinite deck (cards drawn with replacement, as the event function draws
+# them), dealer stands on soft 17, no hole card before the player stands (a dealer
+# blackjack takes every stake of the round, doubles and splits included, and pushes a
+# player blackjack), double on any first two cards and after a split, one split of two
+# cards of the same rank (split aces take one card each), no surrender or insurance.
+THIRTEENTH = F(1, 13)
+BJ_VALUES = [2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11]  # by rank, ace 11
+
+
+def add(total, soft, v):
+    """(total, soft) after a card of value v (ace = 11): soft = an ace counted as 11."""
+    total += v
+    soft = soft + (1 if v == 11 else 0)
+    while total > 21 and soft:
+        total -= 10
+        soft -= 1
+    return total, soft
+
+
+@lru_cache(maxsize=None)
+def dealer_from(total, soft):
+    """Final distribution of the dealer from (total, soft) after two cards; stands on 17+
+    (soft 17 included)."""
+    if total > 21:
+        return {"bust": F(1)}
+    if total >= 17:
+        return {total: F(1)}
+    out = {}
+    for v in BJ_VALUES:
+        for k, p in dealer_from(*add(total, soft, v)).items():
+            out[k] = out.get(k, 0) + p * THIRTEENTH
+    return out
+
+
+def dealer(up):
+    out = {}
+    t0, s0 = add(0, 0, up)
+    for v in BJ_VALUES:
+        t, s = add(t0, s0, v)
+        dist = {"bj": F(1)} if t == 21 else dealer_from(t, s)
+        for k, p in dist.items():
+            out[k] = out.get(k, 0) + p * THIRTEENTH
+    return out
+
+
+def ev_hand(up, natural_return):
+    """Expected net result of one round per unit of initial stake, optimal play."""
+    D = dealer(up)
+
+    def stand(t):
+        if t > 21:
+            return F(-1)
+        r = F(0)
+        for k, p in D.items():
+            if k == "bj":
+                r -= p
+            elif k == "bust" or k < t:
+                r += p
+            elif k > t:
+                r -= p
+        return r
+
+    @lru_cache(maxsize=None)
+    def best(t, s):
+        if t > 21:
+            return F(-1)
+        return max(stand(t), hit(t, s))
+
+    def hit(t, s):
+        return sum(best(*add(t, s, v)) for v in BJ_VALUES) * THIRTEENTH
+
+    def double(t, s):
+        return 2 * sum(stand(add(t, s, v)[0]) for v in BJ_VALUES) * THIRTEENTH
+
+    total = F(0)
+    for a in range(13):
+        for b in range(13):
+            va, vb = BJ_VALUES[a], BJ_VALUES[b]
+            t, s = add(*add(0, 0, va), vb)
+            if t == 21:  # natural: paid unless the dealer has one too (push)
+                e = (1 - D.get("bj", 0)) * (natural_return - 1)
+            else:
+                e = max(best(t, s), double(t, s))
+                if a == b:  # split once
+                    if va == 11:  # aces: one card each
+                        one = sum(stand(add(11, 1, v)[0]) for v in BJ_VALUES) * THIRTEENTH
+                    else:
+                        one = sum(max(best(*add(va, 0, v)), double(*add(va, 0, v)))
+                                  for v in BJ_VALUES) * THIRTEENTH
+                    e = max(e, 2 * one)
+            total += e
+    return total / 169
+
+
+def blackjack_rtp(natural_return):
+    """Exact RTP per unit of initial stake under the rules of docs/games.md (optimal play)."""
+    return 1 + sum(ev_hand(BJ_VALUES[u], natural_return) for u in range(13)) * THIRTEENTH
+
+
+
+def blackjack_natural():
+    """The natural's return (ten-thousandths) that brings the RTP closest to 99 % from below:
+    the RTP is linear in it."""
+    r_hi, r_lo = blackjack_rtp(F(5, 2)), blackjack_rtp(F(2))
+    m = F(5, 2) + (F(99, 100) - r_hi) * (F(5, 2) - 2) / (r_hi - r_lo)
+    return int(m * 10000)
+
+
+def check(root):
+    """The C tables equal the derivation, and blackjack's natural gives 99 % ± 0.01 %."""
+    failures = 0
+    with open(os.path.join(root, "apps", "fair_pay.c"), encoding="utf-8") as f:
+        c_src = f.read()
+    with open(os.path.join(root, "apps", "fair_pay.h"), encoding="utf-8") as f:
+        h_src = f.read()
+    for risk in range(3):
+        for rows in range(8, 17):
+            row = "{" + ", ".join(str(m) for m in plinko(rows, risk)) + "}"
+            if row not in c_src:
+                print(f"FAIL plinko rows {rows} risk {risk}: {row} not in apps/fair_pay.c")
+                failures += 1
+    for risk in range(2):
+        for picks in range(1, 11):
+            row = "{" + ", ".join(str(m) for m in keno(picks, risk)) + "}"
+            if row not in c_src:
+                print(f"FAIL keno picks {picks} risk {risk}: {row} not in apps/fair_pay.c")
+                failures += 1
+    m = re.search(r"#define ZBC_BLACKJACK_NATURAL (\d+)u", h_src)
+    natural = int(m.group(1)) if m else 0
+    rtp = blackjack_rtp(F(natural, 10000))
+    print(f"blackjack: natural returns {natural / 10000}x, exact RTP {float(rtp) * 100:.5f} %; "
+          f"with 3:2 (2.5x) {float(blackjack_rtp(F(5, 2))) * 100:.5f} %")
+    if abs(rtp - F(99, 100)) > F(1, 10000):
+        print("FAIL blackjack RTP")
+        failures += 1
+    if natural != blackjack_natural():
+        print(f"FAIL blackjack natural {natural}, derivation says {blackjack_natural()}")
+        failures += 1
+    print("fair_tables:", "ok" if failures == 0 else f"{failures} failed")
+    return 1 if failures else 0
+
+
 def main():
     print("/* generated by tests/tools/fair_tables.py */")
     print("static const uint32_t PLINKO[3][9][17] = {")
@@ -159,8 +307,9 @@ def markdown():
 
 
 if __name__ == "__main__":
-    import sys
     if sys.argv[1:] == ["--markdown"]:
         markdown()
+    elif sys.argv[1:2] == ["--check"]:
+        sys.exit(check(sys.argv[2] if len(sys.argv) > 2 else "."))
     else:
         main()
