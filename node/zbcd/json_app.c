@@ -22,6 +22,11 @@ static const struct {
     {ZBC_BET_COIN, "coin"},
     {ZBC_BET_ROULETTE, "roulette"},
     {ZBC_BET_LIMBO, "limbo"},
+    {ZBC_BET_PLINKO, "plinko"},
+    {ZBC_BET_KENO, "keno"},
+    {ZBC_BET_WHEEL, "wheel"},
+    {ZBC_BET_BACCARAT, "baccarat"},
+    {ZBC_BET_BLITZ, "blitz"},
 };
 
 const char *zbc_app_game_name(uint8_t type)
