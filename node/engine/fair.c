@@ -613,8 +613,6 @@ static int cmd_catalogue(struct cli *c, const char *game)
     } else if (!set_client_seed(c, &bet)) {
         return CLI_USAGE;
     }
-    if (a.game == CAT_WHEEL && !zbc_wheel_segments_ok(a.segments) && !have_bet)
-        return cli_error(c, CLI_USAGE, "--segments must be 10, 20, 30, 40 or 50");
     struct zbc_fair_stream s;
     zbc_fair_stream_init(&s, c->server_seed, c->client_seed, nonce);
     json_t *ev = json_object();
