@@ -1021,8 +1021,7 @@ static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)
     zbc_fair_server_seed(server, seed);
     if (!zbc_bet_parse(&bet, a->type, a->params, a->params_len, err))
         return 0;
-    uint32_t u = zbc_fair_u32(server, bet.client_seed, a->id, 0);
-    if (!zbc_bet_outcome(&bet, a->stake, u, &out, err))
+    if (!zbc_bet_resolve(&bet, a->stake, server, a->id, &out, err))
         return 0;
     struct zbc_event e;
     ev_init(&e, ZBC_EVENT_BET_SETTLE, c);

@@ -435,7 +435,7 @@ static void do_bet(struct out *w, const struct collect *c,
     char server[65];
     zbc_hex_encode(server, seeds[h], 32);
     uint32_t u = bet_u(server, bet.client_seed, c->id);
-    if (!zbc_bet_outcome(&bet, c->stake, u, &out, &err)) {
+    if (!zbc_bet_resolve(&bet, c->stake, server, c->id, &out, &err)) {
         zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
                       "app %" PRIu64 ": bet outcome fails: %s", c->id,
                       err.msg);

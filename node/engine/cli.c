@@ -22,7 +22,11 @@ static const struct opt OPTS[] = {
     OPT("--direction", direction), OPT("--target", target),
     OPT("--side", side),         OPT("--kind", kind),
     OPT("--number", number),     OPT("--seats", seats),
-    OPT("--first", first),
+    OPT("--first", first),       OPT("--rows", rows),
+    OPT("--risk", risk),         OPT("--segments", segments),
+    OPT("--cards", cards),       OPT("--picks", picks),
+    OPT("--mines", mines),       OPT("--tiles", tiles),
+    OPT("--difficulty", difficulty),
 };
 
 int cli_parse(struct cli *c, int argc, char **argv)

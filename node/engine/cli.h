@@ -23,6 +23,8 @@ struct cli {
     const char *server_seed, *client_seed, *nonce, *stake;
     const char *direction, *target, *side, *kind, *number;
     const char *seats, *first;
+    const char *rows, *risk, *segments, *cards, *picks, *mines, *tiles,
+        *difficulty;
     int npos;
     const char *pos[CLI_POSITIONAL_MAX];
 };

@@ -19,7 +19,12 @@ static const char USAGE[] =
     "  fair GAME --server-seed S --client-seed C --nonce N [--stake UNITS]\n"
     "       [--direction under|over] [--target T] [--side heads|tails]\n"
     "       [--kind K] [--number N]           a solo bet (dice, coin,\n"
-    "                                         roulette, limbo)\n"
+    "                                         roulette, limbo) or the event\n"
+    "       [--rows R] [--risk R] [--segments N] [--cards K] [--picks 1,2,..]\n"
+    "       [--mines M] [--tiles T] [--difficulty D]  of a catalogue game\n"
+    "                                         (plinko, keno, wheel, baccarat,\n"
+    "                                         blitz, mines, tower, blackjack,\n"
+    "                                         hilo, crash)\n"
     "exit: 0 ok, 1 illegal move or refused input, 2 usage\n";
 
 int cmd_list(struct cli *c)

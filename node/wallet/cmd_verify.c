@@ -106,7 +106,7 @@ static int verify_bet(struct vctx *v, uint64_t id, struct zbc_wfail *f)
     zbc_fair_server_seed(server, seed);
     uint32_t u = zbc_fair_u32(server, bet.client_seed, id, 0);
     uint64_t stake = (uint64_t)num(app, "stake");
-    if (!zbc_bet_outcome(&bet, stake, u, &out, &err))
+    if (!zbc_bet_resolve(&bet, stake, server, id, &out, &err))
         return zbc_wfail_err(f, ZBC_EXIT_VERIFY_FAILED, &err, "outcome");
     checked(v, "server seed = seed(%u) = %s", h, server);
     checked(v, "HMAC_SHA256(server_seed, \"%s:%" PRIu64 ":0\") first float u = %u", bet.client_seed,

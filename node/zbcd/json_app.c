@@ -22,6 +22,11 @@ static const struct {
     {ZBC_BET_COIN, "coin"},
     {ZBC_BET_ROULETTE, "roulette"},
     {ZBC_BET_LIMBO, "limbo"},
+    {ZBC_BET_PLINKO, "plinko"},
+    {ZBC_BET_KENO, "keno"},
+    {ZBC_BET_WHEEL, "wheel"},
+    {ZBC_BET_BACCARAT, "baccarat"},
+    {ZBC_BET_BLITZ, "blitz"},
 };
 
 const char *zbc_app_game_name(uint8_t type)
@@ -507,6 +512,26 @@ static int bet_fields(json_t *o, const struct zbc_app *a, struct zbc_err *err)
     case ZBC_BET_LIMBO:
         return ok && zbc_json_set(b, "target", json_integer(bet.target32),
                                   err);
+    case ZBC_BET_PLINKO:
+        return ok && zbc_json_set(b, "rows", json_integer(bet.rows), err) &&
+               zbc_json_set(b, "risk", json_integer(bet.risk), err);
+    case ZBC_BET_KENO: {
+        if (!ok)
+            return 0;
+        json_t *picks = json_array();
+        for (uint32_t i = 0; i < bet.n_picks; i++)
+            json_array_append_new(picks, json_integer(bet.picks[i]));
+        return zbc_json_set(b, "picks", picks, err) &&
+               zbc_json_set(b, "risk", json_integer(bet.risk), err);
+    }
+    case ZBC_BET_WHEEL:
+        return ok &&
+               zbc_json_set(b, "segments", json_integer(bet.segments), err) &&
+               zbc_json_set(b, "risk", json_integer(bet.risk), err);
+    case ZBC_BET_BACCARAT:
+        return ok && zbc_json_set(b, "side", json_integer(bet.side), err);
+    case ZBC_BET_BLITZ:
+        return ok && zbc_json_set(b, "cards", json_integer(bet.cards), err);
     }
     return ok;
 }

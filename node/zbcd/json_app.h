@@ -15,7 +15,8 @@
 #include "node/zbcd/chain_apps.h"
 
 /* Game name of an app type: the engine's name, or "dice", "coin",
- * "roulette", "limbo" for solo bets; NULL for an unknown type. */
+ * "roulette", "limbo", "plinko", "keno", "wheel", "baccarat", "blitz" for
+ * solo bets; NULL for an unknown type. */
 const char *zbc_app_game_name(uint8_t type);
 /* The type of a game name (as above); 0 when unknown. */
 uint8_t zbc_app_type_by_name(const char *name);

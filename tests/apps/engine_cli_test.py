@@ -8,6 +8,7 @@ HMAC-SHA256 computation here (Python standard library only)."""
 import hashlib
 import hmac
 import json
+import os
 import subprocess
 import sys
 
@@ -159,7 +160,67 @@ def test_fair():
     check(rc == 2, "fair on a board game is usage")
 
 
-for t in [test_list, test_perft, test_play_render, test_fair]:
+def catalogue_args(game, params):
+    args = []
+    if game == "plinko":
+        args = ["--rows", str(params["rows"])]
+    elif game == "keno":
+        args = ["--picks", ",".join(str(p) for p in params["picks"])]
+    elif game == "mines":
+        args = ["--mines", str(params["mines"])]
+        if "tiles" in params:
+            args += ["--tiles", str(params["tiles"])]
+    elif game == "tower":
+        args = ["--difficulty", params["difficulty"]]
+    elif game == "wheel":
+        args = ["--segments", str(params["segments"])]
+    elif game in ("blackjack", "hilo", "blitz"):
+        args = ["--cards", str(params["cards"])]
+    return args
+
+
+def test_fair_catalogue():
+    """Every case of the independent Python vectors (tests/tools/fair_catalogue.py)."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors",
+                        "fair_catalogue.json")
+    with open(path, encoding="utf-8") as f:
+        cases = json.load(f)["cases"]
+    check(len(cases) >= 200, "catalogue vectors present")
+    for i, c in enumerate(cases):
+        j = js("fair", c["game"], "--server-seed", c["server_seed"], "--client-seed",
+               c["client_seed"], "--nonce", str(c["nonce"]),
+               *catalogue_args(c["game"], c["params"]))
+        check(j.get("event") == c["event"], f"catalogue case {i} ({c['game']}) event")
+        check(j.get("floats_u32") == c["floats_u32"], f"catalogue case {i} floats")
+    # text: the plinko path and the mines grid
+    c = next(c for c in cases if c["game"] == "mines" and c["params"] == {"mines": 3})
+    rc, out, _ = run("fair", "mines", "--mines", "3", "--server-seed", c["server_seed"],
+                     "--client-seed", c["client_seed"], "--nonce", str(c["nonce"]))
+    grid = [line for line in out.split("\n") if line.startswith(" ") and len(line) == 10]
+    stars = {r * 5 + k for r, line in enumerate(grid) for k in range(5)
+             if line[2 * k + 1] == "*"}
+    check(rc == 0 and len(grid) == 5 and stars == set(c["event"]["mines"]), "mines grid")
+    # a bet: returns = floor(stake x multiplier / 10000)
+    j = js("fair", "wheel", "--segments", "10", "--risk", "high", "--server-seed", "s",
+           "--client-seed", "c", "--nonce", "3", "--stake", "1000")
+    seg = (hmac_u32("s", "c", 3, 0) * 10) >> 32
+    check(j["event"]["segment"] == seg and j["returns"] == (9900 if seg == 9 else 0),
+          "wheel high returns")
+    # bad input: exit 2 with a sentence, never a crash
+    for args in (["plinko", "--rows", "7"], ["plinko"], ["keno", "--picks", "0"],
+                 ["keno", "--picks", "1,2,"], ["keno", "--picks", "1,1"],
+                 ["keno", "--picks", ",".join(str(k) for k in range(1, 12))],
+                 ["wheel", "--segments", "15"], ["tower", "--difficulty", "legend"],
+                 ["mines", "--mines", "26"], ["mines"], ["blitz", "--cards", "17"],
+                 ["baccarat", "--side", "dealer"], ["hilo", "--cards", "65"],
+                 ["crash", "--nonce", "x"], ["poker"]):
+        full = ["fair", args[0], "--server-seed", "s", "--client-seed", "c"]
+        full += [] if "--nonce" in args else ["--nonce", "1"]
+        rc, out, err = run(*full, *args[1:])
+        check(rc in (1, 2) and err.strip() != "", f"fair {' '.join(args)} refused: {rc} {err}")
+
+
+for t in [test_list, test_perft, test_play_render, test_fair, test_fair_catalogue]:
     t()
 print("engine_cli_test:", "ok" if failures == 0 else f"{failures} failed")
 sys.exit(1 if failures else 0)

@@ -1,6 +1,8 @@
 /* Solo bets through blocks: each game settled at N+1 from seed(N+1), the
- * float recomputed here with HMAC-SHA256 directly; escrow from the apps
- * fund at inclusion; the 1 % fund rule; any account type may bet. */
+ * float recomputed here with HMAC-SHA256 directly (the catalogue games'
+ * whole events by zbc_bet_resolve, checked against independent vectors in
+ * tests/apps/test_fair_events.c); escrow from the apps fund at inclusion;
+ * the 1 % fund rule; any account type may bet. */
 #include "apps_fixture.h"
 
 #include "apps/fair.h"
@@ -32,7 +34,7 @@ static uint32_t first_u(const uint8_t seed[32], const char *client,
 
 struct bet_case {
     uint8_t type;
-    uint8_t fields[4];
+    uint8_t fields[12];
     size_t n;
     uint64_t stake;
     const char *client;
@@ -99,7 +101,15 @@ static void settle_one(const struct bet_case *bc, bool eth_sender)
     CHECK(ax_block(&f, &ev));
     uint32_t u = first_u(f.tip.seed, bc->client, id);
     struct zbc_bet_outcome out;
-    CHECK(zbc_bet_outcome(&bet, bc->stake, u, &out, &err));
+    if (zbc_bet_first_float_only(bet.game)) {
+        CHECK(zbc_bet_outcome(&bet, bc->stake, u, &out, &err));
+    } else {
+        char server[65];
+        zbc_hex_encode(server, f.tip.seed, 32);
+        CHECK(zbc_bet_resolve(&bet, bc->stake, server, id, &out, &err));
+        CHECK_EQ_INT(out.u, u);
+        CHECK(out.returns <= max_ret);
+    }
     if (out.win)
         bets_won++;
     else
@@ -149,13 +159,18 @@ static void test_each_game(void)
             {18, {1, 0}, 2, 2345, clients[c]},           /* red */
             {18, {8, 3}, 2, 999, clients[c]},            /* column 3 */
             {22, {0xc8, 0, 0, 0}, 4, 3000, clients[c]},  /* limbo 2.00x */
+            {23, {16, 2}, 2, 1000, clients[c]},          /* plinko 16 high */
+            {24, {0, 5, 2, 9, 17, 30, 40}, 7, 1234, clients[c]}, /* keno 5 */
+            {25, {30, 1}, 2, 999, clients[c]},           /* wheel 30 medium */
+            {26, {1}, 1, 4321, clients[c]},              /* baccarat banker */
+            {27, {4}, 1, 2000, clients[c]},              /* blitz 4 cards */
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             settle_one(&cases[i], c == 1 && i == 2);
             total++;
         }
     }
-    CHECK_EQ_INT(total, 35);
+    CHECK_EQ_INT(total, 60);
     /* both settlement paths ran */
     CHECK(bets_won > 0 && bets_lost > 0);
 }
@@ -201,9 +216,38 @@ static void test_fund_rule(void)
     fx_free(&f);
 }
 
+/* The 1 % rule on a catalogue bet uses its table's largest multiplier:
+ * plinko 16 rows high pays at most 95.85x.  Fund 100,000,000: 1 % is
+ * 1,000,000; a stake of 10432 may return 999,907, 10433 would return
+ * 1,000,003. */
+static void test_fund_rule_catalogue(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    uint8_t params[80];
+    uint16_t plen = bet_params(params, (const uint8_t[]){16, 2}, 2, "p");
+    uint32_t s0 = ax_n;
+    ax_create(&f, &f.a, 23, 10433, 1, params, plen, NULL, FX_FEE);
+    uint32_t s1 = ax_n;
+    uint64_t id = ax_create(&f, &f.b, 23, 10432, 1, params, plen, NULL,
+                            FX_FEE);
+    CHECK(ax_block(&f, &ev));
+    AX_NOOP(&ev, s0, "bet refused: its maximum return 1000003 exceeds 1% of "
+                     "the apps fund (100000000)");
+    const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_ESCROW, 0);
+    CHECK(e != NULL && e->amount == 999907 - 10432 && e->ref == id);
+    CHECK(ax_ev(&ev, ZBC_EVENT_APP_CREATE, 0)->tx_index == s1);
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), 100000000 - (999907 - 10432));
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_each_game);
     TEST_RUN(test_fund_rule);
+    TEST_RUN(test_fund_rule_catalogue);
     return test_summary("consensus_apps_bets");
 }

@@ -416,8 +416,9 @@ static void test_random_play(void)
                 ax_hash(h, slot);
                 ids[n_ids++] = zbc_get_le64(h);
             } else if (kind == 1) {
-                uint8_t t = (uint8_t[]){16, 17, 18, 22}[rnd(4)];
-                uint8_t fl[4] = {0};
+                uint8_t t = (uint8_t[]){16, 17, 18, 22, 23, 24, 25, 26,
+                                        27}[rnd(9)];
+                uint8_t fl[12] = {0};
                 uint32_t fn = 0;
                 switch (t) {
                 case 16:
@@ -435,11 +436,28 @@ static void test_random_play(void)
                             : fl[0] >= 7 ? (uint8_t)(1 + rnd(3)) : 0;
                     fn = 2;
                     break;
-                default:
+                case 22:
                     zbc_put_le32(fl, 101 + rnd(100000));
                     fn = 4;
+                    break;
+                case 23: /* plinko: rows, risk */
+                case 25: /* wheel: segments, risk */
+                    fl[0] = (uint8_t)(t == 23 ? 8 + rnd(9) : 10 * (1 + rnd(5)));
+                    fl[1] = (uint8_t)rnd(3);
+                    fn = 2;
+                    break;
+                case 24: /* keno: risk, n, n ascending squares */
+                    fl[0] = (uint8_t)rnd(2);
+                    fl[1] = (uint8_t)(1 + rnd(10));
+                    for (uint32_t q = 0; q < fl[1]; q++)
+                        fl[2 + q] = (uint8_t)(1 + 4 * q + rnd(4));
+                    fn = 2u + fl[1];
+                    break;
+                default: /* baccarat side, blitz cards */
+                    fl[0] = (uint8_t)(t == 26 ? rnd(3) : 2 + rnd(15));
+                    fn = 1;
                 }
-                uint8_t params[16];
+                uint8_t params[24];
                 uint16_t pl = bet_params(params, fl, fn, "r");
                 body[0] = t;
                 zbc_put_le64(body + 1, 0);
