@@ -132,6 +132,29 @@ done:
 
 /* ---- moves ---- */
 
+/* Whether revealing `cell` (the shot at `seat`'s board) ends `seat`'s turn
+ * by itself (the 17th hit on its board, or the end): then no shot can go
+ * with it.  True when it cannot be told (out of memory): a lone reveal is
+ * always legal. */
+static bool reveal_ends_turn(const struct zbc_game_state *st, uint8_t seat,
+                             const struct zbc_bs_secret *s, int cell)
+{
+    struct zbc_game_state *copy = malloc(sizeof *copy);
+    if (copy == NULL)
+        return true;
+    uint8_t m[2 + SL];
+    struct zbc_err err;
+    m[0] = ZBC_BATTLESHIP_REVEAL;
+    m[1] = s->is_ship[cell];
+    memcpy(m + 2, s->salts[cell], SL);
+    memcpy(copy, st, sizeof *copy);
+    const struct zbc_engine *e = &zbc_engine_battleship;
+    bool ends = e->apply_move(copy, seat, m, sizeof m, NULL, &err) && e->turn(copy) != seat;
+    sodium_memzero(m, sizeof m);
+    free(copy);
+    return ends;
+}
+
 /* "reveal ship|water SALT" of the pending cell, and a note naming it. */
 static void reveal_words(char *text, size_t cap, const struct zbc_bs_secret *s, int cell)
 {
@@ -224,7 +247,11 @@ int zbc_bs_move_text(char *text, size_t cap, char *note, size_t note_cap,
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "pending cell %d out of range", cell);
     reveal_words(text, cap, &s, cell);
     const char *target = fire ? argv[1] : argc == 3 ? argv[2] : NULL;
-    if (target != NULL) {
+    if (target != NULL && reveal_ends_turn(st, seat, &s, cell)) {
+        snprintf(note, note_cap,
+                 "reveals %s (%s), which ends your turn (the 17th hit on your board): the shot at "
+                 "%s is not sent", name, s.is_ship[cell] ? "ship: hit" : "water: miss", target);
+    } else if (target != NULL) {
         size_t n = strlen(text);
         snprintf(text + n, cap - n, " %s %s", fire ? "fire" : argv[1], target);
         snprintf(note, note_cap, "reveals %s (%s) and fires at %s in one move", name,
@@ -248,23 +275,10 @@ enum zbc_bs_auto zbc_bs_auto_step(const struct zbc_game_state *st, uint8_t seat,
         return ZBC_BS_AUTO_NONE;
     /* a reveal after which the turn is not ours (the 17th hit on our
      * board, or the end) is the whole turn: no shot can go with it */
-    struct zbc_game_state *copy = malloc(sizeof *copy);
-    enum zbc_bs_auto r = ZBC_BS_AUTO_REVEAL;
-    if (copy != NULL) {
-        uint8_t m[2 + SL];
-        struct zbc_err err;
-        m[0] = ZBC_BATTLESHIP_REVEAL;
-        m[1] = s->is_ship[cell];
-        memcpy(m + 2, s->salts[cell], SL);
-        memcpy(copy, st, sizeof *copy);
-        const struct zbc_engine *e = &zbc_engine_battleship;
-        bool alone = e->apply_move(copy, seat, m, sizeof m, NULL, &err) && e->turn(copy) != seat;
-        sodium_memzero(m, sizeof m);
-        free(copy);
-        if (!alone && (blocks_left < 0 || blocks_left > ZBC_BS_REVEAL_MARGIN))
-            r = ZBC_BS_AUTO_WAIT;
-    }
-    return r;
+    if (reveal_ends_turn(st, seat, s, cell) ||
+        (blocks_left >= 0 && blocks_left <= ZBC_BS_REVEAL_MARGIN))
+        return ZBC_BS_AUTO_REVEAL;
+    return ZBC_BS_AUTO_WAIT;
 }
 
 /* ---- app join ---- */

@@ -204,6 +204,9 @@ static void test_moves(void)
         rf[1] = cell;
         CHECK(zbc_bs_move_text(text, sizeof text, note, sizeof note, &o, 42, "ZBC_B", &st, 1, 2,
                                rf, &f));
+        if (i == 16) /* the 17th hit: the reveal is the whole turn */
+            CHECK(strstr(note, "which ends your turn (the 17th hit on your board): the shot at ") &&
+                  strstr(text, " fire ") == NULL);
         CHECK(E->parse_move(&st, 1, text, mv, sizeof mv, &len, &err));
         CHECK(E->apply_move(&st, 1, mv, len, NULL, &err));
         if (i < 16) {
