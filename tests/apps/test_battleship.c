@@ -10,35 +10,10 @@
 #include "apps/games/battleship.h"
 #include "crypto/hex.h"
 #include "testlib.h"
+#include "tests/apps/battleship_boards.h"
 
 extern const struct zbc_engine zbc_engine_battleship;
 static const struct zbc_engine *E = &zbc_engine_battleship;
-
-struct board {
-    uint8_t ship[100];
-    uint8_t salt[100][32];
-    uint8_t commit[3200];
-};
-
-static void make_board(struct board *b, const uint8_t *cells, size_t n,
-                       uint8_t salt_base)
-{
-    memset(b->ship, 0, sizeof b->ship);
-    for (size_t i = 0; i < n; i++)
-        b->ship[cells[i]] = 1;
-    for (int i = 0; i < 100; i++)
-        for (int k = 0; k < 32; k++)
-            b->salt[i][k] = (uint8_t)(salt_base + i * 3 + k);
-    struct zbc_err err;
-    CHECK(zbc_battleship_commitment(b->commit, b->ship, b->salt, &err));
-}
-
-/* Seat 0: A1-A5, C1-C4, E1-E3, G1-G3, I1-I2. */
-static const uint8_t FLEET0[17] = {0, 1, 2, 3, 4, 20, 21, 22, 23, 40, 41, 42,
-                                   60, 61, 62, 80, 81};
-/* Seat 1: A10-E10, A8-D8, J1-J3, H5-H7, F2-G2 (vertical and horizontal). */
-static const uint8_t FLEET1[17] = {9, 19, 29, 39, 49, 7, 17, 27, 37, 90, 91,
-                                   92, 74, 75, 76, 51, 61};
 
 static int mv_fire(struct zbc_game_state *st, uint8_t seat, uint8_t cell,
                    struct zbc_err *err)

@@ -8,38 +8,12 @@
 #include "apps_fixture.h"
 
 #include "apps/games/battleship.h"
+#include "tests/apps/battleship_boards.h"
 
 #define STAKE 10000
 #define POT (2 * STAKE)
 #define RAKE (POT * 100 / 10000)
 #define MD 240 /* the fixture genesis' move_deadline */
-
-struct board {
-    uint8_t ship[100];
-    uint8_t salt[100][32];
-    uint8_t commit[3200];
-};
-
-/* Seat 0: A1-A5, C1-C4, E1-E3, G1-G3, I1-I2 (n = 16 leaves I2 out). */
-static const uint8_t FLEET0[17] = {0, 1, 2, 3, 4, 20, 21, 22, 23, 40, 41, 42,
-                                   60, 61, 62, 80, 81};
-/* Seat 1: A10-E10, A8-D8, J1-J3, H5-H7, F2-G2. */
-static const uint8_t FLEET1[17] = {9, 19, 29, 39, 49, 7, 17, 27, 37, 90, 91,
-                                   92, 74, 75, 76, 51, 61};
-
-static void make_board(struct board *b, const uint8_t *cells, size_t n,
-                       uint8_t salt_base)
-{
-    memset(b->ship, 0, sizeof b->ship);
-    for (size_t i = 0; i < n; i++)
-        b->ship[cells[i]] = 1;
-    for (int i = 0; i < 100; i++)
-        for (int k = 0; k < 32; k++)
-            b->salt[i][k] = (uint8_t)(salt_base + i * 7 + k);
-    struct zbc_err err;
-    CHECK(zbc_battleship_commitment(b->commit, b->ship,
-                                    (const uint8_t(*)[32])b->salt, &err));
-}
 
 static void one_block(struct fx *f)
 {
@@ -104,15 +78,22 @@ static void app_of(struct fx *f, uint64_t id, struct zbc_app *a)
     ax_app(f, id, a);
 }
 
+/* A funded chain and boards: seat 0 with the first n0 cells of FLEET0,
+ * seat 1 with FLEET1. */
+static void setup(struct fx *f, struct board *b0, struct board *b1, size_t n0)
+{
+    fx_init(f);
+    ax_fund(f);
+    make_board(b0, FLEET0, n0, 0);
+    make_board(b1, FLEET1, 17, 100);
+}
+
 /* The honest opener is paid pot - rake; the opened board is in the state. */
 static void test_open_wins(void)
 {
     struct fx f;
-    fx_init(&f);
-    ax_fund(&f);
     static struct board b0, b1;
-    make_board(&b0, FLEET0, 17, 0);
-    make_board(&b1, FLEET1, 17, 100);
+    setup(&f, &b0, &b1, 17);
     uint64_t a0 = fx_balance(&f, &f.a.addr), b_0 = fx_balance(&f, &f.b.addr);
     uint64_t fund0 = fx_balance(&f, &f.fund.addr);
     uint64_t id = sink(&f, &b0, &b1);
@@ -153,11 +134,8 @@ static void test_open_wins(void)
 static void test_short_fleet_loses(void)
 {
     struct fx f;
-    fx_init(&f);
-    ax_fund(&f);
     static struct board b0, b1;
-    make_board(&b0, FLEET0, 16, 0);
-    make_board(&b1, FLEET1, 17, 100);
+    setup(&f, &b0, &b1, 16);
     uint64_t a0 = fx_balance(&f, &f.a.addr), b_0 = fx_balance(&f, &f.b.addr);
     uint64_t id = sink(&f, &b0, &b1);
     static uint8_t m[3301];
@@ -194,11 +172,8 @@ static void test_short_fleet_loses(void)
 static void test_no_open_times_out(void)
 {
     struct fx f;
-    fx_init(&f);
-    ax_fund(&f);
     static struct board b0, b1;
-    make_board(&b0, FLEET0, 16, 0);
-    make_board(&b1, FLEET1, 17, 100);
+    setup(&f, &b0, &b1, 16);
     uint64_t id = sink(&f, &b0, &b1);
     struct zbc_app *a = malloc(sizeof *a);
     app_of(&f, id, a);
