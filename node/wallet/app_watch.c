@@ -137,8 +137,8 @@ struct auto_state {
  * transaction per turn) until ZBC_BS_REVEAL_MARGIN blocks are left, then
  * goes alone.  Returns how long to wait for the next event: -1 for ever,
  * else milliseconds (the clock is checked again). */
-static int auto_reveal(const struct zbc_opts *o, const char *id, const json_t *app, int seat,
-                       struct auto_state *a)
+static int auto_reveal(const struct zbc_opts *o, const char *id, const json_t *app,
+                       const char *me_text, int seat, struct auto_state *a)
 {
     long long moves = json_integer_value(json_object_get(app, "moves"));
     const json_t *left = json_object_get(app, "blocks_left");
@@ -150,12 +150,10 @@ static int auto_reveal(const struct zbc_opts *o, const char *id, const json_t *a
     struct zbc_bs_secret *sec = malloc(sizeof *sec);
     struct zbc_wfail sf = {0};
     const struct zbc_engine *e;
-    struct zbc_addr me;
-    char me_text[ZBC_ADDR_TEXT_MAX];
     bool found = false;
     int wait = -1;
     if (st == NULL || sec == NULL || !zbc_app_state(&e, st, app, &sf) ||
-        e != &zbc_engine_battleship || !zbc_app_caller(&me, me_text, o, &sf))
+        e != &zbc_engine_battleship)
         goto done;
     if (!zbc_bs_secret_load(sec, &found, o, app_id, me_text, &sf) || !found) {
         if (!a->no_board)
@@ -250,7 +248,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
             break;
         int seat = zbc_app_seat_in(app, me_text);
-        int wait = o->auto_reveal && seat >= 0 ? auto_reveal(o, id, app, seat, &as) : -1;
+        int wait = o->auto_reveal && seat >= 0 ? auto_reveal(o, id, app, me_text, seat, &as) : -1;
         int got = stream_next(&s, wait);
         draw = got != -1; /* a timeout only checks the clock again */
         /* one redraw for the events of one block: drain what follows at once */
