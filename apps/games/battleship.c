@@ -5,16 +5,19 @@
  * the creator (seat 0) in the CreateApp params, the joiner (seat 1) as its
  * first move.  Then seat 0 fires first.  A shot is pending until the
  * target's owner reveals that cell (checked against its commitment); the
- * owner holds the turn until it has revealed and fired back.  The first
- * seat to have 17 ship cells revealed on the other's board wins; a seat
+ * owner holds the turn until it has revealed and fired back.  A seat
+ * whose shots hit 17 ship cells must then open its whole board (every
+ * cell and salt): it wins if the board is the standard fleet, else the
+ * other seat wins (docs/games.md "Battleship", "Final open").  A seat
  * whose revealed shots leave room for fewer than 17 ships on the other's
- * board (revealed ships + unrevealed cells < 17) also wins: the other
+ * board (revealed ships + unrevealed cells < 17) wins at once: the other
  * committed too few ships. */
 #include "apps/games/battleship.h"
 
 #include <ctype.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "apps/notation.h"
@@ -35,11 +38,14 @@ extern const struct zbc_engine zbc_engine_battleship;
 #define REVEAL_LEN (2 + SALT_LEN)
 #define REVEAL_FIRE_LEN (3 + SALT_LEN)
 #define COMMIT_MOVE_LEN (1 + COMMIT_LEN)
+#define OPEN_LEN ZBC_BATTLESHIP_OPEN_LEN /* 3301 */
+#define OPEN_CELL (1 + SALT_LEN)        /* is_ship and salt of one cell */
 
 enum bs_phase {
     BS_COMMIT = 0, /* waiting for the joiner's commitment */
     BS_PLAY = 1,
     BS_OVER = 2,
+    BS_OPEN = 3, /* the seat to move hit 17 ship cells and must open its board */
 };
 
 /* What is known of a cell of a seat's own board (shots come from the other
@@ -49,11 +55,13 @@ enum bs_cell {
     CELL_PENDING = 1, /* fired at, not yet revealed */
     CELL_WATER = 2,
     CELL_SHIP = 3,
+    CELL_OPEN_WATER = 4, /* never fired at; water by the final open */
+    CELL_OPEN_SHIP = 5,  /* never fired at; ship by the final open */
 };
 
 struct bs_state {
     uint8_t phase;   /* enum bs_phase */
-    uint8_t to_move; /* the winner once over */
+    uint8_t to_move; /* the winner once over; the opener in BS_OPEN */
     uint8_t pending; /* cell of to_move's own board awaiting its reveal */
     uint8_t winner;  /* NONE unless over */
     uint8_t board[2][N_CELLS];          /* enum bs_cell */
@@ -264,6 +272,22 @@ int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat)
     return s->pending;
 }
 
+bool zbc_battleship_open_due(const struct zbc_game_state *st, uint8_t seat)
+{
+    const struct bs_state *s = cbs(st);
+    return s->phase == BS_OPEN && s->to_move == seat;
+}
+
+int zbc_battleship_board(const struct zbc_game_state *st, uint8_t seat,
+                         uint8_t out[ZBC_BATTLESHIP_CELLS])
+{
+    const struct bs_state *s = cbs(st);
+    if (seat > 1 || s->phase == BS_COMMIT || s->phase > BS_OPEN)
+        return 0;
+    memcpy(out, s->board[seat], N_CELLS);
+    return 1;
+}
+
 /* ---- rules ---- */
 
 static unsigned count_cells(const uint8_t board[N_CELLS], uint8_t what)
@@ -274,9 +298,17 @@ static unsigned count_cells(const uint8_t board[N_CELLS], uint8_t what)
     return n;
 }
 
+/* Cells fired at (pending or revealed); opened cells were never shot. */
 static unsigned shots_on(const uint8_t board[N_CELLS])
 {
-    return N_CELLS - count_cells(board, CELL_UNSHOT);
+    return count_cells(board, CELL_PENDING) + count_cells(board, CELL_WATER) +
+           count_cells(board, CELL_SHIP);
+}
+
+static unsigned opened_on(const uint8_t board[N_CELLS])
+{
+    return count_cells(board, CELL_OPEN_WATER) +
+           count_cells(board, CELL_OPEN_SHIP);
 }
 
 static int bs_check_params(uint8_t seats, const uint8_t *params, size_t len,
@@ -327,18 +359,24 @@ static void bs_result(const struct zbc_game_state *st, struct zbc_result *out)
     }
 }
 
-/* Whether a board's reveals decide the game for its shooter: 17 ship
- * cells hit, or fewer than 17 ship cells possible (revealed ships plus
- * cells not yet revealed), so its owner committed too few ships.  The
- * latter includes "all 100 shots and fewer than 17 ships" and
- * catches a short fleet as soon as it is certain: an honest board always
- * keeps ships + unrevealed >= 17. */
-static bool board_decided(const uint8_t board[N_CELLS])
+/* Whether a board's reveals leave room for fewer than 17 ship cells
+ * (revealed ships plus cells not yet revealed): its owner committed too
+ * few ships and its shooter wins at once.  This includes "all 100 shots
+ * and fewer than 17 ships" and catches a short fleet as soon as it is
+ * certain: an honest board always keeps ships + unrevealed >= 17. */
+static bool board_short(const uint8_t board[N_CELLS])
 {
     unsigned ships = count_cells(board, CELL_SHIP);
     unsigned open = count_cells(board, CELL_UNSHOT) +
                     count_cells(board, CELL_PENDING);
-    return ships >= FLEET || ships + open < FLEET;
+    return ships + open < FLEET;
+}
+
+/* Whether a board's reveals decide the game: 17 ship cells hit (its
+ * shooter must open its own board: open_board) or a short board. */
+static bool board_decided(const uint8_t board[N_CELLS])
+{
+    return count_cells(board, CELL_SHIP) >= FLEET || board_short(board);
 }
 
 /* Fires `seat` at `cell` of the other seat's board. */
@@ -359,7 +397,9 @@ static int fire(struct bs_state *s, uint8_t seat, uint8_t cell,
     return 1;
 }
 
-/* Reveals `seat`'s pending cell; ends the game when the shooter has won. */
+/* Reveals `seat`'s pending cell.  The 17th ship cell hit gives the turn to
+ * the shooter, which must open its board (BS_OPEN); a board that can no
+ * longer hold the fleet ends the game for the shooter. */
 static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
                   const uint8_t salt[SALT_LEN], struct zbc_err *err)
 {
@@ -379,11 +419,54 @@ static int reveal(struct bs_state *s, uint8_t seat, uint8_t is_ship,
     s->board[seat][s->pending] = is_ship ? CELL_SHIP : CELL_WATER;
     s->pending = NONE;
     uint8_t shooter = (uint8_t)(1 - seat);
-    if (board_decided(s->board[seat])) {
+    if (count_cells(s->board[seat], CELL_SHIP) >= FLEET) {
+        s->phase = BS_OPEN;
+        s->to_move = shooter;
+    } else if (board_short(s->board[seat])) {
         s->phase = BS_OVER;
         s->winner = shooter;
         s->to_move = shooter;
     }
+    return 1;
+}
+
+/* The final open (docs/games.md "Battleship", "Final open"): `seat`, whose
+ * shots hit 17 ship cells, opens every cell of its own board.  Every cell
+ * must match its commitment (an earlier reveal of the same cell matched
+ * the same hash, so an honest open never contradicts it).  The opener wins
+ * when the board is the standard fleet (zbc_battleship_check_fleet), else
+ * the other seat wins. */
+static int open_board(struct bs_state *s, uint8_t seat, const uint8_t *move,
+                      size_t len, struct zbc_err *err)
+{
+    if (len != OPEN_LEN)
+        return zbc_fail(err, "an open move is %d bytes (tag 4 and 100 cells of is_ship and salt), got %zu",
+                        OPEN_LEN, len);
+    uint8_t is_ship[N_CELLS], h[32];
+    for (uint8_t c = 0; c < N_CELLS; c++) {
+        const uint8_t *cell = move + 1 + (size_t)c * OPEN_CELL;
+        char name[4];
+        if (!zbc_battleship_format_cell(c, name))
+            return zbc_fail(err, "cell %u out of range 0-99", (unsigned)c);
+        if (cell[0] > 1)
+            return zbc_fail(err, "illegal move: the opening of %s says is_ship %u, want 0 or 1",
+                            name, (unsigned)cell[0]);
+        zbc_battleship_cell_hash(h, cell[0], cell + 1);
+        if (memcmp(h, s->commit[seat][c], 32) != 0)
+            return zbc_fail(err, "illegal move: the opening of %s as %s does not match the commitment",
+                            name, cell[0] ? "ship" : "water");
+        is_ship[c] = cell[0];
+    }
+    for (size_t c = 0; c < N_CELLS; c++)
+        if (s->board[seat][c] == CELL_UNSHOT)
+            s->board[seat][c] = is_ship[c] ? CELL_OPEN_SHIP : CELL_OPEN_WATER;
+    struct zbc_err fleet;
+    uint8_t winner = zbc_battleship_check_fleet(is_ship, &fleet)
+                         ? seat
+                         : (uint8_t)(1 - seat);
+    s->phase = BS_OVER;
+    s->winner = winner;
+    s->to_move = winner;
     return 1;
 }
 
@@ -396,8 +479,8 @@ static int step(struct bs_state *s, uint8_t seat, const uint8_t *move,
     if (!zbc_engine_move_entry(&zbc_engine_battleship, turn, seat, len, err))
         return 0;
     uint8_t tag = move[0];
-    if (tag > ZBC_BATTLESHIP_COMMIT)
-        return zbc_fail(err, "unknown battleship move tag %u (0 fire, 1 reveal, 2 reveal and fire, 3 commit)",
+    if (tag > ZBC_BATTLESHIP_OPEN)
+        return zbc_fail(err, "unknown battleship move tag %u (0 fire, 1 reveal, 2 reveal and fire, 3 commit, 4 open)",
                         (unsigned)tag);
     if (s->phase == BS_COMMIT) {
         if (tag != ZBC_BATTLESHIP_COMMIT)
@@ -410,9 +493,17 @@ static int step(struct bs_state *s, uint8_t seat, const uint8_t *move,
         s->to_move = 0;
         return 1;
     }
+    if (s->phase == BS_OPEN) {
+        if (tag != ZBC_BATTLESHIP_OPEN)
+            return zbc_fail(err, "illegal move: seat %u hit 17 ship cells and must now open its whole board",
+                            (unsigned)seat);
+        return open_board(s, seat, move, len, err);
+    }
     switch (tag) {
     case ZBC_BATTLESHIP_COMMIT:
         return zbc_fail(err, "illegal move: the boards are already committed");
+    case ZBC_BATTLESHIP_OPEN:
+        return zbc_fail(err, "illegal move: nothing to open: a seat opens its board after its shots hit 17 ship cells");
     case ZBC_BATTLESHIP_FIRE:
         if (len != FIRE_LEN)
             return zbc_fail(err, "a fire move is %d bytes, got %zu", FIRE_LEN,
@@ -448,8 +539,8 @@ static int step(struct bs_state *s, uint8_t seat, const uint8_t *move,
         }
         if (!reveal(s, seat, move[1], move + 2, err))
             return 0;
-        if (s->phase == BS_OVER)
-            return 1;
+        if (s->phase != BS_PLAY)
+            return 1; /* the reveal decided the board: the shot is void */
         return fire(s, seat, cell, err);
     }
     default:
@@ -516,7 +607,7 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
 {
     for (int p = 0; p < 2; p++)
         for (int c = 0; c < N_CELLS; c++)
-            if (s->board[p][c] > CELL_SHIP)
+            if (s->board[p][c] > CELL_OPEN_SHIP)
                 return zbc_fail(err, "battleship state: cell %d of seat %d's board has value %u",
                                 c, p, (unsigned)s->board[p][c]);
     unsigned pending_cells = count_cells(s->board[0], CELL_PENDING) +
@@ -524,11 +615,15 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
     if (s->to_move > 1)
         return zbc_fail(err, "battleship state: seat to move %u out of range",
                         (unsigned)s->to_move);
+    if (s->phase != BS_OVER &&
+        (opened_on(s->board[0]) != 0 || opened_on(s->board[1]) != 0))
+        return zbc_fail(err, "battleship state: opened cells before the game is over");
+    unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
     switch ((enum bs_phase)s->phase) {
     case BS_COMMIT: {
         static const uint8_t zero[COMMIT_LEN];
         if (s->to_move != 1 || s->pending != NONE || s->winner != NONE ||
-            shots_on(s->board[0]) != 0 || shots_on(s->board[1]) != 0 ||
+            by0 != 0 || by1 != 0 ||
             memcmp(s->commit[1], zero, COMMIT_LEN) != 0)
             return zbc_fail(err, "battleship state: before the joiner's commitment seat 1 moves, no shots, no seat 1 hashes");
         return 1;
@@ -540,7 +635,6 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
                                : (s->pending >= N_CELLS || pending_cells != 1 ||
                                   s->board[s->to_move][s->pending] != CELL_PENDING))
             return zbc_fail(err, "battleship state: the pending cell must be the one unrevealed shot, on the board of the seat to move");
-        unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
         if (by0 != by1 + (s->to_move == 1 ? 1u : 0u))
             return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u to move",
                             by0, by1, (unsigned)s->to_move);
@@ -549,25 +643,61 @@ static int bs_validate(const struct bs_state *s, struct zbc_err *err)
                 return zbc_fail(err, "battleship state: seat %d's board is decided but the game goes on", p);
         return 1;
     }
+    case BS_OPEN: {
+        /* the opener's shots hit exactly 17 ship cells (the game stops
+         * there); its own board is undecided */
+        uint8_t o = s->to_move;
+        if (s->winner != NONE || s->pending != NONE || pending_cells != 0 ||
+            count_cells(s->board[1 - o], CELL_SHIP) != FLEET ||
+            board_decided(s->board[o]))
+            return zbc_fail(err, "battleship state: an open is due only from a seat whose shots hit 17 ship cells, with no pending shot");
+        if (by0 != by1 + (o == 0 ? 1u : 0u))
+            return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u opening",
+                            by0, by1, (unsigned)o);
+        return 1;
+    }
     case BS_OVER: {
         if (s->winner > 1 || s->to_move != s->winner || s->pending != NONE ||
             pending_cells != 0)
             return zbc_fail(err, "battleship state: a finished game has its winner to move and no pending shot");
         uint8_t w = s->winner, l = (uint8_t)(1 - w);
-        /* the game ends at the first decided board: the loser's shows
-         * exactly 17 ships or a short fleet, the winner's is undecided */
-        bool won = board_decided(s->board[l]) &&
-                   count_cells(s->board[l], CELL_SHIP) <= FLEET;
-        if (!won || board_decided(s->board[w]))
-            return zbc_fail(err, "battleship state: the boards do not show seat %u winning", (unsigned)w);
-        unsigned by0 = shots_on(s->board[1]), by1 = shots_on(s->board[0]);
-        if (by0 != by1 + (w == 0 ? 1u : 0u))
-            return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u winning",
-                            by0, by1, (unsigned)w);
+        unsigned op0 = opened_on(s->board[0]), op1 = opened_on(s->board[1]);
+        if (op0 == 0 && op1 == 0) {
+            /* ended by a short board: the loser's, the winner's undecided */
+            if (!board_short(s->board[l]) || board_decided(s->board[w]))
+                return zbc_fail(err, "battleship state: the boards do not show seat %u winning", (unsigned)w);
+            if (by0 != by1 + (w == 0 ? 1u : 0u))
+                return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u winning",
+                                by0, by1, (unsigned)w);
+            return 1;
+        }
+        /* ended by the final open: one board opened in full, the other
+         * with exactly 17 ship cells hit; the opener's board was undecided
+         * before the open; the opener wins exactly when it is the fleet */
+        uint8_t o = op0 != 0 ? 0 : 1;
+        const uint8_t *ob = s->board[o];
+        if ((op0 != 0 && op1 != 0) || count_cells(ob, CELL_UNSHOT) != 0 ||
+            count_cells(s->board[1 - o], CELL_SHIP) != FLEET ||
+            count_cells(ob, CELL_SHIP) >= FLEET ||
+            count_cells(ob, CELL_SHIP) + opened_on(ob) < FLEET)
+            return zbc_fail(err, "battleship state: an opened board must be whole, opened by the seat whose shots hit 17 ship cells");
+        uint8_t is_ship[N_CELLS];
+        for (size_t c = 0; c < N_CELLS; c++)
+            is_ship[c] = ob[c] == CELL_SHIP || ob[c] == CELL_OPEN_SHIP;
+        struct zbc_err fleet;
+        uint8_t want = zbc_battleship_check_fleet(is_ship, &fleet)
+                           ? o
+                           : (uint8_t)(1 - o);
+        if (w != want)
+            return zbc_fail(err, "battleship state: seat %u opened its board, so seat %u wins, not seat %u",
+                            (unsigned)o, (unsigned)want, (unsigned)w);
+        if (by0 != by1 + (o == 0 ? 1u : 0u))
+            return zbc_fail(err, "battleship state: %u shots by seat 0 and %u by seat 1 do not fit seat %u opening",
+                            by0, by1, (unsigned)o);
         return 1;
     }
     }
-    return zbc_fail(err, "battleship state: phase %u out of range 0-2",
+    return zbc_fail(err, "battleship state: phase %u out of range 0-3",
                     (unsigned)s->phase);
 }
 
@@ -601,6 +731,10 @@ static char cell_char(uint8_t v)
         return 'o';
     case CELL_SHIP:
         return 'X';
+    case CELL_OPEN_WATER:
+        return '-';
+    case CELL_OPEN_SHIP:
+        return '#';
     }
     return '!';
 }
@@ -614,8 +748,46 @@ static const char *phase_name(uint8_t phase)
         return "play";
     case BS_OVER:
         return "over";
+    case BS_OPEN:
+        return "open";
     }
     return "?";
+}
+
+/* How a finished game ended: "sunk" (the opener's board is the fleet),
+ * "bad_fleet" (it is not), "short_fleet" (the loser's board could no
+ * longer hold 17 ship cells), with one sentence in why. */
+static const char *end_kind(const struct bs_state *s, char *why, size_t cap)
+{
+    uint8_t w = s->winner, l = (uint8_t)(1 - w);
+    if (opened_on(s->board[0]) == 0 && opened_on(s->board[1]) == 0) {
+        snprintf(why, cap, "seat %u's board can no longer hold the 17 ship cells of the fleet: seat %u wins",
+                 (unsigned)l, (unsigned)w);
+        return "short_fleet";
+    }
+    uint8_t o = opened_on(s->board[0]) != 0 ? 0 : 1;
+    if (o == w) {
+        snprintf(why, cap, "seat %u hit 17 ship cells and opened the standard fleet: seat %u wins",
+                 (unsigned)w, (unsigned)w);
+        return "sunk";
+    }
+    unsigned ships = count_cells(s->board[o], CELL_SHIP) +
+                     count_cells(s->board[o], CELL_OPEN_SHIP);
+    if (ships == FLEET)
+        snprintf(why, cap, "seat %u hit 17 ship cells but opened a board whose 17 ship cells are not the ships 5, 4, 3, 3, 2: seat %u wins",
+                 (unsigned)o, (unsigned)w);
+    else
+        snprintf(why, cap, "seat %u hit 17 ship cells but opened a board of %u ship cells, not the fleet of 17: seat %u wins",
+                 (unsigned)o, ships, (unsigned)w);
+    return "bad_fleet";
+}
+
+static const char *awaiting(const struct bs_state *s)
+{
+    return s->phase == BS_COMMIT ? "commit"
+           : s->phase == BS_OPEN ? "open"
+           : s->pending != NONE  ? "reveal"
+                                 : "fire";
 }
 
 static int bs_to_json(const struct zbc_game_state *st, char *out, size_t cap)
@@ -629,10 +801,7 @@ static int bs_to_json(const struct zbc_game_state *st, char *out, size_t cap)
         zbc_text_printf(&t, "\"turn\":null,\"awaiting\":null,");
     else
         zbc_text_printf(&t, "\"turn\":%u,\"awaiting\":\"%s\",",
-                        (unsigned)s->to_move,
-                        s->phase == BS_COMMIT ? "commit"
-                        : s->pending != NONE  ? "reveal"
-                                              : "fire");
+                        (unsigned)s->to_move, awaiting(s));
     char name[4];
     if (s->pending != NONE && zbc_battleship_format_cell(s->pending, name))
         zbc_text_printf(&t, "\"pending\":{\"seat\":%u,\"cell\":%u,\"name\":\"%s\"},",
@@ -645,16 +814,20 @@ static int bs_to_json(const struct zbc_game_state *st, char *out, size_t cap)
         for (int c = 0; c < N_CELLS; c++)
             cells[c] = cell_char(s->board[p][c]);
         cells[N_CELLS] = '\0';
-        zbc_text_printf(&t, "%s{\"seat\":%d,\"cells\":\"%s\",\"shots\":%u,\"ship_hits\":%u}",
+        zbc_text_printf(&t, "%s{\"seat\":%d,\"cells\":\"%s\",\"shots\":%u,\"ship_hits\":%u,\"opened\":%s}",
                         p ? "," : "", p, cells, shots_on(s->board[p]),
-                        count_cells(s->board[p], CELL_SHIP));
+                        count_cells(s->board[p], CELL_SHIP),
+                        opened_on(s->board[p]) != 0 ? "true" : "false");
     }
     zbc_text_printf(&t, "],");
-    if (s->phase == BS_OVER)
-        zbc_text_printf(&t, "\"result\":\"win\",\"winner\":%u}",
-                        (unsigned)s->winner);
-    else
-        zbc_text_printf(&t, "\"result\":\"ongoing\",\"winner\":null}");
+    if (s->phase == BS_OVER) {
+        char why[200];
+        const char *kind = end_kind(s, why, sizeof why);
+        zbc_text_printf(&t, "\"result\":\"win\",\"winner\":%u,\"end\":\"%s\",\"reason\":\"%s\"}",
+                        (unsigned)s->winner, kind, why);
+    } else {
+        zbc_text_printf(&t, "\"result\":\"ongoing\",\"winner\":null,\"end\":null,\"reason\":null}");
+    }
     return zbc_text_result(&t);
 }
 
@@ -663,7 +836,11 @@ static int bs_render(const struct zbc_game_state *st, char *out, size_t cap)
     const struct bs_state *s = cbs(st);
     struct zbc_text t;
     zbc_text_init(&t, out, cap);
-    zbc_text_printf(&t, "Battleship (. unshot, ? awaiting reveal, o water, X ship)\n");
+    zbc_text_printf(&t, "Battleship (. unshot, ? awaiting reveal, o water, X ship%s)\n",
+                    s->phase == BS_OVER && (opened_on(s->board[0]) != 0 ||
+                                            opened_on(s->board[1]) != 0)
+                        ? "; opened: - water, # ship"
+                        : "");
     for (int p = 0; p < 2; p++) {
         zbc_text_printf(&t, "seat %d board: %u shots by seat %d, %u/%d ship cells hit\n",
                         p, shots_on(s->board[p]), 1 - p,
@@ -676,7 +853,7 @@ static int bs_render(const struct zbc_game_state *st, char *out, size_t cap)
             zbc_text_printf(&t, "\n");
         }
     }
-    char name[4];
+    char name[4], why[200];
     switch ((enum bs_phase)s->phase) {
     case BS_COMMIT:
         zbc_text_printf(&t, "waiting for seat 1 to commit its board\n");
@@ -688,8 +865,13 @@ static int bs_render(const struct zbc_game_state *st, char *out, size_t cap)
         else
             zbc_text_printf(&t, "seat %u to fire\n", (unsigned)s->to_move);
         break;
+    case BS_OPEN:
+        zbc_text_printf(&t, "seat %u hit 17 ship cells: it must open its whole board (open); the standard fleet wins, any other board loses\n",
+                        (unsigned)s->to_move);
+        break;
     case BS_OVER:
-        zbc_text_printf(&t, "seat %u wins\n", (unsigned)s->winner);
+        (void)end_kind(s, why, sizeof why);
+        zbc_text_printf(&t, "%s\n", why);
         break;
     }
     return zbc_text_result(&t);
@@ -755,6 +937,19 @@ static int bs_parse_move(const struct zbc_game_state *st, uint8_t seat,
         *len = COMMIT_MOVE_LEN;
         return 1;
     }
+    if (count >= 1 && count <= 2 && word_eq(w[0], n[0], "open")) {
+        if (cap < OPEN_LEN)
+            return zbc_fail(err, "move buffer too small");
+        size_t got = 0;
+        if (count != 2 || n[1] != 2 * (OPEN_LEN - 1) ||
+            !zbc_hex_decode(move + 1, OPEN_LEN - 1, &got, w[1], n[1]) ||
+            got != OPEN_LEN - 1)
+            return zbc_fail(err, "open needs the whole board as %d hex characters (is_ship and salt of each of the 100 cells; the wallet fills them in)",
+                            2 * (OPEN_LEN - 1));
+        move[0] = ZBC_BATTLESHIP_OPEN;
+        *len = OPEN_LEN;
+        return 1;
+    }
     if ((count == 3 || count == 5) && word_eq(w[0], n[0], "reveal")) {
         if (cap < REVEAL_FIRE_LEN)
             return zbc_fail(err, "move buffer too small");
@@ -783,7 +978,7 @@ static int bs_parse_move(const struct zbc_game_state *st, uint8_t seat,
         *len = REVEAL_FIRE_LEN;
         return 1;
     }
-    return zbc_fail(err, "battleship moves are \"fire B7\", \"reveal ship|water SALTHEX [fire C3]\" or \"commit HEX\"");
+    return zbc_fail(err, "battleship moves are \"fire B7\", \"reveal ship|water SALTHEX [fire C3]\", \"commit HEX\" or \"open HEX\"");
 }
 
 static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
@@ -791,7 +986,7 @@ static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
 {
     (void)st;
     struct zbc_text t;
-    char name[4], hex[2 * COMMIT_LEN + 1];
+    char name[4], hex[2 * (OPEN_LEN - 1) + 1];
     zbc_text_init(&t, out, cap);
     if (len == 0)
         return 0;
@@ -820,6 +1015,15 @@ static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
             return 0;
         zbc_hex_encode(hex, move + 1, COMMIT_LEN);
         zbc_text_printf(&t, "commit %s", hex);
+        break;
+    case ZBC_BATTLESHIP_OPEN:
+        if (len != OPEN_LEN)
+            return 0;
+        for (size_t c = 0; c < N_CELLS; c++)
+            if (move[1 + c * OPEN_CELL] > 1)
+                return 0;
+        zbc_hex_encode(hex, move + 1, OPEN_LEN - 1);
+        zbc_text_printf(&t, "open %s", hex);
         break;
     default:
         return 0;

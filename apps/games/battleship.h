@@ -10,6 +10,7 @@
 #ifndef ZBC_GAMES_BATTLESHIP_H
 #define ZBC_GAMES_BATTLESHIP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,16 @@
 #define ZBC_BATTLESHIP_REVEAL 1      /* [1, is_ship, salt32] */
 #define ZBC_BATTLESHIP_REVEAL_FIRE 2 /* [2, is_ship, salt32, cell] */
 #define ZBC_BATTLESHIP_COMMIT 3      /* [3, commitment3200] (joiner) */
+#define ZBC_BATTLESHIP_OPEN 4        /* [4, 100 x (is_ship, salt32)] (final open) */
+#define ZBC_BATTLESHIP_OPEN_LEN (1 + ZBC_BATTLESHIP_CELLS * (1 + ZBC_BATTLESHIP_SALT_LEN))
+
+/* What is known of a cell of a seat's own board (zbc_battleship_board). */
+#define ZBC_BATTLESHIP_UNSHOT 0
+#define ZBC_BATTLESHIP_PENDING 1    /* fired at, awaiting its owner's reveal */
+#define ZBC_BATTLESHIP_WATER 2      /* fired at, revealed water */
+#define ZBC_BATTLESHIP_SHIP 3       /* fired at, revealed ship */
+#define ZBC_BATTLESHIP_OPEN_WATER 4 /* never fired at, water by the final open */
+#define ZBC_BATTLESHIP_OPEN_SHIP 5  /* never fired at, ship by the final open */
 
 /* H(is_ship || salt) for one cell. */
 void zbc_battleship_cell_hash(uint8_t out[32], uint8_t is_ship,
@@ -70,6 +81,16 @@ void zbc_battleship_random_fleet(uint8_t is_ship[ZBC_BATTLESHIP_CELLS],
  * reveal pending for that seat, or the state is not a battleship game in
  * play).  For the wallet's --auto-reveal. */
 int zbc_battleship_pending_cell(const struct zbc_game_state *st, uint8_t seat);
+
+/* Whether `seat` must open its whole board now (its shots hit 17 ship
+ * cells: docs/games.md "Battleship", "Final open"). */
+bool zbc_battleship_open_due(const struct zbc_game_state *st, uint8_t seat);
+
+/* What is known of each cell of `seat`'s own board (ZBC_BATTLESHIP_UNSHOT
+ * ... ZBC_BATTLESHIP_OPEN_SHIP); 0 when the state is not a battleship game
+ * past the joiner's commitment. */
+ZBC_WUR int zbc_battleship_board(const struct zbc_game_state *st, uint8_t seat,
+                                 uint8_t out[ZBC_BATTLESHIP_CELLS]);
 
 /* The engine itself, for tools that drive its secrets (the wallet). */
 extern const struct zbc_engine zbc_engine_battleship;

@@ -14,6 +14,9 @@
 #include "apps/games/rps.h"
 #include "crypto/hex.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/battleship_flow.h"
+
+#define NOTE_MAX 4096 /* what a person reads about a move (a drawn board fits) */
 
 static uint32_t sodium_uniform(void *ctx, uint32_t n)
 {
@@ -85,9 +88,12 @@ static int rps_choice(const char *w)
                                         : 0;
 }
 
-/* Fills in the secret parts of a move text: battleship commit/reveal,
- * rps commit CHOICE / reveal.  text is rewritten in place (cap bytes). */
-static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_t id,
+/* Fills in the secret parts of a move text: battleship (battleship_flow.c),
+ * rps commit CHOICE / reveal.  text is rewritten in place (cap bytes);
+ * note gets what a person reads about the move ("" when the notation says
+ * it all). */
+static int secret_move(char *text, size_t cap, char *note, size_t note_cap,
+                       const struct zbc_opts *o, uint64_t id,
                        const char *me, const struct zbc_engine *e, const struct zbc_game_state *st, uint8_t seat,
                        int argc, const char *const *argv, struct zbc_wfail *f)
 {
@@ -98,35 +104,15 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
             if (!zbc_app_battleship_secret(&hex, &secret, o, f))
                 return 0;
             int ok = zbc_app_secret_save(o, id, me, secret, f);
-            json_decref(secret);
-            if (ok)
+            if (ok) {
                 snprintf(text, cap, "commit %s", hex);
+                zbc_bs_commit_note(note, note_cap, secret);
+            }
+            json_decref(secret);
             free(hex);
             return ok;
         }
-        if (strcmp(argv[0], "reveal") != 0 || (argc != 1 && argc != 3))
-            return 1;
-        int cell = zbc_battleship_pending_cell(st, seat);
-        if (cell < 0)
-            return zbc_wfail(f, ZBC_EXIT_REJECTED, "no shot at your board is waiting to be revealed");
-        json_t *secret;
-        bool found;
-        if (!zbc_app_secret_load(o, id, me, &secret, &found, f))
-            return 0;
-        const char *ships = json_string_value(json_object_get(secret, "is_ship"));
-        const char *salts = json_string_value(json_object_get(secret, "salts"));
-        if (!found || ships == NULL || salts == NULL || strlen(ships) != 200 ||
-            strlen(salts) != 6400) {
-            json_decref(secret);
-            return zbc_wfail(f, ZBC_EXIT_NOT_FOUND,
-                             "no battleship board of app %" PRIu64 " in this wallet", id);
-        }
-        bool ship = ships[2 * cell + 1] == '1';
-        int n = snprintf(text, cap, "reveal %s %.64s", ship ? "ship" : "water", salts + 64 * cell);
-        if (argc == 3)
-            snprintf(text + n, cap - (size_t)n, " %s %s", argv[1], argv[2]);
-        json_decref(secret);
-        return 1;
+        return zbc_bs_move_text(text, cap, note, note_cap, o, id, me, st, seat, argc, argv, f);
     }
     if (e == &zbc_engine_rps) {
         if (argc == 2 && strcmp(argv[0], "commit") == 0 && rps_choice(argv[1]) != 0) {
@@ -181,8 +167,9 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
     char *text = malloc(8192);
     uint8_t *move = malloc(ZBC_MOVE_WIRE_MAX);
     char *hex = malloc(2 * ZBC_MOVE_WIRE_MAX + 1);
+    char *note = malloc(NOTE_MAX);
     int ok = 0;
-    if (st == NULL || text == NULL || move == NULL || hex == NULL) {
+    if (st == NULL || text == NULL || move == NULL || hex == NULL || note == NULL) {
         zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
         goto out;
     }
@@ -204,6 +191,7 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
         goto out;
     size_t n = 0;
     text[0] = '\0';
+    note[0] = '\0';
     for (int i = 0; i < nwords; i++) {
         size_t w = strlen(words[i]) + 1;
         if (n + w >= 8192) {
@@ -212,7 +200,8 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
         }
         n += (size_t)snprintf(text + n, 8192 - n, "%s%s", i > 0 ? " " : "", words[i]);
     }
-    if (!secret_move(text, 8192, o, id, me_text, e, st, (uint8_t)seat, nwords, words, f))
+    if (!secret_move(text, 8192, note, NOTE_MAX, o, id, me_text, e, st, (uint8_t)seat, nwords,
+                     words, f))
         goto out;
     size_t len = 0;
     struct zbc_err err;
@@ -226,16 +215,28 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
     if (ok) {
         char fmt[256] = "";
         if (!e->format_move(st, move, len, fmt, sizeof fmt))
-            snprintf(fmt, sizeof fmt, "%zu bytes", len);
+            snprintf(fmt, sizeof fmt, "%s (%zu bytes)", text[0] != '\0' ? strtok(text, " ") : "move",
+                     len);
         json_object_set_new(*result, "app_id", json_string(app_id));
         json_object_set_new(*result, "seat", json_integer(seat));
         json_object_set_new(*result, "move_hex", json_string(hex));
         json_object_set_new(*result, "notation", json_string(fmt));
-        char out[512];
-        snprintf(out, sizeof out, "app %s: seat %d plays %s%s\ntx %s\n", app_id, seat, fmt,
-                 e->dice ? " (dice: applied in the next block)" : "",
-                 json_string_value(json_object_get(*result, "transaction_hash")));
-        json_object_set_new(*result, "_text", json_string(out));
+        if (note[0] != '\0')
+            json_object_set_new(*result, "note", json_string(note));
+        size_t cap = strlen(note) + 512;
+        char *out = malloc(cap);
+        if (out != NULL) {
+            if (note[0] != '\0')
+                snprintf(out, cap, "app %s: seat %d %s%stx %s\n", app_id, seat, note,
+                         note[strlen(note) - 1] == '\n' ? "" : "\n",
+                         json_string_value(json_object_get(*result, "transaction_hash")));
+            else
+                snprintf(out, cap, "app %s: seat %d plays %s%s\ntx %s\n", app_id, seat, fmt,
+                         e->dice ? " (dice: applied in the next block)" : "",
+                         json_string_value(json_object_get(*result, "transaction_hash")));
+            json_object_set_new(*result, "_text", json_string(out));
+            free(out);
+        }
     }
 out:
     json_decref(app);
@@ -243,5 +244,6 @@ out:
     free(text);
     free(move);
     free(hex);
+    free(note);
     return ok;
 }

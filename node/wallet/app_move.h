@@ -1,6 +1,7 @@
 /* Moves of the wallet's app commands (app_move.c): `zbc app move ID
  * NOTATION...` and the battleship board commitment that `app create
- * battleship` and `app move ID commit` send.  Used by the dispatcher
+ * battleship` and `app move ID commit` send (battleship's other secret
+ * moves: battleship_flow.h).  Used by the dispatcher
  * (cmd_app.c) and the watcher (app_watch.c); calls neither. */
 #ifndef ZBC_WALLET_APP_MOVE_H
 #define ZBC_WALLET_APP_MOVE_H

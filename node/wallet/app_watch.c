@@ -1,12 +1,14 @@
 /* zbc app watch ID [--auto-reveal]: follows an app live through the node's
  * event stream (GET /api/v1/apps/<id>/events, server-sent events), redraws
- * the app after every event and, with --auto-reveal, answers a shot at our
- * battleship board with the reveal from the wallet's secret file.  Ends
- * when the app is finished or abandoned.  With --json nothing is printed
- * until the end (one JSON object: the final app view). */
+ * the app after every event and, with --auto-reveal (battleship), sends the
+ * reveals and the final open from the wallet's secret file, a reveal alone
+ * only when no shot of the player can go with it in time (docs/wallet.md
+ * "Battleship").  Ends when the app is finished or abandoned.  With --json
+ * nothing is printed until the end (one JSON object: the final app view). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
+#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "node/wallet/app_client.h"
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
+#include "node/wallet/battleship_flow.h"
 #include "node/wallet/cmds.h"
 
 struct stream {
@@ -120,6 +123,86 @@ static int stream_next(struct stream *s, int wait_ms)
     }
 }
 
+/* --auto-reveal state: what was sent at which move count. */
+struct auto_state {
+    long long acted_at; /* app "moves" when we last sent a reveal or the open */
+    long long told_at;  /* ... when we last said a reveal waits for a shot */
+    bool no_board;      /* said once: this wallet has no board of the app */
+    int reveals, opens;
+};
+
+/* --auto-reveal for a battleship seat (docs/wallet.md "Battleship"): the
+ * open and a reveal that is the whole turn go at once; any other reveal
+ * waits for the player's `app move ID fire CELL` (which carries it: one
+ * transaction per turn) until ZBC_BS_REVEAL_MARGIN blocks are left, then
+ * goes alone.  Returns how long to wait for the next event: -1 for ever,
+ * else milliseconds (the clock is checked again). */
+static int auto_reveal(const struct zbc_opts *o, const char *id, const json_t *app,
+                       const char *me_text, int seat, struct auto_state *a)
+{
+    long long moves = json_integer_value(json_object_get(app, "moves"));
+    const json_t *left = json_object_get(app, "blocks_left");
+    long long blocks_left = json_is_integer(left) ? json_integer_value(left) : -1;
+    uint64_t app_id;
+    if (moves == a->acted_at || !zbc_app_parse_id(&app_id, id))
+        return -1;
+    struct zbc_game_state *st = malloc(sizeof *st);
+    struct zbc_bs_secret *sec = malloc(sizeof *sec);
+    struct zbc_wfail sf = {0};
+    const struct zbc_engine *e;
+    bool found = false;
+    int wait = -1;
+    if (st == NULL || sec == NULL || !zbc_app_state(&e, st, app, &sf) ||
+        e != &zbc_engine_battleship)
+        goto done;
+    if (!zbc_bs_secret_load(sec, &found, o, app_id, me_text, &sf) || !found) {
+        if (!a->no_board)
+            fprintf(stderr, "zbc: auto-reveal: %s\n",
+                    found ? sf.err.msg : "no battleship board of this app in this wallet");
+        a->no_board = true;
+        goto done;
+    }
+    enum zbc_bs_auto step = zbc_bs_auto_step(st, (uint8_t)seat, sec, blocks_left);
+    if (step == ZBC_BS_AUTO_WAIT) {
+        if (a->told_at != moves && !o->json) {
+            char name[4] = "?";
+            if (!zbc_battleship_format_cell(
+                    (uint8_t)zbc_battleship_pending_cell(st, (uint8_t)seat), name))
+                name[0] = '?';
+            printf("auto-reveal: %s is revealed with your next shot (`zbc app move %s fire CELL`, "
+                   "one transaction), or alone when %d blocks are left\n",
+                   name, id, ZBC_BS_REVEAL_MARGIN);
+            fflush(stdout);
+        }
+        a->told_at = moves;
+        wait = 1000;
+    } else if (step == ZBC_BS_AUTO_REVEAL || step == ZBC_BS_AUTO_OPEN) {
+        const char *words[] = {step == ZBC_BS_AUTO_OPEN ? "open" : "reveal"};
+        json_t *r = NULL;
+        if (zbc_app_move(o, id, 1, words, &r, &sf)) {
+            a->acted_at = moves;
+            if (step == ZBC_BS_AUTO_OPEN)
+                a->opens++;
+            else
+                a->reveals++;
+            if (!o->json)
+                printf("auto-%s sent: %s\n", words[0],
+                       json_string_value(json_object_get(r, "transaction_hash")));
+        } else {
+            fprintf(stderr, "zbc: auto-%s failed: %s\n", words[0], sf.err.msg);
+            wait = 1000; /* try again */
+        }
+        json_decref(r);
+    }
+done:
+    zbc_wfail_clear(&sf);
+    if (sec != NULL)
+        sodium_memzero(sec, sizeof *sec);
+    free(sec);
+    free(st);
+    return wait;
+}
+
 int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
                   struct zbc_wfail *f)
 {
@@ -141,8 +224,9 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     if (!stream_open(&s, o->api, id, f))
         return 0;
     json_t *app = NULL;
-    long long revealed_at = -1; /* app "moves" when we last revealed */
-    int reveals = 0, updates = 0, ok = 1;
+    struct auto_state as = {.acted_at = -1, .told_at = -1};
+    int updates = 0, ok = 1;
+    bool draw = true;
     for (;;) {
         json_decref(app);
         if (!zbc_app_fetch(&app, o, id, f)) {
@@ -150,44 +234,23 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             ok = 0;
             break;
         }
-        updates++;
-        if (!o->json) {
-            char *text = zbc_app_view_text(app, me_text);
-            if (text != NULL)
-                printf("%s\n", text);
-            free(text);
-            fflush(stdout);
+        if (draw) {
+            updates++;
+            if (!o->json) {
+                char *text = zbc_app_view_text(app, me_text);
+                if (text != NULL)
+                    printf("%s\n", text);
+                free(text);
+                fflush(stdout);
+            }
         }
         const char *status = json_string_value(json_object_get(app, "status"));
         if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
             break;
         int seat = zbc_app_seat_in(app, me_text);
-        const char *game = json_string_value(json_object_get(app, "game"));
-        long long moves = json_integer_value(json_object_get(app, "moves"));
-        if (o->auto_reveal && seat >= 0 && game != NULL && strcmp(game, "battleship") == 0 &&
-            moves != revealed_at) {
-            const struct zbc_engine *e;
-            struct zbc_game_state *st = malloc(sizeof *st);
-            struct zbc_wfail sf = {0};
-            if (st != NULL && zbc_app_state(&e, st, app, &sf) &&
-                zbc_battleship_pending_cell(st, (uint8_t)seat) >= 0) {
-                const char *words[] = {"reveal"};
-                json_t *r = NULL;
-                if (zbc_app_move(o, id, 1, words, &r, &sf)) {
-                    reveals++;
-                    revealed_at = moves;
-                    if (!o->json)
-                        printf("auto-reveal sent: %s\n",
-                               json_string_value(json_object_get(r, "transaction_hash")));
-                } else {
-                    fprintf(stderr, "zbc: auto-reveal failed: %s\n", sf.err.msg);
-                }
-                json_decref(r);
-            }
-            zbc_wfail_clear(&sf);
-            free(st);
-        }
-        int got = stream_next(&s, -1);
+        int wait = o->auto_reveal && seat >= 0 ? auto_reveal(o, id, app, me_text, seat, &as) : -1;
+        int got = stream_next(&s, wait);
+        draw = got != -1; /* a timeout only checks the clock again */
         /* one redraw for the events of one block: drain what follows at once */
         while (got == 1 && (got = stream_next(&s, 150)) == 1) {
         }
@@ -208,7 +271,8 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     json_t *r = json_object();
     json_object_set_new(r, "app", app);
     json_object_set_new(r, "updates", json_integer(updates));
-    json_object_set_new(r, "reveals_sent", json_integer(reveals));
+    json_object_set_new(r, "reveals_sent", json_integer(as.reveals));
+    json_object_set_new(r, "opens_sent", json_integer(as.opens));
     json_object_set_new(r, "status", json_string(json_string_value(json_object_get(app, "status"))));
     char text[128];
     snprintf(text, sizeof text, "app %s is %s\n", id, json_string_value(json_object_get(app, "status")));

@@ -18,6 +18,7 @@
 #include "node/wallet/app_client.h"
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
+#include "node/wallet/battleship_flow.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 
@@ -92,12 +93,20 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
         if (!ok && f->code == ZBC_EXIT_OK)
             zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no app id to keep the board under");
     }
+    /* battleship: what the params committed (docs/wallet.md "Battleship") */
+    char board[1200] = "";
+    struct zbc_bs_secret bs;
+    if (ok && secret != NULL && zbc_bs_secret_parse(&bs, secret)) {
+        int n = snprintf(board, sizeof board, "your board, committed in the params: ");
+        zbc_bs_fleet_text(board + n, sizeof board - (size_t)n, bs.is_ship, NULL);
+        sodium_memzero(&bs, sizeof bs);
+    }
     json_decref(secret);
     if (ok) {
         json_object_set_new(*result, "game", json_string(e->name));
-        char text[256];
-        snprintf(text, sizeof text, "app %s created: %s, %" PRIu64 " seats, stake %s units\ntx %s\n",
-                 json_string_value(json_object_get(*result, "app_id")), e->name, seats, st,
+        char text[1600];
+        snprintf(text, sizeof text, "app %s created: %s, %" PRIu64 " seats, stake %s units\n%stx %s\n",
+                 json_string_value(json_object_get(*result, "app_id")), e->name, seats, st, board,
                  json_string_value(json_object_get(*result, "transaction_hash")));
         json_object_set_new(*result, "_text", json_string(text));
     }
@@ -121,6 +130,17 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
     char *text = zbc_app_view_text(app, me_text);
+    char *own = zbc_bs_show_own(o, app, me_text); /* battleship: the caller's fleet */
+    if (text != NULL && own != NULL) {
+        size_t n = strlen(text), m = strlen(own);
+        char *both = realloc(text, n + m + 2);
+        if (both != NULL) {
+            both[n] = '\n';
+            memcpy(both + n + 1, own, m + 1);
+            text = both;
+        }
+    }
+    free(own);
     json_t *r = json_deep_copy(app);
     json_object_set_new(r, "api_response", app);
     if (text != NULL)
@@ -196,6 +216,8 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
         return true;
     if (strcmp(sub, "create") == 0)
         return argc >= 2 && zbc_engine_by_name(argv[1]) != NULL;
+    if (strcmp(sub, "join") == 0) /* app join ID; the raw form has a key argument */
+        return argc == 2 && !o->offline;
     if (strcmp(sub, "move") == 0) {
         /* raw form: a key argument (seed hex or "-") or --offline */
         bool key = argc >= 2 && (strcmp(argv[1], "-") == 0 || strlen(argv[1]) == 64);
@@ -214,6 +236,8 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv, jso
         return argc < 3 ? zbc_wfail(f, ZBC_EXIT_USAGE,
                                     "usage: zbc app move ID NOTATION... (e.g. e2e4, fire B7, roll)")
                         : zbc_app_move(o, argv[1], argc - 2, argv + 2, result, f);
+    if (strcmp(sub, "join") == 0)
+        return zbc_app_join(o, argv[1], result, f);
     if (strcmp(sub, "show") == 0)
         return app_show(o, argc, argv, result, f);
     if (strcmp(sub, "list") == 0)

@@ -10,35 +10,10 @@
 #include "apps/games/battleship.h"
 #include "crypto/hex.h"
 #include "testlib.h"
+#include "tests/apps/battleship_boards.h"
 
 extern const struct zbc_engine zbc_engine_battleship;
 static const struct zbc_engine *E = &zbc_engine_battleship;
-
-struct board {
-    uint8_t ship[100];
-    uint8_t salt[100][32];
-    uint8_t commit[3200];
-};
-
-static void make_board(struct board *b, const uint8_t *cells, size_t n,
-                       uint8_t salt_base)
-{
-    memset(b->ship, 0, sizeof b->ship);
-    for (size_t i = 0; i < n; i++)
-        b->ship[cells[i]] = 1;
-    for (int i = 0; i < 100; i++)
-        for (int k = 0; k < 32; k++)
-            b->salt[i][k] = (uint8_t)(salt_base + i * 3 + k);
-    struct zbc_err err;
-    CHECK(zbc_battleship_commitment(b->commit, b->ship, b->salt, &err));
-}
-
-/* Seat 0: A1-A5, C1-C4, E1-E3, G1-G3, I1-I2. */
-static const uint8_t FLEET0[17] = {0, 1, 2, 3, 4, 20, 21, 22, 23, 40, 41, 42,
-                                   60, 61, 62, 80, 81};
-/* Seat 1: A10-E10, A8-D8, J1-J3, H5-H7, F2-G2 (vertical and horizontal). */
-static const uint8_t FLEET1[17] = {9, 19, 29, 39, 49, 7, 17, 27, 37, 90, 91,
-                                   92, 74, 75, 76, 51, 61};
 
 static int mv_fire(struct zbc_game_state *st, uint8_t seat, uint8_t cell,
                    struct zbc_err *err)
@@ -78,6 +53,24 @@ static int mv_reveal_fire(struct zbc_game_state *st, uint8_t seat,
     uint8_t m[35];
     reveal_bytes(m, b, (uint8_t)cell, true, target);
     return E->apply_move(st, seat, m, 35, NULL, err);
+}
+
+/* The final open of a whole board: 04 || 100 x (is_ship || salt). */
+static void open_bytes(uint8_t m[3301], const struct board *b)
+{
+    m[0] = 4;
+    for (int c = 0; c < 100; c++) {
+        m[1 + 33 * c] = b->ship[c];
+        memcpy(m + 2 + 33 * c, b->salt[c], 32);
+    }
+}
+
+static int mv_open(struct zbc_game_state *st, uint8_t seat,
+                   const struct board *b, struct zbc_err *err)
+{
+    static uint8_t m[3301];
+    open_bytes(m, b);
+    return E->apply_move(st, seat, m, 3301, NULL, err);
 }
 
 static int commit(struct zbc_game_state *st, const struct board *b,
@@ -260,8 +253,8 @@ static void test_win_by_seventeen_hits(void)
     CHECK(strstr(buf, "{\"game\":\"battleship\",\"phase\":\"play\",\"turn\":0,"
                       "\"awaiting\":\"reveal\",\"pending\":{\"seat\":0,"
                       "\"cell\":10,\"name\":\"B1\"},") == buf);
-    CHECK(strstr(buf, "\"shots\":1,\"ship_hits\":1}],\"result\":\"ongoing\","
-                      "\"winner\":null}") != NULL);
+    CHECK(strstr(buf, "\"shots\":1,\"ship_hits\":1,\"opened\":false}],\"result\":\"ongoing\","
+                      "\"winner\":null,\"end\":null,\"reason\":null}") != NULL);
     roundtrip(&st);
 
     /* seat 0 reveals B1 (water) alone, then fires; seat 1 keeps missing. */
@@ -281,9 +274,28 @@ static void test_win_by_seventeen_hits(void)
         CHECK(mv_reveal(&st, 0, &b0, &err));
         roundtrip(&st);
     }
-    /* The 17th hit: a reveal-and-fire whose reveal ends the game; the fire
-     * part (a legal target) is void. */
+    /* The 17th hit: a reveal-and-fire whose reveal decides seat 1's board;
+     * the fire part (a legal target) is void.  Seat 0 must now open its
+     * own board before it is paid (docs/games.md "Final open"). */
     CHECK(mv_reveal_fire(&st, 1, &b1, 99, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_ONGOING);
+    CHECK_EQ_INT(E->turn(&st), 0);
+    CHECK(zbc_battleship_open_due(&st, 0));
+    CHECK(!zbc_battleship_open_due(&st, 1));
+    CHECK_EQ_INT(zbc_battleship_pending_cell(&st, 0), -1);
+    CHECK_EQ_INT(E->gen_moves(&st, mv, 100), 0); /* the open is secret */
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\nseat 0 hit 17 ship cells: it must open its whole board (open); "
+                      "the standard fleet wins, any other board loses\n") != NULL);
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"phase\":\"open\",\"turn\":0,\"awaiting\":\"open\",\"pending\":null,") != NULL);
+    roundtrip(&st);
+    CHECK(!mv_fire(&st, 0, 50, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: seat 0 hit 17 ship cells and must now open its whole board");
+    CHECK(!mv_open(&st, 1, &b1, &err));
+    CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
+    CHECK(mv_open(&st, 0, &b0, &err));
     E->result(&st, &res);
     CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
     CHECK_EQ_INT(res.winner, 0);
@@ -291,13 +303,189 @@ static void test_win_by_seventeen_hits(void)
     CHECK_EQ_INT(E->turn(&st), ZBC_NOBODY);
     CHECK_EQ_INT(E->gen_moves(&st, mv, 100), 0);
     CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "Battleship (. unshot, ? awaiting reveal, o water, X ship; opened: - water, # ship)\n") == buf);
     CHECK(strstr(buf, "seat 1 board: 17 shots by seat 0, 17/17 ship cells hit\n") != NULL);
     CHECK(strstr(buf, "seat 0 board: 16 shots by seat 1, 0/17 ship cells hit\n") != NULL);
-    CHECK(strstr(buf, "\nJ  . . . . . . . . . .\nseat 1 board") != NULL); /* J10 not shot */
-    CHECK(strstr(buf, "\nseat 0 wins\n") != NULL);
+    /* seat 0's unshot ships and water as opened; J10 of seat 1 never shot */
+    CHECK(strstr(buf, "\nA  # # # # # - - - - -\n") != NULL);
+    CHECK(strstr(buf, "\nJ  - - - - - - - - - -\nseat 1 board") != NULL);
+    CHECK(strstr(buf, "\nJ  X X X . . . . . . .\nseat 0 hit 17 ship cells and opened the standard fleet: seat 0 wins\n") != NULL);
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"result\":\"win\",\"winner\":0,\"end\":\"sunk\",\"reason\":"
+                      "\"seat 0 hit 17 ship cells and opened the standard fleet: seat 0 wins\"}") != NULL);
+    CHECK(strstr(buf, "\"ship_hits\":0,\"opened\":true}") != NULL);
     roundtrip(&st);
     CHECK(!mv_fire(&st, 0, 50, &err));
     CHECK_EQ_STR(err.msg, "the game is over");
+    CHECK(!mv_open(&st, 0, &b0, &err));
+    CHECK_EQ_STR(err.msg, "the game is over");
+}
+
+/* Plays seat 0 (board a) against seat 1 (board b): seat 0 fires at b's
+ * ships in order, seat 1 at a's water, every reveal honest, until seat 1's
+ * board shows 17 hits (seat 0 must open) or the game ends. */
+static void sink_seat1(struct zbc_game_state *st, const struct board *a,
+                       const struct board *b)
+{
+    struct zbc_err err;
+    CHECK(E->init(st, 2, a->commit, 3200, 0, NULL, &err));
+    CHECK(commit(st, b, &err));
+    uint8_t miss = 0;
+    for (int c = 0; c < 100 && E->turn(st) == 0 && !zbc_battleship_open_due(st, 0); c++) {
+        if (!b->ship[c])
+            continue;
+        CHECK(mv_fire(st, 0, (uint8_t)c, &err));
+        while (a->ship[miss])
+            miss++;
+        if (!mv_reveal_fire(st, 1, b, miss, &err))
+            break;
+        if (zbc_battleship_open_due(st, 0))
+            break;
+        miss++;
+        CHECK(mv_reveal(st, 0, a, &err));
+    }
+}
+
+/* A short fleet (16 ship cells) that sinks the other fleet first loses at
+ * the open; so does a board of 17 ship cells that are not the fleet's
+ * shapes, and one of 18 cells.  The exact amounts each seat gets are the
+ * lifecycle's (a win for the other seat: docs/protocol-apps.md §3). */
+static void test_bad_fleet_loses_at_open(void)
+{
+    static struct board b0, b1;
+    static struct zbc_game_state st;
+    struct zbc_err err;
+    struct zbc_result res;
+    static char buf[4096];
+    make_board(&b1, FLEET1, 17, 100);
+    /* 16 ship cells: FLEET0 without I2 */
+    make_board(&b0, FLEET0, 16, 0);
+    sink_seat1(&st, &b0, &b1);
+    CHECK(zbc_battleship_open_due(&st, 0));
+    roundtrip(&st);
+    CHECK(mv_open(&st, 0, &b0, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 1);
+    CHECK_EQ_INT(E->turn(&st), ZBC_NOBODY);
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\nseat 0 hit 17 ship cells but opened a board of 16 ship cells, "
+                      "not the fleet of 17: seat 1 wins\n") != NULL);
+    CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\"winner\":1,\"end\":\"bad_fleet\"") != NULL);
+    roundtrip(&st);
+
+    /* 17 cells in the wrong shapes (5+5+3+2+2) */
+    const uint8_t wrong[17] = {0, 1, 2, 3, 4, 20, 21, 22, 23, 24, 40, 41, 42,
+                               60, 61, 80, 81};
+    make_board(&b0, wrong, 17, 0);
+    sink_seat1(&st, &b0, &b1);
+    CHECK(mv_open(&st, 0, &b0, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 1);
+    CHECK(E->render(&st, buf, sizeof buf) > 0);
+    CHECK(strstr(buf, "\nseat 0 hit 17 ship cells but opened a board whose 17 ship cells are "
+                      "not the ships 5, 4, 3, 3, 2: seat 1 wins\n") != NULL);
+    roundtrip(&st);
+
+    /* 18 cells: the fleet and one more */
+    make_board(&b0, FLEET0, 17, 0);
+    b0.ship[99] = 1;
+    CHECK(zbc_battleship_commitment(b0.commit, b0.ship, b0.salt, &err));
+    sink_seat1(&st, &b0, &b1);
+    CHECK(mv_open(&st, 0, &b0, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.winner, 1);
+    roundtrip(&st);
+
+    /* seat 1 the opener: it sinks seat 0's fleet with a short board */
+    make_board(&b0, FLEET0, 17, 0);
+    make_board(&b1, FLEET1, 16, 100);
+    CHECK(E->init(&st, 2, b0.commit, 3200, 0, NULL, &err));
+    CHECK(commit(&st, &b1, &err));
+    uint8_t miss = 0;
+    for (int i = 0; i < 17; i++) {
+        while (b1.ship[miss])
+            miss++;
+        CHECK(mv_fire(&st, 0, miss++, &err));
+        CHECK(mv_reveal_fire(&st, 1, &b1, FLEET0[i], &err));
+        CHECK(mv_reveal(&st, 0, &b0, &err) || zbc_battleship_open_due(&st, 1));
+        if (zbc_battleship_open_due(&st, 1))
+            break;
+        E->result(&st, &res);
+        CHECK_EQ_INT(res.kind, ZBC_RESULT_ONGOING);
+    }
+    CHECK(zbc_battleship_open_due(&st, 1));
+    roundtrip(&st);
+    CHECK(mv_open(&st, 1, &b1, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
+    CHECK_EQ_INT(res.winner, 0);
+    roundtrip(&st);
+}
+
+/* The open must match every commitment: a wrong salt or a flipped cell is
+ * refused with the cell named, and the state stays as it was; the seat
+ * can only open honestly or let its clock run out (then the lifecycle's
+ * timeout pays the other seat: tests/consensus/test_battleship_open.c). */
+static void test_open_refusals(void)
+{
+    static struct board b0, b1;
+    static struct zbc_game_state st, before;
+    static uint8_t m[3302];
+    struct zbc_err err;
+    make_board(&b0, FLEET0, 17, 0);
+    make_board(&b1, FLEET1, 17, 100);
+    /* in play: nothing to open */
+    CHECK(E->init(&st, 2, b0.commit, 3200, 0, NULL, &err));
+    open_bytes(m, &b1);
+    CHECK(!E->check_move(&st, 1, m, 3301, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: seat 1 must first commit its board");
+    CHECK(commit(&st, &b1, &err));
+    open_bytes(m, &b0);
+    CHECK(!E->check_move(&st, 0, m, 3301, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: nothing to open: a seat opens its board after its shots hit 17 ship cells");
+
+    sink_seat1(&st, &b0, &b1);
+    CHECK(zbc_battleship_open_due(&st, 0));
+    before = st;
+    open_bytes(m, &b0);
+    m[2 + 33 * 16 + 5] ^= 1; /* wrong salt of B7 */
+    CHECK(!E->apply_move(&st, 0, m, 3301, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the opening of B7 as water does not match the commitment");
+    open_bytes(m, &b0);
+    m[1 + 33 * 99] = 1; /* J10 claimed a ship */
+    CHECK(!E->apply_move(&st, 0, m, 3301, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the opening of J10 as ship does not match the commitment");
+    open_bytes(m, &b0);
+    m[1] = 0; /* A1 is a ship */
+    CHECK(!E->apply_move(&st, 0, m, 3301, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the opening of A1 as water does not match the commitment");
+    open_bytes(m, &b0);
+    m[1 + 33 * 50] = 2;
+    CHECK(!E->apply_move(&st, 0, m, 3301, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the opening of F1 says is_ship 2, want 0 or 1");
+    open_bytes(m, &b0);
+    CHECK(!E->apply_move(&st, 0, m, 3300, NULL, &err));
+    CHECK_EQ_STR(err.msg, "an open move is 3301 bytes (tag 4 and 100 cells of is_ship and salt), got 3300");
+    CHECK(!E->apply_move(&st, 0, m, 3302, NULL, &err));
+    CHECK(!E->apply_move(&st, 0, m, 1, NULL, &err));
+    /* another seat's board (a valid open of seat 1's) is not seat 0's */
+    open_bytes(m, &b1);
+    CHECK(!E->apply_move(&st, 0, m, 3301, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: the opening of A1 as water does not match the commitment");
+    uint8_t r[35];
+    reveal_bytes(r, &b0, 0, false, 0);
+    CHECK(!E->apply_move(&st, 0, r, 34, NULL, &err));
+    CHECK_EQ_STR(err.msg, "illegal move: seat 0 hit 17 ship cells and must now open its whole board");
+    uint8_t t5[2] = {5, 0};
+    CHECK(!E->apply_move(&st, 0, t5, 2, NULL, &err));
+    CHECK_EQ_STR(err.msg, "unknown battleship move tag 5 (0 fire, 1 reveal, 2 reveal and fire, 3 commit, 4 open)");
+    CHECK_EQ_MEM(&st, &before, sizeof st);
+    open_bytes(m, &b0);
+    CHECK(E->check_move(&st, 0, m, 3301, &err));
+    CHECK_EQ_MEM(&st, &before, sizeof st);
 }
 
 /* Seat 1 commits 16 ship cells only: its board cannot be told from an
@@ -435,9 +623,9 @@ static void test_bad_moves(void)
     uint8_t f[2] = {0, 5};
     CHECK(!E->check_move(&st, 1, f, 2, &err));
     CHECK_EQ_STR(err.msg, "illegal move: seat 1 must first commit its board");
-    uint8_t t4[2] = {4, 0};
-    CHECK(!E->check_move(&st, 1, t4, 2, &err));
-    CHECK_EQ_STR(err.msg, "unknown battleship move tag 4 (0 fire, 1 reveal, 2 reveal and fire, 3 commit)");
+    uint8_t t5[2] = {5, 0};
+    CHECK(!E->check_move(&st, 1, t5, 2, &err));
+    CHECK_EQ_STR(err.msg, "unknown battleship move tag 5 (0 fire, 1 reveal, 2 reveal and fire, 3 commit, 4 open)");
     CHECK(commit(&st, &b1, &err));
     CHECK(!E->check_move(&st, 1, m, 3201, &err));
     CHECK_EQ_STR(err.msg, "not your turn: seat 0 is to move");
@@ -517,7 +705,8 @@ static void test_bad_states(void)
     } while (0)
     CHECK(!E->decode(&st, good, n - 1, &err));
     CHECK(!E->decode(&st, good, 0, &err));
-    TRY_BAD(bad[0] = 3);               /* phase */
+    TRY_BAD(bad[0] = 4);               /* phase */
+    TRY_BAD(bad[0] = 3);               /* an open due before the commit */
     TRY_BAD(bad[1] = 0);               /* commit phase, seat 0 to move */
     TRY_BAD(bad[2] = 5);               /* pending in commit phase */
     TRY_BAD(bad[3] = 0);               /* winner in commit phase */
@@ -562,24 +751,81 @@ static void test_bad_states(void)
             bad[4 + i] = i < 16 ? 3 : 2;
         }
     });
-    /* the same boards as a finished game decode */
+    /* the same boards as an open due from seat 0 decode */
     memcpy(bad, good, n);
-    bad[0] = 2;
+    bad[0] = 3;
     bad[1] = 0;
     bad[2] = 0xFF;
-    bad[3] = 0;
+    bad[3] = 0xFF;
     for (int i = 0; i < 17; i++)
         bad[4 + 100 + FLEET1[i]] = 3;
-    for (int i = 0; i < 16; i++)
-        bad[4 + 50 + i] = 2;
+    for (int i = 0; i < 16; i++) /* seat 1 missed: A6-B10 and C5 */
+        bad[4 + (i < 15 ? 5 + i : 24)] = 2;
     CHECK(E->decode(&st, bad, n, &err));
     struct zbc_result res;
     E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_ONGOING);
+    CHECK(zbc_battleship_open_due(&st, 0));
+    static uint8_t open_ok[6604];
+    memcpy(open_ok, bad, n);
+    /* ... but not with the shot counts of seat 1 opening, a winner, a
+     * pending cell, 16 hits, or an opened cell before the end */
+    bad[1] = 1;
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, open_ok, n);
+    bad[3] = 0;
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, open_ok, n);
+    bad[2] = 50;
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, open_ok, n);
+    bad[4 + 100 + FLEET1[0]] = 2;
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, open_ok, n);
+    bad[4 + 99] = 4;
+    CHECK(!E->decode(&st, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "battleship state: opened cells before the game is over");
+    /* seat 0 opened FLEET0 (a standard fleet: seat 0 wins) */
+    memcpy(bad, open_ok, n);
+    bad[0] = 2;
+    bad[3] = 0;
+    for (int c = 0; c < 100; c++)
+        if (bad[4 + c] == 0)
+            bad[4 + c] = 4;
+    for (int i = 0; i < 17; i++)
+        bad[4 + FLEET0[i]] = 5;
+    CHECK(E->decode(&st, bad, n, &err));
+    E->result(&st, &res);
     CHECK_EQ_INT(res.kind, ZBC_RESULT_WIN);
     CHECK_EQ_INT(res.winner, 0);
-    /* ... but not with the shot counts of seat 1 winning */
+    static uint8_t over_ok[6604];
+    memcpy(over_ok, bad, n);
+    bad[1] = 1;
+    bad[3] = 1; /* the standard fleet opened: seat 1 cannot be the winner */
+    CHECK(!E->decode(&st, bad, n, &err));
+    CHECK_EQ_STR(err.msg, "battleship state: seat 0 opened its board, so seat 0 wins, not seat 1");
+    memcpy(bad, over_ok, n);
+    bad[4 + 99] = 0; /* an opened board with an unshot cell */
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, over_ok, n);
+    bad[4 + 100 + 99] = 4; /* both boards opened */
+    CHECK(!E->decode(&st, bad, n, &err));
+    memcpy(bad, over_ok, n);
+    bad[4 + 100 + 99] = 6; /* cell value 6 */
+    CHECK(!E->decode(&st, bad, n, &err));
+    /* the opened board short of a ship: seat 1 must be the winner */
+    memcpy(bad, over_ok, n);
+    bad[4 + FLEET0[16]] = 4;
+    CHECK(!E->decode(&st, bad, n, &err));
     bad[1] = 1;
     bad[3] = 1;
+    CHECK(E->decode(&st, bad, n, &err));
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.winner, 1);
+    /* a finished game with 17 hits and no opened board is not a state */
+    memcpy(bad, open_ok, n);
+    bad[0] = 2;
+    bad[3] = 0;
     CHECK(!E->decode(&st, bad, n, &err));
 #undef TRY_BAD
 }
@@ -630,6 +876,27 @@ static void test_notation(void)
     CHECK_EQ_INT(strlen(txt), 6407);
     CHECK_EQ_STR(txt, ctext);
     CHECK_EQ_INT(E->format_move(NULL, mv, n, txt, 100), 0);
+
+    /* open HEX: 100 x (is_ship || salt) as 6600 hex characters */
+    static uint8_t om[3301];
+    static char otext[6700];
+    open_bytes(om, &b1);
+    strcpy(otext, "open ");
+    zbc_hex_encode(otext + 5, om + 1, 3300);
+    CHECK(E->parse_move(NULL, 0, otext, mv, sizeof mv, &n, &err));
+    CHECK_EQ_INT(n, 3301);
+    CHECK_EQ_MEM(mv, om, 3301);
+    CHECK(E->format_move(NULL, mv, n, txt, sizeof txt) == 1);
+    CHECK_EQ_STR(txt, otext);
+    CHECK(!E->parse_move(NULL, 0, otext, mv, 3300, &n, &err));
+    CHECK(!E->parse_move(NULL, 0, "open", mv, sizeof mv, &n, &err));
+    CHECK_EQ_STR(err.msg, "open needs the whole board as 6600 hex characters (is_ship and salt "
+                          "of each of the 100 cells; the wallet fills them in)");
+    otext[6604] = '\0';
+    CHECK(!E->parse_move(NULL, 0, otext, mv, sizeof mv, &n, &err));
+    mv[1] = 2; /* is_ship 2 has no notation */
+    CHECK_EQ_INT(E->format_move(NULL, mv, 3301, txt, sizeof txt), 0);
+    CHECK_EQ_INT(E->format_move(NULL, om, 3300, txt, sizeof txt), 0);
 
     CHECK(!E->parse_move(NULL, 0, "fire K1", mv, sizeof mv, &n, &err));
     CHECK(!E->parse_move(NULL, 0, "fire", mv, sizeof mv, &n, &err));
@@ -758,7 +1025,12 @@ static void test_random_playouts(void)
             }
             CHECK(t == 0 || t == 1);
             int pend = zbc_battleship_pending_cell(&st, (uint8_t)t);
-            if (pend < 0) {
+            if (zbc_battleship_open_due(&st, (uint8_t)t)) {
+                /* 17 hits: the honest shooter opens its board and wins */
+                CHECK_EQ_INT(n, 0);
+                CHECK_EQ_INT(hits[t], 17);
+                CHECK(mv_open(&st, (uint8_t)t, &boards[t], &err));
+            } else if (pend < 0) {
                 /* the fire moves accepted are exactly those listed */
                 CHECK_EQ_INT(n, 100 - shots[t]);
                 bool listed[100] = {false};
@@ -821,6 +1093,8 @@ int main(void)
     TEST_RUN(test_win_by_seventeen_hits);
     TEST_RUN(test_cheater_with_few_ships);
     TEST_RUN(test_cheater_caught_early);
+    TEST_RUN(test_bad_fleet_loses_at_open);
+    TEST_RUN(test_open_refusals);
     TEST_RUN(test_bad_moves);
     TEST_RUN(test_bad_states);
     TEST_RUN(test_notation);
