@@ -143,8 +143,7 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
     char *text = zbc_app_view_text(app, me_text);
-    json_t *r = json_deep_copy(app);
-    json_object_set_new(r, "api_response", app);
+    json_t *r = app; /* --json: the app object, once */
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
     free(text);

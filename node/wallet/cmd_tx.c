@@ -11,6 +11,7 @@
 #include "crypto/sig.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/help.h"
 #include "node/wallet/out.h"
 #include "node/wallet/submit.h"
 #include "node/wallet/txbuild.h"
@@ -39,6 +40,10 @@ static int tx_get(const struct zbc_opts *o, const char *hash, int status, json_t
     struct zbc_err err;
     if (!zbc_client_check_tx(reply, hash, &confirmed, &height, &err))
         return zbc_client_bad_reply(f, reply, &err);
+    const char *why;
+    uint32_t at;
+    if (zbc_client_tx_dropped(reply, &why, &at))
+        return zbc_client_fail_dropped(f, reply, hash);
     if (status && o->wait && !confirmed) {
         json_decref(reply);
         if (!zbc_wait_confirmed(&reply, hash, o, f))
@@ -241,5 +246,6 @@ int zbc_cmd_tx(const struct zbc_opts *o, int argc, const char *const *argv, json
         return tx_prepare(o, argc - 1, argv + 1, result, f);
     if (strcmp(sub, "submit") == 0)
         return tx_submit(o, argc - 1, result, f);
-    return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown tx command '%s' (status, show, prepare, submit)", sub);
+    static const char *const subs[] = {"status", "show", "prepare", "submit"};
+    return zbc_fail_unknown(f, "tx command", sub, subs, 4);
 }

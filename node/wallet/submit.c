@@ -1,6 +1,7 @@
 #include "node/wallet/submit.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -36,6 +37,10 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
             struct zbc_err err;
             if (!zbc_client_check_tx(st, hash_hex, &confirmed, &height, &err))
                 return zbc_client_bad_reply(f, st, &err);
+            const char *why;
+            uint32_t at;
+            if (zbc_client_tx_dropped(st, &why, &at))
+                return zbc_client_fail_dropped(f, st, hash_hex);
             json_t *fin = json_object_get(st, "final");
             json_t *applied = json_object_get(st, "applied");
             if (confirmed && ((fin != NULL && !json_is_boolean(fin)) ||
@@ -92,6 +97,13 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     free(body);
     if (!ok) {
         json_decref(payload);
+        /* one app transaction per sender and app waits in the pool
+         * (docs/wallet.md "Apps"): say what to do */
+        if (strstr(f->err.msg, "already waiting in the mempool") != NULL) {
+            size_t n = strlen(f->err.msg);
+            snprintf(f->err.msg + n, sizeof f->err.msg - n,
+                     " (use --wait, or wait for the first move to be in a block)");
+        }
         return 0;
     }
     char hash[65];
