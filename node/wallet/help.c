@@ -98,8 +98,8 @@ int zbc_fail_unknown(struct zbc_wfail *f, const char *what, const char *w,
 /* The notation example and params words of every game.  The engines have
  * no example text of their own (apps/engine.h); this table is the
  * wallet's, and tests/wallet/test_help.c checks that every registered
- * engine has a row, that each params example is accepted by the engine
- * and that each notation example's first word parses. */
+ * engine has a row and that each params example (its first word) is
+ * accepted by the engine. */
 static const struct {
     const char *game, *example, *params;
 } GAMES[] = {
