@@ -162,14 +162,18 @@ static void short_addr(char *out, size_t cap, const char *addr)
 }
 
 /* The outcome of a summary (docs/api.md §10: "outcome" a string, or an
- * object with one), else "". */
+ * object with one; else "ending" once "ended" is set), else "". */
 static const char *summary_outcome(const json_t *a)
 {
     const json_t *oc = json_object_get(a, "outcome");
     if (json_is_object(oc))
         oc = json_object_get(oc, "outcome");
     const char *s = json_string_value(oc);
-    return s != NULL ? s : "";
+    if (s != NULL)
+        return s;
+    /* a node before the outcome record: its "ending" once the app ended */
+    s = json_string_value(json_object_get(a, "ending"));
+    return s != NULL && json_is_integer(json_object_get(a, "ended")) ? s : "";
 }
 
 /* One app of the list: id, game, state, seats, stake; the players by

@@ -28,24 +28,30 @@ size_t zbc_edit_distance(const char *a, const char *b)
         n = WORD_MAX;
     if (m > WORD_MAX)
         m = WORD_MAX;
-    size_t row[WORD_MAX + 1];
+    /* optimal string alignment: rows i-2, i-1 and i */
+    size_t r0[WORD_MAX + 1], r1[WORD_MAX + 1], r2[WORD_MAX + 1];
+    size_t *pp = r0, *prev = r1, *cur = r2;
     for (size_t j = 0; j <= m; j++)
-        row[j] = j;
+        prev[j] = j;
     for (size_t i = 1; i <= n; i++) {
-        size_t diag = row[0];
-        row[0] = i;
+        cur[0] = i;
         for (size_t j = 1; j <= m; j++) {
-            size_t up = row[j];
-            size_t best = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            row[j] = best;
-            diag = up;
+            size_t best = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < best)
+                best = prev[j] + 1;
+            if (cur[j - 1] + 1 < best)
+                best = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                pp[j - 2] + 1 < best)
+                best = pp[j - 2] + 1;
+            cur[j] = best;
         }
+        size_t *t = pp;
+        pp = prev;
+        prev = cur;
+        cur = t;
     }
-    return row[m];
+    return prev[m];
 }
 
 const char *zbc_suggest(const char *w, const char *const *words, size_t n)

@@ -9,7 +9,8 @@
 
 #include "node/client/fail.h"
 
-/* Levenshtein distance (insert, delete, substitute: 1 each); words
+/* Edit distance: insert, delete, substitute and swap two neighbours cost
+ * 1 each (optimal string alignment: "lsit" is 1 from "list"); words
  * longer than 64 bytes are compared on their first 64. */
 size_t zbc_edit_distance(const char *a, const char *b);
 

@@ -126,9 +126,16 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     json_t *r = json_object();
     json_object_set_new(r, "transaction_hash", json_string(hash));
     json_object_set_new(r, "transaction_type", json_integer(w->tx.type));
-    json_object_set(r, "sender_account_address", json_object_get(payload, "sender_account_address"));
-    json_object_set(r, "recipient_account_address",
-                    json_object_get(payload, "recipient_account_address"));
+    /* addresses in their text form (ZBC_...), not the payload's bytes */
+    char sender[ZBC_ADDR_TEXT_MAX], recipient[ZBC_ADDR_TEXT_MAX];
+    zbc_addr_to_text(sender, &w->tx.sender);
+    json_object_set_new(r, "sender_account_address", json_string(sender));
+    if (w->tx.recipient.type == ZBC_ACCT_EMPTY) {
+        json_object_set_new(r, "recipient_account_address", json_null());
+    } else {
+        zbc_addr_to_text(recipient, &w->tx.recipient);
+        json_object_set_new(r, "recipient_account_address", json_string(recipient));
+    }
     json_object_set_new(r, "fee", json_integer(w->tx.fee));
     json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
     json_object_set_new(r, "api_response", reply);

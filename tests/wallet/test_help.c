@@ -14,7 +14,10 @@ static void test_distance(void)
     CHECK_EQ_INT(zbc_edit_distance("kitten", "sitting"), 3);
     CHECK_EQ_INT(zbc_edit_distance("abc", ""), 3);
     CHECK_EQ_INT(zbc_edit_distance("", "abcd"), 4);
-    CHECK_EQ_INT(zbc_edit_distance("ab", "ba"), 2);         /* no transposition */
+    CHECK_EQ_INT(zbc_edit_distance("ab", "ba"), 1);         /* a swap */
+    CHECK_EQ_INT(zbc_edit_distance("lsit", "list"), 1);
+    CHECK_EQ_INT(zbc_edit_distance("ca", "abc"), 3);         /* OSA, not Damerau (2) */
+    CHECK_EQ_INT(zbc_edit_distance("stauts", "status"), 1);
     /* words longer than 64 bytes are compared on their first 64 */
     char a[200], b[200];
     memset(a, 'x', 199);
@@ -34,7 +37,8 @@ static void test_suggest(void)
     CHECK(zbc_suggest("c", games, 5) == NULL);                /* prefix of three */
     CHECK(zbc_suggest("monopoly", games, 5) == NULL);
     CHECK(zbc_suggest("", games, 5) == NULL);
-    CHECK(zbc_suggest("dtos", games, 5) == NULL);             /* 2 edits on 4 letters */
+    CHECK_EQ_STR(zbc_suggest("dtos", games, 5), "dots");      /* a swap */
+    CHECK(zbc_suggest("doxy", games, 5) == NULL);             /* 2 edits on 4 letters */
     CHECK_EQ_STR(zbc_suggest("dot", games, 5), "dots");
     char t[128];
     zbc_suggest_text(t, sizeof t, "chesss", games, 5);
