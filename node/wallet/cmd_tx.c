@@ -9,6 +9,8 @@
 
 #include "crypto/hex.h"
 #include "crypto/sig.h"
+#include "node/client/reply.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/help.h"
@@ -48,6 +50,18 @@ static int tx_get(const struct zbc_opts *o, const char *hash, int status, json_t
         json_decref(reply);
         if (!zbc_wait_confirmed(&reply, hash, o, f))
             return 0;
+    }
+    /* amounts a person reads also in ZBC (the units stay) */
+    static const char *const money[] = {"amount", "fee", "stake"};
+    for (size_t i = 0; i < sizeof money / sizeof money[0]; i++) {
+        uint64_t v;
+        char key[16], zs[32];
+        if (json_object_get(reply, money[i]) == NULL ||
+            !zbc_reply_u64(reply, money[i], 0, UINT64_MAX, "tx", &v, &err))
+            continue;
+        zbc_amount_format(zs, v);
+        snprintf(key, sizeof key, "%s_zbc", money[i]);
+        json_object_set_new(reply, key, json_string(zs));
     }
     *result = reply;
     return 1;

@@ -125,6 +125,9 @@ class WalletUx(ZbcTest):
         # send to a name; the amount in ZBC; units in JSON
         r = self.zbc("send", "carol", "1.98ZBC", "--from", "alice", "--fee", FEE, "--wait")
         assert_equal(r["recipient_account_address"], carol, "send to the name carol")
+        assert_equal((r["amount"], r["amount_zbc"], r["fee_zbc"]), (198_000_000, "1.98 ZBC",
+                     "0.02 ZBC"), "send: units and ZBC text")
+        sent = r["transaction_hash"]
         assert_equal(self.zbc("balance", "carol")["balance"], 198_000_000, "carol got 1.98 ZBC")
         assert_equal(self.zbc("balance", carol)["balance_zbc"], "1.98 ZBC", "1.98 ZBC")
 
@@ -228,6 +231,13 @@ class WalletUx(ZbcTest):
         stranger = self.zbc("key", "derive", "22" * 32, node=False)["address"]
         r = self.zbc("history", stranger)
         assert_equal((r["entries"], r["next_cursor"]), ([], None), "unknown account: empty")
+
+        # amounts a person reads: send's text, tx show's ZBC fields
+        t = self.text("send", "carol", "0.5ZBC", "--from", "alice", "--fee", FEE).stdout
+        assert_true(t.startswith("sent 0.5 ZBC to carol (%s), fee 0.02 ZBC\n" % carol),
+                    "send text: %r" % t)
+        r = self.zbc("tx", "show", sent)
+        assert_equal((r["amount_zbc"], r["fee_zbc"]), ("1.98 ZBC", "0.02 ZBC"), "tx show in ZBC")
 
         # --- a transaction dropped from the pool: tx status says why ---
         # a timestamp 3598 s old is admitted now but too old for the next block
