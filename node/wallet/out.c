@@ -66,7 +66,8 @@ static void print_value(const char *key, json_t *v, int indent)
 
 /* u64 ids are strings in the wallet's JSON (docs/wallet.md "Output"): a
  * JSON integer under "app_id", "id" or "ref" becomes its decimal text,
- * everywhere except inside "api_response" (the node's reply verbatim). */
+ * everywhere except inside "api_response" (the node's reply verbatim) and
+ * "payload" (the exact POST /api/v1/transactions object, docs/api.md §3). */
 void zbc_out_ids_as_strings(json_t *v)
 {
     if (json_is_array(v)) {
@@ -82,7 +83,7 @@ void zbc_out_ids_as_strings(json_t *v)
     const char *k;
     json_t *e;
     json_object_foreach(v, k, e) {
-        if (strcmp(k, "api_response") == 0)
+        if (strcmp(k, "api_response") == 0 || strcmp(k, "payload") == 0)
             continue;
         if (json_is_integer(e) && (strcmp(k, "app_id") == 0 || strcmp(k, "id") == 0 ||
                                    strcmp(k, "ref") == 0)) {
