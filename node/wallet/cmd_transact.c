@@ -44,7 +44,7 @@ static int signing_seed(uint8_t seed[32], const struct zbc_opts *o, const char *
 }
 
 /* send's text for a person: "sent 1.5 ZBC to bob (ZBC_...), fee 0.05 ZBC"
- * before the pool/block line; JSON gains amount, amount_zbc, fee_zbc. */
+ * before the pool/block line; JSON gains amount and amount_zbc. */
 static void describe_send(json_t *r, const struct zbc_wtx *w, const char *typed)
 {
     char amt[32], fee[32], to[ZBC_ADDR_TEXT_MAX];
@@ -53,7 +53,6 @@ static void describe_send(json_t *r, const struct zbc_wtx *w, const char *typed)
     zbc_addr_to_text(to, &w->tx.recipient);
     json_object_set_new(r, "amount", json_integer((json_int_t)w->body.u.send.amount));
     json_object_set_new(r, "amount_zbc", json_string(amt));
-    json_object_set_new(r, "fee_zbc", json_string(fee));
     const char *rest = json_string_value(json_object_get(r, "_text"));
     struct zbc_addr a;
     struct zbc_err err;

@@ -108,6 +108,9 @@ static int tx_prepare(const struct zbc_opts *o, int argc, const char *const *arg
     json_object_set_new(r, "sender", json_string(sender));
     json_object_set_new(r, "transaction_type", json_integer(w->tx.type));
     json_object_set_new(r, "fee", json_integer(w->tx.fee));
+    char fee[32];
+    zbc_amount_format(fee, (uint64_t)w->tx.fee);
+    json_object_set_new(r, "fee_zbc", json_string(fee));
     json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
     json_object_set_new(r, "signing_version", json_integer(chain.signing_version));
     if (chain.signing_version == 2)

@@ -9,6 +9,7 @@
 
 #include "crypto/hex.h"
 #include "node/client/reply.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/client.h"
 #include "node/wallet/out.h"
 
@@ -137,6 +138,9 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_object_set_new(r, "recipient_account_address", json_string(recipient));
     }
     json_object_set_new(r, "fee", json_integer(w->tx.fee));
+    char fee[32];
+    zbc_amount_format(fee, (uint64_t)w->tx.fee);
+    json_object_set_new(r, "fee_zbc", json_string(fee));
     json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
     json_object_set_new(r, "api_response", reply);
     json_decref(payload);
