@@ -22,6 +22,7 @@
 #include "node/wallet/cmds.h"
 #include "node/wallet/help.h"
 #include "node/wallet/names.h"
+#include "node/wallet/textbuf.h"
 
 #define PARAMS_MAX 8192
 
@@ -177,8 +178,9 @@ static const char *summary_outcome(const json_t *a)
 }
 
 /* One app of the list: id, game, state, seats, stake; the players by
- * wallet name where known; the outcome when it ended. */
-static void list_entry(char **text, size_t *len, size_t *cap, const json_t *a, const char *me,
+ * wallet name where known; the outcome when it ended.  Text from the node
+ * is cut to a sane width. */
+static void list_entry(struct zbc_textbuf *b, const json_t *a, const char *me,
                        const struct zbc_names *nm)
 {
     uint64_t stake = 0;
@@ -187,41 +189,30 @@ static void list_entry(char **text, size_t *len, size_t *cap, const json_t *a, c
         stake = 0;
     char zs[32];
     zbc_amount_format(zs, stake);
-    size_t need = *len + 1024 + 160 * json_array_size(json_object_get(a, "players"));
-    if (need > *cap) {
-        char *g = realloc(*text, need);
-        if (g == NULL)
-            return;
-        *text = g;
-        *cap = need;
-    }
     const char *oc = summary_outcome(a);
-    *len += (size_t)snprintf(*text + *len, *cap - *len,
-                             "%-20s %-10s %-9s seats %lld/%lld  stake %s  created %lld%s%s\n",
-                             json_string_value(json_object_get(a, "id")),
-                             json_string_value(json_object_get(a, "game")),
-                             json_string_value(json_object_get(a, "status")),
-                             json_integer_value(json_object_get(a, "seated")),
-                             json_integer_value(json_object_get(a, "seats")), zs,
-                             json_integer_value(json_object_get(a, "created")),
-                             oc[0] ? "  result: " : "", oc);
+    zbc_textbuf_add(b, "%-20.24s %-10.16s %-9.12s seats %lld/%lld  stake %s  created %lld%s%.40s\n",
+                    json_string_value(json_object_get(a, "id")),
+                    json_string_value(json_object_get(a, "game")),
+                    json_string_value(json_object_get(a, "status")),
+                    json_integer_value(json_object_get(a, "seated")),
+                    json_integer_value(json_object_get(a, "seats")), zs,
+                    json_integer_value(json_object_get(a, "created")),
+                    oc[0] ? "  result: " : "", oc);
     json_t *players = json_object_get(a, "players"), *p;
     size_t i;
     if (json_array_size(players) == 0)
         return;
-    *len += (size_t)snprintf(*text + *len, *cap - *len, "  players:");
+    zbc_textbuf_add(b, "  players:");
     json_array_foreach(players, i, p) {
         const char *addr = json_string_value(json_object_get(p, "address"));
         const char *name = zbc_names_find(nm, addr);
         char sh[48];
         short_addr(sh, sizeof sh, addr);
-        *len += (size_t)snprintf(*text + *len, *cap - *len, " %s%lld %s%s",
-                                 i ? "| seat " : "seat ",
-                                 json_integer_value(json_object_get(p, "seat")),
-                                 name != NULL ? name : sh,
-                                 me != NULL && strcmp(addr, me) == 0 ? " (you)" : "");
+        zbc_textbuf_add(b, " %s%lld %s%s", i ? "| seat " : "seat ",
+                        json_integer_value(json_object_get(p, "seat")), name != NULL ? name : sh,
+                        me != NULL && strcmp(addr, me) == 0 ? " (you)" : "");
     }
-    *len += (size_t)snprintf(*text + *len, *cap - *len, "\n");
+    zbc_textbuf_add(b, "\n");
 }
 
 static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, json_t **result)
@@ -284,17 +275,14 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     }
     struct zbc_names nm;
     zbc_names_load(&nm, o);
-    size_t cap = 256, len = 0;
-    char *text = malloc(cap);
-    if (text != NULL) {
-        text[0] = '\0';
-        if (json_array_size(apps) == 0)
-            len += (size_t)snprintf(text, cap, "no apps%s%s\n", who_text[0] ? " of " : "",
-                                    who_text[0] ? (o->player ? o->player : "yours") : "");
-        json_array_foreach(apps, i, a) {
-            list_entry(&text, &len, &cap, a, me_text[0] ? me_text : NULL, &nm);
-        }
+    struct zbc_textbuf b = {0};
+    if (json_array_size(apps) == 0)
+        zbc_textbuf_add(&b, "no apps%s%.80s\n", who_text[0] ? " of " : "",
+                        who_text[0] ? (o->player ? o->player : "yours") : "");
+    json_array_foreach(apps, i, a) {
+        list_entry(&b, a, me_text[0] ? me_text : NULL, &nm);
     }
+    char *text = zbc_textbuf_take(&b);
     zbc_names_free(&nm);
     /* JSON: the summaries with their stake also in ZBC text */
     json_t *out = json_deep_copy(apps);

@@ -19,8 +19,10 @@
 #include "node/wallet/cmds.h"
 #include "node/wallet/history.h"
 #include "node/wallet/names.h"
+#include "node/wallet/textbuf.h"
 
-#define HISTORY_ALL_MAX 10000 /* --all stops after this many entries */
+#define HISTORY_ALL_MAX 10000  /* --all stops after this many entries */
+#define HISTORY_PAGES_MAX 200  /* ... or this many pages */
 #define CURSOR_MAX 128
 
 static const char what[] = "the node's account history";
@@ -311,6 +313,7 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
     if (o->cursor != NULL)
         snprintf(cursor, sizeof cursor, "%s", o->cursor);
     bool truncated = false;
+    size_t pages = 0;
     for (;;) {
         json_t *reply;
         if (!page(&reply, o, addr, o->all ? 100 : limit, cursor[0] ? cursor : NULL, f)) {
@@ -329,7 +332,8 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
             json_decref(all);
             return zbc_client_bad_reply(f, last, &err);
         }
-        if (json_array_size(all) >= HISTORY_ALL_MAX) {
+        /* bounded whatever the node does (empty pages, cursors in a cycle) */
+        if (json_array_size(all) >= HISTORY_ALL_MAX || ++pages >= HISTORY_PAGES_MAX) {
             truncated = true;
             break;
         }
@@ -346,27 +350,17 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
         if (strcmp(k, "app_move") == 0 && strlen(str_of(e, "data")) > 8 && games == NULL)
             games = games_of(o, addr);
     }
-    size_t cap = 256 + 600 * json_array_size(all), len = 0;
-    char *text = malloc(cap);
-    if (text == NULL) {
-        zbc_names_free(&nm);
-        json_decref(games);
-        json_decref(all);
-        json_decref(last);
-        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
-    }
-    text[0] = '\0';
-    len += (size_t)snprintf(text, cap, "history of %s%s%s%s, newest first\n",
-                            name[0] ? name : addr, name[0] ? " (" : "", name[0] ? addr : "",
-                            name[0] ? ")" : "");
+    struct zbc_textbuf tb = {0};
+    zbc_textbuf_add(&tb, "history of %s%s%s%s, newest first\n", name[0] ? name : addr,
+                    name[0] ? " (" : "", name[0] ? addr : "", name[0] ? ")" : "");
     if (json_array_size(all) == 0)
-        len += (size_t)snprintf(text + len, cap - len, "  no transactions or app events\n");
+        zbc_textbuf_add(&tb, "  no transactions or app events\n");
     json_array_foreach(all, i, e) {
         char idbuf[24], line[600];
         snprintf(idbuf, sizeof idbuf, "%" PRIu64, u64_of(e, "ref"));
         const char *game = games != NULL ? json_string_value(json_object_get(games, idbuf)) : NULL;
         zbc_history_line(line, sizeof line, e, addr, &nm, game);
-        len += (size_t)snprintf(text + len, cap - len, "%s\n", line);
+        zbc_textbuf_add(&tb, "%s\n", line);
         /* JSON: u64 ids as strings, amounts also in ZBC text, the line */
         char amt[32];
         zbc_amount_format(amt, u64_of(e, "amount"));
@@ -380,9 +374,9 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
     }
     const char *next = json_string_value(json_object_get(last, "next_cursor"));
     if (next != NULL && (!o->all || truncated))
-        snprintf(text + len, cap - len, "more: zbc history %s --cursor %s%s\n",
-                 name[0] ? name : addr, next,
-                 truncated ? " (--all stops after 10000 entries)" : "");
+        zbc_textbuf_add(&tb, "more: zbc history %s --cursor %s%s\n", name[0] ? name : addr,
+                        next, truncated ? " (--all stops after 10000 entries or 200 pages)" : "");
+    char *text = zbc_textbuf_take(&tb);
     zbc_names_free(&nm);
     json_decref(games);
 
@@ -394,7 +388,8 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
     json_object_set_new(r, "count", json_integer((json_int_t)json_array_size(all)));
     json_object_set_new(r, "next_cursor", next != NULL ? json_string(next) : json_null());
     json_object_set(r, "height", json_object_get(last, "height"));
-    json_object_set_new(r, "_text", json_string(text));
+    if (text != NULL)
+        json_object_set_new(r, "_text", json_string(text));
     free(text);
     json_decref(last);
     *result = r;

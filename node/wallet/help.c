@@ -1,12 +1,12 @@
 /* zbc's help texts, --version and "did you mean" (docs/wallet.md "Help"). */
 #include "node/wallet/help.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "apps/engine.h"
 #include "node/wallet/opts.h"
+#include "node/wallet/textbuf.h"
 
 #ifndef ZBC_VERSION
 #define ZBC_VERSION "unknown"
@@ -141,47 +141,10 @@ static const char *game_params(const char *game)
     return NULL;
 }
 
-struct buf {
-    char *p;
-    size_t len, cap;
-    int oom;
-};
-
-static void add(struct buf *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(b->p + b->len, b->cap - b->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            b->oom = 1;
-            return;
-        }
-        if ((size_t)n < b->cap - b->len) {
-            b->len += (size_t)n;
-            return;
-        }
-        size_t cap = 2 * b->cap + (size_t)n;
-        char *g = realloc(b->p, cap);
-        if (g == NULL) {
-            b->oom = 1;
-            return;
-        }
-        b->p = g;
-        b->cap = cap;
-    }
-}
-
 char *zbc_help_games(void)
 {
-    struct buf b = {malloc(4096), 0, 4096, 0};
-    if (b.p == NULL)
-        return NULL;
-    b.p[0] = '\0';
-    add(&b,
+    struct zbc_textbuf b = {0};
+    zbc_textbuf_add(&b,
         "usage: zbc app create GAME [--stake AMOUNT] [--seats N] [--params k=v|HEX]\n"
         "                           [--opponent ADDRESS|NAME] [--board CELLS]\n"
         "\n"
@@ -197,14 +160,14 @@ char *zbc_help_games(void)
         const char *ex = zbc_help_game_example((*e)->name);
         const char *pw = game_params((*e)->name);
         if ((*e)->min_seats == (*e)->max_seats)
-            add(&b, "  %-11s %u seats", (*e)->name, (*e)->min_seats);
+            zbc_textbuf_add(&b, "  %-11s %u seats", (*e)->name, (*e)->min_seats);
         else
-            add(&b, "  %-11s %u-%u seats", (*e)->name, (*e)->min_seats, (*e)->max_seats);
-        add(&b, "%s%s%s\n", (*e)->dice ? ", dice" : "", pw != NULL ? "; --params " : "",
+            zbc_textbuf_add(&b, "  %-11s %u-%u seats", (*e)->name, (*e)->min_seats, (*e)->max_seats);
+        zbc_textbuf_add(&b, "%s%s%s\n", (*e)->dice ? ", dice" : "", pw != NULL ? "; --params " : "",
             pw != NULL ? pw : "");
-        add(&b, "              moves: %s\n", ex != NULL ? ex : "see docs/games.md");
+        zbc_textbuf_add(&b, "              moves: %s\n", ex != NULL ? ex : "see docs/games.md");
     }
-    add(&b,
+    zbc_textbuf_add(&b,
         "\n"
         "solo bets against the apps fund (zbc bet --help):\n"
         "  dice under|over PCT   coin heads|tails   roulette KIND [N]   limbo X\n"
@@ -214,11 +177,7 @@ char *zbc_help_games(void)
         "  zbc app create dots --seats 3 --params size=5x3 --stake 0.5ZBC\n"
         "  zbc app create battleship --stake 2ZBC      (a random fleet, kept in the wallet)\n"
         "raw form: zbc app create [SEED|-] TYPE STAKE SEATS [--params-hex H]\n");
-    if (b.oom) {
-        free(b.p);
-        return NULL;
-    }
-    return b.p;
+    return zbc_textbuf_take(&b);
 }
 
 /* ---- help texts ---- */

@@ -251,6 +251,15 @@ class WalletCli(ZbcTest):
             r = self.zbc(*args, node=False, expect=1)
             th.join(5)
             assert_true(want in r["error"], "hostile history %r: %r" % (want, r["error"]))
+        # empty pages whose cursors run in a cycle: --all stops after 200 pages
+        empty = dict(page1, entries=[])
+        routes = {base + "?limit=100": dict(empty, next_cursor="a"),
+                  base + "?limit=100&cursor=a": dict(empty, next_cursor="b"),
+                  base + "?limit=100&cursor=b": dict(empty, next_cursor="a")}
+        port, th = path_server(routes, 200)
+        r = self.zbc("history", ADDR, "--all", "--api", "http://127.0.0.1:%d" % port, node=False)
+        th.join(10)
+        assert_equal((r["count"], r["next_cursor"] in ("a", "b")), (0, True), "cycle bounded")
         for bad in (["--limit", "0"], ["--limit", "101"], ["--cursor", "a b"], ["x", "y"]):
             self.usage("history", ADDR, *bad)
 

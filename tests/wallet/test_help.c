@@ -2,6 +2,7 @@
  * you mean", the generated game list, every help topic. */
 #include "apps/engine.h"
 #include "node/wallet/help.h"
+#include "node/wallet/textbuf.h"
 #include "testlib.h"
 
 static void test_distance(void)
@@ -147,8 +148,31 @@ static void test_topics(void)
     CHECK(strstr(zbc_version_text(), "zbc ") == zbc_version_text());
 }
 
+/* The text buffer never overflows, whatever it is given. */
+static void test_textbuf(void)
+{
+    struct zbc_textbuf b = {0};
+    char *t = zbc_textbuf_take(&b);
+    CHECK(t != NULL && t[0] == '\0');
+    free(t);
+    char big[5000];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    size_t want = 0;
+    for (int i = 0; i < 50; i++) {
+        zbc_textbuf_add(&b, "%d:%s\n", i, i % 10 == 0 ? big : "y");
+        want += (size_t)snprintf(NULL, 0, "%d:%s\n", i, i % 10 == 0 ? big : "y");
+    }
+    CHECK_EQ_INT(want, 25230);
+    t = zbc_textbuf_take(&b);
+    CHECK(t != NULL && strlen(t) == want);
+    CHECK(t != NULL && strncmp(t, "0:xxx", 5) == 0 && strstr(t, "\n49:y\n") != NULL);
+    free(t);
+}
+
 int main(void)
 {
+    TEST_RUN(test_textbuf);
     TEST_RUN(test_distance);
     TEST_RUN(test_suggest);
     TEST_RUN(test_games);
