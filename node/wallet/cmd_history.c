@@ -203,20 +203,38 @@ void zbc_history_line(char *out, size_t cap, const json_t *e, const char *self,
     snprintf(out, cap, "%7" PRIu64 "  %s  %s", u64_of(e, "height"), when[0] ? when : "-", text);
 }
 
-/* A cursor goes into a URL: the characters a next_cursor has
- * ("<height>-<index>"-like tokens), at most CURSOR_MAX. */
+/* A cursor is opaque text the node made (docs/api.md): 1 to CURSOR_MAX
+ * printable ASCII characters without blanks; it is percent-encoded into
+ * the URL. */
 static bool cursor_ok(const char *c)
 {
     size_t n = strlen(c);
     if (n == 0 || n > CURSOR_MAX)
         return false;
-    for (size_t i = 0; i < n; i++) {
-        char ch = c[i];
-        if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-              ch == '-' || ch == '_' || ch == '.' || ch == ':'))
+    for (size_t i = 0; i < n; i++)
+        if ((unsigned char)c[i] <= 0x20 || (unsigned char)c[i] >= 0x7f)
             return false;
-    }
     return true;
+}
+
+/* out (3 * CURSOR_MAX + 1) gets c with every byte outside A-Z a-z 0-9
+ * - _ . ~ as %XX. */
+static void url_escape(char *out, const char *c)
+{
+    static const char hex[] = "0123456789ABCDEF";
+    size_t o = 0;
+    for (; *c != '\0'; c++) {
+        unsigned char ch = (unsigned char)*c;
+        if ((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+            ch == '-' || ch == '_' || ch == '.' || ch == '~') {
+            out[o++] = (char)ch;
+        } else {
+            out[o++] = '%';
+            out[o++] = hex[ch >> 4];
+            out[o++] = hex[ch & 15];
+        }
+    }
+    out[o] = '\0';
 }
 
 /* app id -> game of the account's apps (one list call), for dice faces. */
@@ -248,11 +266,13 @@ static json_t *games_of(const struct zbc_opts *o, const char *addr)
 static int page(json_t **reply, const struct zbc_opts *o, const char *addr, uint64_t limit,
                 const char *cursor, struct zbc_wfail *f)
 {
-    char path[400];
+    char path[600], esc[3 * CURSOR_MAX + 1];
     int n = snprintf(path, sizeof path, "/api/v1/accounts/%s/history?limit=%" PRIu64, addr,
                      limit);
-    if (cursor != NULL)
-        snprintf(path + n, sizeof path - (size_t)n, "&cursor=%s", cursor);
+    if (cursor != NULL) {
+        url_escape(esc, cursor);
+        snprintf(path + n, sizeof path - (size_t)n, "&cursor=%s", esc);
+    }
     struct zbc_client api = {o->api, o->timeout_s, 0};
     if (!zbc_client_call(&api, path, NULL, reply, f))
         return 0;
@@ -274,8 +294,8 @@ static int page(json_t **reply, const struct zbc_opts *o, const char *addr, uint
     if (!zbc_reply_absent(*reply, "next_cursor") &&
         (!zbc_reply_str(*reply, "next_cursor", what, &next, &err) ||
          (!cursor_ok(next) &&
-          !zbc_fail(&err, "%s: \"next_cursor\" is not a cursor (at most %d letters, digits, "
-                    "'-', '_', '.', ':')", what, CURSOR_MAX))))
+          !zbc_fail(&err, "%s: \"next_cursor\" is not a cursor (1 to %d printable "
+                    "characters without blanks)", what, CURSOR_MAX))))
         return zbc_client_bad_reply(f, *reply, &err);
     return 1;
 }

@@ -222,8 +222,8 @@ class WalletCli(ZbcTest):
         page1 = {"address": ADDR, "entries": [e1], "count": 1, "next_cursor": "9-0", "height": 12}
         page2 = {"address": ADDR, "entries": [e2], "count": 1, "next_cursor": None, "height": 12}
         routes = {base + "?limit=100": page1, base + "?limit=100&cursor=9-0": page2,
-                  base + "?limit=1": page1}
-        port, th = path_server(routes, 3)
+                  base + "?limit=1": page1, base + "?limit=20&cursor=x%2By%2F%3D": page2}
+        port, th = path_server(routes, 4)
         api = "http://127.0.0.1:%d" % port
         r = self.zbc("history", ADDR, "--all", "--api", api, node=False)
         assert_equal([e["kind"] for e in r["entries"]], ["transfer", "app_payout"], "--all pages")
@@ -231,10 +231,12 @@ class WalletCli(ZbcTest):
         assert_equal(r["entries"][0]["amount_zbc"], "1.98 ZBC", "amount text")
         assert_equal(r["next_cursor"], None, "last page")
         r = self.zbc("history", ADDR, "--limit", "1", "--api", api, node=False, json_out=False)
-        th.join(5)
         assert_true("sent 1.98 ZBC to ZBC_AAAA" in r.stdout and "2025-12-02 00:00:00" in r.stdout,
                     "history text: %r" % r.stdout)
         assert_true("more: zbc history %s --cursor 9-0" % ADDR in r.stdout, "cursor hint")
+        r = self.zbc("history", ADDR, "--cursor", "x+y/=", "--api", api, node=False)
+        assert_equal(r["entries"][0]["kind"], "app_payout", "a cursor is percent-encoded")
+        th.join(5)
         # hostile pages: a bad entry, a cursor that is not one, a cursor repeated forever
         loop = dict(page1, next_cursor="9-0")
         for routes, want in (
