@@ -80,6 +80,7 @@ class WalletUx(ZbcTest):
             (["key", "lsit"], "did you mean list?"),
             (["help", "ap"], "did you mean app?"),
             (["app", "create", "dice"], "dice is a solo bet"),
+            (["bet", "dcie", "under", "50", "--stake", "1"], "unknown bet 'dcie' (did you mean dice?)"),
             (["balance", "--jsn"], "unknown option '--jsn' (did you mean --json?)"),
             (["app", "list", "--game", "tictactoo"], "did you mean tictactoe?"),
             (["app", "list", "--status", "opne"], "did you mean open?"),
