@@ -62,3 +62,59 @@ void zbc_amount_format(char *out, uint64_t units)
         f[--k] = '\0';
     snprintf(out, 32, "%" PRIu64 ".%s ZBC", whole, f);
 }
+
+/* Whether text at p starts with word. */
+static int starts(const char *p, const char *word)
+{
+    return strncmp(p, word, strlen(word)) == 0;
+}
+
+void zbc_amount_humanize(char *out, size_t cap, const char *text)
+{
+    if (cap == 0)
+        return;
+    out[0] = '\0';
+    int money = strstr(text, "insufficient balance") != NULL ||
+                strstr(text, "insufficient spendable") != NULL;
+    int fee = strstr(text, "fee too low") != NULL;
+    size_t o = 0;
+    const char *p = text;
+    while (*p != '\0' && o + 1 < cap) {
+        int boundary = p == text || !isalnum((unsigned char)p[-1]);
+        if (boundary && isdigit((unsigned char)*p)) {
+            const char *q = p;
+            uint64_t v = 0;
+            int overflow = 0;
+            while (isdigit((unsigned char)*q)) {
+                uint64_t d = (uint64_t)(*q - '0');
+                if (v > (UINT64_MAX - d) / 10)
+                    overflow = 1;
+                v = v * 10 + d;
+                q++;
+            }
+            int amount = !overflow && !isalnum((unsigned char)*q) && *q != '.' &&
+                         ((money && (starts(q, " held") || starts(q, " needed") ||
+                                     starts(q, " pending") ||
+                                     (p - text >= 5 && starts(p - 5, "plus "))) ) ||
+                          (fee && (starts(q, " < minimum") ||
+                                   (p - text >= 8 && starts(p - 8, "minimum ")))));
+            if (amount) {
+                char z[32];
+                zbc_amount_format(z, v);
+                int n = snprintf(out + o, cap - o, "%s", z);
+                if (n < 0 || (size_t)n >= cap - o) {
+                    out[o] = '\0';
+                    return;
+                }
+                o += (size_t)n;
+                p = q;
+                continue;
+            }
+            while (p < q && o + 1 < cap)
+                out[o++] = *p++;
+            continue;
+        }
+        out[o++] = *p++;
+    }
+    out[o] = '\0';
+}

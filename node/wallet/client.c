@@ -1,11 +1,13 @@
 #include "node/wallet/client.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "crypto/hex.h"
+#include "node/wallet/amount.h"
 #include "node/client/http.h"
 #include "node/client/reply.h"
 
@@ -118,8 +120,19 @@ int zbc_client_check_tx(const json_t *reply, const char *hash_hex, bool *confirm
     *height = 0;
     *confirmed = strcmp(status, "confirmed") == 0;
     if (!*confirmed) {
+        if (strcmp(status, "dropped") == 0) {
+            /* evicted from the pool (docs/api.md §5): why, and when */
+            const char *why;
+            uint64_t at;
+            if (!zbc_reply_str(reply, "reason", what, &why, err))
+                return 0;
+            if (!zbc_reply_absent(reply, "dropped_at") &&
+                !zbc_reply_u64(reply, "dropped_at", 0, UINT32_MAX, what, &at, err))
+                return 0;
+            return 1;
+        }
         if (strcmp(status, "mempool") != 0)
-            return zbc_fail(err, "%s: \"status\" '%.40s' is neither mempool nor confirmed",
+            return zbc_fail(err, "%s: \"status\" '%.40s' is not mempool, confirmed or dropped",
                             what, status);
         return 1;
     }
@@ -147,4 +160,35 @@ int zbc_client_check_balance(const json_t *reply, uint64_t *balance, struct zbc_
         !zbc_reply_u64(reply, "spendable_balance", 0, UINT64_MAX, what, &sp, err))
         return 0;
     return 1;
+}
+
+bool zbc_client_tx_dropped(const json_t *reply, const char **reason, uint32_t *at)
+{
+    const char *st = json_string_value(json_object_get(reply, "status"));
+    if (st == NULL || strcmp(st, "dropped") != 0)
+        return false;
+    const char *why = json_string_value(json_object_get(reply, "reason"));
+    *reason = why != NULL ? why : "no reason given";
+    json_t *h = json_object_get(reply, "dropped_at");
+    *at = json_is_integer(h) ? (uint32_t)json_integer_value(h) : 0;
+    return true;
+}
+
+int zbc_client_fail_dropped(struct zbc_wfail *f, json_t *reply, const char *hash)
+{
+    const char *why;
+    uint32_t at;
+    if (!zbc_client_tx_dropped(reply, &why, &at))
+        why = "no reason given", at = 0;
+    char human[ZBC_ERR_MAX], when[48] = "";
+    zbc_amount_humanize(human, sizeof human, why);
+    if (at > 0)
+        snprintf(when, sizeof when, " at block %u", at);
+    enum zbc_exit code = zbc_client_classify(400, why);
+    zbc_wfail(f, code,
+              "dropped: %s (transaction %.64s left the node's pool%s and will not be applied; "
+              "send it again if you still want it)", human, hash, when);
+    f->api_response = reply;
+    f->http_code = 200;
+    return 0;
 }

@@ -48,13 +48,26 @@ int zbc_client_bad_reply(struct zbc_wfail *f, json_t *reply,
 
 /* The shape of GET /api/v1/transactions/<hash>[/status] (docs/api.md §4,
  * §5): "transaction_hash" equal to hash_hex (either case), "status"
- * "mempool" or "confirmed"; when confirmed, "block_height" in
+ * "mempool", "confirmed" or "dropped" (with a "reason" string and
+ * "dropped_at" a height when present; *confirmed false); when confirmed, "block_height" in
  * 1..2^32-1 and, when present, "applied" a boolean (false: a no-op with a
  * string "noop_reason").  *confirmed and *height (0 in the mempool) are
  * set. */
 ZBC_WUR int zbc_client_check_tx(const json_t *reply, const char *hash_hex,
                                 bool *confirmed, uint32_t *height,
                                 struct zbc_err *err);
+
+/* Whether a checked transaction reply is "status": "dropped" (the node
+ * evicted it from its pool: expired, replaced, invalid after a block,
+ * pool full); *reason borrows the reply, *at is "dropped_at" (0 when
+ * absent). */
+bool zbc_client_tx_dropped(const json_t *reply, const char **reason, uint32_t *at);
+
+/* f gets "dropped: REASON (transaction H left the node's pool at block N
+ * and will not be applied; ...)" with the class of the reason's text
+ * (zbc_client_classify: e.g. insufficient balance 4, else rejected 6)
+ * and the reply (owned from here on) as api_response.  Returns 0. */
+int zbc_client_fail_dropped(struct zbc_wfail *f, json_t *reply, const char *hash);
 
 /* The shape of GET /api/v1/accounts/<address> (docs/api.md §6):
  * "balance" a u64 (integer or decimal string), "spendable_balance" a u64

@@ -21,6 +21,9 @@
 #include "node/wallet/battleship_flow.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/help.h"
+#include "node/wallet/names.h"
+#include "node/wallet/textbuf.h"
 
 #define PARAMS_MAX 8192
 
@@ -37,6 +40,23 @@ static int game_params(uint8_t *out, size_t cap, size_t *len, const struct zbc_e
     return 1;
 }
 
+/* "unknown game 'chesss' (did you mean chess?); games: ..." or, for a
+ * solo bet's name, where bets are made. */
+static int unknown_game(const char *name, struct zbc_wfail *f)
+{
+    static const char *const bets[] = {"dice", "coin", "roulette", "limbo"};
+    for (size_t i = 0; i < sizeof bets / sizeof bets[0]; i++)
+        if (strcmp(name, bets[i]) == 0)
+            return zbc_wfail(f, ZBC_EXIT_USAGE,
+                             "%s is a solo bet, not a game: zbc bet %s ... --stake AMOUNT "
+                             "(zbc bet --help)", name, name);
+    const char *names[64];
+    size_t n = 0;
+    for (const struct zbc_engine *const *e = zbc_engines(); *e != NULL && n < 64; e++)
+        names[n++] = (*e)->name;
+    return zbc_fail_unknown(f, "game", name, names, n);
+}
+
 static int app_create(const struct zbc_opts *o, int argc, const char *const *argv,
                       json_t **result, struct zbc_wfail *f)
 {
@@ -46,7 +66,7 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
                          "[--opponent ADDR] [--board CELLS]");
     const struct zbc_engine *e = zbc_engine_by_name(argv[1]);
     if (e == NULL)
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown game '%s' (solo bets: zbc bet)", argv[1]);
+        return unknown_game(argv[1], f);
     uint64_t stake = 0;
     struct zbc_err err;
     if (o->stake != NULL && !zbc_amount_parse(&stake, o->stake, &err))
@@ -104,9 +124,12 @@ static int app_create(const struct zbc_opts *o, int argc, const char *const *arg
     json_decref(secret);
     if (ok) {
         json_object_set_new(*result, "game", json_string(e->name));
-        char text[1600];
-        snprintf(text, sizeof text, "app %s created: %s, %" PRIu64 " seats, stake %s units\n%stx %s\n",
-                 json_string_value(json_object_get(*result, "app_id")), e->name, seats, st, board,
+        json_object_set_new(*result, "stake", json_integer((json_int_t)stake));
+        char zs[32], text[1600];
+        zbc_amount_format(zs, stake);
+        json_object_set_new(*result, "stake_zbc", json_string(zs));
+        snprintf(text, sizeof text, "app %s created: %s, %" PRIu64 " seats, stake %s\n%stx %s\n",
+                 json_string_value(json_object_get(*result, "app_id")), e->name, seats, zs, board,
                  json_string_value(json_object_get(*result, "transaction_hash")));
         json_object_set_new(*result, "_text", json_string(text));
     }
@@ -141,8 +164,7 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
         }
     }
     free(own);
-    json_t *r = json_deep_copy(app);
-    json_object_set_new(r, "api_response", app);
+    json_t *r = app; /* --json: the app object, once */
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
     free(text);
@@ -150,20 +172,114 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     return 1;
 }
 
+/* A person's short form of an address: "ZBC_L2HLFDOM…EFJA3PEX". */
+static void short_addr(char *out, size_t cap, const char *addr)
+{
+    size_t n = strlen(addr);
+    if (n <= 24)
+        snprintf(out, cap, "%s", addr);
+    else
+        snprintf(out, cap, "%.12s…%s", addr, addr + n - 8);
+}
+
+/* The outcome of a summary (docs/api.md §10: "outcome" a string, or an
+ * object with one; else "ending" once "ended" is set), else "". */
+static const char *summary_outcome(const json_t *a)
+{
+    const json_t *oc = json_object_get(a, "outcome");
+    if (json_is_object(oc))
+        oc = json_object_get(oc, "outcome");
+    const char *s = json_string_value(oc);
+    if (s != NULL)
+        return s;
+    /* a node before the outcome record: its "ending" once the app ended */
+    s = json_string_value(json_object_get(a, "ending"));
+    return s != NULL && json_is_integer(json_object_get(a, "ended")) ? s : "";
+}
+
+/* One app of the list: id, game, state, seats, stake; the players by
+ * wallet name where known; the outcome when it ended.  Text from the node
+ * is cut to a sane width. */
+static void list_entry(struct zbc_textbuf *b, const json_t *a, const char *me,
+                       const struct zbc_names *nm)
+{
+    uint64_t stake = 0;
+    struct zbc_err err;
+    if (!zbc_reply_u64(a, "stake", 0, UINT64_MAX, "app", &stake, &err))
+        stake = 0;
+    char zs[32];
+    zbc_amount_format(zs, stake);
+    const char *oc = summary_outcome(a);
+    zbc_textbuf_add(b, "%-20.24s %-10.16s %-9.12s seats %lld/%lld  stake %s  created %lld%s%.40s\n",
+                    json_string_value(json_object_get(a, "id")),
+                    json_string_value(json_object_get(a, "game")),
+                    json_string_value(json_object_get(a, "status")),
+                    json_integer_value(json_object_get(a, "seated")),
+                    json_integer_value(json_object_get(a, "seats")), zs,
+                    json_integer_value(json_object_get(a, "created")),
+                    oc[0] ? "  result: " : "", oc);
+    json_t *players = json_object_get(a, "players"), *p;
+    size_t i;
+    if (json_array_size(players) == 0)
+        return;
+    zbc_textbuf_add(b, "  players:");
+    json_array_foreach(players, i, p) {
+        const char *addr = json_string_value(json_object_get(p, "address"));
+        const char *name = zbc_names_find(nm, addr);
+        char sh[48];
+        short_addr(sh, sizeof sh, addr);
+        zbc_textbuf_add(b, " %s%lld %s%s", i ? "| seat " : "seat ",
+                        json_integer_value(json_object_get(p, "seat")), name != NULL ? name : sh,
+                        me != NULL && strcmp(addr, me) == 0 ? " (you)" : "");
+    }
+    zbc_textbuf_add(b, "\n");
+}
+
 static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, json_t **result)
 {
     if (argc != 1)
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc app list [--open] [--game G] [--status S]");
-    char path[256];
-    int n = snprintf(path, sizeof path, "/api/v1/apps?limit=100");
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "usage: zbc app list [--mine|--player ADDRESS|NAME] [--open] [--game G] "
+                         "[--status S]");
+    if (o->mine && o->player != NULL)
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "give --mine or --player, not both");
+    static const char *const statuses[] = {"open", "active", "finished", "abandoned"};
     const char *status = o->open_only ? "open" : o->status;
+    if (status != NULL) {
+        bool ok = false;
+        for (size_t i = 0; i < 4; i++)
+            ok = ok || strcmp(status, statuses[i]) == 0;
+        if (!ok)
+            return zbc_fail_unknown(f, "status", status, statuses, 4);
+    }
+    if (o->game != NULL && zbc_engine_by_name(o->game) == NULL)
+        return unknown_game(o->game, f);
+    /* whose apps: --mine (the signing key), --player ADDRESS|NAME */
+    struct zbc_addr who;
+    char who_text[ZBC_ADDR_TEXT_MAX] = "", me_text[ZBC_ADDR_TEXT_MAX] = "";
+    if (o->mine && !zbc_app_caller(&who, who_text, o, f))
+        return 0;
+    if (o->player != NULL) {
+        if (!zbc_name_resolve(&who, NULL, o, o->player, "--player", f))
+            return 0;
+        zbc_addr_to_text(who_text, &who);
+    }
+    struct zbc_addr me;
+    struct zbc_wfail quiet = {0};
+    if (o->mine)
+        snprintf(me_text, sizeof me_text, "%s", who_text);
+    else if (!zbc_app_caller(&me, me_text, o, &quiet))
+        me_text[0] = '\0';
+    zbc_wfail_clear(&quiet);
+
+    char path[400];
+    int n = snprintf(path, sizeof path, "/api/v1/apps?limit=100");
     if (status != NULL)
         n += snprintf(path + n, sizeof path - (size_t)n, "&status=%s", status);
-    if (o->game != NULL) {
-        if (zbc_engine_by_name(o->game) == NULL)
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown game '%s'", o->game);
-        snprintf(path + n, sizeof path - (size_t)n, "&type=%s", o->game);
-    }
+    if (o->game != NULL)
+        n += snprintf(path + n, sizeof path - (size_t)n, "&type=%s", o->game);
+    if (who_text[0] != '\0')
+        snprintf(path + n, sizeof path - (size_t)n, "&seat=%s", who_text);
     struct zbc_client api = {o->api, o->timeout_s, 0};
     json_t *reply;
     if (!zbc_client_call(&api, path, NULL, &reply, f))
@@ -177,27 +293,32 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
         if (!zbc_app_check_view(a, NULL, false, &err))
             return zbc_client_bad_reply(f, reply, &err);
     }
-    size_t cap = 256 + 200 * json_array_size(apps), len = 0;
-    char *text = malloc(cap);
-    if (text != NULL) {
-        text[0] = '\0';
-        if (json_array_size(apps) == 0)
-            len += (size_t)snprintf(text + len, cap - len, "no apps\n");
-        json_array_foreach(apps, i, a) {
-            json_t *stake = json_object_get(a, "stake");
-            len += (size_t)snprintf(
-                text + len, cap - len, "%-20s %-10s %-9s seats %lld/%lld stake %lld created %lld\n",
-                json_string_value(json_object_get(a, "id")),
-                json_string_value(json_object_get(a, "game")),
-                json_string_value(json_object_get(a, "status")),
-                json_integer_value(json_object_get(a, "seated")),
-                json_integer_value(json_object_get(a, "seats")), json_integer_value(stake),
-                json_integer_value(json_object_get(a, "created")));
+    struct zbc_names nm;
+    zbc_names_load(&nm, o);
+    struct zbc_textbuf b = {0};
+    if (json_array_size(apps) == 0)
+        zbc_textbuf_add(&b, "no apps%s%.80s\n", who_text[0] ? " of " : "",
+                        who_text[0] ? (o->player ? o->player : "yours") : "");
+    json_array_foreach(apps, i, a) {
+        list_entry(&b, a, me_text[0] ? me_text : NULL, &nm);
+    }
+    char *text = zbc_textbuf_take(&b);
+    zbc_names_free(&nm);
+    /* JSON: the summaries with their stake also in ZBC text */
+    json_t *out = json_deep_copy(apps);
+    json_array_foreach(out, i, a) {
+        uint64_t stake = 0;
+        char zs[32];
+        if (zbc_reply_u64(a, "stake", 0, UINT64_MAX, "app", &stake, &err)) {
+            zbc_amount_format(zs, stake);
+            json_object_set_new(a, "stake_zbc", json_string(zs));
         }
     }
     json_t *r = json_object();
-    json_object_set(r, "apps", apps);
+    json_object_set_new(r, "apps", out);
     json_object_set(r, "count", json_object_get(reply, "count"));
+    if (who_text[0] != '\0')
+        json_object_set_new(r, "player", json_string(who_text));
     json_object_set_new(r, "api_response", reply);
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
@@ -214,8 +335,14 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
     if (strcmp(sub, "show") == 0 || strcmp(sub, "list") == 0 || strcmp(sub, "watch") == 0 ||
         strcmp(sub, "claim-timeout") == 0)
         return true;
-    if (strcmp(sub, "create") == 0)
-        return argc >= 2 && zbc_engine_by_name(argv[1]) != NULL;
+    if (strcmp(sub, "create") == 0) {
+        /* raw form: a key argument (seed hex or "-") or a type number */
+        if (argc < 2)
+            return true;
+        const char *w = argv[1];
+        bool digits = w[0] != '\0' && strspn(w, "0123456789") == strlen(w);
+        return !digits && strcmp(w, "-") != 0 && strlen(w) != 64;
+    }
     if (strcmp(sub, "join") == 0) /* app join ID; the raw form has a key argument */
         return argc == 2 && !o->offline;
     if (strcmp(sub, "move") == 0) {

@@ -6,6 +6,7 @@
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/help.h"
 #include "node/wallet/keystore.h"
 #include "node/wallet/out.h"
 #include "node/wallet/passphrase.h"
@@ -105,6 +106,6 @@ int zbc_cmd_key(const struct zbc_opts *o, int argc, const char *const *argv,
         *result = r;
         return 1;
     }
-    return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown key command '%s' (new, import, list, show, derive)",
-                     sub);
+    static const char *const subs[] = {"new", "import", "list", "show", "derive"};
+    return zbc_fail_unknown(f, "key command", sub, subs, 5);
 }

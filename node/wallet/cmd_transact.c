@@ -1,11 +1,14 @@
 /* zbc send / zbc app create|join|move|resign|claim: build, sign, then print
  * (--offline) or submit (and with --wait, follow until confirmed). */
 #include <sodium.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "crypto/hex.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/keystore.h"
@@ -38,6 +41,26 @@ static int signing_seed(uint8_t seed[32], const struct zbc_opts *o, const char *
         return zbc_wfail(f, ZBC_EXIT_USAGE,
                          "--offline needs a key: a seed argument, ZBC_KEY, or --from NAME");
     return zbc_keystore_load(o, NULL, seed, f);
+}
+
+/* send's text for a person: "sent 1.5 ZBC to bob (ZBC_...), fee 0.05 ZBC"
+ * before the pool/block line; JSON gains amount and amount_zbc. */
+static void describe_send(json_t *r, const struct zbc_wtx *w, const char *typed)
+{
+    char amt[32], fee[32], to[ZBC_ADDR_TEXT_MAX];
+    zbc_amount_format(amt, w->body.u.send.amount);
+    zbc_amount_format(fee, (uint64_t)w->tx.fee);
+    zbc_addr_to_text(to, &w->tx.recipient);
+    json_object_set_new(r, "amount", json_integer((json_int_t)w->body.u.send.amount));
+    json_object_set_new(r, "amount_zbc", json_string(amt));
+    const char *rest = json_string_value(json_object_get(r, "_text"));
+    struct zbc_addr a;
+    struct zbc_err err;
+    bool named = !zbc_addr_parse_text(&a, typed, &err); /* a wallet key name */
+    char text[1024];
+    snprintf(text, sizeof text, "sent %s to %s%s%s%s, fee %s\n%s", amt, named ? typed : to,
+             named ? " (" : "", named ? to : "", named ? ")" : "", fee, rest != NULL ? rest : "");
+    json_object_set_new(r, "_text", json_string(text));
 }
 
 int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv,
@@ -73,6 +96,8 @@ int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv
         ok = zbc_wtx_offline_json(result, w, f);
     else
         ok = zbc_submit(result, w, o, f);
+    if (ok && !o->offline && strcmp(cmd, "send") == 0)
+        describe_send(*result, w, args[0]);
 wipe:
     sodium_memzero(seed, sizeof seed);
 out:

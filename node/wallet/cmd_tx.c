@@ -9,8 +9,11 @@
 
 #include "crypto/hex.h"
 #include "crypto/sig.h"
+#include "node/client/reply.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/help.h"
 #include "node/wallet/out.h"
 #include "node/wallet/submit.h"
 #include "node/wallet/txbuild.h"
@@ -39,10 +42,26 @@ static int tx_get(const struct zbc_opts *o, const char *hash, int status, json_t
     struct zbc_err err;
     if (!zbc_client_check_tx(reply, hash, &confirmed, &height, &err))
         return zbc_client_bad_reply(f, reply, &err);
+    const char *why;
+    uint32_t at;
+    if (zbc_client_tx_dropped(reply, &why, &at))
+        return zbc_client_fail_dropped(f, reply, hash);
     if (status && o->wait && !confirmed) {
         json_decref(reply);
         if (!zbc_wait_confirmed(&reply, hash, o, f))
             return 0;
+    }
+    /* amounts a person reads also in ZBC (the units stay) */
+    static const char *const money[] = {"amount", "fee", "stake"};
+    for (size_t i = 0; i < sizeof money / sizeof money[0]; i++) {
+        uint64_t v;
+        char key[16], zs[32];
+        if (json_object_get(reply, money[i]) == NULL ||
+            !zbc_reply_u64(reply, money[i], 0, UINT64_MAX, "tx", &v, &err))
+            continue;
+        zbc_amount_format(zs, v);
+        snprintf(key, sizeof key, "%s_zbc", money[i]);
+        json_object_set_new(reply, key, json_string(zs));
     }
     *result = reply;
     return 1;
@@ -89,6 +108,9 @@ static int tx_prepare(const struct zbc_opts *o, int argc, const char *const *arg
     json_object_set_new(r, "sender", json_string(sender));
     json_object_set_new(r, "transaction_type", json_integer(w->tx.type));
     json_object_set_new(r, "fee", json_integer(w->tx.fee));
+    char fee[32];
+    zbc_amount_format(fee, (uint64_t)w->tx.fee);
+    json_object_set_new(r, "fee_zbc", json_string(fee));
     json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
     json_object_set_new(r, "signing_version", json_integer(chain.signing_version));
     if (chain.signing_version == 2)
@@ -241,5 +263,6 @@ int zbc_cmd_tx(const struct zbc_opts *o, int argc, const char *const *argv, json
         return tx_prepare(o, argc - 1, argv + 1, result, f);
     if (strcmp(sub, "submit") == 0)
         return tx_submit(o, argc - 1, result, f);
-    return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown tx command '%s' (status, show, prepare, submit)", sub);
+    static const char *const subs[] = {"status", "show", "prepare", "submit"};
+    return zbc_fail_unknown(f, "tx command", sub, subs, 4);
 }

@@ -22,6 +22,10 @@ int zbc_cmd_balance(const struct zbc_opts *o, int argc, const char *const *argv,
 /* send and app create|join|move|resign|claim (argv[0] is the command). */
 int zbc_cmd_transact(const struct zbc_opts *o, int argc, const char *const *argv,
                      json_t **result, struct zbc_wfail *f);
+/* zbc history [ADDRESS|NAME] [--limit N] [--cursor C] [--all]
+ * (cmd_history.c) */
+int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
+                    json_t **result, struct zbc_wfail *f);
 /* tx status|show|prepare|submit */
 int zbc_cmd_tx(const struct zbc_opts *o, int argc, const char *const *argv,
                json_t **result, struct zbc_wfail *f);

@@ -2,57 +2,44 @@
  * command, prints one result (JSON with --json) and exits with the code of
  * the ZooBC CLI contract (docs/wallet.md). */
 #include <stdio.h>
+#include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "node/wallet/cmds.h"
+#include "node/wallet/help.h"
 #include "node/wallet/out.h"
-
-static const char usage[] =
-    "usage: zbc <command> [arguments] [options]\n"
-    "\n"
-    "keys (wallet directory --wallet DIR, ZBC_WALLET, default ~/.zbc):\n"
-    "  key new [--name N]                 create a key (encrypted with a passphrase)\n"
-    "  key import <seed-hex> [--name N]   import a 32-byte Ed25519 seed\n"
-    "  key list                           every key with its address\n"
-    "  key show [NAME]                    every text form of a key's address\n"
-    "  key derive <seed-hex>              addresses of a seed (nothing stored)\n"
-    "  address <public-key-hex|address>   every text form and the typed bytes\n"
-    "\n"
-    "node (--api URL, ZBC_API, default " ZBC_DEFAULT_API "):\n"
-    "  balance [ADDRESS|NAME]\n"
-    "  send [SEED|-] <recipient> <amount> [--fee F] [--message M] [--from NAME] [--wait]\n"
-    "       [--force]                   amount 0 or the burn address (refused without it)\n"
-    "  app create GAME [--stake A] [--seats N] [--params k=v|HEX] [--opponent ZBC_...]\n"
-    "             [--board CELLS]           (battleship: fleet kept in the wallet)\n"
-    "  app join|resign|claim-timeout <app-id>\n"
-    "  app move <app-id> NOTATION...        e2e4, 11x18, d3, fire B7, reveal, roll, hold,\n"
-    "                                       commit rock / reveal (rps), commit (battleship)\n"
-    "  app show <app-id>                    board, seats, pot, clock, history, result\n"
-    "  app watch <app-id> [--auto-reveal]   follow the game live\n"
-    "  app list [--open] [--game G] [--status S]\n"
-    "  bet dice under|over PCT | coin heads|tails | roulette KIND [N] | limbo X\n"
-    "      --stake A [--client-seed S]      solo bets against the apps fund\n"
-    "  verify <app-id>                      recompute rolls, draws, bets and payouts\n"
-    "  raw: app create [SEED|-] <type> <stake> <seats> [--params-hex H]\n"
-    "       app join|resign|claim [SEED|-] <app-id>   app move SEED|- <app-id> <move-hex>\n"
-    "  tx status <hash> [--wait]          tx show <hash>\n"
-    "  tx prepare --from-address <0x...|1...> send <recipient> <amount> [--out FILE]\n"
-    "  tx submit --prepared FILE|HEX --signature HEX [--wait]\n"
-    "\n"
-    "amounts: atomic units (150000000) or ZBC with a decimal point or suffix (1.5ZBC)\n"
-    "options: --json --offline --genesis HEX|v1 --timestamp S --fee F --timeout S\n"
-    "         --wait (until final) --wait=included (until in a block)\n"
-    "         --wait-timeout S --passphrase-file F --escrow-approver A --escrow-commission N\n"
-    "         --escrow-timeout S --escrow-instruction T --stake-token N\n"
-    "environment: ZBC_API ZBC_TIMEOUT ZOOBC_GENESIS_HASH ZBC_KEY ZBC_WALLET ZBC_PASSPHRASE\n"
-    "exit codes: 0 ok, 1 internal, 2 usage, 3 node_unreachable, 4 insufficient_balance,\n"
-    "            5 fee_too_low, 6 rejected, 7 not_found, 8 timeout, 9 node_busy,\n"
-    "            10 verify_failed\n";
 
 static int is_app_tx(const char *s)
 {
     return strcmp(s, "create") == 0 || strcmp(s, "join") == 0 || strcmp(s, "move") == 0 ||
            strcmp(s, "resign") == 0 || strcmp(s, "claim") == 0;
+}
+
+static const char *const APP_SUBS[] = {"create", "join",   "move",          "show", "list",
+                                       "watch",  "resign", "claim-timeout", "claim"};
+static const char *const COMMANDS[] = {"key",  "address", "balance", "send", "history", "app",
+                                       "bet",  "verify",  "tx",      "help"};
+
+static int app_dispatch(const struct zbc_opts *o, int argc, const char *const *argv,
+                        json_t **result, struct zbc_wfail *f)
+{
+    if (argc < 1)
+        return zbc_wfail(f, ZBC_EXIT_USAGE,
+                         "usage: zbc app create|join|move|show|list|watch|resign|claim-timeout "
+                         "... (zbc app --help)");
+    bool known = false;
+    for (size_t i = 0; i < sizeof APP_SUBS / sizeof APP_SUBS[0]; i++)
+        known = known || strcmp(argv[0], APP_SUBS[i]) == 0;
+    if (!known)
+        return zbc_fail_unknown(f, "app command", argv[0], APP_SUBS,
+                                sizeof APP_SUBS / sizeof APP_SUBS[0]);
+    if (zbc_cmd_app_handles(o, argc, argv))
+        return zbc_cmd_app(o, argc, argv, result, f);
+    if (!is_app_tx(argv[0]))
+        return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc app %s ... (zbc app %s --help)", argv[0],
+                         argv[0]);
+    return zbc_cmd_transact(o, argc, argv, result, f);
 }
 
 static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail *f)
@@ -68,21 +55,73 @@ static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail 
         return zbc_cmd_balance(o, argc, argv, result, f);
     if (strcmp(cmd, "send") == 0)
         return zbc_cmd_transact(o, o->npos, o->pos, result, f);
-    if (strcmp(cmd, "app") == 0) {
-        if (zbc_cmd_app_handles(o, argc, argv))
-            return zbc_cmd_app(o, argc, argv, result, f);
-        if (argc < 1 || !is_app_tx(argv[0]))
-            return zbc_wfail(f, ZBC_EXIT_USAGE,
-                             "usage: zbc app create|join|move|resign|claim ... (see zbc --help)");
-        return zbc_cmd_transact(o, argc, argv, result, f);
-    }
+    if (strcmp(cmd, "history") == 0)
+        return zbc_cmd_history(o, argc, argv, result, f);
+    if (strcmp(cmd, "app") == 0)
+        return app_dispatch(o, argc, argv, result, f);
     if (strcmp(cmd, "tx") == 0)
         return zbc_cmd_tx(o, argc, argv, result, f);
-    if (strcmp(cmd, "bet") == 0)
+    if (strcmp(cmd, "bet") == 0) {
+        static const char *const bets[] = {"dice", "coin", "roulette", "limbo"};
+        bool known = argc == 0;
+        for (size_t i = 0; argc > 0 && i < sizeof bets / sizeof bets[0]; i++)
+            known = known || strcmp(argv[0], bets[i]) == 0;
+        if (!known)
+            return zbc_fail_unknown(f, "bet", argv[0], bets, sizeof bets / sizeof bets[0]);
         return zbc_cmd_bet(o, argc, argv, result, f);
+    }
     if (strcmp(cmd, "verify") == 0)
         return zbc_cmd_verify(o, argc, argv, result, f);
-    return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown command '%s' (see zbc --help)", cmd);
+    return zbc_fail_unknown(f, "command", cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0]);
+}
+
+/* The help topic of the line, if it asks for help: `zbc help [CMD [SUB]]`,
+ * `--help` anywhere (the positionals are the topic), or `help` as the
+ * last word after a command (`zbc app help`, `zbc app create help`). */
+static bool help_topic(const struct zbc_opts *o, int *n, const char *const **topic)
+{
+    if (o->npos > 0 && strcmp(o->pos[0], "help") == 0) {
+        *n = o->npos - 1;
+        *topic = o->pos + 1;
+        return true;
+    }
+    *topic = o->pos;
+    if (o->help) {
+        *n = o->npos;
+        return true;
+    }
+    if ((o->npos == 2 && strcmp(o->pos[1], "help") == 0) ||
+        (o->npos == 3 && strcmp(o->pos[2], "help") == 0 &&
+         (strcmp(o->pos[0], "app") == 0 || strcmp(o->pos[0], "tx") == 0 ||
+          strcmp(o->pos[0], "key") == 0))) {
+        *n = o->npos - 1;
+        return true;
+    }
+    return false;
+}
+
+/* Help goes to stdout (exit 0); with --json as {"help": TEXT}. */
+static int print_help(const struct zbc_opts *o, int n, const char *const *topic)
+{
+    struct zbc_wfail f = {0};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (mem == NULL) {
+        zbc_wfail(&f, ZBC_EXIT_INTERNAL, "out of memory");
+        return zbc_out_fail(o->json, &f);
+    }
+    int ok = zbc_help_print(mem, n, topic, &f);
+    fclose(mem);
+    if (!ok) {
+        free(text);
+        return zbc_out_fail(o->json, &f);
+    }
+    json_t *r = json_object();
+    json_object_set_new(r, "help", json_string(text));
+    json_object_set_new(r, "_text", json_string(text));
+    free(text);
+    return zbc_out_success(o->json, r);
 }
 
 int main(int argc, char **argv)
@@ -91,14 +130,22 @@ int main(int argc, char **argv)
     struct zbc_wfail f = {0};
     if (!zbc_opts_parse(&o, argc, argv, &f))
         return zbc_out_fail(o.json, &f);
-    if (o.help || (o.npos > 0 && strcmp(o.pos[0], "help") == 0)) {
-        fputs(usage, o.json ? stderr : stdout);
-        if (o.json)
-            return zbc_out_success(1, json_object());
-        return 0;
+    if (o.version) {
+        json_t *r = json_object();
+        json_object_set_new(r, "version", json_string(ZBC_VERSION));
+        char line[160];
+        snprintf(line, sizeof line, "%s\n", zbc_version_text());
+        json_object_set_new(r, "_text", json_string(line));
+        return zbc_out_success(o.json, r);
     }
+    int n;
+    const char *const *topic;
+    if (help_topic(&o, &n, &topic))
+        return print_help(&o, n, topic);
     if (o.npos == 0) {
-        fputs(usage, stderr);
+        struct zbc_wfail quiet = {0};
+        if (!zbc_help_print(stderr, 0, NULL, &quiet))
+            zbc_wfail_clear(&quiet);
         zbc_wfail(&f, ZBC_EXIT_USAGE, "no command given");
         return zbc_out_fail(o.json, &f);
     }

@@ -8,6 +8,7 @@
 
 #include "crypto/bytes.h"
 #include "node/wallet/amount.h"
+#include "node/wallet/help.h"
 
 enum kind { FLAG, STR, INT };
 
@@ -58,6 +59,12 @@ static const struct spec specs[] = {
     {"--status", STR, F(status)},
     {"--open", FLAG, F(open_only)},
     {"--auto-reveal", FLAG, F(auto_reveal)},
+    {"--version", FLAG, F(version)},
+    {"--mine", FLAG, F(mine)},
+    {"--player", STR, F(player)},
+    {"--limit", STR, F(limit)},
+    {"--cursor", STR, F(cursor)},
+    {"--all", FLAG, F(all)},
 };
 
 static int parse_int(int *out, const char *opt, const char *v, struct zbc_wfail *f)
@@ -114,6 +121,18 @@ static const struct spec *find(const char *name, size_t len)
     return NULL;
 }
 
+/* "unknown option '--jsn' (did you mean --json?)" */
+static int unknown_option(struct zbc_wfail *f, const char *a, size_t nlen)
+{
+    char word[80], hint[128];
+    const char *names[sizeof specs / sizeof specs[0]];
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++)
+        names[i] = specs[i].name;
+    snprintf(word, sizeof word, "%.*s", (int)(nlen < 79 ? nlen : 79), a);
+    zbc_suggest_text(hint, sizeof hint, word, names, sizeof specs / sizeof specs[0]);
+    return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown option '%s'%s (see zbc --help)", word, hint);
+}
+
 int zbc_opts_parse(struct zbc_opts *o, int argc, char **argv, struct zbc_wfail *f)
 {
     memset(o, 0, sizeof *o);
@@ -148,8 +167,7 @@ int zbc_opts_parse(struct zbc_opts *o, int argc, char **argv, struct zbc_wfail *
             size_t nlen = eq != NULL ? (size_t)(eq - a) : strlen(a);
             const struct spec *s = find(a, nlen);
             if (s == NULL)
-                return zbc_wfail(f, ZBC_EXIT_USAGE, "unknown option '%.*s' (see zbc --help)",
-                                 (int)nlen, a);
+                return unknown_option(f, a, nlen);
             const char *v = NULL;
             if (s->kind == FLAG && eq != NULL && s->off == F(wait)) {
                 /* --wait=final (the default) or --wait=included */

@@ -54,6 +54,12 @@ struct zbc_opts {
     int open_only;                /* app list --open */
     int auto_reveal;              /* app watch */
     int force;                    /* send: amount 0, burn address */
+    int version;                  /* --version */
+    int mine;                     /* app list --mine */
+    const char *player;           /* app list --player ADDRESS|NAME */
+    const char *limit;            /* history --limit N */
+    const char *cursor;           /* history --cursor C */
+    int all;                      /* history --all */
     int npos;
     const char *pos[ZBC_MAX_POSITIONAL];
 };

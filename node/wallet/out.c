@@ -2,8 +2,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "crypto/hex.h"
+#include "node/wallet/amount.h"
 
 static void print_value(const char *key, json_t *v, int indent);
 
@@ -62,9 +64,42 @@ static void print_value(const char *key, json_t *v, int indent)
     free(s);
 }
 
+/* u64 ids are strings in the wallet's JSON (docs/wallet.md "Output"): a
+ * JSON integer under "app_id", "id" or "ref" becomes its decimal text,
+ * everywhere except inside "api_response" (the node's reply verbatim) and
+ * "payload" (the exact POST /api/v1/transactions object, docs/api.md §3). */
+void zbc_out_ids_as_strings(json_t *v)
+{
+    if (json_is_array(v)) {
+        size_t i;
+        json_t *e;
+        json_array_foreach(v, i, e) {
+            zbc_out_ids_as_strings(e);
+        }
+        return;
+    }
+    if (!json_is_object(v))
+        return;
+    const char *k;
+    json_t *e;
+    json_object_foreach(v, k, e) {
+        if (strcmp(k, "api_response") == 0 || strcmp(k, "payload") == 0)
+            continue;
+        if (json_is_integer(e) && (strcmp(k, "app_id") == 0 || strcmp(k, "id") == 0 ||
+                                   strcmp(k, "ref") == 0)) {
+            char t[24];
+            snprintf(t, sizeof t, "%" JSON_INTEGER_FORMAT, json_integer_value(e));
+            json_object_set_new(v, k, json_string(t));
+        } else {
+            zbc_out_ids_as_strings(e);
+        }
+    }
+}
+
 int zbc_out_success(int json, json_t *obj)
 {
     if (json) {
+        zbc_out_ids_as_strings(obj);
         json_object_del(obj, "_text");
         json_object_set_new(obj, "success", json_true());
         char *s = json_dumps(obj, JSON_INDENT(2) | JSON_SORT_KEYS);
@@ -101,6 +136,10 @@ static json_t *lenient_string(const char *text)
 int zbc_out_fail(int json, struct zbc_wfail *f)
 {
     int code = f->code == ZBC_EXIT_OK ? ZBC_EXIT_INTERNAL : f->code;
+    /* a person reads amounts in ZBC (the node's units stay in api_response) */
+    char human[ZBC_ERR_MAX];
+    zbc_amount_humanize(human, sizeof human, f->err.msg);
+    snprintf(f->err.msg, sizeof f->err.msg, "%s", human);
     /* the sentence may quote the node: no control bytes (the reply stays
      * verbatim, JSON-escaped, in api_response) */
     for (char *p = f->err.msg; *p != '\0'; p++)

@@ -16,6 +16,11 @@
  * left out of the JSON); otherwise the fields print as "key: value". */
 int zbc_out_success(int json, json_t *obj);
 
+/* u64 ids as strings (docs/wallet.md "Output"): integers under
+ * "app_id", "id" and "ref" become decimal text, except inside
+ * "api_response" and "payload" (wire objects kept as they are).  zbc_out_success does it to every --json result. */
+void zbc_out_ids_as_strings(json_t *v);
+
 /* Prints a failure: stderr always, and the JSON error object on stdout
  * with --json.  Returns the exit code. */
 int zbc_out_fail(int json, struct zbc_wfail *f);

@@ -1,6 +1,7 @@
 #include "node/wallet/submit.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -8,6 +9,7 @@
 
 #include "crypto/hex.h"
 #include "node/client/reply.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/client.h"
 #include "node/wallet/out.h"
 
@@ -36,6 +38,10 @@ int zbc_wait_confirmed(json_t **status_out, const char *hash_hex, const struct z
             struct zbc_err err;
             if (!zbc_client_check_tx(st, hash_hex, &confirmed, &height, &err))
                 return zbc_client_bad_reply(f, st, &err);
+            const char *why;
+            uint32_t at;
+            if (zbc_client_tx_dropped(st, &why, &at))
+                return zbc_client_fail_dropped(f, st, hash_hex);
             json_t *fin = json_object_get(st, "final");
             json_t *applied = json_object_get(st, "applied");
             if (confirmed && ((fin != NULL && !json_is_boolean(fin)) ||
@@ -92,6 +98,13 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     free(body);
     if (!ok) {
         json_decref(payload);
+        /* one app transaction per sender and app waits in the pool
+         * (docs/wallet.md "Apps"): say what to do */
+        if (strstr(f->err.msg, "already waiting in the mempool") != NULL) {
+            size_t n = strlen(f->err.msg);
+            snprintf(f->err.msg + n, sizeof f->err.msg - n,
+                     " (use --wait, or wait for the first move to be in a block)");
+        }
         return 0;
     }
     char hash[65];
@@ -114,10 +127,20 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
     json_t *r = json_object();
     json_object_set_new(r, "transaction_hash", json_string(hash));
     json_object_set_new(r, "transaction_type", json_integer(w->tx.type));
-    json_object_set(r, "sender_account_address", json_object_get(payload, "sender_account_address"));
-    json_object_set(r, "recipient_account_address",
-                    json_object_get(payload, "recipient_account_address"));
+    /* addresses in their text form (ZBC_...), not the payload's bytes */
+    char sender[ZBC_ADDR_TEXT_MAX], recipient[ZBC_ADDR_TEXT_MAX];
+    zbc_addr_to_text(sender, &w->tx.sender);
+    json_object_set_new(r, "sender_account_address", json_string(sender));
+    if (w->tx.recipient.type == ZBC_ACCT_EMPTY) {
+        json_object_set_new(r, "recipient_account_address", json_null());
+    } else {
+        zbc_addr_to_text(recipient, &w->tx.recipient);
+        json_object_set_new(r, "recipient_account_address", json_string(recipient));
+    }
     json_object_set_new(r, "fee", json_integer(w->tx.fee));
+    char fee[32];
+    zbc_amount_format(fee, (uint64_t)w->tx.fee);
+    json_object_set_new(r, "fee_zbc", json_string(fee));
     json_object_set_new(r, "timestamp", json_integer(w->tx.timestamp));
     json_object_set_new(r, "api_response", reply);
     json_decref(payload);

@@ -12,6 +12,7 @@
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/wallet/amount.h"
+#include "node/wallet/names.h"
 #include "node/wallet/out.h"
 
 static int parse_u64(uint64_t *out, const char *what, const char *s, uint64_t max,
@@ -31,14 +32,11 @@ static int parse_hex_into(uint8_t *out, size_t cap, size_t *len, const char *wha
     return 1;
 }
 
+/* An address or a wallet key name (docs/wallet.md "Names"). */
 static int parse_recipient(struct zbc_addr *a, const char *what, const char *text,
-                           struct zbc_wfail *f)
+                           const struct zbc_opts *o, struct zbc_wfail *f)
 {
-    struct zbc_err err;
-    if (!zbc_addr_parse_text(a, text, &err))
-        return zbc_wfail(f, ZBC_EXIT_USAGE, "%s '%s' is not a valid address: %s", what, text,
-                         err.msg);
-    return 1;
+    return zbc_name_resolve(a, NULL, o, text, what, f);
 }
 
 int zbc_wtx_arg_count(const char *cmd)
@@ -83,7 +81,7 @@ static int body_from_args(struct zbc_wtx *w, const char *cmd, const char *const 
     if (strcmp(cmd, "send") == 0) {
         w->tx.type = ZBC_TX_SEND;
         b->type = ZBC_TX_SEND;
-        if (!parse_recipient(&w->tx.recipient, "recipient", argv[0], f))
+        if (!parse_recipient(&w->tx.recipient, "recipient", argv[0], o, f))
             return 0;
         if (!zbc_amount_parse(&b->u.send.amount, argv[1], &err))
             return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, NULL);
@@ -112,7 +110,7 @@ static int body_from_args(struct zbc_wtx *w, const char *cmd, const char *const 
         c->params = w->params;
         c->params_len = (uint16_t)plen;
         if (o->opponent != NULL && o->opponent[0] != '\0') {
-            if (!parse_recipient(&c->opponent, "--opponent", o->opponent, f))
+            if (!parse_recipient(&c->opponent, "--opponent", o->opponent, o, f))
                 return 0;
             if (c->opponent.type != ZBC_ACCT_ZBC)
                 return zbc_wfail(f, ZBC_EXIT_USAGE, "--opponent must be a ZooBC account (ZBC_...)");
@@ -159,7 +157,7 @@ static int escrow_from_opts(struct zbc_wtx *w, const struct zbc_opts *o, struct 
         return zbc_wfail(f, ZBC_EXIT_USAGE, "an escrow needs --escrow-approver");
     struct zbc_escrow *e = &w->tx.escrow;
     memset(e, 0, sizeof *e);
-    if (!parse_recipient(&e->approver, "--escrow-approver", o->escrow_approver, f))
+    if (!parse_recipient(&e->approver, "--escrow-approver", o->escrow_approver, o, f))
         return 0;
     uint64_t v = 0;
     if (o->escrow_commission != NULL &&

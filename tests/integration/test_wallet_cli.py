@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The wallet without a node: keys and key files, address forms, the
 usage errors of every command, exit codes and the JSON error shape."""
+import json
 import os
 import socket
 import stat
@@ -180,7 +181,7 @@ class WalletCli(ZbcTest):
         for status, body, code in ((503, b'{"success":false,"error":"busy"}', 9),
                                    (400, b'{"success":false,"error":"fee too low: 1 < 2"}', 5),
                                    (400, b'{"success":false,"error":"insufficient balance"}', 4),
-                                   (404, b'{"success":false,"error":"Account not found"}', 7),
+                                   (404, b'{"success":false,"error":"Not found"}', 7),
                                    (400, b'plain text error', 6),
                                    (400, b'{"error":"bad \\u001b[2J\\u001b]0;owned\\u0007 tx"}', 6),
                                    (200, b'not json', 1),
@@ -198,6 +199,108 @@ class WalletCli(ZbcTest):
             elif body.startswith(b"{"):
                 assert_true("balance" in r["error"], "names the field: %r" % r["error"])
                 assert_true("api_response" in r.json, "bad reply kept")
+
+        # a never-funded account (404 "Account not found") has balance 0
+        port, th = one_reply_server(404, b'{"success":false,"error":"Account not found"}')
+        r = z("balance", ADDR, "--api", "http://127.0.0.1:%d" % port)
+        th.join(5)
+        assert_equal((r["balance"], r["balance_zbc"], r["funded"]), (0, "0 ZBC", False),
+                     "unfunded balance")
+        self.history_replies()
+
+    def history_replies(self):
+        """zbc history against a node serving canned pages: the text, the
+        JSON (ids as strings, amounts also in ZBC), --all following the
+        cursors, and hostile replies refused (exit 1) with the field named."""
+        base = "/api/v1/accounts/%s/history" % ADDR
+        e1 = {"kind": "transfer", "from": ADDR, "to": "ZBC_AAAAAAAA_AAAAAAAA_AAAAAAAA_AAAAAAAA_"
+              "AAAAAAAA_AAAAAAAA_AAAHKJF5", "amount": 198000000, "ref": 0, "reason": "",
+              "height": 9, "timestamp": 1764633600000, "tx_hash": "ab" * 32, "tx_index": 0}
+        e2 = {"kind": "app_payout", "from": None, "to": ADDR, "amount": "150000000",
+              "ref": 9223372036854775807, "reason": "win", "seat": 1, "height": 5,
+              "timestamp": 1764633500000}
+        page1 = {"address": ADDR, "entries": [e1], "count": 1, "next_cursor": "9-0", "height": 12}
+        page2 = {"address": ADDR, "entries": [e2], "count": 1, "next_cursor": None, "height": 12}
+        routes = {base + "?limit=100": page1, base + "?limit=100&cursor=9-0": page2,
+                  base + "?limit=1": page1, base + "?limit=20&cursor=x%2By%2F%3D": page2}
+        port, th = path_server(routes, 4)
+        api = "http://127.0.0.1:%d" % port
+        r = self.zbc("history", ADDR, "--all", "--api", api, node=False)
+        assert_equal([e["kind"] for e in r["entries"]], ["transfer", "app_payout"], "--all pages")
+        assert_equal(r["entries"][1]["ref"], "9223372036854775807", "app id as a string")
+        assert_equal(r["entries"][0]["amount_zbc"], "1.98 ZBC", "amount text")
+        assert_equal(r["next_cursor"], None, "last page")
+        r = self.zbc("history", ADDR, "--limit", "1", "--api", api, node=False, json_out=False)
+        assert_true("sent 1.98 ZBC to ZBC_AAAA" in r.stdout and "2025-12-02 00:00:00" in r.stdout,
+                    "history text: %r" % r.stdout)
+        assert_true("more: zbc history %s --cursor 9-0" % ADDR in r.stdout, "cursor hint")
+        r = self.zbc("history", ADDR, "--cursor", "x+y/=", "--api", api, node=False)
+        assert_equal(r["entries"][0]["kind"], "app_payout", "a cursor is percent-encoded")
+        th.join(5)
+        # hostile pages: a bad entry, a cursor that is not one, a cursor repeated forever
+        loop = dict(page1, next_cursor="9-0")
+        for routes, want in (
+                ({base + "?limit=20": dict(page1, entries=[dict(e1, amount=-5)])}, "negative"),
+                ({base + "?limit=20": dict(page1, entries=[{"kind": 5}])}, "\"kind\""),
+                ({base + "?limit=20": dict(page1, next_cursor="../../x y")}, "next_cursor"),
+                ({base + "?limit=20": dict(page1, entries=[e1] * 21)}, "more than the 20"),
+                ({base + "?limit=100": loop, base + "?limit=100&cursor=9-0": loop},
+                 "repeats the cursor")):
+            port, th = path_server(routes, len(routes))
+            args = ["history", ADDR, "--api", "http://127.0.0.1:%d" % port]
+            if len(routes) > 1:
+                args.append("--all")
+            r = self.zbc(*args, node=False, expect=1)
+            th.join(5)
+            assert_true(want in r["error"], "hostile history %r: %r" % (want, r["error"]))
+        # empty pages whose cursors run in a cycle: --all stops after 200 pages
+        empty = dict(page1, entries=[])
+        routes = {base + "?limit=100": dict(empty, next_cursor="a"),
+                  base + "?limit=100&cursor=a": dict(empty, next_cursor="b"),
+                  base + "?limit=100&cursor=b": dict(empty, next_cursor="a")}
+        port, th = path_server(routes, 200)
+        r = self.zbc("history", ADDR, "--all", "--api", "http://127.0.0.1:%d" % port, node=False)
+        th.join(10)
+        assert_equal((r["count"], r["next_cursor"] in ("a", "b")), (0, True), "cycle bounded")
+        for bad in (["--limit", "0"], ["--limit", "101"], ["--cursor", "a b"], ["x", "y"]):
+            self.usage("history", ADDR, *bad)
+
+
+def path_server(routes, count):
+    """Answers count GET requests, each with routes[path] (200, JSON) or
+    404 for a path it does not know."""
+    srv = socket.socket()
+    srv.bind(("127.0.0.1", 0))
+    srv.listen(8)
+    port = srv.getsockname()[1]
+
+    def serve():
+        for _ in range(count):
+            srv.settimeout(20)
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                break
+            c.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = c.recv(4096)
+                if not chunk:
+                    break
+                data += chunk
+            path = data.split(b" ")[1].decode() if data.count(b" ") >= 2 else ""
+            if path in routes:
+                status, body = 200, json.dumps(routes[path]).encode()
+            else:
+                status, body = 404, b'{"success":false,"error":"unknown endpoint: ' + \
+                    path.encode() + b'"}'
+            c.sendall(b"HTTP/1.1 %d X\r\nContent-Type: application/json\r\nContent-Length: %d"
+                      b"\r\nConnection: close\r\n\r\n" % (status, len(body)) + body)
+            c.close()
+        srv.close()
+    th = threading.Thread(target=serve, daemon=True)
+    th.start()
+    return port, th
 
 
 def prompt_session(test, args, answers):

@@ -67,8 +67,40 @@ static void test_format(void)
     CHECK_EQ_STR(s, "0 ZBC");
 }
 
+/* The node's sentences in ZBC (docs/wallet.md "Amounts"). */
+static void test_humanize(void)
+{
+    char s[256];
+    zbc_amount_humanize(s, sizeof s, "insufficient balance: 100000000 held, 205000000 needed");
+    CHECK_EQ_STR(s, "insufficient balance: 1 ZBC held, 2.05 ZBC needed");
+    zbc_amount_humanize(s, sizeof s, "insufficient balance: 5 held, 7 needed plus 3 pending");
+    CHECK_EQ_STR(s, "insufficient balance: 0.00000005 ZBC held, 0.00000007 ZBC needed plus "
+                    "0.00000003 ZBC pending");
+    /* the app id stays a number */
+    zbc_amount_humanize(s, sizeof s, "insufficient balance: 0 held, 105000000 needed for the "
+                                     "fee and the stake of app 18446744073709551615");
+    CHECK_EQ_STR(s, "insufficient balance: 0 ZBC held, 1.05 ZBC needed for the fee and the "
+                    "stake of app 18446744073709551615");
+    zbc_amount_humanize(s, sizeof s, "insufficient balance: 7 needed, 3 held");
+    CHECK_EQ_STR(s, "insufficient balance: 0.00000007 ZBC needed, 0.00000003 ZBC held");
+    zbc_amount_humanize(s, sizeof s, "fee too low: 1000 < minimum 100000");
+    CHECK_EQ_STR(s, "fee too low: 0.00001 ZBC < minimum 0.001 ZBC");
+    /* nothing about money: unchanged, numbers included */
+    zbc_amount_humanize(s, sizeof s, "not your turn in app 5: seat 1 is to move, 3 held");
+    CHECK_EQ_STR(s, "not your turn in app 5: seat 1 is to move, 3 held");
+    /* a number too large for u64 stays as it was */
+    zbc_amount_humanize(s, sizeof s, "insufficient balance: 99999999999999999999 held");
+    CHECK_EQ_STR(s, "insufficient balance: 99999999999999999999 held");
+    /* cut at cap, always terminated */
+    char small[24];
+    zbc_amount_humanize(small, sizeof small, "insufficient balance: 100000000 held");
+    CHECK(strlen(small) < sizeof small);
+    CHECK(strncmp(small, "insufficient balance: ", strlen(small)) == 0);
+}
+
 int main(void)
 {
+    TEST_RUN(test_humanize);
     TEST_RUN(test_units);
     TEST_RUN(test_zbc);
     TEST_RUN(test_bad);

@@ -51,6 +51,24 @@ static void test_tx_status(void)
     CHECK(c);
     CHECK_EQ_INT(h, 12);
     json_decref(j);
+    /* dropped from the pool: not confirmed, the reason and height read */
+    snprintf(ok, sizeof ok, "{\"transaction_hash\":\"%s\",\"status\":\"dropped\","
+             "\"reason\":\"insufficient balance: 100000000 held, 205000000 needed\","
+             "\"dropped_at\":41}", H);
+    j = js(ok);
+    CHECK(zbc_client_check_tx(j, H, &c, &h, &err));
+    CHECK(!c);
+    const char *why;
+    uint32_t at;
+    CHECK(zbc_client_tx_dropped(j, &why, &at));
+    CHECK_EQ_INT(at, 41);
+    CHECK(strstr(why, "205000000 needed") != NULL);
+    struct zbc_wfail f = {0};
+    CHECK(!zbc_client_fail_dropped(&f, j, H)); /* takes j */
+    CHECK_EQ_INT(f.code, ZBC_EXIT_INSUFFICIENT_BALANCE);
+    CHECK(strstr(f.err.msg, "dropped: insufficient balance: 1 ZBC held, 2.05 ZBC needed") != NULL);
+    CHECK(strstr(f.err.msg, "at block 41") != NULL);
+    zbc_wfail_clear(&f);
 
     BAD_TX("{}", "has no \"transaction_hash\"");
     BAD_TX("[]", "has no \"transaction_hash\"");
@@ -60,7 +78,10 @@ static void test_tx_status(void)
     static const char *const bad[][2] = {
         {"", "has no \"status\""},
         {",\"status\":1", "\"status\" must be a string, not an integer"},
-        {",\"status\":\"done\"", "neither mempool nor confirmed"},
+        {",\"status\":\"done\"", "is not mempool, confirmed or dropped"},
+        {",\"status\":\"dropped\"", "has no \"reason\""},
+        {",\"status\":\"dropped\",\"reason\":5", "\"reason\" must be a string"},
+        {",\"status\":\"dropped\",\"reason\":\"expired\",\"dropped_at\":-2", "is negative"},
         {",\"status\":\"confirmed\"", "has no \"block_height\""},
         {",\"status\":\"confirmed\",\"block_height\":\"x\"", "not a decimal number"},
         {",\"status\":\"confirmed\",\"block_height\":-1", "is negative"},
