@@ -14,6 +14,8 @@
 #include "apps/games/rps.h"
 #include "crypto/hex.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/app_view.h"
+#include "node/wallet/result_text.h"
 
 static uint32_t sodium_uniform(void *ctx, uint32_t n)
 {
@@ -162,6 +164,44 @@ static int secret_move(char *text, size_t cap, const struct zbc_opts *o, uint64_
     return 1;
 }
 
+/* --wait on a dice move: the move is in a block (final); wait for the next
+ * block to apply it and add what it rolled and did to the result
+ * ("applied_height", "roll_text", "app") and its text (docs/wallet.md
+ * "Playing"). */
+static int dice_applied(json_t *result, const struct zbc_opts *o, const char *app_id,
+                        struct zbc_wfail *f)
+{
+    const char *tx = json_string_value(json_object_get(result, "transaction_hash"));
+    json_t *app = NULL;
+    const json_t *entry;
+    if (tx == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no transaction hash to follow");
+    if (!zbc_app_wait_entry(&app, &entry, o, app_id, "app_move", tx, f))
+        return 0;
+    char roll[256], line[256], amt[1024];
+    if (zbc_roll_text(entry, zbc_app_rolls_d6(app), roll, sizeof roll) < 0)
+        snprintf(roll, sizeof roll, "no dice drawn");
+    json_int_t h = json_integer_value(json_object_get(entry, "height"));
+    const char *board = json_string_value(json_object_get(app, "board"));
+    if (zbc_result_text(app, line, sizeof line) >= 0) {
+        char words[300];
+        snprintf(words, sizeof words, "result: %s", line);
+        snprintf(line, sizeof line, "%s", words);
+    } else if (zbc_app_clock_line(app, "", 0, line, sizeof line) < 0) {
+        line[0] = '\0';
+    }
+    const char *before = json_string_value(json_object_get(result, "_text"));
+    snprintf(amt, sizeof amt, "%sapplied in block %lld: %s\n%s%s%s%s", before ? before : "",
+             (long long)h, roll, board ? board : "", board ? "\n" : "", line,
+             line[0] ? "\n" : "");
+    json_object_set_new(result, "_text", json_string(amt));
+    json_object_set_new(result, "applied_height", json_integer(h));
+    json_object_set_new(result, "roll_text", json_string(roll));
+    json_object_set_new(result, "rolls_hex", json_deep_copy(json_object_get(entry, "rolls_hex")));
+    json_object_set_new(result, "app", app);
+    return 1;
+}
+
 int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
                  const char *const *words, json_t **result, struct zbc_wfail *f)
 {
@@ -236,6 +276,8 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
                  e->dice ? " (dice: applied in the next block)" : "",
                  json_string_value(json_object_get(*result, "transaction_hash")));
         json_object_set_new(*result, "_text", json_string(out));
+        if (o->wait && e->dice)
+            ok = dice_applied(*result, o, app_id, f);
     }
 out:
     json_decref(app);

@@ -2,8 +2,11 @@
  * event stream (GET /api/v1/apps/<id>/events, server-sent events), redraws
  * the app after every event and, with --auto-reveal, answers a shot at our
  * battleship board with the reveal from the wallet's secret file.  Ends
- * when the app is finished or abandoned.  With --json nothing is printed
- * until the end (one JSON object: the final app view). */
+ * when the app is finished or abandoned.  Between events it refreshes the
+ * clock's countdown once a block and prints "your move" (with a terminal
+ * bell on a terminal) once when the caller's turn begins (docs/wallet.md
+ * "Playing").  With --json nothing is printed until the end (one JSON
+ * object: the final app view). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -120,6 +123,22 @@ static int stream_next(struct stream *s, int wait_ms)
     }
 }
 
+/* Whether the caller's turn began since the last call: the caller holds
+ * the clock at a move count not rung yet (a keep-alive does not ring
+ * again); nothing while a dice move waits for its block. */
+static bool watch_your_turn(const json_t *app, const char *me, long long *rung_moves)
+{
+    const char *ca = json_string_value(json_object_get(app, "clock_address"));
+    if (me[0] == '\0' || ca == NULL || strcmp(ca, me) != 0 ||
+        json_is_true(json_object_get(app, "has_pending")))
+        return false;
+    long long moves = json_integer_value(json_object_get(app, "moves"));
+    if (moves == *rung_moves)
+        return false;
+    *rung_moves = moves;
+    return true;
+}
+
 int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
                   struct zbc_wfail *f)
 {
@@ -142,7 +161,12 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         return 0;
     json_t *app = NULL;
     long long revealed_at = -1; /* app "moves" when we last revealed */
-    int reveals = 0, updates = 0, ok = 1;
+    int reveals = 0, updates = 0, ok = 1, turns = 0;
+    uint64_t block_ms = zbc_app_block_time_ms(o);
+    /* between events, wake once a block to refresh the countdown */
+    int tick_ms = block_ms >= 200 && block_ms <= 600000 ? (int)block_ms : 1000;
+    bool redraw = true, bell = !o->json && isatty(STDOUT_FILENO);
+    long long shown_height = -1, rung_moves = -1;
     for (;;) {
         json_decref(app);
         if (!zbc_app_fetch(&app, o, id, f)) {
@@ -151,13 +175,24 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             break;
         }
         updates++;
-        if (!o->json) {
-            char *text = zbc_app_view_text(app, me_text);
+        long long height = json_integer_value(json_object_get(app, "height"));
+        if (!o->json && redraw) {
+            char *text = zbc_app_view_text(app, me_text, block_ms);
             if (text != NULL)
                 printf("%s\n", text);
             free(text);
-            fflush(stdout);
+        } else if (!o->json && height != shown_height) {
+            char line[256];
+            if (zbc_app_clock_line(app, me_text, block_ms, line, sizeof line) >= 0)
+                printf("block %lld: %s\n", height, line);
         }
+        shown_height = height;
+        if (watch_your_turn(app, me_text, &rung_moves)) {
+            turns++;
+            if (!o->json)
+                printf("your move%s\n", bell ? "\a" : "");
+        }
+        fflush(stdout);
         const char *status = json_string_value(json_object_get(app, "status"));
         if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
             break;
@@ -187,7 +222,8 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             zbc_wfail_clear(&sf);
             free(st);
         }
-        int got = stream_next(&s, -1);
+        int got = stream_next(&s, tick_ms);
+        redraw = got != -1;
         /* one redraw for the events of one block: drain what follows at once */
         while (got == 1 && (got = stream_next(&s, 150)) == 1) {
         }
@@ -209,6 +245,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     json_object_set_new(r, "app", app);
     json_object_set_new(r, "updates", json_integer(updates));
     json_object_set_new(r, "reveals_sent", json_integer(reveals));
+    json_object_set_new(r, "your_turns", json_integer(turns));
     json_object_set_new(r, "status", json_string(json_string_value(json_object_get(app, "status"))));
     char text[128];
     snprintf(text, sizeof text, "app %s is %s\n", id, json_string_value(json_object_get(app, "status")));

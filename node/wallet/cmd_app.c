@@ -120,9 +120,8 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     if (!zbc_app_caller(&me, me_text, o, &quiet))
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
-    char *text = zbc_app_view_text(app, me_text);
-    json_t *r = json_deep_copy(app);
-    json_object_set_new(r, "api_response", app);
+    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o));
+    json_t *r = app; /* --json: the API's app object, once (docs/wallet.md "Playing") */
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
     free(text);
