@@ -191,7 +191,7 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
         return false;
     const char *sub = argv[0];
     if (strcmp(sub, "show") == 0 || strcmp(sub, "list") == 0 || strcmp(sub, "watch") == 0 ||
-        strcmp(sub, "claim-timeout") == 0)
+        strcmp(sub, "claim-timeout") == 0 || strcmp(sub, "pgn") == 0)
         return true;
     if (strcmp(sub, "create") == 0)
         return argc >= 2 && zbc_engine_by_name(argv[1]) != NULL;
@@ -219,6 +219,8 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv, jso
         return app_list(o, argc, f, result);
     if (strcmp(sub, "watch") == 0)
         return zbc_app_watch(o, argc, argv, result, f);
+    if (strcmp(sub, "pgn") == 0)
+        return zbc_cmd_app_pgn(o, argc, argv, result, f);
     if (strcmp(sub, "claim-timeout") == 0) {
         if (argc != 2)
             return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc app claim-timeout ID");
