@@ -187,7 +187,7 @@ static int dice_applied(json_t *result, const struct zbc_opts *o, const char *ap
         char words[300];
         snprintf(words, sizeof words, "result: %s", line);
         snprintf(line, sizeof line, "%s", words);
-    } else if (zbc_app_clock_line(app, "", 0, line, sizeof line) < 0) {
+    } else if (zbc_app_clock_line(app, "", zbc_app_block_time_ms(o), line, sizeof line) < 0) {
         line[0] = '\0';
     }
     const char *before = json_string_value(json_object_get(result, "_text"));

@@ -70,7 +70,14 @@ static void history(struct buf *b, const json_t *app)
     for (size_t i = from; i < n; i++) {
         const json_t *e = json_array_get(h, i);
         const json_t *seat = json_object_get(e, "seat");
+        char words[256];
         put(b, "  #%-4lld h%-6lld %-9s", num(e, "seq"), num(e, "height"), str(e, "kind"));
+        if (strcmp(str(e, "kind"), "app_end") == 0) {
+            /* its seat is the record's winner field: never shown bare */
+            zbc_end_event_text(e, words, sizeof words);
+            put(b, " %s\n", words);
+            continue;
+        }
         if (json_is_integer(seat))
             put(b, " seat %lld", json_integer_value(seat));
         if (json_is_string(json_object_get(e, "notation")))
@@ -80,7 +87,6 @@ static void history(struct buf *b, const json_t *app)
         const char *k = str(e, "kind");
         bool is_deadline = strcmp(k, "app_activate") == 0 || strcmp(k, "app_keepalive") == 0 ||
                            strcmp(k, "app_claim") == 0;
-        char words[256];
         if (strcmp(k, "bet_settle") == 0 && zbc_bet_text(app, words, sizeof words) >= 0) {
             put(b, " %s", words);
         } else if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0) {

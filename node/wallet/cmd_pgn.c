@@ -70,6 +70,18 @@ static void tag(struct zbc_text *t, const char *name, const char *value)
     zbc_text_printf(t, "\"]\n");
 }
 
+/* PGN's Termination tag (the standard's values) for an outcome. */
+static const char *termination(const char *outcome)
+{
+    if (outcome == NULL)
+        return "unterminated";
+    if (strcmp(outcome, "timeout") == 0)
+        return "time forfeit";
+    if (strcmp(outcome, "abandoned") == 0 || strcmp(outcome, "expired") == 0)
+        return "abandoned";
+    return "normal";
+}
+
 /* The movetext from the history: every app_move replayed.  Lines of at
  * most 79 characters. */
 static int movetext(struct zbc_text *t, const json_t *app, uint8_t white, const char *id,
@@ -184,13 +196,19 @@ int zbc_cmd_app_pgn(const struct zbc_opts *o, int argc, const char *const *argv,
     tag(&t, "Black", seat_address(app, 1 - (int)white));
     tag(&t, "Result", res);
     tag(&t, "ZBCApp", id);
-    if (zbc_result_text(app, words, sizeof words) >= 0)
-        tag(&t, "Termination", words);
+    bool ended = zbc_result_text(app, words, sizeof words) >= 0;
+    if (ended)
+        tag(&t, "Termination", termination(outcome));
     json_decref(info);
     zbc_text_printf(&t, "\n");
     if (!movetext(&t, app, (uint8_t)white, id, f))
         goto out;
-    zbc_text_printf(&t, "%s%s\n", t.len > 0 && t.buf[t.len - 1] != '\n' ? " " : "", res);
+    /* the result in words as a comment; PGN comments cannot hold '}' */
+    for (char *p = words; ended && *p != '\0'; p++)
+        if (*p == '}')
+            *p = ')';
+    zbc_text_printf(&t, "%s%s%s%s%s\n", t.len > 0 && t.buf[t.len - 1] != '\n' ? " " : "",
+                    ended ? "{" : "", ended ? words : "", ended ? "} " : "", res);
     if (zbc_text_result(&t) < 0) {
         zbc_wfail(f, ZBC_EXIT_INTERNAL, "the PGN of app %s is longer than %d bytes", id, PGN_MAX);
         goto out;

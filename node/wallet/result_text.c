@@ -133,6 +133,34 @@ static void read_facts(const json_t *app, const json_t *r, struct facts *f)
             f->winners[f->nwinners++] = s;
 }
 
+int zbc_end_event_text(const json_t *entry, char *out, size_t cap)
+{
+    struct zbc_text t;
+    zbc_text_init(&t, out, cap);
+    const char *outcome = str(entry, "outcome");
+    if (outcome == NULL) {
+        const char *reason = str(entry, "reason");
+        zbc_text_printf(&t, "%s", reason != NULL && reason[0] != '\0' ? reason : "ended");
+    } else {
+        zbc_text_printf(&t, "%s", outcome);
+        const char *sep = ": ";
+        if (seat_of(entry, "resigned") >= 0) {
+            zbc_text_printf(&t, "%sseat %d resigned", sep, seat_of(entry, "resigned"));
+            sep = ", ";
+        }
+        if (seat_of(entry, "timed_out") >= 0) {
+            zbc_text_printf(&t, "%sseat %d timed out", sep, seat_of(entry, "timed_out"));
+            sep = ", ";
+        }
+        if (seat_of(entry, "winner") >= 0)
+            zbc_text_printf(&t, "%sseat %d won", sep, seat_of(entry, "winner"));
+    }
+    int n = zbc_text_result(&t);
+    if (n < 0 && cap > 0)
+        out[0] = '\0';
+    return n;
+}
+
 int zbc_result_winner(const json_t *app)
 {
     const json_t *r = json_object_get(app, "result");

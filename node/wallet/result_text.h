@@ -15,13 +15,19 @@
 /* The result of an ended app in one line, e.g. "seat 1 (ZBC_…) won 1.98
  * ZBC: seat 0 resigned", "draw: stakes returned", "seats 1 and 2 share
  * 2.97 ZBC: seat 0 timed out (rake 0.03 ZBC)", "expired: nobody joined,
- * stakes refunded", a bet's "rolled 2.71 (under 49.5): win, paid 2 ZBC".
+ * stakes refunded", a bet's "rolled 2.71 (under 49.50): win, paid 2 ZBC".
  * Reads the result's "outcome", "winners", "resigned", "timed_out", "out",
  * "paid" and "rake" (docs/api.md §10).  A node without "outcome" (before
  * app record version 2) is read by its documented old meaning: "winner" of
  * a resign or timeout is the seat that resigned or timed out, never the
  * winner.  -1 while "result" is null. */
 int zbc_result_text(const json_t *app, char *out, size_t cap);
+
+/* An app_end history or stream entry: "resign: seat 0 resigned, seat 1
+ * won" from its "outcome", "winner", "resigned", "timed_out" (app record
+ * version 2); from an older node only its reason ("resign"), never its bare
+ * seat, which was the seat that resigned or timed out. */
+int zbc_end_event_text(const json_t *entry, char *out, size_t cap);
 
 /* The seat that won the whole pot by the result, or -1 (draw, split, no
  * result, a bet, a node that does not say).  PGN's Result tag. */
@@ -39,7 +45,7 @@ int zbc_roll_text(const json_t *entry, bool d6, char *out, size_t cap);
 bool zbc_app_rolls_d6(const json_t *app);
 
 /* A settled solo bet (the app view with its "bet_settle" history entry,
- * params read from "params_hex"): "rolled 2.71 (under 49.5): win, paid 2
+ * params read from "params_hex"): "rolled 2.71 (under 49.50): win, paid 2
  * ZBC", "flipped tails (heads): loss", "pocket 17 black (red): loss",
  * "result 1.93x (target 2x): loss".  -1 while not settled. */
 int zbc_bet_text(const json_t *app, char *out, size_t cap);

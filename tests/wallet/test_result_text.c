@@ -122,6 +122,40 @@ static void test_results_hostile(void)
     json_decref(app);
 }
 
+static void check_end(const char *entry, const char *want)
+{
+    json_t *e = load(entry);
+    char out[128];
+    CHECK_EQ_INT(zbc_end_event_text(e, out, sizeof out), (int)strlen(want));
+    CHECK_EQ_STR(out, want);
+    json_decref(e);
+}
+
+static void test_end_events(void)
+{
+    check_end("{\"kind\":\"app_end\",\"seat\":1,\"outcome\":\"resign\",\"winner\":0,"
+              "\"resigned\":1,\"timed_out\":null,\"reason\":\"resign\"}",
+              "resign: seat 1 resigned, seat 0 won");
+    check_end("{\"kind\":\"app_end\",\"outcome\":\"timeout\",\"winner\":null,\"timed_out\":2}",
+              "timeout: seat 2 timed out");
+    check_end("{\"kind\":\"app_end\",\"outcome\":\"draw\",\"winner\":null}", "draw");
+    /* an older node: the seat of a resign is the seat that resigned */
+    check_end("{\"kind\":\"app_end\",\"seat\":1,\"reason\":\"resign\"}", "resign");
+    check_end("{\"kind\":\"app_end\",\"seat\":1}", "ended");
+    check_end("{\"kind\":\"app_end\",\"outcome\":\"win\",\"winner\":\"0\",\"resigned\":[]}",
+              "win");
+    /* the app view never prints the bare seat of an app_end */
+    json_t *app = load("{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":\"finished\","
+                       "\"players\":[],\"history\":[{\"seq\":9,\"height\":11,\"kind\":\"app_end\","
+                       "\"seat\":1,\"amount\":0,\"reason\":\"resign\"}]}");
+    char *t = zbc_app_view_text(app, "", 1000);
+    CHECK(t != NULL);
+    CHECK(strstr(t, "app_end   resign\n") != NULL);
+    CHECK(strstr(t, "seat 1") == NULL);
+    free(t);
+    json_decref(app);
+}
+
 static void check_roll(const char *entry, bool d6, const char *want)
 {
     json_t *e = load(entry);
@@ -286,6 +320,7 @@ int main(void)
     TEST_RUN(test_results);
     TEST_RUN(test_results_old_node);
     TEST_RUN(test_results_hostile);
+    TEST_RUN(test_end_events);
     TEST_RUN(test_rolls);
     TEST_RUN(test_bets);
     TEST_RUN(test_clock);
