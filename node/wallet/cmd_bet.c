@@ -185,11 +185,13 @@ int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, jso
         json_object_set_new(*result, "max_return", json_integer((json_int_t)max_ret));
     json_object_set_new(*result, "game", json_string(argv[0]));
     json_object_set_new(*result, "client_seed", json_string(b.client_seed));
-    char text[256];
+    char text[320], stake_text[32];
+    zbc_amount_format(stake_text, stake);
     snprintf(text, sizeof text,
-             "bet %s placed: %s, stake %s units, client seed %s\n"
+             "bet %s placed: %s, stake %s, client seed %s\n"
              "settled by the next block; then: zbc app show %s / zbc verify %s\n",
-             json_string_value(json_object_get(*result, "app_id")), argv[0], st, b.client_seed,
+             json_string_value(json_object_get(*result, "app_id")), argv[0], stake_text,
+             b.client_seed,
              json_string_value(json_object_get(*result, "app_id")),
              json_string_value(json_object_get(*result, "app_id")));
     json_object_set_new(*result, "_text", json_string(text));
