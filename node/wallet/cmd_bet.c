@@ -123,7 +123,8 @@ static int bet_settled(json_t *result, const struct zbc_opts *o, struct zbc_wfai
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no bet id to follow");
     if (!zbc_app_wait_entry(&app, &settle, o, id, "bet_settle", NULL, f))
         return 0;
-    char words[256], text[768];
+    char words[256], text[1024];
+    const char *placed = json_string_value(json_object_get(result, "_text"));
     if (zbc_bet_text(app, words, sizeof words) < 0)
         snprintf(words, sizeof words, "settled (the node's settlement does not read as a bet)");
     json_int_t h = json_integer_value(json_object_get(settle, "height"));
@@ -135,7 +136,8 @@ static int bet_settled(json_t *result, const struct zbc_opts *o, struct zbc_wfai
                         json_integer(win ? json_integer_value(json_object_get(settle, "amount"))
                                          : 0));
     json_object_set_new(result, "outcome_text", json_string(words));
-    snprintf(text, sizeof text, "bet %s settled in block %lld: %s\n", id, (long long)h, words);
+    snprintf(text, sizeof text, "%sbet %s settled in block %lld: %s\n", placed ? placed : "", id,
+             (long long)h, words);
     json_object_set_new(result, "_text", json_string(text));
     json_decref(app);
     return 1;

@@ -29,6 +29,7 @@ static const char usage[] =
     "                                       commit rock / reveal (rps), commit (battleship)\n"
     "  app show <app-id>                    board, seats, pot, clock, history, result\n"
     "  app watch <app-id> [--auto-reveal]   follow the game live\n"
+    "  app pgn <app-id> [--out FILE]        a chess game as PGN (moves in SAN)\n"
     "  app list [--open] [--game G] [--status S]\n"
     "  bet dice under|over PCT | coin heads|tails | roulette KIND [N] | limbo X\n"
     "      --stake A [--client-seed S]      solo bets against the apps fund\n"
