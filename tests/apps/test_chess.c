@@ -491,24 +491,24 @@ static void test_san(void)
     check_san(&st, "Nc3", 1, 18);
     check_san(&st, "Ng1f3", 6, 21); /* fully disambiguated is accepted */
     check_san(&st, "Nf3+!?", 6, 21); /* marks and annotations are ignored */
-    check_san_refused(&st, "O-O", "O-O: there is no castling in this chess (a king moves one "
-                                  "square)");
-    check_san_refused(&st, "O-O-O+", "O-O-O: there is no castling in this chess (a king moves "
-                                     "one square)");
-    check_san_refused(&st, "0-0", "0-0: there is no castling in this chess (a king moves one "
-                                  "square)");
-    check_san_refused(&st, "Bc4", "illegal move: Bc4: no white bishop can move to c4");
-    check_san_refused(&st, "e5", "illegal move: e5: no white pawn can move to e5");
-    check_san_refused(&st, "Nf3x", "chess move 'Nf3x' must look like e2e4 (or e7e8q for a "
-                                   "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q");
-    check_san_refused(&st, "nf3", "chess move 'nf3' must look like e2e4 (or e7e8q for a "
-                                  "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q");
-    check_san_refused(&st, "e2e4e5", "chess move 'e2e4e5' must look like e2e4 (or e7e8q for a "
-                                     "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q");
-    check_san_refused(&st, "Nxf3", "illegal move: Nxf3 captures nothing on f3 (there is no en "
-                                   "passant)");
-    check_san_refused(&st, "ed3", "chess move 'ed3' must look like e2e4 (or e7e8q for a "
-                                  "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q");
+    /* refusals at the start; NULL: the syntax sentence */
+    static const char *const refused[][2] = {
+        {"O-O", "O-O: there is no castling in this chess (a king moves one square)"},
+        {"O-O-O+", "O-O-O: there is no castling in this chess (a king moves one square)"},
+        {"0-0", "0-0: there is no castling in this chess (a king moves one square)"},
+        {"Bc4", "illegal move: Bc4: no white bishop can move to c4"},
+        {"e5", "illegal move: e5: no white pawn can move to e5"},
+        {"Nxf3", "illegal move: Nxf3 captures nothing on f3 (there is no en passant)"},
+        {"Nf3x", NULL}, {"nf3", NULL}, {"e2e4e5", NULL}, {"ed3", NULL}, {"Kx", NULL},
+        {"N", NULL}, {"=Q", NULL}, {"e8=", NULL}, {"+", NULL},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char want[160];
+        if (refused[i][1] == NULL)
+            snprintf(want, sizeof want, "chess move '%s' must look like e2e4 (or e7e8q for a "
+                     "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q", refused[i][0]);
+        check_san_refused(&st, refused[i][0], refused[i][1] != NULL ? refused[i][1] : want);
+    }
     check_san_refused(&st, "ThisIsAVeryLongMove", "chess move 'ThisIsAVeryLongM' must look "
                       "like e2e4 (or e7e8q for a promotion) or SAN such as Nf3, exd5, Rad1, "
                       "e8=Q");

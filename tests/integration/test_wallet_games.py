@@ -8,11 +8,10 @@ dice bet with --wait prints its value and payout as the node settled them;
 chess played in SAN (O-O refused: no castling), `app watch` says "your move"
 once on the watcher's turn, and `app pgn` writes the game."""
 import re
-import os
 import subprocess
 import threading
 
-from framework import PASSPHRASE, ZBC, ZbcTest, assert_equal, assert_true, wait_until
+from framework import ZBC, ZbcTest, assert_equal, assert_true, wait_until
 
 FEE = 2_000_000
 
@@ -31,21 +30,11 @@ def first_d6(hexbytes, used):
 
 
 class WalletGames(ZbcTest):
-    def app(self, app_id):
-        st, j = self.nodes[0].get("/api/v1/apps/%s" % app_id)
-        assert_equal(st, 200, "GET app %s" % app_id)
-        return j
-
-    def ready(self, app_id):
-        return wait_until(lambda: (lambda a: a if a["status"] == "finished" or
-                                   (a["clock"] is not None and not a["has_pending"]) else None)(
-            self.app(app_id)), 30, "app %s ready" % app_id)
-
     def open(self, game):
         app_id = self.zbc("app", "create", game, "--stake", "2ZBC", "--from", "alice", "--fee",
                           FEE, "--wait")["app_id"]
         self.zbc("app", "join", app_id, "--from", "bob", "--fee", FEE, "--wait")
-        a = self.ready(app_id)
+        a = self.app_ready(app_id)
         names = {p["seat"]: self.who[p["address"]] for p in a["players"]}
         return app_id, a, names
 
@@ -65,7 +54,7 @@ class WalletGames(ZbcTest):
         assert_equal([int(m.group(2))], faces, "die = the node's roll bytes as a d6")
         assert_equal(a["view"]["last"]["die"], faces[0], "the engine's die")
         # the same with --json: roll_text and the app once
-        a = self.ready(app_id)
+        a = self.app_ready(app_id)
         seat = a["clock"]
         r = self.zbc("app", "move", app_id, "roll", "--from", names[seat], "--fee", FEE, "--wait")
         a2 = r["app"]
@@ -76,7 +65,7 @@ class WalletGames(ZbcTest):
         assert_equal(r["applied_height"], mv["height"], "applied_height")
         assert_true(isinstance(r["app_id"], str), "app id as a string")
         # app show: faces, not raw bytes; the clock in blocks and time
-        a = self.ready(app_id)
+        a = self.app_ready(app_id)
         show = self.zbc("app", "show", app_id, "--from", "alice", json_out=False)
         self.log("app show:\n" + show.stdout)
         assert_true(re.search(r"app_move\s+seat \d roll: rolled \d", show.stdout) is not None,
@@ -97,7 +86,7 @@ class WalletGames(ZbcTest):
         if a["status"] != "active":
             return
         # seat R resigns: the other seat is the winner, by name and in words
-        a = self.ready(app_id)
+        a = self.app_ready(app_id)
         resigner = a["clock"]
         self.zbc("app", "resign", app_id, "--from", names[resigner], "--fee", FEE, "--wait")
         a = wait_until(lambda: (lambda a: a if a["status"] == "finished" else None)(
@@ -147,16 +136,16 @@ class WalletGames(ZbcTest):
         r = self.zbc("app", "move", app_id, "O-O", "--from", names[white], "--fee", FEE, expect=2)
         assert_true("no castling" in r["error"], "O-O refused: %r" % r.json)
         for san in ["f3", "e5", "g4"]:
-            a = self.ready(app_id)
+            a = self.app_ready(app_id)
             self.zbc("app", "move", app_id, san, "--from", names[a["clock"]], "--fee", FEE, "--wait")
-        a = self.ready(app_id)
+        a = self.app_ready(app_id)
         black = a["clock"]
         assert_equal(black, 1 - white, "black to move")
         # watch as black: "your move" once, no bell when stdout is not a terminal
         w = subprocess.Popen([self.zbc_bin, "app", "watch", app_id, "--from", names[black],
                               "--api", self.nodes[0].api_url, "--wallet", self.wallet_dir],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             env=self.zbc_env())
+                             env=self.wallet_env())
         lines = []
         reader = threading.Thread(target=lambda: lines.extend(iter(w.stdout.readline, b"")),
                                   daemon=True)
@@ -197,14 +186,6 @@ class WalletGames(ZbcTest):
         r = self.zbc("app", "pgn", self.pig_id, expect=2)
         assert_true("not chess" in r["error"], "pgn of pig: %r" % r.json)
         self.zbc("app", "pgn", "12x", expect=2)
-
-    def zbc_env(self):
-        e = dict(os.environ)
-        for k in ("ZBC_API", "ZBC_KEY", "ZBC_TIMEOUT", "ZOOBC_GENESIS_HASH", "ZBC_WALLET"):
-            e.pop(k, None)
-        e["ZBC_PASSPHRASE"] = PASSPHRASE
-        e.setdefault("ZBC_WALLET_KDF", "interactive")
-        return e
 
     def run_test(self):
         alice = self.wallet_key("alice")

@@ -122,6 +122,21 @@ static void test_results_hostile(void)
     json_decref(app);
 }
 
+/* The app view of a pig app with one history entry: has want, not never. */
+static void check_view_entry(const char *entry, const char *want, const char *never)
+{
+    char text[1024];
+    snprintf(text, sizeof text, "{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":"
+             "\"active\",\"players\":[],\"height\":12,\"history\":[%s]}", entry);
+    json_t *app = load(text);
+    char *t = zbc_app_view_text(app, "", 1000);
+    CHECK(t != NULL);
+    CHECK(t != NULL && strstr(t, want) != NULL);
+    CHECK(t != NULL && strstr(t, never) == NULL);
+    free(t);
+    json_decref(app);
+}
+
 static void check_end(const char *entry, const char *want)
 {
     json_t *e = load(entry);
@@ -145,15 +160,9 @@ static void test_end_events(void)
     check_end("{\"kind\":\"app_end\",\"outcome\":\"win\",\"winner\":\"0\",\"resigned\":[]}",
               "win");
     /* the app view never prints the bare seat of an app_end */
-    json_t *app = load("{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":\"finished\","
-                       "\"players\":[],\"history\":[{\"seq\":9,\"height\":11,\"kind\":\"app_end\","
-                       "\"seat\":1,\"amount\":0,\"reason\":\"resign\"}]}");
-    char *t = zbc_app_view_text(app, "", 1000);
-    CHECK(t != NULL);
-    CHECK(strstr(t, "app_end   resign\n") != NULL);
-    CHECK(strstr(t, "seat 1") == NULL);
-    free(t);
-    json_decref(app);
+    check_view_entry("{\"seq\":9,\"height\":11,\"kind\":\"app_end\",\"seat\":1,\"amount\":0,"
+                     "\"reason\":\"resign\"}",
+                     "app_end   resign\n", "seat 1");
 }
 
 static void check_roll(const char *entry, bool d6, const char *want)
@@ -302,17 +311,10 @@ static void test_clock(void)
 /* app show of a dice game: faces in the history, no raw bytes */
 static void test_view_rolls(void)
 {
-    json_t *app = load("{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":\"active\","
-                       "\"stake\":0,\"pot\":0,\"seats\":2,\"seated\":2,\"height\":12,"
-                       "\"players\":[],\"history\":[{\"seq\":4,\"height\":11,\"kind\":\"app_move\","
-                       "\"seat\":0,\"notation\":\"roll\",\"rolls_hex\":\"fd03\","
-                       "\"roll_bytes_used\":2,\"amount\":0,\"reason\":\"\"}]}");
-    char *t = zbc_app_view_text(app, "", 1000);
-    CHECK(t != NULL);
-    CHECK(strstr(t, "app_move  seat 0 roll: rolled 4\n") != NULL);
-    CHECK(strstr(t, "fd03") == NULL);
-    free(t);
-    json_decref(app);
+    check_view_entry("{\"seq\":4,\"height\":11,\"kind\":\"app_move\",\"seat\":0,\"notation\":"
+                     "\"roll\",\"rolls_hex\":\"fd03\",\"roll_bytes_used\":2,\"amount\":0,"
+                     "\"reason\":\"\"}",
+                     "app_move  seat 0 roll: rolled 4\n", "fd03");
 }
 
 int main(void)
