@@ -269,6 +269,7 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
             snprintf(fmt, sizeof fmt, "%zu bytes", len);
         json_object_set_new(*result, "app_id", json_string(app_id));
         json_object_set_new(*result, "seat", json_integer(seat));
+        json_object_set_new(*result, "from", json_string(me_text));
         json_object_set_new(*result, "move_hex", json_string(hex));
         json_object_set_new(*result, "notation", json_string(fmt));
         char out[512];

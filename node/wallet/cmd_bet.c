@@ -187,6 +187,12 @@ int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, jso
         json_object_set_new(*result, "max_return", json_integer((json_int_t)max_ret));
     json_object_set_new(*result, "game", json_string(argv[0]));
     json_object_set_new(*result, "client_seed", json_string(b.client_seed));
+    struct zbc_addr me;
+    char me_text[ZBC_ADDR_TEXT_MAX];
+    struct zbc_wfail quiet = {0};
+    if (zbc_app_caller(&me, me_text, o, &quiet)) /* the bettor, in text form */
+        json_object_set_new(*result, "from", json_string(me_text));
+    zbc_wfail_clear(&quiet);
     char text[320], stake_text[32];
     zbc_amount_format(stake_text, stake);
     snprintf(text, sizeof text,

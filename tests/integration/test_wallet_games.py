@@ -64,6 +64,8 @@ class WalletGames(ZbcTest):
                      "roll_text")
         assert_equal(r["applied_height"], mv["height"], "applied_height")
         assert_true(isinstance(r["app_id"], str), "app id as a string")
+        assert_equal(r["from"], [p["address"] for p in a2["players"] if p["seat"] == seat][0],
+                     "the mover's address in text form")
         # app show: faces, not raw bytes; the clock in blocks and time
         a = self.app_ready(app_id)
         show = self.zbc("app", "show", app_id, "--from", "alice", json_out=False)
@@ -129,6 +131,7 @@ class WalletGames(ZbcTest):
         assert_true(isinstance(j["app_id"], str) and j["settled_height"] > j["block_height"],
                     "bet --wait --json: %r" % j.json)
         assert_true(j["outcome_text"].startswith("flipped "), "coin words: %r" % j.json)
+        assert_equal(j["from"], self.carol, "the bettor's address in text form")
 
     def chess(self):
         app_id, a, names = self.open("chess")
@@ -190,7 +193,7 @@ class WalletGames(ZbcTest):
     def run_test(self):
         alice = self.wallet_key("alice")
         bob = self.wallet_key("bob")
-        carol = self.wallet_key("carol")
+        carol = self.carol = self.wallet_key("carol")
         self.who = {alice: "alice", bob: "bob"}
         self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC), (carol, 1000 * ZBC)])
         self.pig_id = None
