@@ -46,10 +46,11 @@ ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
 uint64_t zbc_app_block_time_ms(const struct zbc_opts *o);
 
 /* Waits (up to --wait-timeout) until app id's history holds an entry of
- * kind (with tx_hash when not NULL): a pending dice move applied, a bet
- * settled.  *app the app view then, *entry inside it.  Exit 8 on time. */
+ * one of kinds (NULL-terminated; with tx_hash when not NULL): a pending
+ * dice move applied or discarded, a bet settled.  *app the app view then,
+ * *entry inside it.  Exit 8 on time. */
 ZBC_WUR int zbc_app_wait_entry(json_t **app, const json_t **entry, const struct zbc_opts *o,
-                               const char *id, const char *kind, const char *tx_hash,
+                               const char *id, const char *const *kinds, const char *tx_hash,
                                struct zbc_wfail *f);
 
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */

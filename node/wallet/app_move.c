@@ -176,8 +176,20 @@ static int dice_applied(json_t *result, const struct zbc_opts *o, const char *ap
     const json_t *entry;
     if (tx == NULL)
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no transaction hash to follow");
-    if (!zbc_app_wait_entry(&app, &entry, o, app_id, "app_move", tx, f))
+    static const char *const kinds[] = {"app_move", "app_discard", NULL};
+    if (!zbc_app_wait_entry(&app, &entry, o, app_id, kinds, tx, f))
         return 0;
+    const char *kind = json_string_value(json_object_get(entry, "kind"));
+    if (strcmp(kind, "app_discard") == 0) {
+        /* the move was legal when sent, not when its block applied it
+         * (docs/protocol-apps.md §5, MOVE) */
+        const char *why = json_string_value(json_object_get(entry, "reason"));
+        zbc_wfail(f, ZBC_EXIT_REJECTED, "app %s: the move was discarded in block %lld: %s",
+                  app_id, (long long)json_integer_value(json_object_get(entry, "height")),
+                  why != NULL ? why : "no reason given");
+        json_decref(app);
+        return 0;
+    }
     char roll[256], line[256], amt[1024];
     if (zbc_roll_text(entry, zbc_app_rolls_d6(app), roll, sizeof roll) < 0)
         snprintf(roll, sizeof roll, "no dice drawn");

@@ -121,7 +121,8 @@ static int bet_settled(json_t *result, const struct zbc_opts *o, struct zbc_wfai
     const json_t *settle;
     if (id == NULL)
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no bet id to follow");
-    if (!zbc_app_wait_entry(&app, &settle, o, id, "bet_settle", NULL, f))
+    static const char *const kinds[] = {"bet_settle", NULL};
+    if (!zbc_app_wait_entry(&app, &settle, o, id, kinds, NULL, f))
         return 0;
     char words[256], text[1024];
     const char *placed = json_string_value(json_object_get(result, "_text"));
