@@ -4,6 +4,8 @@ roll with --wait prints the die the node's roll bytes give (recomputed here
 from rolls_hex: bytes >= 252 rejected, face b % 6 + 1), `app show` prints
 faces and the clock in blocks and time, a resign reads "seat W (...) won X
 ZBC: seat R resigned" and never names the seat that resigned as winner; a
+3-seat timeout reads "seats A and B share 5.94 ZBC: seat C timed out (rake
+0.06 ZBC)" (move_deadline 12 blocks); a
 dice bet with --wait prints its value and payout as the node settled them;
 chess played in SAN (O-O refused: no castling), `app watch` says "your move"
 once on the watcher's turn, and `app pgn` writes the game."""
@@ -75,12 +77,15 @@ class WalletGames(ZbcTest):
         assert_true(re.search(r"rolls [0-9a-f]+", show.stdout) is None,
                     "no raw roll bytes: %s" % show.stdout)
         if a["status"] == "active":
-            m = re.search(r"to move: seat (\d)( \(you\))?, deadline block (\d+) \(in (\d+) blocks?, "
-                          "\u2248 (\d+ s|\d+ min)\)", show.stdout)
+            # 1-s blocks: "(in N blocks, ≈ N s)", or reached/passed on a slow machine
+            m = re.search(r"to move: seat (\d)( \(you\))?, deadline block (\d+) \((in (\d+) "
+                          r"blocks?, ≈ (\d+) s|reached|passed \d+ blocks? ago)\)", show.stdout)
             assert_true(m is not None, "clock text: %s" % show.stdout)
             assert_equal(int(m.group(1)), a["clock"], "clock seat")
             assert_equal(int(m.group(3)), a["deadline"], "deadline block")
             assert_equal(m.group(2) is not None, names[a["clock"]] == "alice", "(you) on the clock")
+            if m.group(5) is not None:
+                assert_equal(m.group(5), m.group(6), "blocks of 1 s")
         # --json prints the app object once
         j = self.zbc("app", "show", app_id)
         assert_equal(j["id"], app_id, "app show --json is the app object")
@@ -107,6 +112,36 @@ class WalletGames(ZbcTest):
         if "outcome" in r:  # app record version 2 (docs/api.md §10)
             assert_equal((r["outcome"], r["winner"], r["resigned"]), ("resign", winner, resigner),
                          "result names the resigner under its own name")
+
+    def timeout3(self):
+        """Three seats, the clock holder lets the deadline pass, another seat
+        claims: the two others share pot - rake, named, the holder timed out."""
+        app_id = self.zbc("app", "create", "pig", "--stake", "2ZBC", "--seats", "3", "--from",
+                          "alice", "--fee", FEE, "--wait")["app_id"]
+        for who in ("bob", "carol"):
+            self.zbc("app", "join", app_id, "--from", who, "--fee", FEE, "--wait")
+        a = self.app_ready(app_id)
+        names = {p["seat"]: self.who[p["address"]] for p in a["players"]}
+        holder = a["clock"]
+        wait_until(lambda: self.app(app_id)["timeout_claimable"], 60, "deadline passed")
+        show = self.zbc("app", "show", app_id, json_out=False)
+        assert_true(re.search(r"to move: seat %d, deadline block %d \((reached|passed \d+ blocks? "
+                              r"ago)\), timeout claimable\n" % (holder, a["deadline"]),
+                              show.stdout) is not None, "claimable clock text:\n" + show.stdout)
+        self.zbc("app", "claim-timeout", app_id, "--from", names[(holder + 1) % 3], "--fee", FEE,
+                 "--wait")
+        a = wait_until(lambda: (lambda a: a if a["status"] == "finished" else None)(
+            self.app(app_id)), 30, "timeout settles")
+        others = [s for s in range(3) if s != holder]
+        # pot 6 ZBC, rake 1 % = 0.06, 5.94 split between two seats: 2.97 each
+        assert_equal(sorted((p["seat"], p["amount"]) for p in a["result"]["payouts"]
+                            if p["seat"] is not None),
+                     [(others[0], 297_000_000), (others[1], 297_000_000)], "timeout split")
+        show = self.zbc("app", "show", app_id, json_out=False)
+        self.log("3-seat timeout:\n" + show.stdout)
+        want = "result: seats %d and %d share 5.94 ZBC: seat %d timed out (rake 0.06 ZBC)" % (
+            others[0], others[1], holder)
+        assert_true(want in show.stdout, "timeout result text %r in:\n%s" % (want, show.stdout))
 
     def bet(self):
         r = self.zbc("bet", "dice", "under", "49.5", "--stake", "1ZBC", "--client-seed", "wg",
@@ -194,13 +229,16 @@ class WalletGames(ZbcTest):
         alice = self.wallet_key("alice")
         bob = self.wallet_key("bob")
         carol = self.carol = self.wallet_key("carol")
-        self.who = {alice: "alice", bob: "bob"}
-        self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC), (carol, 1000 * ZBC)])
+        self.who = {alice: "alice", bob: "bob", carol: "carol"}
+        # moves within 12 blocks (12 s): a timeout test that waits seconds, not minutes
+        self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC), (carol, 1000 * ZBC)],
+                         move_deadline=12)
         self.pig_id = None
         self.pig()
         self.pig_id = [a["id"] for a in self.nodes[0].get("/api/v1/apps?type=pig")[1]["apps"]][0]
         self.bet()
         self.chess()
+        self.timeout3()
 
 
 if __name__ == "__main__":
