@@ -21,11 +21,13 @@
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/result_text.h"
 
 struct stream {
     int fd;
     char buf[8192];
     size_t len;
+    char data[8192]; /* the data line of the last event ("" when none) */
 };
 
 /* Opens GET <api>/api/v1/apps/<id>/events (HTTP/1.0: the node streams
@@ -93,6 +95,17 @@ static int stream_next(struct stream *s, int wait_ms)
             *end = '\0'; /* the message alone */
             bool event = strstr(s->buf, "\ndata:") != NULL || strncmp(s->buf, "data:", 5) == 0;
             bool header = strncmp(s->buf, "HTTP/", 5) == 0;
+            const char *d = strncmp(s->buf, "data:", 5) == 0 ? s->buf : strstr(s->buf, "\ndata:");
+            s->data[0] = '\0';
+            if (event && !header && d != NULL) {
+                d += *d == '\n' ? 6 : 5;
+                d += *d == ' '; /* "data: x": one space after the colon is not data */
+                size_t dl = strcspn(d, "\n");
+                if (dl < sizeof s->data) {
+                    memcpy(s->data, d, dl);
+                    s->data[dl] = '\0';
+                }
+            }
             size_t used = (size_t)(end - s->buf) + 2;
             memmove(s->buf, s->buf + used, s->len - used);
             s->len -= used;
@@ -121,6 +134,30 @@ static int stream_next(struct stream *s, int wait_ms)
                 s->buf[s->len++] = c;
         }
     }
+}
+
+/* An app_end event of the stream (its data line) in words: "block 21: the
+ * app ended: resign: seat 1 resigned, seat 0 won" (node/wallet/
+ * result_text.h); -1 (out "") for any other event, which the redraw that
+ * follows shows. */
+static int end_line(const char *data, char *out, size_t cap)
+{
+    json_t *ev = json_loads(data, 0, NULL);
+    const char *kind = json_string_value(json_object_get(ev, "kind"));
+    char words[256];
+    int n = -1;
+    out[0] = '\0';
+    if (kind != NULL && strcmp(kind, "app_end") == 0 &&
+        zbc_end_event_text(ev, words, sizeof words) >= 0) {
+        n = snprintf(out, cap, "block %lld: the app ended: %s",
+                     (long long)json_integer_value(json_object_get(ev, "height")), words);
+        if (n < 0 || (size_t)n >= cap) {
+            out[0] = '\0';
+            n = -1;
+        }
+    }
+    json_decref(ev);
+    return n;
 }
 
 /* Whether the caller's turn began since the last call: the caller holds
@@ -225,7 +262,11 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         int got = stream_next(&s, tick_ms);
         redraw = got != -1;
         /* one redraw for the events of one block: drain what follows at once */
-        while (got == 1 && (got = stream_next(&s, 150)) == 1) {
+        while (got == 1) {
+            char line[320];
+            if (!o->json && end_line(s.data, line, sizeof line) >= 0)
+                printf("%s\n", line);
+            got = stream_next(&s, 150);
         }
         if (got == 0) {
             close(s.fd);

@@ -202,6 +202,8 @@ class WalletGames(ZbcTest):
         assert_equal(w.returncode, 0, "watch ends with the game: %s" % err.decode())
         assert_equal(out.count("your move\n"), 1, "your move once: %s" % out)
         assert_true("\a" not in out, "no bell without a terminal")
+        assert_true(re.search(r"block \d+: the app ended: win(: seat %d won)?\n" % black, out)
+                    is not None, "the stream's app_end in words: %s" % out)
         a = self.app(app_id)
         assert_equal([h["notation"] for h in a["history"] if h["kind"] == "app_move"],
                      ["f2f3", "e7e5", "g2g4", "d8h4"], "history keeps coordinates")

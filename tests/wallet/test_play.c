@@ -2,6 +2,8 @@
  * replayed from a history fixture (and refused for a history that does
  * not replay), PGN termination words, and when `app watch` says "your
  * move".  Includes the command files to reach their static helpers. */
+#include <sys/socket.h>
+
 #include "node/wallet/app_watch.c"
 #include "node/wallet/cmd_pgn.c"
 #include "tests/testlib.h"
@@ -123,10 +125,42 @@ static void test_your_turn(void)
     json_decref(app);
 }
 
+static void test_stream_end_line(void)
+{
+    int sv[2];
+    CHECK(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    struct stream st = {.fd = sv[0]};
+    const char *wire =
+        "HTTP/1.0 200 OK\r\n\r\n: zbc event stream\n\n"
+        "id: 21-3\nevent: app_end\ndata: {\"kind\":\"app_end\",\"height\":21,\"seat\":1,"
+        "\"outcome\":\"resign\",\"winner\":0,\"resigned\":1,\"reason\":\"resign\"}\n\n"
+        "id: 21-4\nevent: app_payout\ndata: {\"kind\":\"app_payout\",\"height\":21}\n\n"
+        "id: 22-0\nevent: app_end\ndata: not json\n\n";
+    CHECK(write(sv[1], wire, strlen(wire)) == (ssize_t)strlen(wire));
+    char line[320];
+    CHECK_EQ_INT(stream_next(&st, 1000), 1);
+    CHECK(end_line(st.data, line, sizeof line) > 0);
+    CHECK_EQ_STR(line, "block 21: the app ended: resign: seat 1 resigned, seat 0 won");
+    CHECK_EQ_INT(end_line(st.data, line, 20), -1); /* too small */
+    CHECK_EQ_STR(line, "");
+    CHECK_EQ_INT(stream_next(&st, 1000), 1);
+    CHECK_EQ_INT(end_line(st.data, line, sizeof line), -1); /* not an end */
+    CHECK_EQ_INT(stream_next(&st, 1000), 1);
+    CHECK_EQ_STR(st.data, "not json");
+    CHECK_EQ_INT(end_line(st.data, line, sizeof line), -1);
+    /* an older node: the reason only, never the bare seat */
+    CHECK(end_line("{\"kind\":\"app_end\",\"height\":9,\"seat\":1,\"reason\":\"resign\"}", line,
+                   sizeof line) > 0);
+    CHECK_EQ_STR(line, "block 9: the app ended: resign");
+    close(sv[1]);
+    close(sv[0]);
+}
+
 int main(void)
 {
     TEST_RUN(test_movetext);
     TEST_RUN(test_termination);
     TEST_RUN(test_your_turn);
+    TEST_RUN(test_stream_end_line);
     return test_summary("wallet_play");
 }
