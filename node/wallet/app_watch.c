@@ -136,28 +136,37 @@ static int stream_next(struct stream *s, int wait_ms)
     }
 }
 
-/* An app_end event of the stream (its data line) in words: "block 21: the
- * app ended: resign: seat 1 resigned, seat 0 won" (node/wallet/
- * result_text.h); -1 (out "") for any other event, which the redraw that
- * follows shows. */
-static int end_line(const char *data, char *out, size_t cap)
+/* An app_end event (of the stream, or the history entry) in words: "block
+ * 21: the app ended: resign: seat 1 resigned, seat 0 won"
+ * (node/wallet/result_text.h); -1 (out "") for anything else. */
+static int end_line(const json_t *ev, char *out, size_t cap)
 {
-    json_t *ev = json_loads(data, 0, NULL);
     const char *kind = json_string_value(json_object_get(ev, "kind"));
     char words[256];
-    int n = -1;
     out[0] = '\0';
-    if (kind != NULL && strcmp(kind, "app_end") == 0 &&
-        zbc_end_event_text(ev, words, sizeof words) >= 0) {
-        n = snprintf(out, cap, "block %lld: the app ended: %s",
+    if (kind == NULL || strcmp(kind, "app_end") != 0 ||
+        zbc_end_event_text(ev, words, sizeof words) < 0)
+        return -1;
+    int n = snprintf(out, cap, "block %lld: the app ended: %s",
                      (long long)json_integer_value(json_object_get(ev, "height")), words);
-        if (n < 0 || (size_t)n >= cap) {
-            out[0] = '\0';
-            n = -1;
-        }
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = '\0';
+        return -1;
     }
-    json_decref(ev);
     return n;
+}
+
+/* The last history entry of a kind, or NULL. */
+static const json_t *last_entry(const json_t *app, const char *kind)
+{
+    const json_t *h = json_object_get(app, "history"), *found = NULL, *e;
+    size_t i;
+    json_array_foreach(h, i, e) {
+        const char *k = json_string_value(json_object_get(e, "kind"));
+        if (k != NULL && strcmp(k, kind) == 0)
+            found = e;
+    }
+    return found;
 }
 
 /* Whether the caller's turn began since the last call: the caller holds
@@ -202,7 +211,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     uint64_t block_ms = zbc_app_block_time_ms(o);
     /* between events, wake once a block to refresh the countdown */
     int tick_ms = block_ms >= 200 && block_ms <= 600000 ? (int)block_ms : 1000;
-    bool redraw = true, bell = !o->json && isatty(STDOUT_FILENO);
+    bool redraw = true, bell = !o->json && isatty(STDOUT_FILENO), end_said = false;
     long long shown_height = -1, rung_moves = -1;
     for (;;) {
         json_decref(app);
@@ -213,7 +222,10 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         }
         updates++;
         long long height = json_integer_value(json_object_get(app, "height"));
-        if (!o->json && redraw) {
+        const char *status = json_string_value(json_object_get(app, "status"));
+        bool over = status == NULL || strcmp(status, "finished") == 0 ||
+                    strcmp(status, "abandoned") == 0;
+        if (!o->json && (redraw || over)) {
             char *text = zbc_app_view_text(app, me_text, block_ms);
             if (text != NULL)
                 printf("%s\n", text);
@@ -229,9 +241,14 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             if (!o->json)
                 printf("your move%s\n", bell ? "\a" : "");
         }
+        if (over && !o->json && !end_said) {
+            /* the end came with a block the stream had not sent yet */
+            char line[320];
+            if (end_line(last_entry(app, "app_end"), line, sizeof line) >= 0)
+                printf("%s\n", line);
+        }
         fflush(stdout);
-        const char *status = json_string_value(json_object_get(app, "status"));
-        if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
+        if (over)
             break;
         int seat = zbc_app_seat_in(app, me_text);
         const char *game = json_string_value(json_object_get(app, "game"));
@@ -264,8 +281,12 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         /* one redraw for the events of one block: drain what follows at once */
         while (got == 1) {
             char line[320];
-            if (!o->json && end_line(s.data, line, sizeof line) >= 0)
+            json_t *ev = json_loads(s.data, 0, NULL);
+            if (!o->json && end_line(ev, line, sizeof line) >= 0) {
                 printf("%s\n", line);
+                end_said = true;
+            }
+            json_decref(ev);
             got = stream_next(&s, 150);
         }
         if (got == 0) {

@@ -139,19 +139,26 @@ static void test_stream_end_line(void)
     CHECK(write(sv[1], wire, strlen(wire)) == (ssize_t)strlen(wire));
     char line[320];
     CHECK_EQ_INT(stream_next(&st, 1000), 1);
-    CHECK(end_line(st.data, line, sizeof line) > 0);
+    json_t *ev = load(st.data);
+    CHECK(end_line(ev, line, sizeof line) > 0);
     CHECK_EQ_STR(line, "block 21: the app ended: resign: seat 1 resigned, seat 0 won");
-    CHECK_EQ_INT(end_line(st.data, line, 20), -1); /* too small */
+    CHECK_EQ_INT(end_line(ev, line, 20), -1); /* too small */
     CHECK_EQ_STR(line, "");
+    json_decref(ev);
     CHECK_EQ_INT(stream_next(&st, 1000), 1);
-    CHECK_EQ_INT(end_line(st.data, line, sizeof line), -1); /* not an end */
+    ev = load(st.data);
+    CHECK_EQ_INT(end_line(ev, line, sizeof line), -1); /* not an end */
+    json_decref(ev);
     CHECK_EQ_INT(stream_next(&st, 1000), 1);
     CHECK_EQ_STR(st.data, "not json");
-    CHECK_EQ_INT(end_line(st.data, line, sizeof line), -1);
-    /* an older node: the reason only, never the bare seat */
-    CHECK(end_line("{\"kind\":\"app_end\",\"height\":9,\"seat\":1,\"reason\":\"resign\"}", line,
-                   sizeof line) > 0);
+    CHECK_EQ_INT(end_line(NULL, line, sizeof line), -1);
+    /* an older node's history entry: the reason only, never the bare seat */
+    json_t *app = load("{\"history\":[{\"kind\":\"app_move\"},{\"kind\":\"app_end\","
+                       "\"height\":9,\"seat\":1,\"reason\":\"resign\"}]}");
+    CHECK(end_line(last_entry(app, "app_end"), line, sizeof line) > 0);
     CHECK_EQ_STR(line, "block 9: the app ended: resign");
+    CHECK(last_entry(app, "bet_settle") == NULL);
+    json_decref(app);
     close(sv[1]);
     close(sv[0]);
 }
