@@ -190,7 +190,7 @@ static int dice_applied(json_t *result, const struct zbc_opts *o, const char *ap
         json_decref(app);
         return 0;
     }
-    char roll[256], line[256], amt[1024];
+    char roll[256], line[256];
     if (zbc_roll_text(entry, zbc_app_rolls_d6(app), roll, sizeof roll) < 0)
         snprintf(roll, sizeof roll, "no dice drawn");
     json_int_t h = json_integer_value(json_object_get(entry, "height"));
@@ -203,10 +203,20 @@ static int dice_applied(json_t *result, const struct zbc_opts *o, const char *ap
         line[0] = '\0';
     }
     const char *before = json_string_value(json_object_get(result, "_text"));
-    snprintf(amt, sizeof amt, "%sapplied in block %lld: %s\n%s%s%s%s", before ? before : "",
-             (long long)h, roll, board ? board : "", board ? "\n" : "", line,
-             line[0] ? "\n" : "");
-    json_object_set_new(result, "_text", json_string(amt));
+    if (before == NULL)
+        before = "";
+    if (board == NULL)
+        board = "";
+    size_t cap = strlen(before) + strlen(roll) + strlen(board) + strlen(line) + 64;
+    char *text = malloc(cap);
+    if (text == NULL) {
+        json_decref(app);
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+    }
+    snprintf(text, cap, "%sapplied in block %lld: %s\n%s%s%s%s", before, (long long)h, roll,
+             board, board[0] ? "\n" : "", line, line[0] ? "\n" : "");
+    json_object_set_new(result, "_text", json_string(text));
+    free(text);
     json_object_set_new(result, "applied_height", json_integer(h));
     json_object_set_new(result, "roll_text", json_string(roll));
     json_object_set_new(result, "rolls_hex", json_deep_copy(json_object_get(entry, "rolls_hex")));
