@@ -899,6 +899,166 @@ static int parse_square(const char *p, unsigned *sq)
     return 1;
 }
 
+/* ---- SAN (docs/games.md "Chess", "Notation") ---- */
+
+/* Squares from which a piece of type `piece` and the side to move reaches
+ * `to`, optionally on file ffile / rank frank (-1: any): pseudo-legal ones
+ * in pseudo[], those leaving the own king safe in legal[]. */
+static void san_candidates(const struct chess *s, int piece, int to, int ffile, int frank,
+                           uint8_t *pseudo, int *npseudo, uint8_t *legal, int *nlegal)
+{
+    int c = stm(s);
+    uint8_t t[32];
+    *npseudo = *nlegal = 0;
+    for (int from = 0; from < 64; from++) {
+        uint8_t p = s->board[from];
+        if (p == EMPTY || pcolor(p) != c || ptype(p) != piece ||
+            (ffile >= 0 && (from & 7) != ffile) || (frank >= 0 && (from >> 3) != frank))
+            continue;
+        int n = targets(s->board, from, t);
+        for (int i = 0; i < n; i++) {
+            if (t[i] != to)
+                continue;
+            pseudo[(*npseudo)++] = (uint8_t)from;
+            if (king_safe_after(s, from, to))
+                legal[(*nlegal)++] = (uint8_t)from;
+        }
+    }
+}
+
+int zbc_chess_san(const struct zbc_game_state *st, const uint8_t *move, size_t len, char *out,
+                  size_t cap)
+{
+    const struct chess *s = cs(st);
+    struct zbc_err err;
+    if (len != 2 || cap == 0 || !check_geometry(s, move[0], move[1], &err))
+        return -1;
+    int from = move[0], to = move[1];
+    int piece = ptype(s->board[from]);
+    bool capture = s->board[to] != EMPTY;
+    char sq[3];
+    struct zbc_text t;
+    zbc_text_init(&t, out, cap);
+    square_name(to, sq);
+    if (piece == PAWN) {
+        if (capture)
+            zbc_text_printf(&t, "%cx", 'a' + (from & 7));
+        zbc_text_printf(&t, "%s", sq);
+        if ((to >> 3) == (pcolor(s->board[from]) == WHITE ? 7 : 0))
+            zbc_text_printf(&t, "=Q");
+    } else {
+        uint8_t pseudo[64], legal[64];
+        int np, nl;
+        san_candidates(s, piece, to, -1, -1, pseudo, &np, legal, &nl);
+        bool same_file = false, same_rank = false;
+        for (int i = 0; i < nl; i++) {
+            if (legal[i] == from)
+                continue;
+            same_file |= (legal[i] & 7) == (from & 7);
+            same_rank |= (legal[i] >> 3) == (from >> 3);
+        }
+        zbc_text_printf(&t, "%c", PIECE_CHAR[piece]);
+        if (nl > 1 && (!same_file || same_rank))
+            zbc_text_printf(&t, "%c", 'a' + (from & 7));
+        if (nl > 1 && same_file)
+            zbc_text_printf(&t, "%c", '1' + (from >> 3));
+        zbc_text_printf(&t, "%s%s", capture ? "x" : "", sq);
+    }
+    struct chess after = *s;
+    do_move(&after, from, to);
+    if (after.status == ST_CHECKMATE)
+        zbc_text_printf(&t, "#");
+    else if (attacked(after.board, after.ksq[stm(&after)], !stm(&after)))
+        zbc_text_printf(&t, "+");
+    return zbc_text_result(&t);
+}
+
+static const char SAN_SYNTAX[] = "must look like e2e4 (or e7e8q for a promotion) or SAN "
+                                 "such as Nf3, exd5, Rad1, e8=Q";
+
+static int parse_san(const struct chess *s, const char *text, uint8_t *move,
+                     struct zbc_err *err)
+{
+    char t[16];
+    size_t n = strlen(text);
+    if (n == 0 || n >= sizeof t)
+        return zbc_fail(err, "chess move '%.16s' %s", text, SAN_SYNTAX);
+    memcpy(t, text, n + 1);
+    while (n > 0 && strchr("+#!?", t[n - 1]) != NULL)
+        t[--n] = '\0';
+    if (strcmp(t, "O-O") == 0 || strcmp(t, "O-O-O") == 0 || strcmp(t, "0-0") == 0 ||
+        strcmp(t, "0-0-0") == 0)
+        return zbc_fail(err, "%s: there is no castling in this chess (a king moves one "
+                        "square)", t);
+    const char *p = t, *end = t + n;
+    int piece = PAWN;
+    const char *letter = strchr("NBRQK", *p);
+    if (*p != '\0' && letter != NULL) {
+        piece = KNIGHT + (int)(letter - "NBRQK");
+        p++;
+    }
+    char promo = 0;
+    if (end - p >= 4 && end[-2] == '=') {
+        promo = end[-1];
+        end -= 2;
+    } else if (piece == PAWN && end - p >= 3 && strchr("QRBNqrbn", end[-1]) != NULL &&
+               end[-2] >= '1' && end[-2] <= '8') {
+        promo = end[-1];
+        end--;
+    }
+    if (end - p < 2 || end[-2] < 'a' || end[-2] > 'h' || end[-1] < '1' || end[-1] > '8')
+        return zbc_fail(err, "chess move '%s' %s", text, SAN_SYNTAX);
+    int to = (end[-1] - '1') * 8 + (end[-2] - 'a');
+    end -= 2;
+    bool capture = end > p && (end[-1] == 'x' || end[-1] == ':');
+    if (capture)
+        end--;
+    int ffile = -1, frank = -1;
+    if (end > p && *p >= 'a' && *p <= 'h')
+        ffile = *p++ - 'a';
+    if (end > p && *p >= '1' && *p <= '8')
+        frank = *p++ - '1';
+    if (p != end || (piece == PAWN && (frank >= 0 || (capture != (ffile >= 0)))))
+        return zbc_fail(err, "chess move '%s' %s", text, SAN_SYNTAX);
+    char sq[3];
+    square_name(to, sq);
+    int c = stm(s);
+    if (promo != 0) {
+        if (promo != 'Q' && promo != 'q')
+            return zbc_fail(err, "pawns always promote to a queen: write %s=Q", sq);
+        if (piece != PAWN || (to >> 3) != (c == WHITE ? 7 : 0))
+            return zbc_fail(err, "%s: only a pawn reaching the last rank promotes", text);
+    }
+    if (capture && s->board[to] == EMPTY)
+        return zbc_fail(err, "illegal move: %s captures nothing on %s (there is no en passant)",
+                        text, sq);
+    uint8_t pseudo[64], legal[64];
+    int np, nl;
+    san_candidates(s, piece, to, ffile, frank, pseudo, &np, legal, &nl);
+    if (nl == 0 && np > 0)
+        return check_geometry(s, pseudo[0], (unsigned)to, err);
+    if (nl == 0)
+        return zbc_fail(err, "illegal move: %s: no %s %s can move to %s", text, COLOR_NAME[c],
+                        PIECE_NAME[piece], sq);
+    if (nl > 1) {
+        struct zbc_text w;
+        char list[160];
+        zbc_text_init(&w, list, sizeof list);
+        for (int i = 0; i < nl; i++) {
+            char a[3];
+            square_name(legal[i], a);
+            zbc_text_printf(&w, "%s%s%s", i == 0 ? "" : i == nl - 1 ? " or " : ", ", a, sq);
+        }
+        if (zbc_text_result(&w) < 0)
+            list[0] = '\0';
+        return zbc_fail(err, "%s is ambiguous: %s (add the file or rank it comes from)", text,
+                        list);
+    }
+    move[0] = legal[0];
+    move[1] = (uint8_t)to;
+    return 1;
+}
+
 static int chess_parse_move(const struct zbc_game_state *st, uint8_t seat,
                             const char *text, uint8_t *move, size_t cap,
                             size_t *len, struct zbc_err *err)
@@ -908,9 +1068,15 @@ static int chess_parse_move(const struct zbc_game_state *st, uint8_t seat,
     if (cap < 2)
         return zbc_fail(err, "move buffer too small");
     if ((n != 4 && n != 5) || !parse_square(text, &from) ||
-        !parse_square(text + 2, &to))
-        return zbc_fail(err, "chess move '%.16s' must look like e2e4 (or "
-                        "e7e8q for a promotion)", text);
+        !parse_square(text + 2, &to)) {
+        if (st == NULL)
+            return zbc_fail(err, "chess move '%.16s' must look like e2e4 (or "
+                            "e7e8q for a promotion); SAN needs the position", text);
+        if (!parse_san(cs(st), text, move, err))
+            return 0;
+        *len = 2;
+        return 1;
+    }
     if (n == 5) {
         if ((text[4] | 0x20) != 'q')
             return zbc_fail(err, "pawns always promote to a queen: write "

@@ -23,4 +23,15 @@ ZBC_WUR int zbc_chess_from_fen(struct zbc_game_state *st, const char *fen,
  * the length, or -1 when cap is too small. */
 int zbc_chess_to_fen(const struct zbc_game_state *st, char *out, size_t cap);
 
+/* Standard algebraic notation of a legal move of the side to move (for
+ * PGN and tests): piece letter (none for a pawn), the from-file, -rank or
+ * both when another piece of that kind could also go there, "x" for a
+ * capture (a pawn's capture starts with its file), the square, "=Q" for a
+ * promotion, "+" for check or "#" for checkmate.  The engine's
+ * parse_move reads it back (docs/games.md "Chess", "Notation"); its
+ * format_move stays the coordinate form.  Returns the length, or -1 for a
+ * move that is not legal here or a cap too small. */
+int zbc_chess_san(const struct zbc_game_state *st, const uint8_t *move, size_t len, char *out,
+                  size_t cap);
+
 #endif

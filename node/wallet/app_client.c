@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -153,6 +155,61 @@ int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
         return zbc_client_bad_reply(f, bad, &err);
     }
     return 1;
+}
+
+uint64_t zbc_app_block_time_ms(const struct zbc_opts *o)
+{
+    struct zbc_client api = {o->api, o->timeout_s, 0};
+    struct zbc_wfail quiet = {0};
+    json_t *info = NULL;
+    uint64_t ms = 0;
+    struct zbc_err err;
+    if (zbc_client_call(&api, "/api/v1/node/info", NULL, &info, &quiet) &&
+        !zbc_reply_u64(info, "block_time_ms", 1, 86400000, "the node's info", &ms, &err))
+        ms = 0;
+    json_decref(info);
+    zbc_wfail_clear(&quiet);
+    return ms;
+}
+
+static const json_t *find_entry(const json_t *app, const char *const *kinds, const char *tx_hash)
+{
+    size_t i;
+    const json_t *e;
+    json_array_foreach(json_object_get(app, "history"), i, e) {
+        const char *k = json_string_value(json_object_get(e, "kind"));
+        const char *h = json_string_value(json_object_get(e, "tx_hash"));
+        if (k == NULL || (tx_hash != NULL && (h == NULL || strcasecmp(h, tx_hash) != 0)))
+            continue;
+        for (const char *const *want = kinds; *want != NULL; want++)
+            if (strcmp(k, *want) == 0)
+                return e;
+    }
+    return NULL;
+}
+
+int zbc_app_wait_entry(json_t **app, const json_t **entry, const struct zbc_opts *o,
+                       const char *id, const char *const *kinds, const char *tx_hash,
+                       struct zbc_wfail *f)
+{
+    struct timespec t0, now;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        if (!zbc_app_fetch(app, o, id, f))
+            return 0;
+        *entry = find_entry(*app, kinds, tx_hash);
+        if (*entry != NULL)
+            return 1;
+        json_decref(*app);
+        *app = NULL;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (now.tv_sec - t0.tv_sec >= o->wait_s)
+            return zbc_wfail(f, ZBC_EXIT_TIMEOUT, "app %s has no %s%s%s within %d s", id, kinds[0],
+                             tx_hash != NULL ? " of transaction " : "",
+                             tx_hash != NULL ? tx_hash : "", o->wait_s);
+        struct timespec ts = {0, 300 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
 }
 
 int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o, uint32_t height,

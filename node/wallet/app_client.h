@@ -41,6 +41,18 @@ ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
  * null (the fund's escrow) or 0..255, "amount" and "reason" a string. */
 ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
 
+/* node/info "block_time_ms" (docs/api.md §2), 0 when the node does not
+ * answer or says nothing usable: the clock is then shown in blocks only. */
+uint64_t zbc_app_block_time_ms(const struct zbc_opts *o);
+
+/* Waits (up to --wait-timeout) until app id's history holds an entry of
+ * one of kinds (NULL-terminated; with tx_hash when not NULL): a pending
+ * dice move applied or discarded, a bet settled.  *app the app view then,
+ * *entry inside it.  Exit 8 on time. */
+ZBC_WUR int zbc_app_wait_entry(json_t **app, const json_t **entry, const struct zbc_opts *o,
+                               const char *id, const char *const *kinds, const char *tx_hash,
+                               struct zbc_wfail *f);
+
 /* GET /api/v1/blocks/<height> "seed" (32 bytes). */
 ZBC_WUR int zbc_app_block_seed(uint8_t seed[32], const struct zbc_opts *o,
                                uint32_t height, struct zbc_wfail *f);

@@ -14,7 +14,9 @@
 #include "apps/games/rps.h"
 #include "crypto/hex.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"
+#include "node/wallet/result_text.h"
 
 #define NOTE_MAX 4096 /* what a person reads about a move (a drawn board fits) */
 
@@ -148,6 +150,66 @@ static int secret_move(char *text, size_t cap, char *note, size_t note_cap,
     return 1;
 }
 
+/* --wait on a dice move: the move is in a block (final); wait for the next
+ * block to apply it and add what it rolled and did to the result
+ * ("applied_height", "roll_text", "app") and its text (docs/wallet.md
+ * "Playing"). */
+static int dice_applied(json_t *result, const struct zbc_opts *o, const char *app_id,
+                        struct zbc_wfail *f)
+{
+    const char *tx = json_string_value(json_object_get(result, "transaction_hash"));
+    json_t *app = NULL;
+    const json_t *entry;
+    if (tx == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no transaction hash to follow");
+    static const char *const kinds[] = {"app_move", "app_discard", NULL};
+    if (!zbc_app_wait_entry(&app, &entry, o, app_id, kinds, tx, f))
+        return 0;
+    const char *kind = json_string_value(json_object_get(entry, "kind"));
+    if (strcmp(kind, "app_discard") == 0) {
+        /* the move was legal when sent, not when its block applied it
+         * (docs/protocol-apps.md §5, MOVE) */
+        const char *why = json_string_value(json_object_get(entry, "reason"));
+        zbc_wfail(f, ZBC_EXIT_REJECTED, "app %s: the move was discarded in block %lld: %s",
+                  app_id, (long long)json_integer_value(json_object_get(entry, "height")),
+                  why != NULL ? why : "no reason given");
+        json_decref(app);
+        return 0;
+    }
+    char roll[256], line[256];
+    if (zbc_roll_text(entry, zbc_app_rolls_d6(app), roll, sizeof roll) < 0)
+        snprintf(roll, sizeof roll, "no dice drawn");
+    json_int_t h = json_integer_value(json_object_get(entry, "height"));
+    const char *board = json_string_value(json_object_get(app, "board"));
+    if (zbc_result_text(app, line, sizeof line) >= 0) {
+        char words[300];
+        snprintf(words, sizeof words, "result: %s", line);
+        snprintf(line, sizeof line, "%s", words);
+    } else if (zbc_app_clock_line(app, "", zbc_app_block_time_ms(o), line, sizeof line) < 0) {
+        line[0] = '\0';
+    }
+    const char *before = json_string_value(json_object_get(result, "_text"));
+    if (before == NULL)
+        before = "";
+    if (board == NULL)
+        board = "";
+    size_t cap = strlen(before) + strlen(roll) + strlen(board) + strlen(line) + 64;
+    char *text = malloc(cap);
+    if (text == NULL) {
+        json_decref(app);
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+    }
+    snprintf(text, cap, "%sapplied in block %lld: %s\n%s%s%s%s", before, (long long)h, roll,
+             board, board[0] ? "\n" : "", line, line[0] ? "\n" : "");
+    json_object_set_new(result, "_text", json_string(text));
+    free(text);
+    json_object_set_new(result, "applied_height", json_integer(h));
+    json_object_set_new(result, "roll_text", json_string(roll));
+    json_object_set_new(result, "rolls_hex", json_deep_copy(json_object_get(entry, "rolls_hex")));
+    json_object_set_new(result, "app", app);
+    return 1;
+}
+
 int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
                  const char *const *words, json_t **result, struct zbc_wfail *f)
 {
@@ -219,6 +281,7 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
                      len);
         json_object_set_new(*result, "app_id", json_string(app_id));
         json_object_set_new(*result, "seat", json_integer(seat));
+        json_object_set_new(*result, "from", json_string(me_text));
         json_object_set_new(*result, "move_hex", json_string(hex));
         json_object_set_new(*result, "notation", json_string(fmt));
         if (note[0] != '\0')
@@ -237,6 +300,8 @@ int zbc_app_move(const struct zbc_opts *o, const char *app_id, int nwords,
             json_object_set_new(*result, "_text", json_string(out));
             free(out);
         }
+        if (o->wait && e->dice)
+            ok = dice_applied(*result, o, app_id, f);
     }
 out:
     json_decref(app);

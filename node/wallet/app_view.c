@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "node/wallet/amount.h"
+#include "node/wallet/result_text.h"
+
 struct buf {
     char *p;
     size_t len, cap;
@@ -49,8 +52,16 @@ static long long num(const json_t *o, const char *k)
     return json_integer_value(json_object_get(o, k));
 }
 
+static void put_zbc(struct buf *b, long long units)
+{
+    char amt[32];
+    zbc_amount_format(amt, units > 0 ? (uint64_t)units : 0);
+    put(b, "%s", amt);
+}
+
 static void history(struct buf *b, const json_t *app)
 {
+    bool d6 = zbc_app_rolls_d6(app);
     const json_t *h = json_object_get(app, "history");
     size_t n = json_array_size(h), from = n > 12 ? n - 12 : 0;
     if (n == 0)
@@ -59,7 +70,14 @@ static void history(struct buf *b, const json_t *app)
     for (size_t i = from; i < n; i++) {
         const json_t *e = json_array_get(h, i);
         const json_t *seat = json_object_get(e, "seat");
+        char words[256];
         put(b, "  #%-4lld h%-6lld %-9s", num(e, "seq"), num(e, "height"), str(e, "kind"));
+        if (strcmp(str(e, "kind"), "app_end") == 0) {
+            /* its seat is the record's winner field: never shown bare */
+            zbc_end_event_text(e, words, sizeof words);
+            put(b, " %s\n", words);
+            continue;
+        }
         if (json_is_integer(seat))
             put(b, " seat %lld", json_integer_value(seat));
         if (json_is_string(json_object_get(e, "notation")))
@@ -69,28 +87,59 @@ static void history(struct buf *b, const json_t *app)
         const char *k = str(e, "kind");
         bool is_deadline = strcmp(k, "app_activate") == 0 || strcmp(k, "app_keepalive") == 0 ||
                            strcmp(k, "app_claim") == 0;
-        if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0)
-            put(b, is_deadline ? " deadline %lld" : " amount %lld", num(e, "amount"));
-        if (json_is_integer(json_object_get(e, "value")))
-            put(b, " u %lld value %lld", num(e, "u"), num(e, "value"));
-        if (json_is_string(json_object_get(e, "rolls_hex")) && str(e, "rolls_hex")[0] != '\0')
-            put(b, " rolls %.16s", str(e, "rolls_hex"));
+        if (strcmp(k, "bet_settle") == 0 && zbc_bet_text(app, words, sizeof words) >= 0) {
+            put(b, " %s", words);
+        } else if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0) {
+            if (is_deadline) {
+                put(b, " deadline %lld", num(e, "amount"));
+            } else {
+                put(b, " ");
+                put_zbc(b, num(e, "amount"));
+            }
+        }
+        if (zbc_roll_text(e, d6, words, sizeof words) >= 0)
+            put(b, ": %s", words);
         if (str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
             put(b, " (%s)", str(e, "reason"));
         put(b, "\n");
     }
 }
 
-char *zbc_app_view_text(const json_t *app, const char *me)
+int zbc_app_clock_line(const json_t *app, const char *me, uint64_t block_time_ms, char *out,
+                       size_t cap)
+{
+    const json_t *clock = json_object_get(app, "clock");
+    if (cap > 0)
+        out[0] = '\0';
+    if (!json_is_integer(clock) || !json_is_integer(json_object_get(app, "deadline")))
+        return -1;
+    char ct[128];
+    if (zbc_clock_text((uint64_t)num(app, "deadline"), (uint64_t)num(app, "height"),
+                       block_time_ms, ct, sizeof ct) < 0)
+        ct[0] = '\0';
+    const char *ca = str(app, "clock_address");
+    int n = snprintf(out, cap, "to move: seat %lld%s, %s%s", json_integer_value(clock),
+                     me[0] != '\0' && strcmp(ca, me) == 0 ? " (you)" : "", ct,
+                     json_is_true(json_object_get(app, "timeout_claimable"))
+                         ? ", timeout claimable" : "");
+    return n >= 0 && (size_t)n < cap ? n : -1;
+}
+
+char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms)
 {
     struct buf b = {malloc(1024), 0, 1024};
     if (b.p == NULL)
         return NULL;
     b.p[0] = '\0';
-    put(&b, "app %s: %s, %s, stake %lld, pot %lld", str(app, "id"), str(app, "game"),
-        str(app, "status"), num(app, "stake"), num(app, "pot"));
-    if (num(app, "escrow") != 0)
-        put(&b, " (escrow %lld)", num(app, "escrow"));
+    put(&b, "app %s: %s, %s, stake ", str(app, "id"), str(app, "game"), str(app, "status"));
+    put_zbc(&b, num(app, "stake"));
+    put(&b, ", pot ");
+    put_zbc(&b, num(app, "pot"));
+    if (num(app, "escrow") != 0) {
+        put(&b, " (escrow ");
+        put_zbc(&b, num(app, "escrow"));
+        put(&b, ")");
+    }
     put(&b, ", seats %lld/%lld, height %lld\n", num(app, "seated"), num(app, "seats"),
         num(app, "height"));
     size_t i;
@@ -104,10 +153,11 @@ char *zbc_app_view_text(const json_t *app, const char *me)
     if (json_is_true(json_object_get(app, "first_turn_pending")))
         put(&b, "first turn pending: the first seat is drawn at block %lld\n",
             num(app, "joined") + 2);
-    else if (json_is_integer(clock))
-        put(&b, "to move: seat %lld, deadline block %lld (%lld blocks left)%s\n",
-            json_integer_value(clock), num(app, "deadline"), num(app, "blocks_left"),
-            json_is_true(json_object_get(app, "timeout_claimable")) ? ", timeout claimable" : "");
+    else if (json_is_integer(clock)) {
+        char line[256];
+        if (zbc_app_clock_line(app, me, block_time_ms, line, sizeof line) >= 0)
+            put(&b, "%s\n", line);
+    }
     const json_t *pend = json_object_get(app, "pending");
     if (json_is_object(pend))
         put(&b, "pending: seat %lld %s (applied at block %lld)\n", num(pend, "seat"),
@@ -118,13 +168,15 @@ char *zbc_app_view_text(const json_t *app, const char *me)
     history(&b, app);
     const json_t *r = json_object_get(app, "result");
     if (json_is_object(r)) {
-        put(&b, "result: %s", str(r, "ending"));
-        if (json_is_integer(json_object_get(r, "winner")))
-            put(&b, ", winner seat %lld", num(r, "winner"));
-        put(&b, " at block %lld, rake %lld\n", num(r, "ended"), num(r, "rake"));
-        json_array_foreach(json_object_get(r, "payouts"), i, p)
-            put(&b, "  paid %lld to %s (%s)\n", num(p, "amount"), str(p, "address"),
-                str(p, "reason"));
+        char words[512];
+        if (zbc_result_text(app, words, sizeof words) < 0)
+            snprintf(words, sizeof words, "%s", str(r, "ending"));
+        put(&b, "result: %s, at block %lld\n", words, num(r, "ended"));
+        json_array_foreach(json_object_get(r, "payouts"), i, p) {
+            put(&b, "  paid ");
+            put_zbc(&b, num(p, "amount"));
+            put(&b, " to %s (%s)\n", str(p, "address"), str(p, "reason"));
+        }
     }
     return b.p;
 }

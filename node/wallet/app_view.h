@@ -4,10 +4,19 @@
 #define ZBC_WALLET_APP_VIEW_H
 
 #include <jansson.h>
+#include <stdint.h>
 
 /* malloc'ed text of the app view (GET /api/v1/apps/<id>); me = the
- * caller's address text ("" when unknown), marked "(you)".  NULL when out
- * of memory. */
-char *zbc_app_view_text(const json_t *app, const char *me);
+ * caller's address text ("" when unknown), marked "(you)"; block_time_ms
+ * (GET /api/v1/node/info, 0 when unknown) turns the clock's blocks into
+ * time.  Amounts in ZBC, the result in words, dice as faces
+ * (node/wallet/result_text.h).  NULL when out of memory. */
+char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms);
+
+/* The clock line of an app with a clock holder: "to move: seat 1 (you),
+ * deadline block 264 (in 16 blocks, ≈ 16 s)[, timeout claimable]"; -1
+ * (out "") when nobody holds the clock or cap is too small. */
+int zbc_app_clock_line(const json_t *app, const char *me, uint64_t block_time_ms, char *out,
+                       size_t cap);
 
 #endif

@@ -3,8 +3,11 @@
  * the app after every event and, with --auto-reveal (battleship), sends the
  * reveals and the final open from the wallet's secret file, a reveal alone
  * only when no shot of the player can go with it in time (docs/wallet.md
- * "Battleship").  Ends when the app is finished or abandoned.  With --json
- * nothing is printed until the end (one JSON object: the final app view). */
+ * "Battleship").  Ends when the app is finished or abandoned.  Between
+ * events it refreshes the clock's countdown once a block and prints "your
+ * move" (with a terminal bell on a terminal) once when the caller's turn
+ * begins (docs/wallet.md "Playing").  With --json nothing is printed until
+ * the end (one JSON object: the final app view). */
 #include <errno.h>
 #include <netdb.h>
 #include <poll.h>
@@ -21,11 +24,13 @@
 #include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/result_text.h"
 
 struct stream {
     int fd;
     char buf[8192];
     size_t len;
+    char data[8192]; /* the data line of the last event ("" when none) */
 };
 
 /* Opens GET <api>/api/v1/apps/<id>/events (HTTP/1.0: the node streams
@@ -93,6 +98,17 @@ static int stream_next(struct stream *s, int wait_ms)
             *end = '\0'; /* the message alone */
             bool event = strstr(s->buf, "\ndata:") != NULL || strncmp(s->buf, "data:", 5) == 0;
             bool header = strncmp(s->buf, "HTTP/", 5) == 0;
+            const char *d = strncmp(s->buf, "data:", 5) == 0 ? s->buf : strstr(s->buf, "\ndata:");
+            s->data[0] = '\0';
+            if (event && !header && d != NULL) {
+                d += *d == '\n' ? 6 : 5;
+                d += *d == ' '; /* "data: x": one space after the colon is not data */
+                size_t dl = strcspn(d, "\n");
+                if (dl < sizeof s->data) {
+                    memcpy(s->data, d, dl);
+                    s->data[dl] = '\0';
+                }
+            }
             size_t used = (size_t)(end - s->buf) + 2;
             memmove(s->buf, s->buf + used, s->len - used);
             s->len -= used;
@@ -203,6 +219,55 @@ done:
     return wait;
 }
 
+/* An app_end event (of the stream, or the history entry) in words: "block
+ * 21: the app ended: resign: seat 1 resigned, seat 0 won"
+ * (node/wallet/result_text.h); -1 (out "") for anything else. */
+static int end_line(const json_t *ev, char *out, size_t cap)
+{
+    const char *kind = json_string_value(json_object_get(ev, "kind"));
+    char words[256];
+    out[0] = '\0';
+    if (kind == NULL || strcmp(kind, "app_end") != 0 ||
+        zbc_end_event_text(ev, words, sizeof words) < 0)
+        return -1;
+    int n = snprintf(out, cap, "block %lld: the app ended: %s",
+                     (long long)json_integer_value(json_object_get(ev, "height")), words);
+    if (n < 0 || (size_t)n >= cap) {
+        out[0] = '\0';
+        return -1;
+    }
+    return n;
+}
+
+/* The last history entry of a kind, or NULL. */
+static const json_t *last_entry(const json_t *app, const char *kind)
+{
+    const json_t *h = json_object_get(app, "history"), *found = NULL, *e;
+    size_t i;
+    json_array_foreach(h, i, e) {
+        const char *k = json_string_value(json_object_get(e, "kind"));
+        if (k != NULL && strcmp(k, kind) == 0)
+            found = e;
+    }
+    return found;
+}
+
+/* Whether the caller's turn began since the last call: the caller holds
+ * the clock at a move count not rung yet (a keep-alive does not ring
+ * again); nothing while a dice move waits for its block. */
+static bool watch_your_turn(const json_t *app, const char *me, long long *rung_moves)
+{
+    const char *ca = json_string_value(json_object_get(app, "clock_address"));
+    if (me[0] == '\0' || ca == NULL || strcmp(ca, me) != 0 ||
+        json_is_true(json_object_get(app, "has_pending")))
+        return false;
+    long long moves = json_integer_value(json_object_get(app, "moves"));
+    if (moves == *rung_moves)
+        return false;
+    *rung_moves = moves;
+    return true;
+}
+
 int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
                   struct zbc_wfail *f)
 {
@@ -225,8 +290,12 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         return 0;
     json_t *app = NULL;
     struct auto_state as = {.acted_at = -1, .told_at = -1};
-    int updates = 0, ok = 1;
-    bool draw = true;
+    int updates = 0, ok = 1, turns = 0;
+    uint64_t block_ms = zbc_app_block_time_ms(o);
+    /* between events, wake once a block to refresh the countdown */
+    int tick_ms = block_ms >= 200 && block_ms <= 600000 ? (int)block_ms : 1000;
+    bool redraw = true, bell = !o->json && isatty(STDOUT_FILENO), end_said = false;
+    long long shown_height = -1, rung_moves = -1;
     for (;;) {
         json_decref(app);
         if (!zbc_app_fetch(&app, o, id, f)) {
@@ -234,25 +303,50 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
             ok = 0;
             break;
         }
-        if (draw) {
-            updates++;
-            if (!o->json) {
-                char *text = zbc_app_view_text(app, me_text);
-                if (text != NULL)
-                    printf("%s\n", text);
-                free(text);
-                fflush(stdout);
-            }
-        }
+        updates++;
+        long long height = json_integer_value(json_object_get(app, "height"));
         const char *status = json_string_value(json_object_get(app, "status"));
-        if (status == NULL || strcmp(status, "finished") == 0 || strcmp(status, "abandoned") == 0)
+        bool over = status == NULL || strcmp(status, "finished") == 0 ||
+                    strcmp(status, "abandoned") == 0;
+        if (!o->json && (redraw || over)) {
+            char *text = zbc_app_view_text(app, me_text, block_ms);
+            if (text != NULL)
+                printf("%s\n", text);
+            free(text);
+        } else if (!o->json && height != shown_height) {
+            char line[256];
+            if (zbc_app_clock_line(app, me_text, block_ms, line, sizeof line) >= 0)
+                printf("block %lld: %s\n", height, line);
+        }
+        shown_height = height;
+        if (watch_your_turn(app, me_text, &rung_moves)) {
+            turns++;
+            if (!o->json)
+                printf("your move%s\n", bell ? "\a" : "");
+        }
+        if (over && !o->json && !end_said) {
+            /* the end came with a block the stream had not sent yet */
+            char line[320];
+            if (end_line(last_entry(app, "app_end"), line, sizeof line) >= 0)
+                printf("%s\n", line);
+        }
+        fflush(stdout);
+        if (over)
             break;
         int seat = zbc_app_seat_in(app, me_text);
         int wait = o->auto_reveal && seat >= 0 ? auto_reveal(o, id, app, me_text, seat, &as) : -1;
-        int got = stream_next(&s, wait);
-        draw = got != -1; /* a timeout only checks the clock again */
+        int got = stream_next(&s, wait >= 0 && wait < tick_ms ? wait : tick_ms);
+        redraw = got != -1;
         /* one redraw for the events of one block: drain what follows at once */
-        while (got == 1 && (got = stream_next(&s, 150)) == 1) {
+        while (got == 1) {
+            char line[320];
+            json_t *ev = json_loads(s.data, 0, NULL);
+            if (!o->json && end_line(ev, line, sizeof line) >= 0) {
+                printf("%s\n", line);
+                end_said = true;
+            }
+            json_decref(ev);
+            got = stream_next(&s, 150);
         }
         if (got == 0) {
             close(s.fd);
@@ -273,6 +367,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     json_object_set_new(r, "updates", json_integer(updates));
     json_object_set_new(r, "reveals_sent", json_integer(as.reveals));
     json_object_set_new(r, "opens_sent", json_integer(as.opens));
+    json_object_set_new(r, "your_turns", json_integer(turns));
     json_object_set_new(r, "status", json_string(json_string_value(json_object_get(app, "status"))));
     char text[128];
     snprintf(text, sizeof text, "app %s is %s\n", id, json_string_value(json_object_get(app, "status")));

@@ -152,7 +152,7 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     if (!zbc_app_caller(&me, me_text, o, &quiet))
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
-    char *text = zbc_app_view_text(app, me_text);
+    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o));
     char *own = zbc_bs_show_own(o, app, me_text); /* battleship: the caller's fleet */
     if (text != NULL && own != NULL) {
         size_t n = strlen(text), m = strlen(own);
@@ -333,7 +333,7 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
         return false;
     const char *sub = argv[0];
     if (strcmp(sub, "show") == 0 || strcmp(sub, "list") == 0 || strcmp(sub, "watch") == 0 ||
-        strcmp(sub, "claim-timeout") == 0)
+        strcmp(sub, "claim-timeout") == 0 || strcmp(sub, "pgn") == 0)
         return true;
     if (strcmp(sub, "create") == 0) {
         /* raw form: a key argument (seed hex or "-") or a type number */
@@ -371,6 +371,8 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv, jso
         return app_list(o, argc, f, result);
     if (strcmp(sub, "watch") == 0)
         return zbc_app_watch(o, argc, argv, result, f);
+    if (strcmp(sub, "pgn") == 0)
+        return zbc_cmd_app_pgn(o, argc, argv, result, f);
     if (strcmp(sub, "claim-timeout") == 0) {
         if (argc != 2)
             return zbc_wfail(f, ZBC_EXIT_USAGE, "usage: zbc app claim-timeout ID");

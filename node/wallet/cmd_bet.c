@@ -13,6 +13,7 @@
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/result_text.h"
 
 static const char bet_usage[] =
     "usage: zbc bet dice under|over PERCENT | coin heads|tails | roulette "
@@ -110,6 +111,39 @@ static int bet_fields(struct zbc_bet *b, int argc, const char *const *argv, stru
     return zbc_wfail(f, ZBC_EXIT_USAGE, "%s", bet_usage);
 }
 
+/* --wait: the bet is in a block; wait for the next block's settlement and
+ * say what happened ("settled_height", "win", "value", "paid",
+ * "outcome_text"; docs/wallet.md "Playing"). */
+static int bet_settled(json_t *result, const struct zbc_opts *o, struct zbc_wfail *f)
+{
+    const char *id = json_string_value(json_object_get(result, "app_id"));
+    json_t *app;
+    const json_t *settle;
+    if (id == NULL)
+        return zbc_wfail(f, ZBC_EXIT_INTERNAL, "the node gave no bet id to follow");
+    static const char *const kinds[] = {"bet_settle", NULL};
+    if (!zbc_app_wait_entry(&app, &settle, o, id, kinds, NULL, f))
+        return 0;
+    char words[256], text[1024];
+    const char *placed = json_string_value(json_object_get(result, "_text"));
+    if (zbc_bet_text(app, words, sizeof words) < 0)
+        snprintf(words, sizeof words, "settled (the node's settlement does not read as a bet)");
+    json_int_t h = json_integer_value(json_object_get(settle, "height"));
+    bool win = json_is_true(json_object_get(settle, "win"));
+    json_object_set_new(result, "settled_height", json_integer(h));
+    json_object_set_new(result, "win", json_boolean(win));
+    json_object_set(result, "value", json_object_get(settle, "value"));
+    json_object_set_new(result, "paid",
+                        json_integer(win ? json_integer_value(json_object_get(settle, "amount"))
+                                         : 0));
+    json_object_set_new(result, "outcome_text", json_string(words));
+    snprintf(text, sizeof text, "%sbet %s settled in block %lld: %s\n", placed ? placed : "", id,
+             (long long)h, words);
+    json_object_set_new(result, "_text", json_string(text));
+    json_decref(app);
+    return 1;
+}
+
 int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, json_t **result,
                 struct zbc_wfail *f)
 {
@@ -154,13 +188,21 @@ int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, jso
         json_object_set_new(*result, "max_return", json_integer((json_int_t)max_ret));
     json_object_set_new(*result, "game", json_string(argv[0]));
     json_object_set_new(*result, "client_seed", json_string(b.client_seed));
-    char text[256];
+    struct zbc_addr me;
+    char me_text[ZBC_ADDR_TEXT_MAX];
+    struct zbc_wfail quiet = {0};
+    if (zbc_app_caller(&me, me_text, o, &quiet)) /* the bettor, in text form */
+        json_object_set_new(*result, "from", json_string(me_text));
+    zbc_wfail_clear(&quiet);
+    char text[320], stake_text[32];
+    zbc_amount_format(stake_text, stake);
     snprintf(text, sizeof text,
-             "bet %s placed: %s, stake %s units, client seed %s\n"
+             "bet %s placed: %s, stake %s, client seed %s\n"
              "settled by the next block; then: zbc app show %s / zbc verify %s\n",
-             json_string_value(json_object_get(*result, "app_id")), argv[0], st, b.client_seed,
+             json_string_value(json_object_get(*result, "app_id")), argv[0], stake_text,
+             b.client_seed,
              json_string_value(json_object_get(*result, "app_id")),
              json_string_value(json_object_get(*result, "app_id")));
     json_object_set_new(*result, "_text", json_string(text));
-    return 1;
+    return o->wait ? bet_settled(*result, o, f) : 1;
 }

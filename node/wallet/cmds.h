@@ -39,6 +39,9 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv,
 /* zbc app watch ID [--auto-reveal] (app_watch.c) */
 int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv,
                   json_t **result, struct zbc_wfail *f);
+/* zbc app pgn ID [--out FILE] (cmd_pgn.c) */
+int zbc_cmd_app_pgn(const struct zbc_opts *o, int argc, const char *const *argv,
+                    json_t **result, struct zbc_wfail *f);
 /* zbc bet dice|coin|roulette|limbo ... --stake X (cmd_bet.c) */
 int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv,
                 json_t **result, struct zbc_wfail *f);

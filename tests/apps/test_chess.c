@@ -420,9 +420,14 @@ static void test_bad_moves(void)
     CHECK_EQ_STR(err.msg, "illegal move: e2f4 leaves the white king in check");
     /* notation */
     size_t len;
-    CHECK(!E->parse_move(&st, 0, "e2", mv, sizeof mv, &len, &err));
-    CHECK_EQ_STR(err.msg, "chess move 'e2' must look like e2e4 (or e7e8q for "
-                          "a promotion)");
+    CHECK(!E->parse_move(&st, 0, "e2", mv, sizeof mv, &len, &err)); /* SAN: a pawn to e2 */
+    CHECK_EQ_STR(err.msg, "illegal move: e2: no white pawn can move to e2");
+    CHECK(!E->parse_move(&st, 0, "e2x", mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, "chess move 'e2x' must look like e2e4 (or e7e8q for a promotion) "
+                          "or SAN such as Nf3, exd5, Rad1, e8=Q");
+    CHECK(!E->parse_move(NULL, 0, "e2", mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, "chess move 'e2' must look like e2e4 (or e7e8q for a promotion); "
+                          "SAN needs the position");
     CHECK(!E->parse_move(&st, 0, "e2e9", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 0, "i2e4", mv, sizeof mv, &len, &err));
     CHECK(!E->parse_move(&st, 0, "e2e4qq", mv, sizeof mv, &len, &err));
@@ -437,6 +442,177 @@ static void test_bad_moves(void)
     CHECK(!E->format_move(&st, mv, 2, out, 4));
     mv[0] = 64;
     CHECK(!E->format_move(&st, mv, 2, out, sizeof out));
+}
+
+/* Parses text in st; returns the move as "from,to" squares or the error. */
+static void check_san(const struct zbc_game_state *st, const char *text, int from, int to)
+{
+    uint8_t mv[8];
+    size_t len = 0;
+    struct zbc_err err;
+    if (!E->parse_move(st, (uint8_t)E->turn(st), text, mv, sizeof mv, &len, &err)) {
+        fprintf(stderr, "SAN %s: %s\n", text, err.msg);
+        CHECK(0);
+        return;
+    }
+    CHECK_EQ_INT(len, 2);
+    CHECK_EQ_INT(mv[0], from);
+    CHECK_EQ_INT(mv[1], to);
+}
+
+static void check_san_refused(const struct zbc_game_state *st, const char *text,
+                              const char *why)
+{
+    uint8_t mv[8];
+    size_t len = 0;
+    struct zbc_err err;
+    CHECK(!E->parse_move(st, 0, text, mv, sizeof mv, &len, &err));
+    CHECK_EQ_STR(err.msg, why);
+}
+
+static void check_san_out(const struct zbc_game_state *st, const char *coord, const char *want)
+{
+    uint8_t mv[8];
+    size_t len = 0;
+    char out[16];
+    struct zbc_err err;
+    CHECK(E->parse_move(st, 0, coord, mv, sizeof mv, &len, &err));
+    CHECK_EQ_INT(zbc_chess_san(st, mv, len, out, sizeof out), (int)strlen(want));
+    CHECK_EQ_STR(out, want);
+}
+
+static void test_san(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    start(&st, 0);
+    check_san(&st, "Nf3", 6, 21);
+    check_san(&st, "e4", 12, 28);
+    check_san(&st, "Nc3", 1, 18);
+    check_san(&st, "Ng1f3", 6, 21); /* fully disambiguated is accepted */
+    check_san(&st, "Nf3+!?", 6, 21); /* marks and annotations are ignored */
+    /* refusals at the start; NULL: the syntax sentence */
+    static const char *const refused[][2] = {
+        {"O-O", "O-O: there is no castling in this chess (a king moves one square)"},
+        {"O-O-O+", "O-O-O: there is no castling in this chess (a king moves one square)"},
+        {"0-0", "0-0: there is no castling in this chess (a king moves one square)"},
+        {"Bc4", "illegal move: Bc4: no white bishop can move to c4"},
+        {"e5", "illegal move: e5: no white pawn can move to e5"},
+        {"Nxf3", "illegal move: Nxf3 captures nothing on f3 (there is no en passant)"},
+        {"Nf3x", NULL}, {"nf3", NULL}, {"e2e4e5", NULL}, {"ed3", NULL}, {"Kx", NULL},
+        {"N", NULL}, {"=Q", NULL}, {"e8=", NULL}, {"+", NULL},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+        char want[160];
+        if (refused[i][1] == NULL)
+            snprintf(want, sizeof want, "chess move '%s' must look like e2e4 (or e7e8q for a "
+                     "promotion) or SAN such as Nf3, exd5, Rad1, e8=Q", refused[i][0]);
+        check_san_refused(&st, refused[i][0], refused[i][1] != NULL ? refused[i][1] : want);
+    }
+    check_san_refused(&st, "ThisIsAVeryLongMove", "chess move 'ThisIsAVeryLongM' must look "
+                      "like e2e4 (or e7e8q for a promotion) or SAN such as Nf3, exd5, Rad1, "
+                      "e8=Q");
+    /* captures by pawns, black to move */
+    CHECK_EQ_INT(ph_play(E, &st, "e2e4, d7d5", &err), -1);
+    check_san(&st, "exd5", 28, 35);
+    check_san_out(&st, "e4d5", "exd5");
+    CHECK_EQ_INT(ph_play(E, &st, "e4d5", &err), -1);
+    check_san(&st, "Qxd5", 59, 35);
+    check_san_out(&st, "d8d5", "Qxd5");
+    /* fool's mate in SAN */
+    start(&st, 1);
+    check_san_out(&st, "f2f3", "f3");
+    CHECK_EQ_INT(ph_play(E, &st, "f2f3, e7e5, g2g4", &err), -1);
+    check_san_out(&st, "d8h4", "Qh4#");
+    check_san(&st, "Qh4#", 59, 31);
+    check_san(&st, "Qh4", 59, 31);
+    /* check mark */
+    fen(&st, "4k3/8/8/8/8/8/8/R3K3 w - - 0 1");
+    check_san_out(&st, "a1a8", "Ra8+");
+    /* ambiguity and disambiguation by file, rank or both */
+    fen(&st, "4k3/8/8/8/8/5N2/8/1N2K3 w - - 0 1");
+    check_san_refused(&st, "Nd2", "Nd2 is ambiguous: b1d2 or f3d2 (add the file or rank it "
+                                  "comes from)");
+    check_san(&st, "Nbd2", 1, 11);
+    check_san(&st, "Nfd2", 21, 11);
+    check_san(&st, "N1d2", 1, 11);
+    check_san(&st, "N3d2", 21, 11);
+    check_san_out(&st, "b1d2", "Nbd2");
+    check_san_out(&st, "f3d2", "Nfd2");
+    check_san_out(&st, "f3e5", "Ne5");
+    fen(&st, "4k3/8/8/R7/8/8/8/R3K3 w - - 0 1");
+    check_san_out(&st, "a1a3", "R1a3");
+    check_san_out(&st, "a5a3", "R5a3");
+    check_san(&st, "R5a3", 32, 16);
+    check_san_refused(&st, "Ra3", "Ra3 is ambiguous: a1a3 or a5a3 (add the file or rank it "
+                                  "comes from)");
+    fen(&st, "K7/8/k7/8/4Q2Q/8/8/7Q w - - 0 1");
+    check_san_out(&st, "h4e1", "Qh4e1");
+    check_san_out(&st, "e4e1", "Qee1");
+    check_san_out(&st, "h1e1", "Q1e1");
+    check_san(&st, "Qh4e1", 31, 4);
+    /* a pinned piece: the engine's reason */
+    fen(&st, "4k3/4r3/8/8/8/8/4N3/4K3 w - - 0 1");
+    check_san_refused(&st, "Nf4", "illegal move: e2f4 leaves the white king in check");
+    /* promotion: =Q, Q, or nothing; never another piece */
+    fen(&st, "1n5k/P7/8/8/8/8/8/K7 w - - 0 1");
+    check_san(&st, "a8=Q", 48, 56);
+    check_san(&st, "a8Q", 48, 56);
+    check_san(&st, "a8", 48, 56);
+    check_san(&st, "axb8=Q+", 48, 57);
+    check_san_out(&st, "a7a8", "a8=Q"); /* the knight on b8 blocks the check */
+    check_san_out(&st, "a7b8", "axb8=Q+");
+    check_san_refused(&st, "a8=N", "pawns always promote to a queen: write a8=Q");
+    check_san_refused(&st, "Ka2=Q", "Ka2=Q: only a pawn reaching the last rank promotes");
+    /* an illegal move has no SAN */
+    uint8_t bad[2] = {0, 63};
+    char out[16];
+    CHECK_EQ_INT(zbc_chess_san(&st, bad, 2, out, sizeof out), -1);
+    CHECK_EQ_INT(zbc_chess_san(&st, bad, 1, out, sizeof out), -1);
+    uint8_t ok[2] = {48, 56};
+    CHECK_EQ_INT(zbc_chess_san(&st, ok, 2, out, 3), -1); /* cap too small */
+    /* format_move stays coordinates */
+    CHECK(E->format_move(&st, ok, 2, out, sizeof out));
+    CHECK_EQ_STR(out, "a7a8");
+}
+
+/* SAN of every legal move parses back to that move, all SANs of a position
+ * differ, over random playouts. */
+static void test_san_round_trip(void)
+{
+    uint64_t rng = 8128;
+    static struct zbc_move moves[ZBC_MOVES_MAX];
+    long checked = 0;
+    for (int game = 0; game < 20; game++) {
+        struct zbc_game_state st;
+        start(&st, (uint8_t)(game & 1));
+        for (int ply = 0; ply < 400 && E->turn(&st) != ZBC_NOBODY; ply++) {
+            size_t n = E->gen_moves(&st, moves, ZBC_MOVES_MAX);
+            char sans[256][16];
+            CHECK(n > 0 && n <= 256);
+            for (size_t i = 0; i < n && i < 256; i++) {
+                uint8_t mv[8];
+                size_t len = 0;
+                struct zbc_err err;
+                CHECK(zbc_chess_san(&st, moves[i].b, moves[i].len, sans[i], sizeof sans[i]) > 0);
+                if (!E->parse_move(&st, (uint8_t)E->turn(&st), sans[i], mv, sizeof mv, &len,
+                                   &err)) {
+                    fprintf(stderr, "SAN %s does not parse: %s\n", sans[i], err.msg);
+                    CHECK(0);
+                    continue;
+                }
+                CHECK(len == 2 && mv[0] == moves[i].b[0] && mv[1] == moves[i].b[1]);
+                for (size_t j = 0; j < i; j++)
+                    CHECK(strcmp(sans[i], sans[j]) != 0);
+                checked++;
+            }
+            size_t pick = (size_t)(ph_rand(&rng) % n);
+            struct zbc_err err;
+            CHECK(E->apply_move(&st, (uint8_t)E->turn(&st), moves[pick].b, 2, NULL, &err));
+        }
+    }
+    printf("chess SAN round trips: %ld moves\n", checked);
+    CHECK(checked > 10000);
 }
 
 static void test_bad_params(void)
@@ -635,6 +811,8 @@ int main(void)
     TEST_RUN(test_promotion);
     TEST_RUN(test_no_castling_no_en_passant);
     TEST_RUN(test_bad_moves);
+    TEST_RUN(test_san);
+    TEST_RUN(test_san_round_trip);
     TEST_RUN(test_bad_params);
     TEST_RUN(test_bad_fen);
     TEST_RUN(test_decode_bad);

@@ -259,13 +259,7 @@ class ZbcTest:
             cmd += ["--api", node.api_url]
         if "--wallet" not in args:
             cmd += ["--wallet", self.wallet_dir]
-        e = dict(os.environ)
-        for k in ("ZBC_API", "ZBC_KEY", "ZBC_TIMEOUT", "ZOOBC_GENESIS_HASH", "ZBC_WALLET"):
-            e.pop(k, None)
-        e["ZBC_PASSPHRASE"] = PASSPHRASE
-        # 64 MiB Argon2id instead of 256 MiB: the machine is small and shared
-        e.setdefault("ZBC_WALLET_KDF", "interactive")
-        e.update(env or {})
+        e = self.wallet_env(env)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e,
                            input=stdin, timeout=timeout)
         r = ZbcResult([str(a) for a in args], p.returncode, p.stdout.decode("utf-8", "replace"),
@@ -282,6 +276,18 @@ class ZbcTest:
         if expect is not None and r.code != expect:
             raise TestFailure("expected exit %d:\n%r" % (expect, r))
         return r
+
+    def wallet_env(self, env=None):
+        """The environment zbc runs with: none of the caller's ZBC_*
+        settings, the test passphrase, a small key derivation; env on top."""
+        e = dict(os.environ)
+        for k in ("ZBC_API", "ZBC_KEY", "ZBC_TIMEOUT", "ZOOBC_GENESIS_HASH", "ZBC_WALLET"):
+            e.pop(k, None)
+        e["ZBC_PASSPHRASE"] = PASSPHRASE
+        # 64 MiB Argon2id instead of 256 MiB: the machine is small and shared
+        e.setdefault("ZBC_WALLET_KDF", "interactive")
+        e.update(env or {})
+        return e
 
     def wallet_key(self, name, seed=None):
         """Creates (or imports) a wallet key; returns its ZBC_ address."""
@@ -323,6 +329,19 @@ class ZbcTest:
         node = node or self.nodes[0]
         st, j = node.get("/api/v1/transactions/%s/status" % tx_hash)
         return st, j
+
+    def app(self, app_id, node=None):
+        """GET /api/v1/apps/<id> (must answer 200)."""
+        st, j = (node or self.nodes[0]).get("/api/v1/apps/%s" % app_id)
+        assert_equal(st, 200, "GET app %s" % app_id)
+        return j
+
+    def app_ready(self, app_id, timeout=30):
+        """The app once a seat holds the clock with no dice move pending
+        (first seat drawn), or once it is finished."""
+        return wait_until(lambda: (lambda a: a if a["status"] == "finished" or
+                                   (a["clock"] is not None and not a["has_pending"]) else None)(
+            self.app(app_id)), timeout, "app %s ready" % app_id)
 
     def wait_confirmed(self, tx_hash, node=None, timeout=60):
         def done():

@@ -151,7 +151,8 @@ class TicTacToe(ZbcTest):
         v = self.zbc("verify", app_id)
         assert_equal(v["verified"], True, "zbc verify")
         show = self.zbc("app", "show", app_id, json_out=False)
-        assert_true("result: win" in show.stdout and "seat 0" in show.stdout, "show text:\n" + show.stdout)
+        assert_true("result: seat %d (%s) won " % (x, winner_addr) in show.stdout,
+                    "show text:\n" + show.stdout)
 
         # the stream delivered this app's events, in order, with resumable ids
         wait_until(lambda: any(e.get("event") == "app_end" for e in sse.events), 15, "app_end on the stream")

@@ -121,19 +121,21 @@ static void test_view_text(void)
         "\"history\":[{\"seq\":3,\"height\":8,\"kind\":\"app_move\",\"seat\":0,"
         "\"notation\":\"1\",\"amount\":20,\"reason\":\"\"}],"
         "\"result\":{\"ending\":\"win\",\"winner\":0,\"ended\":9,\"rake\":1,"
-        "\"payouts\":[{\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
+        "\"payouts\":[{\"seat\":0,\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
         0, NULL);
     CHECK(app != NULL);
-    char *t = zbc_app_view_text(app, "ZBC_B");
+    char *t = zbc_app_view_text(app, "ZBC_B", 0);
     CHECK(t != NULL);
-    CHECK(strstr(t, "app 77: tictactoe, active, stake 5, pot 10") != NULL);
+    CHECK(strstr(t, "app 77: tictactoe, active, stake 0.00000005 ZBC, pot 0.0000001 ZBC") !=
+          NULL);
     CHECK(strstr(t, "seat 1  ZBC_B  (you)") != NULL);
     CHECK(strstr(t, "seat 0  ZBC_A\n") != NULL);
-    CHECK(strstr(t, "to move: seat 1, deadline block 20 (11 blocks left)") != NULL);
+    CHECK(strstr(t, "to move: seat 1, deadline block 20 (in 11 blocks)") != NULL);
     CHECK(strstr(t, "X . .") != NULL);
     CHECK(strstr(t, "app_move  seat 0 1\n") != NULL);
-    CHECK(strstr(t, "result: win, winner seat 0 at block 9, rake 1") != NULL);
-    CHECK(strstr(t, "paid 19 to ZBC_A (win)") != NULL);
+    CHECK(strstr(t, "result: seat 0 (ZBC_A) won 0.00000019 ZBC (rake 0.00000001 ZBC), at "
+                    "block 9") != NULL);
+    CHECK(strstr(t, "paid 0.00000019 ZBC to ZBC_A (win)") != NULL);
     free(t);
     json_decref(app);
 }
