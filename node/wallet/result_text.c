@@ -334,11 +334,32 @@ int zbc_bet_text(const json_t *app, char *out, size_t cap)
         zbc_text_printf(&t, "result %u.%02ux (target %u.%02ux)", v / 100, v % 100,
                         bet.target32 / 100, bet.target32 % 100);
         break;
+    case ZBC_BET_PLINKO:
+        zbc_text_printf(&t, "slot %u of %u rows", v & 0xffu, bet.rows);
+        break;
+    case ZBC_BET_KENO:
+        zbc_text_printf(&t, "%u hits of %u picks", v, bet.n_picks);
+        break;
+    case ZBC_BET_WHEEL:
+        zbc_text_printf(&t, "segment %u of %u", v, bet.segments);
+        break;
+    case ZBC_BET_BACCARAT:
+        zbc_text_printf(&t, "player %u, banker %u (bet on %s)", v & 0xffu, (v >> 8) & 0xffu,
+                        bet.side == 0 ? "player" : bet.side == 1 ? "banker" : "tie");
+        break;
+    case ZBC_BET_BLITZ:
+        zbc_text_printf(&t, "%u different cards of %u", v, bet.cards);
+        break;
     }
+    uint64_t back = amount_of(settle, "amount");
     if (json_is_true(json_object_get(settle, "win"))) {
         char amt[32];
-        zbc_amount_format(amt, amount_of(settle, "amount"));
+        zbc_amount_format(amt, back);
         zbc_text_printf(&t, ": win, paid %s", amt);
+    } else if (back > 0) {
+        char amt[32];
+        zbc_amount_format(amt, back);
+        zbc_text_printf(&t, ": no profit, returned %s", amt);
     } else {
         zbc_text_printf(&t, ": loss");
     }
