@@ -226,6 +226,11 @@ static bool wrong_method(struct call *c, const char *want)
 
 /* ---- endpoints ---- */
 
+static uint64_t api_now(const struct zbc_api *a)
+{
+    return a->cfg.now_ms != NULL ? a->cfg.now_ms() : zbc_wall_clock_ms();
+}
+
 static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
 {
     const struct zbc_genesis *g = zbc_chain_genesis(a->chain);
@@ -377,8 +382,7 @@ static void post_transaction(struct call *c)
     char hex[65];
     bool duplicate = false;
     memset(hash, 0, sizeof hash);
-    uint64_t now = c->api->cfg.now_ms != NULL ? c->api->cfg.now_ms()
-                                              : zbc_wall_clock_ms();
+    uint64_t now = api_now(c->api);
     int ok = zbc_chain_submit(c->api->chain, raw, len, now, hash, &duplicate,
                               &err);
     free(raw);
@@ -471,6 +475,24 @@ static void get_transaction(struct call *c, const char *hash_text,
              zbc_json_set(o, "transaction_hash", json_string(hex), &err) &&
              zbc_json_set(o, "status", json_string(status_name(lk.status)),
                           &err);
+        struct zbc_mempool_drop drop;
+        bool dropped = lk.status == ZBC_TX_STATUS_NOT_FOUND &&
+                       zbc_chain_dropped(c->api->chain, hash, api_now(c->api),
+                                         &drop);
+        if (dropped) {
+            zbc_tx_lookup_free(&lk);
+            char desc[ZBC_MEMPOOL_REASON_MAX + 32];
+            snprintf(desc, sizeof desc, "dropped from the mempool: %s",
+                     drop.reason);
+            ok = ok && zbc_json_set(o, "status", json_string("dropped"),
+                                    &err) &&
+                 zbc_json_set(o, "description", json_string(desc), &err) &&
+                 zbc_json_set(o, "reason", json_string(drop.reason), &err) &&
+                 zbc_json_set(o, "dropped_at", json_integer(drop.height),
+                              &err);
+            reply_built(c, 200, o, ok, &err);
+            return;
+        }
         switch (lk.status) {
         case ZBC_TX_STATUS_NOT_FOUND:
             ok = ok &&
@@ -869,17 +891,137 @@ static bool token_ok(struct call *c)
     return sodium_memcmp(v, c->api->token, ZBC_API_TOKEN_HEX) == 0;
 }
 
+#define TOKEN_REFUSAL \
+    "admin calls need the token from the data directory's api.token " \
+    "(header X-ZBC-Token)"
+
+/* An IPv4 127.0.0.0/8 or IPv6 ::1 address (also v4-mapped), or the name
+ * localhost. */
+static bool is_loopback(const char *host)
+{
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (host == NULL)
+        return false;
+    if (strcmp(host, "localhost") == 0)
+        return true;
+    if (inet_pton(AF_INET, host, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, host, &v6) != 1)
+        return false;
+    if (IN6_IS_ADDR_LOOPBACK(&v6))
+        return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+}
+
+/* {"blocks": N}, N from 1 to ZBC_PRODUCER_MINE_MAX, nothing else. */
+static int mine_body(struct call *c, uint32_t *n, struct zbc_err *err)
+{
+    struct evbuffer *in = evhttp_request_get_input_buffer(c->req);
+    size_t blen = evbuffer_get_length(in);
+    static const char shape[] = "the body must be {\"blocks\": N} with N "
+                                "from 1 to 1000";
+    if (blen == 0)
+        return zbc_fail(err, "request body is empty; %s", shape);
+    const char *body = (const char *)evbuffer_pullup(in, -1);
+    if (body == NULL)
+        return zbc_fail(err, "cannot read the request body (out of memory)");
+    json_error_t je;
+    json_t *o = json_loadb(body, blen, JSON_REJECT_DUPLICATES, &je);
+    if (o == NULL)
+        return zbc_fail(err, "malformed JSON at line %d column %d: %s",
+                        je.line, je.column, je.text);
+    int ok = 1;
+    const char *key;
+    json_t *v;
+    if (!json_is_object(o))
+        ok = zbc_fail(err, "request body must be a JSON object; %s", shape);
+    else {
+        json_object_foreach(o, key, v) {
+            if (strcmp(key, "blocks") != 0) {
+                ok = zbc_fail(err, "unknown field '%.40s'; %s", key, shape);
+                break;
+            }
+        }
+    }
+    v = ok ? json_object_get(o, "blocks") : NULL;
+    if (ok && v == NULL)
+        ok = zbc_fail(err, "blocks is missing; %s", shape);
+    if (ok && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+               json_integer_value(v) > ZBC_PRODUCER_MINE_MAX))
+        ok = zbc_fail(err, "blocks must be an integer from 1 to %u",
+                      ZBC_PRODUCER_MINE_MAX);
+    if (ok)
+        *n = (uint32_t)json_integer_value(v);
+    json_decref(o);
+    return ok;
+}
+
+/* POST /admin/mine (docs/api.md §9): loopback API, loopback client, the
+ * token, zbcd run --automine, then the body. */
+static void post_admin_mine(struct call *c)
+{
+    struct zbc_api *a = c->api;
+    char *peer = NULL;
+    ev_uint16_t port = 0;
+    evhttp_connection_get_peer(evhttp_request_get_connection(c->req), &peer,
+                               &port);
+    const char *host = a->cfg.host != NULL ? a->cfg.host : "127.0.0.1";
+    if (!is_loopback(host)) {
+        reply_error(c, 403, "admin/mine answers only on a loopback API "
+                    "address, and this API listens on %s", host);
+        return;
+    }
+    if (!is_loopback(peer)) {
+        reply_error(c, 403, "admin/mine answers only requests from a "
+                    "loopback address, not from %s", peer != NULL ? peer
+                                                                  : "?");
+        return;
+    }
+    if (!token_ok(c)) {
+        reply_error(c, 403, TOKEN_REFUSAL);
+        return;
+    }
+    if (a->cfg.mine == NULL) {
+        reply_error(c, 400, "mining on request needs zbcd run --automine");
+        return;
+    }
+    uint32_t n = 0, mined = 0;
+    struct zbc_err err = {{0}};
+    if (!mine_body(c, &n, &err)) {
+        reply_error(c, 400, "%s", err.msg);
+        return;
+    }
+    if (!a->cfg.mine(a->cfg.mine_arg, n, &mined, &err)) {
+        if (mined == 0 && strstr(err.msg, "ahead of the clock") != NULL)
+            reply_error(c, 400, "%s", err.msg);
+        else
+            reply_error(c, 500, "mined %u of %u blocks: %s", mined, n,
+                        err.msg);
+        return;
+    }
+    zbc_log_info("api: admin mine: %u blocks, height %u", mined,
+                 zbc_chain_tip(a->chain)->height);
+    reply(c, 200, json_pack("{s:b, s:I, s:I}", "success", 1, "mined",
+                            (json_int_t)mined, "height",
+                            (json_int_t)zbc_chain_tip(a->chain)->height));
+}
+
 static void post_admin(struct call *c, const char *what)
 {
-    if (strcmp(what, "stop") != 0) {
+    bool stop = strcmp(what, "stop") == 0;
+    if (!stop && strcmp(what, "mine") != 0) {
         reply_error(c, 404, "unknown endpoint: %s %s", c->method, c->path);
         return;
     }
     if (wrong_method(c, "POST"))
         return;
+    if (!stop) {
+        post_admin_mine(c);
+        return;
+    }
     if (c->api->cfg.on_stop == NULL || !token_ok(c)) {
-        reply_error(c, 403, "admin calls need the token from the data "
-                    "directory's api.token (header X-ZBC-Token)");
+        reply_error(c, 403, TOKEN_REFUSAL);
         return;
     }
     zbc_log_info("api: admin stop requested");

@@ -9,7 +9,10 @@
  *   GET  /api/v1/accounts/<address>
  *   GET  /api/v1/blocks/latest
  *   GET  /api/v1/blocks/<height>
+ *   GET  /api/v1/accounts/<address>/history
+ *   GET  /api/v1/apps[?status=&type=&seat=|player=&limit=&cursor=]
  *   POST /api/v1/admin/stop          (needs the datadir's api.token)
+ *   POST /api/v1/admin/mine          (token, loopback, zbcd run --automine)
  *
  * Every answer is one JSON object; errors are
  * {"success": false, "error": "<sentence>", "code": <HTTP status>}.
@@ -46,6 +49,11 @@ struct zbc_api_config {
     uint64_t (*now_ms)(void);  /* clock for admission; NULL: wall clock */
     void (*on_stop)(void *arg);/* admin/stop; NULL: 403 */
     void *on_stop_arg;
+    /* admin/mine (zbcd run --automine): produce n blocks now, *mined the
+     * count produced; NULL: 400 "mining on request needs zbcd run
+     * --automine" (docs/api.md §9). */
+    int (*mine)(void *arg, uint32_t n, uint32_t *mined, struct zbc_err *err);
+    void *mine_arg;
     /* 0 picks the default of each (ZBC_API_MAX_CONNECTIONS,
      * ZBC_API_REQUEST_TIMEOUT_S, ZBC_SSE_MAX_STREAMS,
      * ZBC_SSE_MAX_PER_CLIENT). */
