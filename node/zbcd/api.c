@@ -23,6 +23,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_apps.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/json_app.h"
 #include "node/zbcd/json_util.h"
 #include "node/zbcd/log.h"
@@ -186,6 +187,20 @@ static int parse_height(uint32_t *out, const char *text)
         return 0;
     *out = (uint32_t)v;
     return 1;
+}
+
+/* "<height>-<n>": a next_cursor of the app list or the account history;
+ * 0 when it is not one. */
+static int parse_cursor(const char *v, uint32_t *height, uint64_t *n)
+{
+    const char *dash = strchr(v, '-');
+    char h[16];
+    size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
+    if (dash == NULL || hl == 0 || hl >= sizeof h)
+        return 0;
+    memcpy(h, v, hl);
+    h[hl] = '\0';
+    return parse_height(height, h) && parse_u64(n, dash + 1);
 }
 
 static const char *method_name(enum evhttp_cmd_type m)
@@ -699,26 +714,24 @@ static int list_query(struct call *c, struct zbc_app_filter *f, size_t *limit)
         }
         f->has_type = true;
     }
-    if ((v = evhttp_find_header(&c->query, "seat")) != NULL && v[0]) {
+    /* player= is seat= under the name players use (docs/api.md §10) */
+    const char *seat = evhttp_find_header(&c->query, "seat");
+    const char *player = evhttp_find_header(&c->query, "player");
+    if (seat != NULL && seat[0] && player != NULL && player[0]) {
+        reply_error(c, 400, "seat and player are the same filter; give one");
+        return 0;
+    }
+    v = seat != NULL && seat[0] ? seat : player;
+    if (v != NULL && v[0]) {
         if (!zbc_addr_parse_text(&f->seat, v, &err)) {
-            reply_error(c, 400, "invalid seat address: %s", err.msg);
+            reply_error(c, 400, "invalid %s address: %s",
+                        v == seat ? "seat" : "player", err.msg);
             return 0;
         }
         f->has_seat = true;
     }
     if ((v = evhttp_find_header(&c->query, "cursor")) != NULL && v[0]) {
-        const char *dash = strchr(v, '-');
-        char h[16];
-        size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
-        if (dash == NULL || hl == 0 || hl >= sizeof h) {
-            reply_error(c, 400, "cursor must be the next_cursor of a "
-                        "previous answer (<height>-<id>)");
-            return 0;
-        }
-        memcpy(h, v, hl);
-        h[hl] = '\0';
-        if (!parse_height(&f->before_height, h) ||
-            !parse_u64(&f->before_id, dash + 1)) {
+        if (!parse_cursor(v, &f->before_height, &f->before_id)) {
             reply_error(c, 400, "cursor must be the next_cursor of a "
                         "previous answer (<height>-<id>)");
             return 0;
@@ -771,6 +784,82 @@ static void get_apps(struct call *c)
                       l.more && l.n > 0 ? json_string(cursor) : json_null(),
                       &err);
     zbc_app_list_free(&l);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* GET /accounts/<address>/history?limit=&cursor= (docs/api.md §12). */
+static void get_history(struct call *c, const char *text)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_addr a;
+    struct zbc_err err = {{0}};
+    if (!zbc_addr_parse_text(&a, text, &err)) {
+        reply_error(c, 400, "invalid account address: %s", err.msg);
+        return;
+    }
+    const char *v;
+    size_t limit = 20;
+    if ((v = evhttp_find_header(&c->query, "limit")) != NULL) {
+        uint64_t n;
+        if (!parse_u64(&n, v) || n < 1 || n > ZBC_HISTORY_PAGE_MAX) {
+            reply_error(c, 400, "limit must be from 1 to %u",
+                        ZBC_HISTORY_PAGE_MAX);
+            return;
+        }
+        limit = (size_t)n;
+    }
+    bool has_before = false;
+    uint32_t bh = 0;
+    uint64_t bi = 0;
+    if ((v = evhttp_find_header(&c->query, "cursor")) != NULL) {
+        if (!parse_cursor(v, &bh, &bi) || bi > UINT32_MAX) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<index>)");
+            return;
+        }
+        has_before = true;
+    }
+    struct zbc_history_page *p = malloc(sizeof *p);
+    if (p == NULL) {
+        reply_error(c, 500, "out of memory reading the history of %s", text);
+        return;
+    }
+    if (!zbc_history_page(zbc_chain_store(c->api->chain), &a, has_before, bh,
+                          (uint32_t)bi, limit, p, &err)) {
+        free(p);
+        reply_error(c, 500, "cannot read the history of %s: %s", text,
+                    err.msg);
+        return;
+    }
+    char addr[ZBC_ADDR_TEXT_MAX], cursor[40];
+    zbc_addr_to_text(addr, &a);
+    json_t *o = json_object();
+    json_t *arr = json_array();
+    int ok = o != NULL && zbc_json_set(o, "address", json_string(addr), &err) &&
+             zbc_json_set(o, "entries", arr, &err);
+    for (size_t i = 0; ok && i < p->n; i++) {
+        json_t *j = NULL;
+        const struct zbc_history_entry *e = &p->e[i];
+        ok = zbc_json_event(&j, &e->ev, &err) &&
+             zbc_json_set(j, "height", json_integer(e->height), &err) &&
+             zbc_json_set(j, "index", json_integer(e->index), &err) &&
+             zbc_json_set(j, "timestamp",
+                          json_integer((json_int_t)e->timestamp_ms), &err);
+        if (ok && json_array_append_new(arr, j) != 0)
+            ok = zbc_fail(&err, "out of memory listing the history");
+        else if (!ok)
+            json_decref(j);
+    }
+    if (p->more && p->n > 0)
+        snprintf(cursor, sizeof cursor, "%u-%u", p->e[p->n - 1].height,
+                 p->e[p->n - 1].index);
+    ok = ok && zbc_json_set(o, "count", json_integer((json_int_t)p->n), &err) &&
+         zbc_json_set(o, "next_cursor",
+                      p->more && p->n > 0 ? json_string(cursor) : json_null(),
+                      &err) &&
+         zbc_json_set(o, "height", json_integer(p->tip), &err);
+    free(p);
     reply_built(c, 200, o, ok, &err);
 }
 
@@ -1052,6 +1141,9 @@ static void route(struct call *c)
     else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
              strcmp(s[2], "events") == 0)
         get_events(c, s[1], false);
+    else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
+             strcmp(s[2], "history") == 0)
+        get_history(c, s[1]);
     else if (n == 1 && strcmp(s[0], "apps") == 0)
         get_apps(c);
     else if (n == 2 && strcmp(s[0], "apps") == 0)

@@ -9,6 +9,7 @@
 #include "consensus/fork_choice.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/log.h"
 
 /* ---- state over a store transaction ---- */
@@ -185,6 +186,13 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     }
     if (!load_tip(c, &m, err))
         goto fail;
+    bool rebuilt;
+    uint32_t indexed;
+    if (!zbc_history_ensure(c->store, &rebuilt, &indexed, err))
+        goto fail;
+    if (rebuilt)
+        zbc_log_info("ledger: account history index built from %u stored "
+                     "blocks", indexed);
     size_t max_txs = cfg->mempool_max_txs != 0 ? cfg->mempool_max_txs
                                                : ZBC_CHAIN_MEMPOOL_TXS;
     size_t max_bytes = cfg->mempool_max_bytes != 0 ? cfg->mempool_max_bytes
@@ -491,7 +499,9 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     zbc_block_hash(hash, &b->header);
     if (!zbc_block_encode(b, &enc, &enc_len, err))
         return 0;
-    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err);
+    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err) &&
+             zbc_history_add_block(t, b->header.height, hash,
+                                   b->header.timestamp_ms, ev, err);
     free(enc);
     if (ok) {
         bc->header = b->header;

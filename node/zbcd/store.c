@@ -14,7 +14,7 @@
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
-    "s_app_history", "votes",
+    "s_app_history", "votes", "acct_history",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -748,6 +748,80 @@ int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                            struct zbc_err *err)
 {
     return db_del(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, err);
+}
+
+int zbc_store_txn_put(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, const void *val,
+                      size_t vlen, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    return db_put(t, db, key, klen, val, vlen, err);
+}
+
+int zbc_store_txn_del(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    return db_del(t, db, key, klen, err);
+}
+
+int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
+                        struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    int rc = mdb_drop(t->txn, t->s->dbi[db], 0);
+    if (rc == 0)
+        return 1;
+    char buf[160];
+    if (rc == MDB_MAP_FULL)
+        t->map_full = true;
+    t->io_failed = true;
+    return zbc_fail(err, "ledger clear of %s failed: %s", db_names[db],
+                    store_strerror(t->s, rc, buf, sizeof buf));
+}
+
+int zbc_store_txn_scan_back(struct zbc_store_txn *t, enum zbc_store_db db,
+                            const uint8_t *prefix, size_t plen,
+                            const uint8_t *below, size_t blen,
+                            zbc_store_scan_fn fn, void *arg,
+                            struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    if (!t->s->has[db])
+        return 1;
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
+    if (rc != 0)
+        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
+                        mdb_strerror(rc));
+    MDB_val k = {blen, (void *)below}, v;
+    rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+    if (rc == MDB_NOTFOUND) /* every key is below `below` */
+        rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+    else if (rc == 0)
+        rc = mdb_cursor_get(cur, &k, &v, MDB_PREV);
+    int ok = 1;
+    bool stop = false;
+    while (rc == 0 && !stop) {
+        if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0)
+            break;
+        if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, &stop,
+                err)) {
+            ok = 0;
+            break;
+        }
+        if (!stop)
+            rc = mdb_cursor_get(cur, &k, &v, MDB_PREV);
+    }
+    if (ok && rc != 0 && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of %s failed: %s", db_names[db],
+                      mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
 }
 
 /* ---- reads ---- */
