@@ -238,12 +238,9 @@ static int check_automine(const struct zbc_genesis *g,
 {
     if (g->n_validators == 1 && zbc_genesis_is_validator(g, key->pk))
         return 1;
-    char znk[ZBC_ADDR_TEXT_MAX];
-    zbc_addr_zbc_text(znk, key->pk, "ZNK");
     return zbc_fail(err, "--automine needs this node's key to be the "
-                    "genesis' only validator, but the genesis lists %u "
-                    "validator(s) and this node's key %s is %s them",
-                    g->n_validators, znk,
+                    "genesis' only validator (the genesis lists %u; this "
+                    "node's key is %s them)", g->n_validators,
                     zbc_genesis_is_validator(g, key->pk) ? "one of"
                                                          : "not among");
 }
