@@ -42,7 +42,7 @@ static void test_reorg_undoes_history(void)
     CHECK(submit(b, &n, 1000, tx_b));
     CHECK(produce(b, 0) && produce(b, 0));
     CHECK(submit(a, &n, 2000, tx_a));
-    CHECK(produce(a, 0) && produce(a, 0) && produce(a, 0));
+    CHECK(produce(a, 0) && produce(a, 0) && produce(a, 0) && produce(a, 0));
     CHECK_EQ_INT(give(c, b, 1, NULL), ZBC_RECV_EXTENDED);
     CHECK_EQ_INT(give(c, b, 2, NULL), ZBC_RECV_EXTENDED);
     struct hist hc, hd;
@@ -51,7 +51,7 @@ static void test_reorg_undoes_history(void)
     CHECK_EQ_INT(hc.v[0], 1);
     CHECK_EQ_INT(hc.v[2], ZBC_EVENT_TRANSFER);
     CHECK_EQ_INT(hc.v[3], 1000);
-    for (uint32_t h = 1; h <= 3; h++) {
+    for (uint32_t h = 1; h <= 4; h++) {
         give(c, a, h, NULL);
         CHECK_EQ_INT(give(d, a, h, NULL), ZBC_RECV_EXTENDED);
     }
