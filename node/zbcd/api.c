@@ -203,6 +203,17 @@ static int parse_cursor(const char *v, uint32_t *height, uint64_t *n)
     return parse_height(height, h) && parse_u64(n, dash + 1);
 }
 
+/* Parses an account address in any text form; replies 400 and returns 0
+ * when it is not one. */
+static int address_arg(struct call *c, const char *text, struct zbc_addr *a)
+{
+    struct zbc_err err = {{0}};
+    if (zbc_addr_parse_text(a, text, &err))
+        return 1;
+    reply_error(c, 400, "invalid account address: %s", err.msg);
+    return 0;
+}
+
 static const char *method_name(enum evhttp_cmd_type m)
 {
     switch (m) {
@@ -566,10 +577,8 @@ static void get_account(struct call *c, const char *text)
         return;
     struct zbc_addr a;
     struct zbc_err err = {{0}};
-    if (!zbc_addr_parse_text(&a, text, &err)) {
-        reply_error(c, 400, "invalid account address: %s", err.msg);
+    if (!address_arg(c, text, &a))
         return;
-    }
     struct zbc_account acc;
     bool found;
     if (!zbc_chain_account(c->api->chain, &a, &acc, &found, &err)) {
@@ -794,10 +803,8 @@ static void get_history(struct call *c, const char *text)
         return;
     struct zbc_addr a;
     struct zbc_err err = {{0}};
-    if (!zbc_addr_parse_text(&a, text, &err)) {
-        reply_error(c, 400, "invalid account address: %s", err.msg);
+    if (!address_arg(c, text, &a))
         return;
-    }
     const char *v;
     size_t limit = 20;
     if ((v = evhttp_find_header(&c->query, "limit")) != NULL) {
@@ -932,8 +939,7 @@ static void get_events(struct call *c, const char *text, bool is_app)
             reply_error(c, 404, "unknown app");
             return;
         }
-    } else if (!zbc_addr_parse_text(&f.account, text, &err)) {
-        reply_error(c, 400, "invalid account address: %s", err.msg);
+    } else if (!address_arg(c, text, &f.account)) {
         return;
     }
     uint32_t from = zbc_chain_tip(c->api->chain)->height + 1, index = 0;

@@ -122,20 +122,26 @@ static int db_get(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                     mdb_strerror(rc));
 }
 
+/* A write (put, delete, clear) that LMDB refused with rc: marks the
+ * transaction for a map growth or as an I/O failure. */
+static int write_failed(struct zbc_store_txn *t, enum zbc_store_db db,
+                        const char *what, int rc, struct zbc_err *err)
+{
+    char buf[160];
+    if (rc == MDB_MAP_FULL)
+        t->map_full = true;
+    t->io_failed = true;
+    return zbc_fail(err, "ledger %s %s failed: %s", what, db_names[db],
+                    store_strerror(t->s, rc, buf, sizeof buf));
+}
+
 static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, const void *v, size_t vlen, struct zbc_err *err)
 {
     MDB_val key = {klen, (void *)k};
     MDB_val val = {vlen, (void *)v};
     int rc = mdb_put(t->txn, t->s->dbi[db], &key, &val, 0);
-    if (rc == 0)
-        return 1;
-    char buf[160];
-    if (rc == MDB_MAP_FULL)
-        t->map_full = true;
-    t->io_failed = true;
-    return zbc_fail(err, "ledger write to %s failed: %s", db_names[db],
-                    store_strerror(t->s, rc, buf, sizeof buf));
+    return rc == 0 ? 1 : write_failed(t, db, "write to", rc, err);
 }
 
 static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
@@ -145,12 +151,7 @@ static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
     int rc = mdb_del(t->txn, t->s->dbi[db], &key, NULL);
     if (rc == 0 || rc == MDB_NOTFOUND)
         return 1;
-    char buf[160];
-    if (rc == MDB_MAP_FULL)
-        t->map_full = true;
-    t->io_failed = true;
-    return zbc_fail(err, "ledger delete from %s failed: %s", db_names[db],
-                    store_strerror(t->s, rc, buf, sizeof buf));
+    return write_failed(t, db, "delete from", rc, err);
 }
 
 static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
@@ -773,14 +774,7 @@ int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
     if (db >= ZBC_STORE_DB_COUNT)
         return zbc_fail(err, "ledger database %d does not exist", (int)db);
     int rc = mdb_drop(t->txn, t->s->dbi[db], 0);
-    if (rc == 0)
-        return 1;
-    char buf[160];
-    if (rc == MDB_MAP_FULL)
-        t->map_full = true;
-    t->io_failed = true;
-    return zbc_fail(err, "ledger clear of %s failed: %s", db_names[db],
-                    store_strerror(t->s, rc, buf, sizeof buf));
+    return rc == 0 ? 1 : write_failed(t, db, "clear of", rc, err);
 }
 
 int zbc_store_txn_scan_back(struct zbc_store_txn *t, enum zbc_store_db db,
