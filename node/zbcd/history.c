@@ -28,35 +28,6 @@ static size_t acct_key(uint8_t out[KEY_MAX], const struct zbc_addr *a,
     return n + 8;
 }
 
-/* Calls fn for each distinct account event i touches. */
-static int each_account(const struct zbc_event *e,
-                        int (*fn)(void *arg, const struct zbc_addr *a),
-                        void *arg)
-{
-    bool has_a = e->a.type != ZBC_ACCT_EMPTY;
-    bool has_b = e->b.type != ZBC_ACCT_EMPTY &&
-                 !(has_a && zbc_addr_equal(&e->a, &e->b));
-    return (!has_a || fn(arg, &e->a)) && (!has_b || fn(arg, &e->b));
-}
-
-struct put_ctx {
-    struct zbc_store_txn *t;
-    uint32_t height, index;
-    uint8_t ts[8];
-    bool del;
-    struct zbc_err *err;
-};
-
-static int put_one(void *arg, const struct zbc_addr *a)
-{
-    struct put_ctx *p = arg;
-    uint8_t k[KEY_MAX];
-    size_t n = acct_key(k, a, p->height, p->index);
-    if (p->del)
-        return zbc_store_txn_del(p->t, HISTORY_DB, k, n, p->err);
-    return zbc_store_txn_put(p->t, HISTORY_DB, k, n, p->ts, 8, p->err);
-}
-
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
                       const uint8_t hash[32], struct zbc_err *err)
 {
@@ -67,18 +38,60 @@ static int put_marker(struct zbc_store_txn *t, uint32_t height,
                              sizeof v, err);
 }
 
+/* One index key: its bytes and length. */
+struct hkey {
+    uint8_t len;
+    uint8_t k[KEY_MAX];
+};
+
+static int hkey_cmp(const void *x, const void *y)
+{
+    const struct hkey *a = x, *b = y;
+    size_t n = a->len < b->len ? a->len : b->len;
+    int c = memcmp(a->k, b->k, n);
+    return c != 0 ? c : (int)a->len - (int)b->len;
+}
+
+static void push_key(struct hkey *keys, size_t *n, const struct zbc_addr *a,
+                     uint32_t height, uint32_t index)
+{
+    keys[*n].len = (uint8_t)acct_key(keys[*n].k, a, height, index);
+    (*n)++;
+}
+
+/* Puts (or deletes) the entries of a block's events in key order: each
+ * account's B-tree pages are then touched in one run, not once per event
+ * (docs/benchmarks.md "Account history index"). */
 static int index_events(struct zbc_store_txn *t, uint32_t height,
                         uint64_t timestamp_ms, const struct zbc_events *ev,
                         bool del, struct zbc_err *err)
 {
-    struct put_ctx p = {.t = t, .height = height, .del = del, .err = err};
-    zbc_put_le64(p.ts, timestamp_ms);
+    if (ev->n == 0)
+        return 1;
+    struct hkey *keys = calloc(2 * ev->n, sizeof *keys);
+    if (keys == NULL)
+        return zbc_fail(err, "out of memory indexing block %u", height);
+    size_t n = 0;
     for (size_t i = 0; i < ev->n; i++) {
-        p.index = (uint32_t)i;
-        if (!each_account(&ev->e[i], put_one, &p))
-            return 0;
+        const struct zbc_event *e = &ev->e[i];
+        bool has_a = e->a.type != ZBC_ACCT_EMPTY;
+        if (has_a)
+            push_key(keys, &n, &e->a, height, (uint32_t)i);
+        if (e->b.type != ZBC_ACCT_EMPTY &&
+            !(has_a && zbc_addr_equal(&e->a, &e->b)))
+            push_key(keys, &n, &e->b, height, (uint32_t)i);
     }
-    return 1;
+    qsort(keys, n, sizeof *keys, hkey_cmp);
+    uint8_t ts[8];
+    zbc_put_le64(ts, timestamp_ms);
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = del ? zbc_store_txn_del(t, HISTORY_DB, keys[i].k, keys[i].len,
+                                     err)
+                 : zbc_store_txn_put(t, HISTORY_DB, keys[i].k, keys[i].len,
+                                     ts, 8, err);
+    free(keys);
+    return ok;
 }
 
 int zbc_history_add_block(struct zbc_store_txn *t, uint32_t height,

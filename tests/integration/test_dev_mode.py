@@ -154,6 +154,12 @@ class DevMode(ZbcTest):
         st, j = self.mine(slow, {"blocks": 3})
         assert_equal((st, j.get("error")), (400, MINE_REFUSAL), "mine without --automine")
         slow.stop()
+        # an API on every address: admin/mine refuses even from loopback
+        slow.start(slow.genesis_file, extra=["--automine", "--api", "0.0.0.0:%d" % slow.api_port])
+        st, j = self.mine(slow, {"blocks": 1})
+        assert_equal((st, j.get("error")), (403, "admin/mine answers only on a loopback API address, "
+                                                 "and this API listens on 0.0.0.0"), "mine off loopback")
+        slow.stop()
         slow.start(slow.genesis_file, extra=["--automine"])
         h = slow.height()
         st, j = self.mine(slow, {"blocks": 50})
