@@ -61,7 +61,7 @@ static void push_key(struct hkey *keys, size_t *n, const struct zbc_addr *a,
 
 /* Puts (or deletes) the entries of a block's events in key order: each
  * account's B-tree pages are then touched in one run, not once per event
- * (docs/benchmarks.md "Account history index"). */
+ * (docs/node.md §3, "Cost"). */
 static int index_events(struct zbc_store_txn *t, uint32_t height,
                         uint64_t timestamp_ms, const struct zbc_events *ev,
                         bool del, struct zbc_err *err)
