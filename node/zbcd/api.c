@@ -1082,13 +1082,14 @@ static void post_admin_mine(struct call *c)
         return;
     }
     uint32_t n = 0, mined = 0;
+    bool refused = false;
     struct zbc_err err = {{0}};
     if (!mine_body(c, &n, &err)) {
         reply_error(c, 400, "%s", err.msg);
         return;
     }
-    if (!a->cfg.mine(a->cfg.mine_arg, n, &mined, &err)) {
-        if (mined == 0 && strstr(err.msg, "ahead of the clock") != NULL)
+    if (!a->cfg.mine(a->cfg.mine_arg, n, &mined, &refused, &err)) {
+        if (refused)
             reply_error(c, 400, "%s", err.msg);
         else
             reply_error(c, 500, "mined %u of %u blocks: %s", mined, n,

@@ -50,9 +50,11 @@ struct zbc_api_config {
     void (*on_stop)(void *arg);/* admin/stop; NULL: 403 */
     void *on_stop_arg;
     /* admin/mine (zbcd run --automine): produce n blocks now, *mined the
-     * count produced; NULL: 400 "mining on request needs zbcd run
-     * --automine" (docs/api.md §9). */
-    int (*mine)(void *arg, uint32_t n, uint32_t *mined, struct zbc_err *err);
+     * count produced, *refused when nothing was tried (a limit: 400, else
+     * 500); NULL: 400 "mining on request needs zbcd run --automine"
+     * (docs/api.md §9). */
+    int (*mine)(void *arg, uint32_t n, uint32_t *mined, bool *refused,
+                struct zbc_err *err);
     void *mine_arg;
     /* 0 picks the default of each (ZBC_API_MAX_CONNECTIONS,
      * ZBC_API_REQUEST_TIMEOUT_S, ZBC_SSE_MAX_STREAMS,

@@ -122,15 +122,17 @@ void zbc_producer_loop_set_automine(struct zbc_producer_loop *p, bool on)
 }
 
 int zbc_producer_loop_mine(struct zbc_producer_loop *p, uint32_t n,
-                           uint32_t *mined, struct zbc_err *err)
+                           uint32_t *mined, bool *refused,
+                           struct zbc_err *err)
 {
     *mined = 0;
+    *refused = true;
     if (n < 1 || n > ZBC_PRODUCER_MINE_MAX)
         return zbc_fail(err, "blocks must be an integer from 1 to %u",
                         ZBC_PRODUCER_MINE_MAX);
     struct zbc_slot slot;
     if (!zbc_chain_next_slot(p->chain, &slot, err))
-        return 0;
+        return *refused = false;
     if (!slot.is_validator)
         return zbc_fail(err, "this node is not a validator of the chain");
     uint64_t now = p->now_ms();
@@ -139,14 +141,13 @@ int zbc_producer_loop_mine(struct zbc_producer_loop *p, uint32_t n,
     uint64_t limit = now + ZBC_CLOCK_SKEW_MS;
     if (first + (uint64_t)(n - 1) * bt > limit) {
         uint64_t fit = first > limit ? 0 : (limit - first) / bt + 1;
-        return zbc_fail(err, "%u blocks need %llu ms of block time "
-                        "(block_time_ms %llu each): the last would be more "
-                        "than 10 s ahead of the clock, which no node accepts; "
-                        "mine at most %llu now, or use a genesis with a "
-                        "smaller block_time_ms", n,
-                        (unsigned long long)((uint64_t)n * bt),
+        return zbc_fail(err, "%u blocks of block_time_ms %llu would run "
+                        "more than 10 s ahead of the clock, which no node "
+                        "accepts; mine at most %llu now, or use a genesis "
+                        "with a smaller block_time_ms", n,
                         (unsigned long long)bt, (unsigned long long)fit);
     }
+    *refused = false;
     for (uint32_t i = 0; i < n; i++) {
         if (!zbc_chain_next_slot(p->chain, &slot, err))
             return 0;

@@ -52,13 +52,15 @@ void zbc_producer_loop_set_automine(struct zbc_producer_loop *p, bool on);
 
 /* Produces n blocks now (1..ZBC_PRODUCER_MINE_MAX; empty ones when
  * nothing is pending), each at max(clock, its earliest publish time).
- * Refused before producing any when the last one's timestamp would be
- * more than ZBC_CLOCK_SKEW_MS (10 s) ahead of the clock (no node would
- * accept it, docs/protocol-chain.md §3): the sentence names the limit and
- * how many fit now.  *mined = blocks produced (fewer only on a failure,
- * err filled). */
+ * Refused (*refused true, nothing produced) when n is out of range, the
+ * node is no validator, or the last block's timestamp would be more than
+ * ZBC_CLOCK_SKEW_MS (10 s) ahead of the clock (no node would accept it,
+ * docs/protocol-chain.md §3): the sentence names the limit and how many
+ * fit now.  Otherwise a failure is the ledger's (*refused false, *mined =
+ * blocks produced before it). */
 ZBC_WUR int zbc_producer_loop_mine(struct zbc_producer_loop *p, uint32_t n,
-                                   uint32_t *mined, struct zbc_err *err);
+                                   uint32_t *mined, bool *refused,
+                                   struct zbc_err *err);
 void zbc_producer_loop_stop(struct zbc_producer_loop *p);
 
 /* Blocks this loop has produced since it started. */

@@ -222,13 +222,14 @@ static void on_admin_stop(void *arg)
 }
 
 static int on_admin_mine(void *arg, uint32_t n, uint32_t *mined,
-                         struct zbc_err *err)
+                         bool *refused, struct zbc_err *err)
 {
     struct daemon *d = arg;
     *mined = 0;
+    *refused = false;
     if (d->producer == NULL)
         return zbc_fail(err, "the producer is not running");
-    return zbc_producer_loop_mine(d->producer, n, mined, err);
+    return zbc_producer_loop_mine(d->producer, n, mined, refused, err);
 }
 
 /* --automine is a dev mode for a chain this node alone produces
