@@ -1009,20 +1009,15 @@ static bool is_loopback(const char *host)
     return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
 }
 
-/* {"blocks": N}, N from 1 to ZBC_PRODUCER_MINE_MAX, nothing else. */
-static int mine_body(struct call *c, uint32_t *n, struct zbc_err *err)
+int zbc_api_mine_body(uint32_t *n, const char *body, size_t len,
+                      struct zbc_err *err)
 {
-    struct evbuffer *in = evhttp_request_get_input_buffer(c->req);
-    size_t blen = evbuffer_get_length(in);
     static const char shape[] = "the body must be {\"blocks\": N} with N "
                                 "from 1 to 1000";
-    if (blen == 0)
+    if (len == 0)
         return zbc_fail(err, "request body is empty; %s", shape);
-    const char *body = (const char *)evbuffer_pullup(in, -1);
-    if (body == NULL)
-        return zbc_fail(err, "cannot read the request body (out of memory)");
     json_error_t je;
-    json_t *o = json_loadb(body, blen, JSON_REJECT_DUPLICATES, &je);
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
     if (o == NULL)
         return zbc_fail(err, "malformed JSON at line %d column %d: %s",
                         je.line, je.column, je.text);
@@ -1050,6 +1045,16 @@ static int mine_body(struct call *c, uint32_t *n, struct zbc_err *err)
         *n = (uint32_t)json_integer_value(v);
     json_decref(o);
     return ok;
+}
+
+static int mine_body(struct call *c, uint32_t *n, struct zbc_err *err)
+{
+    struct evbuffer *in = evhttp_request_get_input_buffer(c->req);
+    size_t blen = evbuffer_get_length(in);
+    const char *body = blen > 0 ? (const char *)evbuffer_pullup(in, -1) : "";
+    if (body == NULL)
+        return zbc_fail(err, "cannot read the request body (out of memory)");
+    return zbc_api_mine_body(n, body, blen, err);
 }
 
 /* POST /admin/mine (docs/api.md §9): loopback API, loopback client, the

@@ -80,6 +80,13 @@ const struct zbc_sse *zbc_api_sse(const struct zbc_api *a);
  * limit and during an accept back-off). */
 bool zbc_api_accepting(const struct zbc_api *a);
 
+/* The body of POST /api/v1/admin/mine: exactly {"blocks": N}, N from 1
+ * to 1000 (ZBC_PRODUCER_MINE_MAX); anything else is refused with a
+ * sentence naming what was wrong (docs/api.md §9).  Fuzzed by
+ * tests/fuzz/fuzz_admin_body.c. */
+ZBC_WUR int zbc_api_mine_body(uint32_t *n, const char *body, size_t len,
+                              struct zbc_err *err);
+
 /* Parses "HOST:PORT" (IPv4 dotted or a name, port 0..65535) as given to
  * --api; host receives at most host_cap-1 characters. */
 ZBC_WUR int zbc_api_parse_listen(char *host, size_t host_cap, uint16_t *port,
