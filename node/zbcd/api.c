@@ -990,6 +990,8 @@ static bool token_ok(struct call *c)
     "admin calls need the token from the data directory's api.token " \
     "(header X-ZBC-Token)"
 
+static void arm_deadline(struct conn *k);
+
 /* An IPv4 127.0.0.0/8 or IPv6 ::1 address (also v4-mapped), or the name
  * localhost. */
 static bool is_loopback(const char *host)
@@ -1101,6 +1103,10 @@ static void post_admin_mine(struct call *c)
                         err.msg);
         return;
     }
+    /* the answer gets the whole deadline again, however long mining
+     * took (docs/api.md §9) */
+    if (c->conn != NULL)
+        arm_deadline(c->conn);
     zbc_log_info("api: admin mine: %u blocks, height %u", mined,
                  zbc_chain_tip(a->chain)->height);
     reply(c, 200, json_pack("{s:b, s:I, s:I}", "success", 1, "mined",
