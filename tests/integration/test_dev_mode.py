@@ -10,14 +10,14 @@
   clock limit of a slow genesis;
 - `GET /api/v1/accounts/<address>/history`: 25 transfers paged by 10, newest
   first, to the end; an app's events; an unknown account; bad parameters;
-  the index rebuilt for a ledger that lacks it (a restart with the index
-  emptied by ledger_tamper's marker removal is not needed: the marker check
-  is exercised by the restart, which must find it complete);
+  a restart keeps the index without rebuilding it (the rebuild of a ledger
+  without it: tests/node/test_history.c);
 - the second-move trap: a second AppMove from the same seat while the first
   is pooled is refused with the reason;
 - dropped transactions: of two joins racing for the last seat the loser is
   `dropped` with the block's height and the rule's text;
-- `GET /api/v1/apps?player=`.
+- `GET /api/v1/apps?player=`;
+- admin/mine refused on an API bound to 0.0.0.0.
 """
 import json
 import os
