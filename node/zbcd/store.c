@@ -237,6 +237,23 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
     return db_del(t, db, key, klen, err);
 }
 
+/* A cursor over db for a scan; *cur stays NULL when the ledger lacks db
+ * (a read-only open of an older ledger: it reads as empty). */
+static int scan_cursor(struct zbc_store_txn *t, enum zbc_store_db db,
+                       MDB_cursor **cur, struct zbc_err *err)
+{
+    *cur = NULL;
+    if (!t->s->has[db])
+        return 1;
+    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], cur);
+    if (rc != 0) {
+        *cur = NULL;
+        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
+                        mdb_strerror(rc));
+    }
+    return 1;
+}
+
 static int kv_each(void *ctx, enum zbc_table table,
                    int (*fn)(void *arg, const uint8_t *key, size_t klen,
                              const uint8_t *val, size_t vlen,
@@ -247,13 +264,12 @@ static int kv_each(void *ctx, enum zbc_table table,
     enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!zbc_store_table_db(table, &db))
         return zbc_fail(err, "state table %d does not exist", (int)table);
-    if (!t->s->has[db])
+    MDB_cursor *cur = NULL;
+    int rc;
+    if (!scan_cursor(t, db, &cur, err))
+        return 0;
+    if (cur == NULL)
         return 1;
-    MDB_cursor *cur;
-    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
-    if (rc != 0)
-        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
-                        mdb_strerror(rc));
     MDB_val k, v;
     int ok = 1;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
@@ -785,15 +801,13 @@ int zbc_store_txn_scan_back(struct zbc_store_txn *t, enum zbc_store_db db,
 {
     if (db >= ZBC_STORE_DB_COUNT)
         return zbc_fail(err, "ledger database %d does not exist", (int)db);
-    if (!t->s->has[db])
+    MDB_cursor *cur = NULL;
+    if (!scan_cursor(t, db, &cur, err))
+        return 0;
+    if (cur == NULL)
         return 1;
-    MDB_cursor *cur;
-    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
-    if (rc != 0)
-        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
-                        mdb_strerror(rc));
     MDB_val k = {blen, (void *)below}, v;
-    rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+    int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
     if (rc == MDB_NOTFOUND) /* every key is below `below` */
         rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
     else if (rc == 0)
