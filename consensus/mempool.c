@@ -1,5 +1,6 @@
 #include "consensus/mempool.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,7 @@
 #include "consensus/apps_apply.h"
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
+#include "crypto/hex.h"
 
 struct pool_entry {
     uint8_t *raw;                /* owned copy; ct borrows it */
@@ -16,6 +18,8 @@ struct pool_entry {
     uint64_t arrival_ms;
     uint64_t seq;                /* arrival order */
     bool dead;                   /* marked for the next compaction */
+    bool app_once;               /* in `app_txs`: a move, resign or claim */
+    uint64_t app_id;             /* its app (app_once) */
 };
 
 /* One sender's pooled transactions: their count and the sum of their
@@ -43,9 +47,15 @@ struct zbc_mempool {
     size_t n, cap;
     struct ptab by_hash;         /* struct pool_entry * */
     struct ptab senders;         /* struct sender_sum * */
+    struct ptab app_txs;         /* struct pool_entry * with app_once: one
+                                  * per (sender, app) */
     size_t bytes;
     size_t max_txs, max_bytes;
     uint64_t next_seq;
+    /* the last drops (a ring, allocated at the first one) */
+    struct zbc_mempool_drop *drops;
+    size_t n_drops, next_drop;
+    uint32_t height;             /* the tip of the last after_block */
 };
 
 /* ---- hash tables ---- */
@@ -73,6 +83,17 @@ static uint64_t entry_key(const void *p)
 static uint64_t sender_key(const void *p)
 {
     return addr_key(&((const struct sender_sum *)p)->addr);
+}
+
+static uint64_t app_tx_key_of(const struct zbc_addr *sender, uint64_t app_id)
+{
+    return addr_key(sender) ^ (app_id * 0x9e3779b97f4a7c15ull);
+}
+
+static uint64_t app_tx_key(const void *p)
+{
+    const struct pool_entry *e = p;
+    return app_tx_key_of(&e->ct.tx.sender, e->app_id);
 }
 
 static int ptab_grow(struct ptab *t, uint64_t (*key)(const void *))
@@ -161,6 +182,22 @@ static size_t sender_slot(const struct zbc_mempool *mp,
     return SIZE_MAX;
 }
 
+/* The pooled move, resign or claim of sender for app_id, if any. */
+static size_t app_tx_slot(const struct zbc_mempool *mp,
+                          const struct zbc_addr *sender, uint64_t app_id)
+{
+    const struct ptab *t = &mp->app_txs;
+    if (t->cap == 0)
+        return SIZE_MAX;
+    for (size_t j = (size_t)app_tx_key_of(sender, app_id) & (t->cap - 1);
+         t->slot[j] != NULL; j = (j + 1) & (t->cap - 1)) {
+        const struct pool_entry *e = t->slot[j];
+        if (e->app_id == app_id && zbc_addr_equal(&e->ct.tx.sender, sender))
+            return j;
+    }
+    return SIZE_MAX;
+}
+
 static struct sender_sum *sender_of(const struct zbc_mempool *mp,
                                     const struct zbc_addr *a)
 {
@@ -226,6 +263,8 @@ void zbc_mempool_free(struct zbc_mempool *mp)
         free(mp->senders.slot[i]);
     free(mp->senders.slot);
     free(mp->by_hash.slot);
+    free(mp->app_txs.slot);
+    free(mp->drops);
     free(mp->order);
     free(mp);
 }
@@ -273,6 +312,11 @@ static void drop_entry(struct zbc_mempool *mp, struct pool_entry *e)
     size_t j = hash_slot(mp, e->ct.hash);
     if (j != SIZE_MAX)
         ptab_del_at(&mp->by_hash, j, entry_key);
+    if (e->app_once) {
+        j = app_tx_slot(mp, &e->ct.tx.sender, e->app_id);
+        if (j != SIZE_MAX)
+            ptab_del_at(&mp->app_txs, j, app_tx_key);
+    }
     sender_sub(mp, e);
     mp->bytes -= e->len;
     free(e->raw);
@@ -331,19 +375,100 @@ void zbc_mempool_remove(struct zbc_mempool *mp, const uint8_t hash[32])
     drop_entry(mp, e);
 }
 
+/* ---- drops ---- */
+
+void zbc_mempool_note_drop(struct zbc_mempool *mp, const uint8_t hash[32],
+                           uint32_t height, uint64_t now_ms,
+                           const char *reason)
+{
+    if (mp->drops == NULL) {
+        mp->drops = calloc(ZBC_MEMPOOL_DROPPED_MAX, sizeof *mp->drops);
+        if (mp->drops == NULL)
+            return; /* out of memory: the status says not_found */
+    }
+    struct zbc_mempool_drop *d = &mp->drops[mp->next_drop];
+    memcpy(d->hash, hash, 32);
+    d->height = height;
+    d->at_ms = now_ms;
+    snprintf(d->reason, sizeof d->reason, "%s", reason);
+    mp->next_drop = (mp->next_drop + 1) % ZBC_MEMPOOL_DROPPED_MAX;
+    if (mp->n_drops < ZBC_MEMPOOL_DROPPED_MAX)
+        mp->n_drops++;
+}
+
+bool zbc_mempool_dropped(const struct zbc_mempool *mp, const uint8_t hash[32],
+                         uint64_t now_ms, struct zbc_mempool_drop *out)
+{
+    /* newest first: a transaction dropped twice reports the last time */
+    for (size_t k = 1; k <= mp->n_drops; k++) {
+        size_t i = (mp->next_drop + ZBC_MEMPOOL_DROPPED_MAX - k) %
+                   ZBC_MEMPOOL_DROPPED_MAX;
+        const struct zbc_mempool_drop *d = &mp->drops[i];
+        if (memcmp(d->hash, hash, 32) != 0)
+            continue;
+        if (now_ms > d->at_ms &&
+            now_ms - d->at_ms > ZBC_MEMPOOL_DROPPED_KEEP_MS)
+            return false;
+        if (out != NULL)
+            *out = *d;
+        return true;
+    }
+    return false;
+}
+
+/* Marks e for the next compaction and records why it goes. */
+static void drop_with(struct zbc_mempool *mp, struct pool_entry *e,
+                      uint64_t now_ms, const char *reason)
+{
+    e->dead = true;
+    zbc_mempool_note_drop(mp, e->ct.hash, mp->height, now_ms, reason);
+}
+
 static bool expired(const struct pool_entry *e, uint64_t now_ms)
 {
     return now_ms > e->arrival_ms && now_ms - e->arrival_ms > ZBC_MEMPOOL_TTL_MS;
 }
 
+#define EXPIRED_REASON \
+    "expired: no block included it within 1 hour of its arrival"
+
 void zbc_mempool_expire(struct zbc_mempool *mp, uint64_t now_ms)
 {
     bool any = false;
     for (size_t i = 0; i < mp->n; i++)
-        if (expired(mp->order[i], now_ms))
-            mp->order[i]->dead = any = true;
+        if (expired(mp->order[i], now_ms)) {
+            drop_with(mp, mp->order[i], now_ms, EXPIRED_REASON);
+            any = true;
+        }
     if (any)
         compact(mp);
+}
+
+static bool is_app_once(const struct zbc_checked_tx *ct)
+{
+    return ct->body.type == ZBC_TX_APP_MOVE ||
+           ct->body.type == ZBC_TX_APP_RESIGN ||
+           ct->body.type == ZBC_TX_APP_CLAIM;
+}
+
+/* The pool's policy of one move, resign or claim per (sender, app)
+ * (mempool.h). */
+static int check_app_once(const struct zbc_mempool *mp,
+                          const struct zbc_checked_tx *ct,
+                          struct zbc_err *err)
+{
+    if (!is_app_once(ct))
+        return 1;
+    uint64_t id = zbc_apps_tx_app_id(ct);
+    size_t j = app_tx_slot(mp, &ct->tx.sender, id);
+    if (j == SIZE_MAX)
+        return 1;
+    const struct pool_entry *e = mp->app_txs.slot[j];
+    char hex[65];
+    zbc_hex_encode(hex, e->ct.hash, 32);
+    return zbc_fail(err, "a transaction of yours for app %llu is already "
+                    "waiting in the mempool (tx %s): send the next one "
+                    "after it is in a block", (unsigned long long)id, hex);
 }
 
 /* A pending sum as the admission rule sees it. */
@@ -388,10 +513,13 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
         memcpy(e->raw, raw, len);
     e->len = len;
     if (!zbc_tx_check_stateless(&e->ct, g, e->raw, len, err) ||
-        !zbc_tx_cost(&e->cost, &e->ct, err)) {
+        !zbc_tx_cost(&e->cost, &e->ct, err) ||
+        !check_app_once(mp, &e->ct, err)) {
         discard(e);
         return 0;
     }
+    e->app_once = is_app_once(&e->ct);
+    e->app_id = e->app_once ? zbc_apps_tx_app_id(&e->ct) : 0;
     const struct sender_sum *ss = sender_of(mp, &e->ct.tx.sender);
     uint64_t pending = 0;
     if ((ss != NULL && !pending_value(ss->sum, &pending, err)) ||
@@ -420,7 +548,11 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
         mp->cap = ncap;
     }
     struct sender_sum *s = sender_get(mp, &e->ct.tx.sender);
-    if (s == NULL || !ptab_put(&mp->by_hash, e, entry_key)) {
+    bool hashed = s != NULL && ptab_put(&mp->by_hash, e, entry_key);
+    if (!hashed ||
+        (e->app_once && !ptab_put(&mp->app_txs, e, app_tx_key))) {
+        if (hashed)
+            ptab_del_at(&mp->by_hash, hash_slot(mp, e->ct.hash), entry_key);
         if (s != NULL && s->count == 0) {
             ptab_del_at(&mp->senders, sender_slot(mp, &s->addr), sender_key);
             free(s);
@@ -445,16 +577,17 @@ int zbc_mempool_after_block(struct zbc_mempool *mp, struct zbc_state *tip,
                             const struct zbc_block *b, uint64_t now_ms,
                             struct zbc_err *err)
 {
+    mp->height = b->header.height;
     for (uint32_t i = 0; i < b->n_tx; i++) {
         uint8_t h[32];
         zbc_tx_ref_hash(h, &b->txs[i]);
         struct pool_entry *e = by_hash(mp, h);
         if (e != NULL)
-            e->dead = true;
+            e->dead = true; /* included: not a drop */
     }
     for (size_t i = 0; i < mp->n; i++)
-        if (expired(mp->order[i], now_ms))
-            mp->order[i]->dead = true;
+        if (!mp->order[i]->dead && expired(mp->order[i], now_ms))
+            drop_with(mp, mp->order[i], now_ms, EXPIRED_REASON);
     compact(mp);
     /* Re-check in priority order, each sender's earlier kept
      * transactions counting as pending: the sums restart from zero and
@@ -472,7 +605,11 @@ int zbc_mempool_after_block(struct zbc_mempool *mp, struct zbc_state *tip,
         struct zbc_err why;
         if (!pending_value(s->sum, &pending, &why) ||
             !zbc_tx_check_state(tip, g, &e->ct, now_ms, pending, &why)) {
-            e->dead = any = true;
+            char reason[ZBC_MEMPOOL_REASON_MAX];
+            snprintf(reason, sizeof reason, "invalid after block %u: %s",
+                     mp->height, why.msg);
+            drop_with(mp, e, now_ms, reason);
+            any = true;
             continue;
         }
         s->sum += e->cost;

@@ -11,7 +11,21 @@
  * Order (zbc_mempool_select): fee per byte descending, then arrival.
  * A transaction that stays more than ZBC_MEMPOOL_TTL_MS after its arrival
  * is dropped (docs/protocol-chain.md §6); after each block zbc_mempool_after_block
- * removes the block's transactions and re-checks the rest. */
+ * removes the block's transactions and re-checks the rest.
+ *
+ * Node-local policy, not consensus (docs/api.md "Mempool policy"):
+ *   - one AppMove, ResignApp or ClaimAppTimeout per (sender, app) at a
+ *     time: a second one is refused while the first is pooled ("a
+ *     transaction of yours for app N is already waiting in the mempool
+ *     (tx HASH): send the next one after it is in a block"), since it was
+ *     checked against a state the first one is about to change;
+ *   - every transaction the pool drops after admitting it (expired,
+ *     invalid after a block, not re-admitted after a reorg) is remembered
+ *     with the reason and the tip height: the last ZBC_MEMPOOL_DROPPED_MAX
+ *     drops, each for ZBC_MEMPOOL_DROPPED_KEEP_MS (zbc_mempool_dropped).
+ *     The pool never replaces a pooled transaction and never evicts one
+ *     to make room (a full pool refuses the newcomer), so no drop says
+ *     "replaced" or "mempool full". */
 #ifndef ZBC_MEMPOOL_H
 #define ZBC_MEMPOOL_H
 
@@ -25,6 +39,9 @@
 #include "crypto/err.h"
 
 #define ZBC_MEMPOOL_TTL_MS (3600u * 1000u)
+#define ZBC_MEMPOOL_DROPPED_MAX 4096u
+#define ZBC_MEMPOOL_DROPPED_KEEP_MS (3600u * 1000u)
+#define ZBC_MEMPOOL_REASON_MAX 256
 
 struct zbc_mempool;
 
@@ -56,6 +73,27 @@ size_t zbc_mempool_select(const struct zbc_mempool *mp,
 void zbc_mempool_remove(struct zbc_mempool *mp, const uint8_t hash[32]);
 /* Drops transactions that arrived more than the TTL before now_ms. */
 void zbc_mempool_expire(struct zbc_mempool *mp, uint64_t now_ms);
+
+/* A transaction the pool admitted and later dropped. */
+struct zbc_mempool_drop {
+    uint8_t hash[32];
+    uint32_t height;  /* the tip when it was dropped (dropped_at) */
+    uint64_t at_ms;
+    char reason[ZBC_MEMPOOL_REASON_MAX]; /* "expired: ...",
+                                          * "invalid after block N: ..." */
+};
+
+/* Records a drop the caller made (a transaction of an undone block that
+ * is not re-admitted after a reorg).  Oldest records go first beyond
+ * ZBC_MEMPOOL_DROPPED_MAX. */
+void zbc_mempool_note_drop(struct zbc_mempool *mp, const uint8_t hash[32],
+                           uint32_t height, uint64_t now_ms,
+                           const char *reason);
+/* The latest drop of hash not older than ZBC_MEMPOOL_DROPPED_KEEP_MS at
+ * now_ms (false: none; a transaction pooled again is the pool's, not
+ * dropped: ask zbc_mempool_find first). */
+bool zbc_mempool_dropped(const struct zbc_mempool *mp, const uint8_t hash[32],
+                         uint64_t now_ms, struct zbc_mempool_drop *out);
 
 /* After a new tip: removes b's transactions, expires, and re-checks every
  * remaining transaction against the new tip state in priority order

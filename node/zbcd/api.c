@@ -23,6 +23,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_apps.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/json_app.h"
 #include "node/zbcd/json_util.h"
 #include "node/zbcd/log.h"
@@ -188,6 +189,31 @@ static int parse_height(uint32_t *out, const char *text)
     return 1;
 }
 
+/* "<height>-<n>": a next_cursor of the app list or the account history;
+ * 0 when it is not one. */
+static int parse_cursor(const char *v, uint32_t *height, uint64_t *n)
+{
+    const char *dash = strchr(v, '-');
+    char h[16];
+    size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
+    if (dash == NULL || hl == 0 || hl >= sizeof h)
+        return 0;
+    memcpy(h, v, hl);
+    h[hl] = '\0';
+    return parse_height(height, h) && parse_u64(n, dash + 1);
+}
+
+/* Parses an account address in any text form; replies 400 and returns 0
+ * when it is not one. */
+static int address_arg(struct call *c, const char *text, struct zbc_addr *a)
+{
+    struct zbc_err err = {{0}};
+    if (zbc_addr_parse_text(a, text, &err))
+        return 1;
+    reply_error(c, 400, "invalid account address: %s", err.msg);
+    return 0;
+}
+
 static const char *method_name(enum evhttp_cmd_type m)
 {
     switch (m) {
@@ -225,6 +251,11 @@ static bool wrong_method(struct call *c, const char *want)
 }
 
 /* ---- endpoints ---- */
+
+static uint64_t api_now(const struct zbc_api *a)
+{
+    return a->cfg.now_ms != NULL ? a->cfg.now_ms() : zbc_wall_clock_ms();
+}
 
 static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
 {
@@ -379,8 +410,7 @@ static void post_transaction(struct call *c)
     char hex[65];
     bool duplicate = false;
     memset(hash, 0, sizeof hash);
-    uint64_t now = c->api->cfg.now_ms != NULL ? c->api->cfg.now_ms()
-                                              : zbc_wall_clock_ms();
+    uint64_t now = api_now(c->api);
     int ok = zbc_chain_submit(c->api->chain, raw, len, now, hash, &duplicate,
                               &err);
     free(raw);
@@ -473,6 +503,24 @@ static void get_transaction(struct call *c, const char *hash_text,
              zbc_json_set(o, "transaction_hash", json_string(hex), &err) &&
              zbc_json_set(o, "status", json_string(status_name(lk.status)),
                           &err);
+        struct zbc_mempool_drop drop;
+        bool dropped = lk.status == ZBC_TX_STATUS_NOT_FOUND &&
+                       zbc_chain_dropped(c->api->chain, hash, api_now(c->api),
+                                         &drop);
+        if (dropped) {
+            zbc_tx_lookup_free(&lk);
+            char desc[ZBC_MEMPOOL_REASON_MAX + 32];
+            snprintf(desc, sizeof desc, "dropped from the mempool: %s",
+                     drop.reason);
+            ok = ok && zbc_json_set(o, "status", json_string("dropped"),
+                                    &err) &&
+                 zbc_json_set(o, "description", json_string(desc), &err) &&
+                 zbc_json_set(o, "reason", json_string(drop.reason), &err) &&
+                 zbc_json_set(o, "dropped_at", json_integer(drop.height),
+                              &err);
+            reply_built(c, 200, o, ok, &err);
+            return;
+        }
         switch (lk.status) {
         case ZBC_TX_STATUS_NOT_FOUND:
             ok = ok &&
@@ -531,10 +579,8 @@ static void get_account(struct call *c, const char *text)
         return;
     struct zbc_addr a;
     struct zbc_err err = {{0}};
-    if (!zbc_addr_parse_text(&a, text, &err)) {
-        reply_error(c, 400, "invalid account address: %s", err.msg);
+    if (!address_arg(c, text, &a))
         return;
-    }
     struct zbc_account acc;
     bool found;
     if (!zbc_chain_account(c->api->chain, &a, &acc, &found, &err)) {
@@ -679,26 +725,24 @@ static int list_query(struct call *c, struct zbc_app_filter *f, size_t *limit)
         }
         f->has_type = true;
     }
-    if ((v = evhttp_find_header(&c->query, "seat")) != NULL && v[0]) {
+    /* player= is seat= under the name players use (docs/api.md §10) */
+    const char *seat = evhttp_find_header(&c->query, "seat");
+    const char *player = evhttp_find_header(&c->query, "player");
+    if (seat != NULL && seat[0] && player != NULL && player[0]) {
+        reply_error(c, 400, "seat and player are the same filter; give one");
+        return 0;
+    }
+    v = seat != NULL && seat[0] ? seat : player;
+    if (v != NULL && v[0]) {
         if (!zbc_addr_parse_text(&f->seat, v, &err)) {
-            reply_error(c, 400, "invalid seat address: %s", err.msg);
+            reply_error(c, 400, "invalid %s address: %s",
+                        v == seat ? "seat" : "player", err.msg);
             return 0;
         }
         f->has_seat = true;
     }
     if ((v = evhttp_find_header(&c->query, "cursor")) != NULL && v[0]) {
-        const char *dash = strchr(v, '-');
-        char h[16];
-        size_t hl = dash != NULL ? (size_t)(dash - v) : 0;
-        if (dash == NULL || hl == 0 || hl >= sizeof h) {
-            reply_error(c, 400, "cursor must be the next_cursor of a "
-                        "previous answer (<height>-<id>)");
-            return 0;
-        }
-        memcpy(h, v, hl);
-        h[hl] = '\0';
-        if (!parse_height(&f->before_height, h) ||
-            !parse_u64(&f->before_id, dash + 1)) {
+        if (!parse_cursor(v, &f->before_height, &f->before_id)) {
             reply_error(c, 400, "cursor must be the next_cursor of a "
                         "previous answer (<height>-<id>)");
             return 0;
@@ -751,6 +795,80 @@ static void get_apps(struct call *c)
                       l.more && l.n > 0 ? json_string(cursor) : json_null(),
                       &err);
     zbc_app_list_free(&l);
+    reply_built(c, 200, o, ok, &err);
+}
+
+/* GET /accounts/<address>/history?limit=&cursor= (docs/api.md §12). */
+static void get_history(struct call *c, const char *text)
+{
+    if (wrong_method(c, "GET"))
+        return;
+    struct zbc_addr a;
+    struct zbc_err err = {{0}};
+    if (!address_arg(c, text, &a))
+        return;
+    const char *v;
+    size_t limit = 20;
+    if ((v = evhttp_find_header(&c->query, "limit")) != NULL) {
+        uint64_t n;
+        if (!parse_u64(&n, v) || n < 1 || n > ZBC_HISTORY_PAGE_MAX) {
+            reply_error(c, 400, "limit must be from 1 to %u",
+                        ZBC_HISTORY_PAGE_MAX);
+            return;
+        }
+        limit = (size_t)n;
+    }
+    bool has_before = false;
+    uint32_t bh = 0;
+    uint64_t bi = 0;
+    if ((v = evhttp_find_header(&c->query, "cursor")) != NULL) {
+        if (!parse_cursor(v, &bh, &bi) || bi > UINT32_MAX) {
+            reply_error(c, 400, "cursor must be the next_cursor of a "
+                        "previous answer (<height>-<index>)");
+            return;
+        }
+        has_before = true;
+    }
+    struct zbc_history_page *p = malloc(sizeof *p);
+    if (p == NULL) {
+        reply_error(c, 500, "out of memory reading the history of %s", text);
+        return;
+    }
+    if (!zbc_history_page(zbc_chain_store(c->api->chain), &a, has_before, bh,
+                          (uint32_t)bi, limit, p, &err)) {
+        free(p);
+        reply_error(c, 500, "cannot read the history of %s: %s", text,
+                    err.msg);
+        return;
+    }
+    char addr[ZBC_ADDR_TEXT_MAX], cursor[40];
+    zbc_addr_to_text(addr, &a);
+    json_t *o = json_object();
+    json_t *arr = json_array();
+    int ok = o != NULL && zbc_json_set(o, "address", json_string(addr), &err) &&
+             zbc_json_set(o, "entries", arr, &err);
+    for (size_t i = 0; ok && i < p->n; i++) {
+        json_t *j = NULL;
+        const struct zbc_history_entry *e = &p->e[i];
+        ok = zbc_json_event(&j, &e->ev, &err) &&
+             zbc_json_set(j, "height", json_integer(e->height), &err) &&
+             zbc_json_set(j, "index", json_integer(e->index), &err) &&
+             zbc_json_set(j, "timestamp",
+                          json_integer((json_int_t)e->timestamp_ms), &err);
+        if (ok && json_array_append_new(arr, j) != 0)
+            ok = zbc_fail(&err, "out of memory listing the history");
+        else if (!ok)
+            json_decref(j);
+    }
+    if (p->more && p->n > 0)
+        snprintf(cursor, sizeof cursor, "%u-%u", p->e[p->n - 1].height,
+                 p->e[p->n - 1].index);
+    ok = ok && zbc_json_set(o, "count", json_integer((json_int_t)p->n), &err) &&
+         zbc_json_set(o, "next_cursor",
+                      p->more && p->n > 0 ? json_string(cursor) : json_null(),
+                      &err) &&
+         zbc_json_set(o, "height", json_integer(p->tip), &err);
+    free(p);
     reply_built(c, 200, o, ok, &err);
 }
 
@@ -823,8 +941,7 @@ static void get_events(struct call *c, const char *text, bool is_app)
             reply_error(c, 404, "unknown app");
             return;
         }
-    } else if (!zbc_addr_parse_text(&f.account, text, &err)) {
-        reply_error(c, 400, "invalid account address: %s", err.msg);
+    } else if (!address_arg(c, text, &f.account)) {
         return;
     }
     uint32_t from = zbc_chain_tip(c->api->chain)->height + 1, index = 0;
@@ -871,17 +988,149 @@ static bool token_ok(struct call *c)
     return sodium_memcmp(v, c->api->token, ZBC_API_TOKEN_HEX) == 0;
 }
 
+#define TOKEN_REFUSAL \
+    "admin calls need the token from the data directory's api.token " \
+    "(header X-ZBC-Token)"
+
+static void arm_deadline(struct conn *k);
+
+/* An IPv4 127.0.0.0/8 or IPv6 ::1 address (also v4-mapped), or the name
+ * localhost. */
+static bool is_loopback(const char *host)
+{
+    struct in_addr v4;
+    struct in6_addr v6;
+    if (host == NULL)
+        return false;
+    if (strcmp(host, "localhost") == 0)
+        return true;
+    if (inet_pton(AF_INET, host, &v4) == 1)
+        return (ntohl(v4.s_addr) >> 24) == 127;
+    if (inet_pton(AF_INET6, host, &v6) != 1)
+        return false;
+    if (IN6_IS_ADDR_LOOPBACK(&v6))
+        return true;
+    return IN6_IS_ADDR_V4MAPPED(&v6) && v6.s6_addr[12] == 127;
+}
+
+int zbc_api_mine_body(uint32_t *n, const char *body, size_t len,
+                      struct zbc_err *err)
+{
+    static const char shape[] = "the body must be {\"blocks\": N} with N "
+                                "from 1 to 1000";
+    if (len == 0)
+        return zbc_fail(err, "request body is empty; %s", shape);
+    json_error_t je;
+    json_t *o = json_loadb(body, len, JSON_REJECT_DUPLICATES, &je);
+    if (o == NULL)
+        return zbc_fail(err, "malformed JSON at line %d column %d: %s",
+                        je.line, je.column, je.text);
+    int ok = 1;
+    const char *key;
+    json_t *v;
+    if (!json_is_object(o))
+        ok = zbc_fail(err, "request body must be a JSON object; %s", shape);
+    else {
+        json_object_foreach(o, key, v) {
+            if (strcmp(key, "blocks") != 0) {
+                ok = zbc_fail(err, "unknown field '%.40s'; %s", key, shape);
+                break;
+            }
+        }
+    }
+    v = ok ? json_object_get(o, "blocks") : NULL;
+    if (ok && v == NULL)
+        ok = zbc_fail(err, "blocks is missing; %s", shape);
+    if (ok && (!json_is_integer(v) || json_integer_value(v) < 1 ||
+               json_integer_value(v) > ZBC_PRODUCER_MINE_MAX))
+        ok = zbc_fail(err, "blocks must be an integer from 1 to %u",
+                      ZBC_PRODUCER_MINE_MAX);
+    if (ok)
+        *n = (uint32_t)json_integer_value(v);
+    json_decref(o);
+    return ok;
+}
+
+static int mine_body(struct call *c, uint32_t *n, struct zbc_err *err)
+{
+    struct evbuffer *in = evhttp_request_get_input_buffer(c->req);
+    size_t blen = evbuffer_get_length(in);
+    const char *body = blen > 0 ? (const char *)evbuffer_pullup(in, -1) : "";
+    if (body == NULL)
+        return zbc_fail(err, "cannot read the request body (out of memory)");
+    return zbc_api_mine_body(n, body, blen, err);
+}
+
+/* POST /admin/mine (docs/api.md §9): loopback API, loopback client, the
+ * token, zbcd run --automine, then the body. */
+static void post_admin_mine(struct call *c)
+{
+    struct zbc_api *a = c->api;
+    char *peer = NULL;
+    ev_uint16_t port = 0;
+    evhttp_connection_get_peer(evhttp_request_get_connection(c->req), &peer,
+                               &port);
+    const char *host = a->cfg.host != NULL ? a->cfg.host : "127.0.0.1";
+    if (!is_loopback(host)) {
+        reply_error(c, 403, "admin/mine answers only on a loopback API "
+                    "address, and this API listens on %s", host);
+        return;
+    }
+    if (!is_loopback(peer)) {
+        reply_error(c, 403, "admin/mine answers only requests from a "
+                    "loopback address, not from %s", peer != NULL ? peer
+                                                                  : "?");
+        return;
+    }
+    if (!token_ok(c)) {
+        reply_error(c, 403, TOKEN_REFUSAL);
+        return;
+    }
+    if (a->cfg.mine == NULL) {
+        reply_error(c, 400, "mining on request needs zbcd run --automine");
+        return;
+    }
+    uint32_t n = 0, mined = 0;
+    bool refused = false;
+    struct zbc_err err = {{0}};
+    if (!mine_body(c, &n, &err)) {
+        reply_error(c, 400, "%s", err.msg);
+        return;
+    }
+    if (!a->cfg.mine(a->cfg.mine_arg, n, &mined, &refused, &err)) {
+        if (refused)
+            reply_error(c, 400, "%s", err.msg);
+        else
+            reply_error(c, 500, "mined %u of %u blocks: %s", mined, n,
+                        err.msg);
+        return;
+    }
+    /* the answer gets the whole deadline again, however long mining
+     * took (docs/api.md §9) */
+    if (c->conn != NULL)
+        arm_deadline(c->conn);
+    zbc_log_info("api: admin mine: %u blocks, height %u", mined,
+                 zbc_chain_tip(a->chain)->height);
+    reply(c, 200, json_pack("{s:b, s:I, s:I}", "success", 1, "mined",
+                            (json_int_t)mined, "height",
+                            (json_int_t)zbc_chain_tip(a->chain)->height));
+}
+
 static void post_admin(struct call *c, const char *what)
 {
-    if (strcmp(what, "stop") != 0) {
+    bool stop = strcmp(what, "stop") == 0;
+    if (!stop && strcmp(what, "mine") != 0) {
         reply_error(c, 404, "unknown endpoint: %s %s", c->method, c->path);
         return;
     }
     if (wrong_method(c, "POST"))
         return;
+    if (!stop) {
+        post_admin_mine(c);
+        return;
+    }
     if (c->api->cfg.on_stop == NULL || !token_ok(c)) {
-        reply_error(c, 403, "admin calls need the token from the data "
-                    "directory's api.token (header X-ZBC-Token)");
+        reply_error(c, 403, TOKEN_REFUSAL);
         return;
     }
     zbc_log_info("api: admin stop requested");
@@ -912,6 +1161,9 @@ static void route(struct call *c)
     else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
              strcmp(s[2], "events") == 0)
         get_events(c, s[1], false);
+    else if (n == 3 && strcmp(s[0], "accounts") == 0 &&
+             strcmp(s[2], "history") == 0)
+        get_history(c, s[1]);
     else if (n == 1 && strcmp(s[0], "apps") == 0)
         get_apps(c);
     else if (n == 2 && strcmp(s[0], "apps") == 0)

@@ -9,7 +9,10 @@
  *   GET  /api/v1/accounts/<address>
  *   GET  /api/v1/blocks/latest
  *   GET  /api/v1/blocks/<height>
+ *   GET  /api/v1/accounts/<address>/history
+ *   GET  /api/v1/apps[?status=&type=&seat=|player=&limit=&cursor=]
  *   POST /api/v1/admin/stop          (needs the datadir's api.token)
+ *   POST /api/v1/admin/mine          (token, loopback, zbcd run --automine)
  *
  * Every answer is one JSON object; errors are
  * {"success": false, "error": "<sentence>", "code": <HTTP status>}.
@@ -46,6 +49,13 @@ struct zbc_api_config {
     uint64_t (*now_ms)(void);  /* clock for admission; NULL: wall clock */
     void (*on_stop)(void *arg);/* admin/stop; NULL: 403 */
     void *on_stop_arg;
+    /* admin/mine (zbcd run --automine): produce n blocks now, *mined the
+     * count produced, *refused when nothing was tried (a limit: 400, else
+     * 500); NULL: 400 "mining on request needs zbcd run --automine"
+     * (docs/api.md §9). */
+    int (*mine)(void *arg, uint32_t n, uint32_t *mined, bool *refused,
+                struct zbc_err *err);
+    void *mine_arg;
     /* 0 picks the default of each (ZBC_API_MAX_CONNECTIONS,
      * ZBC_API_REQUEST_TIMEOUT_S, ZBC_SSE_MAX_STREAMS,
      * ZBC_SSE_MAX_PER_CLIENT). */
@@ -69,6 +79,13 @@ const struct zbc_sse *zbc_api_sse(const struct zbc_api *a);
 /* Whether new connections are being accepted (false at the connection
  * limit and during an accept back-off). */
 bool zbc_api_accepting(const struct zbc_api *a);
+
+/* The body of POST /api/v1/admin/mine: exactly {"blocks": N}, N from 1
+ * to 1000 (ZBC_PRODUCER_MINE_MAX); anything else is refused with a
+ * sentence naming what was wrong (docs/api.md §9).  Fuzzed by
+ * tests/fuzz/fuzz_admin_body.c. */
+ZBC_WUR int zbc_api_mine_body(uint32_t *n, const char *body, size_t len,
+                              struct zbc_err *err);
 
 /* Parses "HOST:PORT" (IPv4 dotted or a name, port 0..65535) as given to
  * --api; host receives at most host_cap-1 characters. */

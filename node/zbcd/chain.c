@@ -1,12 +1,15 @@
 #include "node/zbcd/chain.h"
 
 #include <sodium.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "consensus/apps_apply.h"
 #include "consensus/fork_choice.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/log.h"
 
 /* ---- state over a store transaction ---- */
@@ -183,6 +186,13 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     }
     if (!load_tip(c, &m, err))
         goto fail;
+    bool rebuilt;
+    uint32_t indexed;
+    if (!zbc_history_ensure(c->store, &rebuilt, &indexed, err))
+        goto fail;
+    if (rebuilt)
+        zbc_log_info("ledger: account history index built from %u stored "
+                     "blocks", indexed);
     size_t max_txs = cfg->mempool_max_txs != 0 ? cfg->mempool_max_txs
                                                : ZBC_CHAIN_MEMPOOL_TXS;
     size_t max_bytes = cfg->mempool_max_bytes != 0 ? cfg->mempool_max_bytes
@@ -303,8 +313,25 @@ void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
     bool dup = false;
     struct submit_ctx s = {raw, len, now_ms, hash, &dup};
     struct zbc_err err = {{0}};
-    if (!zbc_chain_state_read(c, submit_fn, &s, &err))
-        zbc_log_debug("reorg: transaction not re-admitted: %s", err.msg);
+    if (zbc_chain_state_read(c, submit_fn, &s, &err))
+        return;
+    zbc_log_debug("reorg: transaction not re-admitted: %s", err.msg);
+    /* on the new branch too: included, not dropped */
+    uint32_t h, i;
+    bool found = false;
+    struct zbc_err e2 = {{0}};
+    if (!zbc_store_tx_index(c->store, hash, &h, &i, &found, &e2) || found)
+        return;
+    char reason[ZBC_MEMPOOL_REASON_MAX];
+    snprintf(reason, sizeof reason, "invalid after a reorg to block %u: %s",
+             c->tip.height, err.msg);
+    zbc_mempool_note_drop(c->mp, hash, c->tip.height, now_ms, reason);
+}
+
+bool zbc_chain_dropped(const struct zbc_chain *c, const uint8_t hash[32],
+                       uint64_t now_ms, struct zbc_mempool_drop *d)
+{
+    return zbc_mempool_dropped(c->mp, hash, now_ms, d);
 }
 
 /* ---- transaction lookup ---- */
@@ -386,6 +413,31 @@ int zbc_chain_next_slot(struct zbc_chain *c, struct zbc_slot *slot,
     return 1;
 }
 
+static int wanted_fn(struct zbc_chain *c, struct zbc_state *st,
+                     struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)t;
+    bool *wanted = arg;
+    for (uint32_t k = 1; k <= 2 && !*wanted; k++) {
+        uint32_t n = 0;
+        if (c->tip.height > UINT32_MAX - k)
+            break;
+        if (!zbc_apps_schedule(st, c->tip.height + k, NULL, 0, &n, err))
+            return 0;
+        *wanted = n > 0;
+    }
+    return 1;
+}
+
+int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
+                           struct zbc_err *err)
+{
+    *wanted = zbc_mempool_count(c->mp) > 0;
+    if (*wanted)
+        return 1;
+    return zbc_chain_state_read(c, wanted_fn, wanted, err);
+}
+
 /* Everything a block leaves in the ledger besides the state: block bytes,
  * hash index, tip, transaction index, undo record, events. */
 static int store_block_records(struct zbc_store_txn *t,
@@ -447,7 +499,9 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     zbc_block_hash(hash, &b->header);
     if (!zbc_block_encode(b, &enc, &enc_len, err))
         return 0;
-    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err);
+    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err) &&
+             zbc_history_add_block(t, b->header.height, hash,
+                                   b->header.timestamp_ms, ev, err);
     free(enc);
     if (ok) {
         bc->header = b->header;

@@ -32,6 +32,7 @@
 #include "consensus/events.h"
 #include "consensus/genesis.h"
 #include "consensus/ledger.h"
+#include "consensus/mempool.h"
 #include "consensus/producer.h"
 #include "consensus/vote.h"
 #include "crypto/address.h"
@@ -119,6 +120,14 @@ ZBC_WUR int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
                               struct zbc_tx_lookup *out, struct zbc_err *err);
 void zbc_tx_lookup_free(struct zbc_tx_lookup *l);
 
+/* Whether the mempool admitted hash and later dropped it (expired, invalid
+ * after a block, not re-admitted after a reorg), within the bounded record
+ * of consensus/mempool.h, seen at now_ms: *d gets the reason and the tip
+ * height then.  Ask zbc_chain_find_tx first: a dropped transaction may
+ * have been pooled again or included since. */
+bool zbc_chain_dropped(const struct zbc_chain *c, const uint8_t hash[32],
+                       uint64_t now_ms, struct zbc_mempool_drop *d);
+
 /* ---- blocks ---- */
 
 /* Whether this node's key may produce the next block, and when. */
@@ -130,6 +139,13 @@ struct zbc_slot {
 };
 ZBC_WUR int zbc_chain_next_slot(struct zbc_chain *c, struct zbc_slot *slot,
                                 struct zbc_err *err);
+
+/* Whether a block is wanted now (zbcd run --automine, docs/node.md §5):
+ * the mempool holds a transaction, or app work is scheduled for the start
+ * of one of the next two heights (a first-seat draw at J + 2 needs the
+ * block J + 1 before it). */
+ZBC_WUR int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
+                                   struct zbc_err *err);
 
 /* What a new tip is, for logs and callers. */
 struct zbc_block_info {

@@ -9,6 +9,7 @@
 #include "consensus/vote.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/log.h"
 
 /* ---- the side pool ---- */
@@ -500,6 +501,17 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
         ok = zbc_store_del_tx_index(t, th, err);
     }
     zbc_block_free(&b);
+    if (ok) { /* the account history index, before the events go */
+        uint8_t *eb = NULL;
+        size_t elen = 0;
+        struct zbc_events ev = {0};
+        ok = zbc_store_txn_events(t, height, &eb, &elen, &found, err) &&
+             (!found || zbc_events_decode(&ev, eb, elen, err)) &&
+             zbc_history_undo_block(t, height, &ev, u->parent->height,
+                                    u->parent->hash, err);
+        free(eb);
+        zbc_events_free(&ev);
+    }
     if (!ok || !zbc_store_pop_block(t, height, c->tip.hash, u->parent->height,
                                     u->parent->hash, err))
         return 0;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "consensus/apply.h"
 #include "crypto/hex.h"
 #include "node/zbcd/log.h"
 
@@ -14,6 +15,7 @@ struct zbc_producer_loop {
     uint32_t warned_height; /* last height a failure was logged for */
     const char *unsynced_reason; /* last reason logged for producing
                                   * while not synced (once per reason) */
+    bool automine;               /* produce only when a block is wanted */
 };
 
 uint64_t zbc_wall_clock_ms(void)
@@ -27,9 +29,27 @@ static void arm(struct zbc_producer_loop *p, uint64_t delay_ms)
 {
     if (delay_ms > ZBC_PRODUCER_RECHECK_MS)
         delay_ms = ZBC_PRODUCER_RECHECK_MS;
+    if (p->automine && delay_ms > ZBC_PRODUCER_AUTOMINE_POLL_MS)
+        delay_ms = ZBC_PRODUCER_AUTOMINE_POLL_MS;
     struct timeval tv = {(time_t)(delay_ms / 1000),
                          (suseconds_t)(delay_ms % 1000) * 1000};
     evtimer_add(p->timer, &tv);
+}
+
+/* Produces the next block at time t and logs it. */
+static int produce_one(struct zbc_producer_loop *p, uint64_t t,
+                       struct zbc_block_info *info, struct zbc_err *err)
+{
+    if (!zbc_chain_produce(p->chain, t, info, err))
+        return 0;
+    p->produced++;
+    char hash[65];
+    zbc_hex_encode(hash, info->hash, 32);
+    zbc_log_info("block produced height=%u hash=%s txs=%u rank=%u "
+                 "timestamp=%llu mempool=%zu", info->height, hash, info->n_tx,
+                 info->rank, (unsigned long long)info->timestamp_ms,
+                 zbc_chain_mempool_count(p->chain));
+    return 1;
 }
 
 static void on_timer(evutil_socket_t fd, short what, void *arg)
@@ -58,13 +78,27 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm(p, ZBC_PRODUCER_SYNC_WAIT_MS);
         return;
     }
+    if (p->automine) {
+        bool wanted;
+        if (!zbc_chain_block_wanted(p->chain, &wanted, &err)) {
+            zbc_log_ratelimited("producer-wanted", ZBC_LOG_PERIOD_MS,
+                                ZBC_LOG_ERROR, "automine: cannot read the "
+                                "schedule: %s", err.msg);
+            arm(p, ZBC_PRODUCER_RECHECK_MS);
+            return;
+        }
+        if (!wanted) {
+            arm(p, ZBC_PRODUCER_AUTOMINE_POLL_MS);
+            return;
+        }
+    }
     uint64_t now = p->now_ms();
     if (now < slot.earliest_ms) {
         arm(p, slot.earliest_ms - now);
         return;
     }
     struct zbc_block_info info;
-    if (!zbc_chain_produce(p->chain, now, &info, &err)) {
+    if (!produce_one(p, now, &info, &err)) {
         /* One line per height, not one a second; and one per
          * ZBC_LOG_PERIOD_MS while the condition lasts (a full disk). */
         if (p->warned_height != slot.height)
@@ -75,18 +109,56 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm(p, ZBC_PRODUCER_RECHECK_MS);
         return;
     }
-    p->produced++;
     if (!synced && p->unsynced_reason != net.reason)
         zbc_log_warn("producing while not synced (%s): docs/p2p.md §8",
                      net.reason);
     p->unsynced_reason = synced ? NULL : net.reason;
-    char hash[65];
-    zbc_hex_encode(hash, info.hash, 32);
-    zbc_log_info("block produced height=%u hash=%s txs=%u rank=%u "
-                 "timestamp=%llu mempool=%zu", info.height, hash, info.n_tx,
-                 info.rank, (unsigned long long)info.timestamp_ms,
-                 zbc_chain_mempool_count(p->chain));
     arm(p, 0);
+}
+
+void zbc_producer_loop_set_automine(struct zbc_producer_loop *p, bool on)
+{
+    p->automine = on;
+}
+
+int zbc_producer_loop_mine(struct zbc_producer_loop *p, uint32_t n,
+                           uint32_t *mined, bool *refused,
+                           struct zbc_err *err)
+{
+    *mined = 0;
+    *refused = true;
+    if (n < 1 || n > ZBC_PRODUCER_MINE_MAX)
+        return zbc_fail(err, "blocks must be an integer from 1 to %u",
+                        ZBC_PRODUCER_MINE_MAX);
+    struct zbc_slot slot;
+    if (!zbc_chain_next_slot(p->chain, &slot, err))
+        return *refused = false;
+    if (!slot.is_validator)
+        return zbc_fail(err, "this node is not a validator of the chain");
+    uint64_t now = p->now_ms();
+    uint64_t bt = zbc_chain_genesis(p->chain)->block_time_ms;
+    uint64_t first = slot.earliest_ms > now ? slot.earliest_ms : now;
+    uint64_t limit = now + ZBC_CLOCK_SKEW_MS;
+    if (first + (uint64_t)(n - 1) * bt > limit) {
+        uint64_t fit = first > limit ? 0 : (limit - first) / bt + 1;
+        return zbc_fail(err, "%u blocks of block_time_ms %llu would run "
+                        "more than 10 s ahead of the clock, which no node "
+                        "accepts; mine at most %llu now, or use a genesis "
+                        "with a smaller block_time_ms", n,
+                        (unsigned long long)bt, (unsigned long long)fit);
+    }
+    *refused = false;
+    for (uint32_t i = 0; i < n; i++) {
+        if (!zbc_chain_next_slot(p->chain, &slot, err))
+            return 0;
+        now = p->now_ms();
+        struct zbc_block_info info;
+        if (!produce_one(p, slot.earliest_ms > now ? slot.earliest_ms : now,
+                         &info, err))
+            return 0;
+        (*mined)++;
+    }
+    return 1;
 }
 
 int zbc_producer_loop_start(struct zbc_producer_loop **out,

@@ -13,6 +13,7 @@
 #ifndef ZBC_NODE_PRODUCER_LOOP_H
 #define ZBC_NODE_PRODUCER_LOOP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <event2/event.h>
@@ -39,6 +40,27 @@ ZBC_WUR int zbc_producer_loop_start(struct zbc_producer_loop **out,
                                     struct zbc_chain *c,
                                     uint64_t (*now_ms)(void),
                                     struct zbc_err *err);
+
+/* Dev mode (zbcd run --automine, docs/node.md §5): the loop produces a
+ * block only when one is wanted (zbc_chain_block_wanted: a pooled
+ * transaction, or app work scheduled for one of the next two heights),
+ * looking every ZBC_PRODUCER_AUTOMINE_POLL_MS, and never an empty block
+ * otherwise.  zbc_producer_loop_mine then produces blocks on request. */
+#define ZBC_PRODUCER_AUTOMINE_POLL_MS 50u
+#define ZBC_PRODUCER_MINE_MAX 1000u
+void zbc_producer_loop_set_automine(struct zbc_producer_loop *p, bool on);
+
+/* Produces n blocks now (1..ZBC_PRODUCER_MINE_MAX; empty ones when
+ * nothing is pending), each at max(clock, its earliest publish time).
+ * Refused (*refused true, nothing produced) when n is out of range, the
+ * node is no validator, or the last block's timestamp would be more than
+ * ZBC_CLOCK_SKEW_MS (10 s) ahead of the clock (no node would accept it,
+ * docs/protocol-chain.md §3): the sentence names the limit and how many
+ * fit now.  Otherwise a failure is the ledger's (*refused false, *mined =
+ * blocks produced before it). */
+ZBC_WUR int zbc_producer_loop_mine(struct zbc_producer_loop *p, uint32_t n,
+                                   uint32_t *mined, bool *refused,
+                                   struct zbc_err *err);
 void zbc_producer_loop_stop(struct zbc_producer_loop *p);
 
 /* Blocks this loop has produced since it started. */

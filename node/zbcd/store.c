@@ -14,7 +14,7 @@
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
-    "s_app_history", "votes",
+    "s_app_history", "votes", "acct_history",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -122,20 +122,26 @@ static int db_get(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                     mdb_strerror(rc));
 }
 
+/* A write (put, delete, clear) that LMDB refused with rc: marks the
+ * transaction for a map growth or as an I/O failure. */
+static int write_failed(struct zbc_store_txn *t, enum zbc_store_db db,
+                        const char *what, int rc, struct zbc_err *err)
+{
+    char buf[160];
+    if (rc == MDB_MAP_FULL)
+        t->map_full = true;
+    t->io_failed = true;
+    return zbc_fail(err, "ledger %s %s failed: %s", what, db_names[db],
+                    store_strerror(t->s, rc, buf, sizeof buf));
+}
+
 static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, const void *v, size_t vlen, struct zbc_err *err)
 {
     MDB_val key = {klen, (void *)k};
     MDB_val val = {vlen, (void *)v};
     int rc = mdb_put(t->txn, t->s->dbi[db], &key, &val, 0);
-    if (rc == 0)
-        return 1;
-    char buf[160];
-    if (rc == MDB_MAP_FULL)
-        t->map_full = true;
-    t->io_failed = true;
-    return zbc_fail(err, "ledger write to %s failed: %s", db_names[db],
-                    store_strerror(t->s, rc, buf, sizeof buf));
+    return rc == 0 ? 1 : write_failed(t, db, "write to", rc, err);
 }
 
 static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
@@ -145,12 +151,7 @@ static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
     int rc = mdb_del(t->txn, t->s->dbi[db], &key, NULL);
     if (rc == 0 || rc == MDB_NOTFOUND)
         return 1;
-    char buf[160];
-    if (rc == MDB_MAP_FULL)
-        t->map_full = true;
-    t->io_failed = true;
-    return zbc_fail(err, "ledger delete from %s failed: %s", db_names[db],
-                    store_strerror(t->s, rc, buf, sizeof buf));
+    return write_failed(t, db, "delete from", rc, err);
 }
 
 static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
@@ -236,6 +237,23 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
     return db_del(t, db, key, klen, err);
 }
 
+/* A cursor over db for a scan; *cur stays NULL when the ledger lacks db
+ * (a read-only open of an older ledger: it reads as empty). */
+static int scan_cursor(struct zbc_store_txn *t, enum zbc_store_db db,
+                       MDB_cursor **cur, struct zbc_err *err)
+{
+    *cur = NULL;
+    if (!t->s->has[db])
+        return 1;
+    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], cur);
+    if (rc != 0) {
+        *cur = NULL;
+        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
+                        mdb_strerror(rc));
+    }
+    return 1;
+}
+
 static int kv_each(void *ctx, enum zbc_table table,
                    int (*fn)(void *arg, const uint8_t *key, size_t klen,
                              const uint8_t *val, size_t vlen,
@@ -246,13 +264,12 @@ static int kv_each(void *ctx, enum zbc_table table,
     enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!zbc_store_table_db(table, &db))
         return zbc_fail(err, "state table %d does not exist", (int)table);
-    if (!t->s->has[db])
+    MDB_cursor *cur = NULL;
+    int rc;
+    if (!scan_cursor(t, db, &cur, err))
+        return 0;
+    if (cur == NULL)
         return 1;
-    MDB_cursor *cur;
-    int rc = mdb_cursor_open(t->txn, t->s->dbi[db], &cur);
-    if (rc != 0)
-        return zbc_fail(err, "cannot scan %s: %s", db_names[db],
-                        mdb_strerror(rc));
     MDB_val k, v;
     int ok = 1;
     for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
@@ -748,6 +765,71 @@ int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
                            struct zbc_err *err)
 {
     return db_del(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, err);
+}
+
+int zbc_store_txn_put(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, const void *val,
+                      size_t vlen, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    return db_put(t, db, key, klen, val, vlen, err);
+}
+
+int zbc_store_txn_del(struct zbc_store_txn *t, enum zbc_store_db db,
+                      const void *key, size_t klen, struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    return db_del(t, db, key, klen, err);
+}
+
+int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
+                        struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    int rc = mdb_drop(t->txn, t->s->dbi[db], 0);
+    return rc == 0 ? 1 : write_failed(t, db, "clear of", rc, err);
+}
+
+int zbc_store_txn_scan_back(struct zbc_store_txn *t, enum zbc_store_db db,
+                            const uint8_t *prefix, size_t plen,
+                            const uint8_t *below, size_t blen,
+                            zbc_store_scan_fn fn, void *arg,
+                            struct zbc_err *err)
+{
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    MDB_cursor *cur = NULL;
+    if (!scan_cursor(t, db, &cur, err))
+        return 0;
+    if (cur == NULL)
+        return 1;
+    MDB_val k = {blen, (void *)below}, v;
+    int rc = mdb_cursor_get(cur, &k, &v, MDB_SET_RANGE);
+    if (rc == MDB_NOTFOUND) /* every key is below `below` */
+        rc = mdb_cursor_get(cur, &k, &v, MDB_LAST);
+    else if (rc == 0)
+        rc = mdb_cursor_get(cur, &k, &v, MDB_PREV);
+    int ok = 1;
+    bool stop = false;
+    while (rc == 0 && !stop) {
+        if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0)
+            break;
+        if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, &stop,
+                err)) {
+            ok = 0;
+            break;
+        }
+        if (!stop)
+            rc = mdb_cursor_get(cur, &k, &v, MDB_PREV);
+    }
+    if (ok && rc != 0 && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of %s failed: %s", db_names[db],
+                      mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
 }
 
 /* ---- reads ---- */

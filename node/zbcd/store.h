@@ -11,6 +11,9 @@
  *   votes         height u32 BE -> the vote set of the best-chain block
  *                 (docs/protocol-chain.md §8.8); meta "final" and
  *                 "justified" -> height u32 LE || block hash 32
+ *   acct_history  node-local account history index (node/zbcd/history.h,
+ *                 not consensus): address key || height BE || event index
+ *                 BE -> block timestamp; meta "history_tip"
  *   s_meta, s_accounts, s_txseen, s_apps, s_pending
  *                 the consensus state tables (consensus/state.h), reached
  *                 only through struct zbc_kv_ops
@@ -68,6 +71,7 @@ enum zbc_store_db {
     ZBC_STORE_DB_S_PENDING,
     ZBC_STORE_DB_S_APP_HISTORY,
     ZBC_STORE_DB_VOTES,
+    ZBC_STORE_DB_ACCT_HISTORY,
     ZBC_STORE_DB_COUNT,
 };
 
@@ -191,6 +195,31 @@ ZBC_WUR int zbc_store_put_checkpoint(struct zbc_store_txn *t,
 ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
                                    const uint8_t tx_hash[32],
                                    struct zbc_err *err);
+
+/* Raw writes for the node-local indexes (node/zbcd/history.h); the
+ * consensus tables go through zbc_store_txn_kv only.  clear empties db. */
+ZBC_WUR int zbc_store_txn_put(struct zbc_store_txn *t, enum zbc_store_db db,
+                              const void *key, size_t klen, const void *val,
+                              size_t vlen, struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_del(struct zbc_store_txn *t, enum zbc_store_db db,
+                              const void *key, size_t klen,
+                              struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
+                                struct zbc_err *err);
+
+/* Walks the keys of db that start with prefix, downwards from the largest
+ * key below `below` (exclusive), in one cursor: fn gets each key and value
+ * (borrowed for the call) and sets *stop to end the walk; fn returning 0
+ * ends it with that failure. */
+typedef int (*zbc_store_scan_fn)(void *arg, const uint8_t *key, size_t klen,
+                                 const uint8_t *val, size_t vlen, bool *stop,
+                                 struct zbc_err *err);
+ZBC_WUR int zbc_store_txn_scan_back(struct zbc_store_txn *t,
+                                    enum zbc_store_db db,
+                                    const uint8_t *prefix, size_t plen,
+                                    const uint8_t *below, size_t blen,
+                                    zbc_store_scan_fn fn, void *arg,
+                                    struct zbc_err *err);
 
 /* ---- reads (inside any transaction) ----
  * Lookups return 1 with *found set (false: nothing stored there, not an

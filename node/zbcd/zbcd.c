@@ -4,7 +4,7 @@
  *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
  *            [--log-level debug|info|warn|error] [--log-file F]
  *            [--api-max-connections N]
- *            [--no-produce] [--p2p HOST:PORT] [--peer HOST:PORT]...
+ *            [--no-produce | --automine] [--p2p HOST:PORT] [--peer HOST:PORT]...
  *   zbcd show-key --datadir D
  *   zbcd --help | --version
  *
@@ -48,7 +48,8 @@ static const char usage_text[] =
     "      an admin API token (api.token, 0600) and, with --genesis, a copy of\n"
     "      the genesis file; prints the node key as JSON\n"
     "  zbcd run --datadir DIR [--genesis FILE] [--api HOST:PORT]\n"
-    "           [--log-level debug|info|warn|error] [--log-file FILE] [--no-produce]\n"
+    "           [--log-level debug|info|warn|error] [--log-file FILE]\n"
+    "           [--no-produce | --automine]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
     "           [--api-max-connections N]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
@@ -56,7 +57,10 @@ static const char usage_text[] =
     "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
     "      it whenever the connection drops; --api-max-connections caps the\n"
     "      open API connections (default 256, at most half of RLIMIT_NOFILE);\n"
-    "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly\n"
+    "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly;\n"
+    "      --automine (dev mode; the node's key must be the genesis' only\n"
+    "      validator) produces a block only when a transaction or app work\n"
+    "      waits, and POST /api/v1/admin/mine {\"blocks\": N} produces N now\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
     "  zbcd --help | --version\n"
@@ -69,6 +73,7 @@ struct options {
     const char *log_level;
     const char *log_file;
     bool no_produce;
+    bool automine;
     const char *p2p;
     const char *peers[MAX_PEER_FLAGS];
     size_t n_peers;
@@ -113,6 +118,9 @@ static int parse_options(struct options *o, int argc, char **argv,
         else if (strcmp(a, "--no-produce") == 0 && is_run) {
             o->no_produce = true;
             continue;
+        } else if (strcmp(a, "--automine") == 0 && is_run) {
+            o->automine = true;
+            continue;
         } else if (strcmp(a, "--p2p") == 0 && is_run)
             slot = &o->p2p;
         else if (strcmp(a, "--peer") == 0 && is_run) {
@@ -128,6 +136,9 @@ static int parse_options(struct options *o, int argc, char **argv,
     }
     if (o->datadir == NULL)
         return usage_error("%s needs --datadir DIR", command);
+    if (o->automine && o->no_produce)
+        return usage_error("--automine and --no-produce contradict each "
+                           "other: automine produces blocks");
     return 0;
 }
 
@@ -191,6 +202,7 @@ static int cmd_show_key(const struct options *o)
 struct daemon {
     struct event_base *base;
     int signal_seen;
+    struct zbc_producer_loop *producer; /* --automine: admin/mine */
 };
 
 static void on_signal(evutil_socket_t sig, short what, void *arg)
@@ -207,6 +219,31 @@ static void on_admin_stop(void *arg)
 {
     struct daemon *d = arg;
     event_base_loopexit(d->base, NULL);
+}
+
+static int on_admin_mine(void *arg, uint32_t n, uint32_t *mined,
+                         bool *refused, struct zbc_err *err)
+{
+    struct daemon *d = arg;
+    *mined = 0;
+    *refused = false;
+    if (d->producer == NULL)
+        return zbc_fail(err, "the producer is not running");
+    return zbc_producer_loop_mine(d->producer, n, mined, refused, err);
+}
+
+/* --automine is a dev mode for a chain this node alone produces
+ * (docs/node.md §5): anything else would fork from the other validators. */
+static int check_automine(const struct zbc_genesis *g,
+                          const struct zbc_node_key *key, struct zbc_err *err)
+{
+    if (g->n_validators == 1 && zbc_genesis_is_validator(g, key->pk))
+        return 1;
+    return zbc_fail(err, "--automine needs this node's key to be the "
+                    "genesis' only validator (the genesis lists %u; this "
+                    "node's key is %s them)", g->n_validators,
+                    zbc_genesis_is_validator(g, key->pk) ? "one of"
+                                                         : "not among");
 }
 
 static int run_fail(const char *what, const struct zbc_err *err)
@@ -349,6 +386,10 @@ static int cmd_run(const struct options *o)
         goto out;
     }
     have_genesis = true;
+    if (o->automine && !check_automine(&g, &key, &err)) {
+        rc = usage_error("%s", err.msg);
+        goto out;
+    }
 
     char ledger[ZBC_DATADIR_PATH_MAX];
     if (!zbc_datadir_path(ledger, sizeof ledger, o->datadir,
@@ -389,6 +430,8 @@ static int cmd_run(const struct options *o)
         .version = "zbcd/" ZBCD_VERSION,
         .on_stop = on_admin_stop,
         .on_stop_arg = &d,
+        .mine = o->automine ? on_admin_mine : NULL,
+        .mine_arg = &d,
         .max_connections = (unsigned)max_conns,
     };
     if (!zbc_api_start(&api, d.base, chain, &acfg, &err)) {
@@ -409,6 +452,10 @@ static int cmd_run(const struct options *o)
         run_fail("startup", &err);
         goto out;
     }
+    if (producer != NULL && o->automine) {
+        zbc_producer_loop_set_automine(producer, true);
+        d.producer = producer;
+    }
     sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
     sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
     if (sigterm == NULL || sigint == NULL || evsignal_add(sigterm, NULL) != 0 ||
@@ -426,7 +473,7 @@ static int cmd_run(const struct options *o)
                  "node=%s validator=%s producing=%s",
                  ZBCD_VERSION, g.chain_name, ghex, tip->height, thex, znk,
                  zbc_genesis_is_validator(&g, key.pk) ? "yes" : "no",
-                 producer != NULL ? "yes" : "no");
+                 producer == NULL ? "no" : o->automine ? "automine" : "yes");
 
     if (event_base_dispatch(d.base) < 0) {
         zbc_log_error("event loop failed");
