@@ -276,6 +276,7 @@ static const struct topic TOPICS[] = {
      "  app show <app-id>                  board, seats, pot, clock, history, result\n"
      "  app list [--mine|--player NAME] [--open] [--game G] [--status S]\n"
      "  app watch <app-id> [--auto-reveal] follow a game live\n"
+     "  app pgn <app-id> [--out FILE]      a chess game as PGN (moves in SAN)\n"
      "  app resign <app-id>                give up (on an Open app: withdraw your stake)\n"
      "  app claim-timeout <app-id>         win when the seat to move let its clock run out\n"
      "raw forms: app create [SEED|-] TYPE STAKE SEATS, app join|resign|claim [SEED|-] ID,\n"
@@ -307,6 +308,11 @@ static const struct topic TOPICS[] = {
      "usage: zbc app watch <app-id> [--auto-reveal]\n"
      "Redraws the game after every event until it ends; --auto-reveal answers battleship\n"
      "shots from the wallet's secret file.\n"},
+    {"app", "pgn",
+     "usage: zbc app pgn <app-id> [--out FILE]\n"
+     "A chess game as PGN: tags (chain, date, seats' addresses, result), the moves in SAN\n"
+     "replayed from the app's history, the result in words.  --out writes it to FILE.\n"
+     "example: zbc app pgn 1234567890123 --out game.pgn\n"},
     {"app", "resign",
      "usage: zbc app resign [SEED|-] <app-id>\n"
      "Gives up (ResignApp, type 27): the other seats share the pot.  On an Open app it\n"

@@ -16,8 +16,8 @@ static int is_app_tx(const char *s)
            strcmp(s, "resign") == 0 || strcmp(s, "claim") == 0;
 }
 
-static const char *const APP_SUBS[] = {"create", "join",   "move",          "show", "list",
-                                       "watch",  "resign", "claim-timeout", "claim"};
+static const char *const APP_SUBS[] = {"create", "join",   "move",          "show",  "list",
+                                       "watch",  "resign", "claim-timeout", "claim", "pgn"};
 static const char *const COMMANDS[] = {"key",  "address", "balance", "send", "history", "app",
                                        "bet",  "verify",  "tx",      "help"};
 
@@ -26,7 +26,7 @@ static int app_dispatch(const struct zbc_opts *o, int argc, const char *const *a
 {
     if (argc < 1)
         return zbc_wfail(f, ZBC_EXIT_USAGE,
-                         "usage: zbc app create|join|move|show|list|watch|resign|claim-timeout "
+                         "usage: zbc app create|join|move|show|list|watch|pgn|resign|claim-timeout "
                          "... (zbc app --help)");
     bool known = false;
     for (size_t i = 0; i < sizeof APP_SUBS / sizeof APP_SUBS[0]; i++)

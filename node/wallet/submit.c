@@ -100,10 +100,18 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_decref(payload);
         /* one app transaction per sender and app waits in the pool
          * (docs/wallet.md "Apps"): say what to do */
-        if (strstr(f->err.msg, "already waiting in the mempool") != NULL) {
-            size_t n = strlen(f->err.msg);
-            snprintf(f->err.msg + n, sizeof f->err.msg - n,
-                     " (use --wait, or wait for the first move to be in a block)");
+        const char *waiting = strstr(f->err.msg, "already waiting in the mempool");
+        const char *app = strstr(f->err.msg, "for app ");
+        if (waiting != NULL) {
+            /* the node's sentence names the pooled tx's hash, which with
+             * the hint would not fit: keep the app, drop the hash */
+            char id[24] = "";
+            if (app != NULL && app < waiting)
+                snprintf(id, sizeof id, "%.*s", (int)strspn(app + 8, "0123456789"), app + 8);
+            snprintf(f->err.msg, sizeof f->err.msg,
+                     "a transaction of yours for app %s is already waiting in the mempool "
+                     "(use --wait, or wait for the first move to be in a block)",
+                     id[0] != '\0' ? id : "?");
         }
         return 0;
     }
