@@ -33,6 +33,8 @@ static const char usage[] =
     "  bet dice under|over PCT | coin heads|tails | roulette KIND [N] | limbo X\n"
     "      --stake A [--client-seed S]      solo bets against the apps fund\n"
     "  verify <app-id>                      recompute rolls, draws, bets and payouts\n"
+    "  bot --games G1,G2 [--max-stake A] [--max-games N] [--level 0-5] [--move-ms MS]\n"
+    "                                       play the key's seats (zbc bot --help)\n"
     "  raw: app create [SEED|-] <type> <stake> <seats> [--params-hex H]\n"
     "       app join|resign|claim [SEED|-] <app-id>   app move SEED|- <app-id> <move-hex>\n"
     "  tx status <hash> [--wait]          tx show <hash>\n"
@@ -89,6 +91,9 @@ int main(int argc, char **argv)
 {
     struct zbc_opts o;
     struct zbc_wfail f = {0};
+    int bot_code;
+    if (zbc_bot_command(argc, argv, &bot_code))
+        return bot_code;
     if (!zbc_opts_parse(&o, argc, argv, &f))
         return zbc_out_fail(o.json, &f);
     if (o.help || (o.npos > 0 && strcmp(o.pos[0], "help") == 0)) {

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+"""zbc bot on a real zbcd (docs/wallet.md "Bot"):
+- bad options are usage errors (exit 2) naming the option;
+- a bot (bob) joins a tic-tac-toe app alice creates through the wallet,
+  answers every turn while alice plays from the app's legal moves, never
+  loses, and exits by itself once its one game (--max-games 1) is settled;
+  an app above --max-stake is left alone;
+- connect-4 bot against bot: carol creates a challenge naming dave, dave's
+  bot (told only tic-tac-toe) joins it because it names him, carol's bot
+  plays her seat; the game is settled, every move in its history came from
+  the engines' legal moves (the node applied each one), SIGTERM stops
+  carol's bot cleanly with its summary."""
+import json
+import os
+import signal
+import subprocess
+import time
+
+from framework import PASSPHRASE, ZBC, ZbcTest, assert_equal, assert_true, wait_until
+
+FEE = 2_000_000
+
+
+class BotTest(ZbcTest):
+    def app(self, app_id):
+        st, j = self.nodes[0].get("/api/v1/apps/%s" % app_id)
+        assert_equal(st, 200, "GET app %s: %r" % (app_id, j))
+        return j
+
+    def start_bot(self, name, *args):
+        cmd = [self.zbc_bin, "bot", "--from", name, "--api", self.nodes[0].api_url,
+               "--wallet", self.wallet_dir, "--json", "--fee", str(FEE)] + list(args)
+        env = dict(os.environ)
+        for k in ("ZBC_API", "ZBC_KEY", "ZBC_WALLET"):
+            env.pop(k, None)
+        env["ZBC_PASSPHRASE"] = PASSPHRASE
+        env.setdefault("ZBC_WALLET_KDF", "interactive")
+        log = open(os.path.join(self.tmpdir, "bot-%s.log" % name), "w+")
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env)
+        p.logfile = log
+        self.bots.append(p)
+        return p
+
+    def bot_result(self, p, timeout):
+        out, _ = p.communicate(timeout=timeout)
+        p.logfile.seek(0)
+        log = p.logfile.read()
+        self.log("bot log:\n" + log)
+        r = json.loads(out.decode())
+        return r, log
+
+    def run_test(self):
+        self.bots = []
+        try:
+            self.body()
+        finally:
+            for p in self.bots:
+                if p.poll() is None:
+                    p.kill()
+                    p.wait()
+
+    def body(self):
+        alice = self.wallet_key("alice")
+        bob = self.wallet_key("bob")
+        carol = self.wallet_key("carol")
+        dave = self.wallet_key("dave")
+        node = self.start_chain(balances=[(a, 1000 * ZBC) for a in (alice, bob, carol, dave)],
+                                block_time_ms=500, smith_delay_ms=500)
+
+        # bad options
+        for args, word in ((["bot"], "--games"), (["bot", "--games", "nope"], "nope"),
+                           (["bot", "--games", "chess", "--level", "6"], "--level"),
+                           (["bot", "--games", "chess", "--move-ms", "x"], "--move-ms"),
+                           (["bot", "--games", "chess", "--max-stake", "-1"], "--max-stake"),
+                           (["bot", "--games", "chess", "extra"], "no arguments")):
+            r = self.zbc(*args, "--from", "bob", expect=2)
+            assert_true(word in r.json["error"], "usage error names %s: %r" % (word, r))
+
+        # ---- tic-tac-toe: bob's bot against alice through the wallet ----
+        app_id = self.zbc("app", "create", "tictactoe", "--stake", "1ZBC", "--from", "alice",
+                          "--fee", FEE, "--wait")["app_id"]
+        # newer, so listed first: the bot sees it before it has joined its one game
+        big = self.zbc("app", "create", "tictactoe", "--stake", "5ZBC", "--from", "alice",
+                       "--fee", FEE, "--wait")["app_id"]
+        bot = self.start_bot("bob", "--games", "tictactoe", "--max-stake", "1ZBC",
+                             "--max-games", "1", "--move-ms", "300")
+        a = wait_until(lambda: (lambda a: a if a["clock"] is not None else None)(self.app(app_id)),
+                       60, "the bot joined and the first seat was drawn")
+        seat_of = {p["address"]: p["seat"] for p in a["players"]}
+        assert_equal(sorted(seat_of), sorted([alice, bob]), "seats")
+        mine = seat_of[alice]
+        while a["status"] == "active":
+            if a["clock"] == mine:
+                # alice plays the first legal move (a weak but legal player)
+                move = a["legal_moves"][0]
+                self.zbc("app", "move", app_id, move, "--from", "alice", "--fee", FEE,
+                         "--wait=included")
+            time.sleep(0.3)
+            a = self.app(app_id)
+        r, log = self.bot_result(bot, 120)
+        assert_equal(bot.returncode, 0, "bot exit")
+        assert_equal((r["success"], r["joined"], r["lost"]), (True, 1, 0), "bot summary %r" % r)
+        res = a["result"]
+        assert_true(res["ending"] in ("win", "draw"), "ending %r" % res)
+        if res["ending"] == "win":
+            assert_equal(res["winner"], seat_of[bob], "the bot won")
+        assert_true("plays" in log and "joining" in log, "one line per decision")
+        assert_true("stake 5 ZBC is above --max-stake" in log, "the 5 ZBC app left alone")
+        assert_equal(self.app(big)["status"], "open", "the app above --max-stake is still open")
+
+        # ---- connect-4: bot against bot, a challenge naming dave ----
+        c4 = self.zbc("app", "create", "connect4", "--stake", "1ZBC", "--opponent", dave,
+                      "--from", "carol", "--fee", FEE, "--wait")["app_id"]
+        carol_bot = self.start_bot("carol", "--games", "connect4", "--max-games", "1",
+                                   "--move-ms", "300", "--level", "4")
+        dave_bot = self.start_bot("dave", "--games", "tictactoe", "--max-stake", "1ZBC",
+                                  "--max-games", "1", "--move-ms", "300")
+        a = wait_until(lambda: (lambda a: a if a["status"] != "active" and a["status"] != "open"
+                                else None)(self.app(c4)), 240, "connect-4 settled")
+        assert_equal(a["status"], "finished", "connect-4 finished")
+        moves = [h for h in a["history"] if h["kind"] == "app_move"]
+        assert_true(len(moves) >= 7, "at least 7 discs: %d" % len(moves))
+        assert_true(all(h["notation"] in list("1234567") for h in moves), "column moves")
+        r, log = self.bot_result(dave_bot, 120)
+        assert_equal((dave_bot.returncode, r["joined"]), (0, 1), "dave's bot %r" % r)
+        assert_true("a challenge naming us" in log, "joined as the designated opponent")
+        time.sleep(1.5)
+        carol_bot.send_signal(signal.SIGTERM)
+        r, log = self.bot_result(carol_bot, 60)
+        assert_equal(carol_bot.returncode, 0, "carol's bot stops cleanly on SIGTERM")
+        assert_true("stopping (signal)" in log, "signal logged")
+        assert_equal(r["won"] + r["lost"] + r["drawn"], 1, "carol's bot saw its game end: %r" % r)
+        refused = [ln for ln in log.splitlines() if "refused" in ln]
+        assert_equal(refused, [], "no move of carol's bot refused")
+        node.get("/api/v1/node/info")
+
+
+if __name__ == "__main__":
+    BotTest().main()
