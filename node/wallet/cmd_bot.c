@@ -467,10 +467,10 @@ static void on_active(struct bot *b, json_t *summary)
     json_decref(app);
 }
 
-static bool plays(const struct bot *b, const char *game)
+static bool plays(const struct bot *b, const struct zbc_engine *e)
 {
-    for (size_t i = 0; i < b->ngames && game != NULL; i++)
-        if (strcmp(b->games[i]->name, game) == 0)
+    for (size_t i = 0; i < b->ngames; i++)
+        if (b->games[i] == e)
             return true;
     return false;
 }
@@ -488,9 +488,8 @@ static void on_open(struct bot *b, json_t *a)
         return;
     if (opponent != NULL && !named)
         return; /* reserved for someone else */
-    if (!named && !plays(b, game))
-        return;
-    if (zbc_engine_by_name(game != NULL ? game : "") == NULL)
+    const struct zbc_engine *e = zbc_engine_by_name(game != NULL ? game : "");
+    if (e == NULL || (!named && !plays(b, e)))
         return;
     struct bot_app *t = track(b, idn);
     if (t == NULL || t->sent_at >= 0)

@@ -222,7 +222,7 @@ static void test_every_engine_legal(void)
                 }
             }
         printf("%-10s %d searches\n", e->name, searched);
-        if (strcmp(e->name, "battleship") != 0 && strcmp(e->name, "rps") != 0)
+        if (!e->secret_moves) /* battleship and rps list no move while a secret is due */
             CHECK(searched > 0);
     }
 }
