@@ -312,6 +312,7 @@ static void send_words(struct bot *b, struct bot_app *t, const json_t *app, cons
             n > 1 ? words[1] : "", why, json_string_value(json_object_get(r, "transaction_hash")));
     } else {
         say(b, "app %s (%s): %s refused: %s", id, game, words[0], f.err.msg);
+        record_sent(b, t, app); /* decided again after a change or a few blocks */
     }
     json_decref(r);
     zbc_wfail_clear(&f);
@@ -379,6 +380,7 @@ static void search_move(struct bot *b, struct bot_app *t, const json_t *app, con
             json_string_value(json_object_get(r, "transaction_hash")));
     } else {
         say(b, "app %s (%s): move %s refused: %s", id, e->name, text, f.err.msg);
+        record_sent(b, t, app);
     }
     json_decref(r);
     zbc_wfail_clear(&f);
@@ -392,6 +394,7 @@ static void play_turn(struct bot *b, struct bot_app *t, const json_t *app, const
     struct zbc_wfail f = {0};
     if (st == NULL || !zbc_app_state(&e, st, app, &f)) {
         say(b, "app %s: cannot read its state: %s", id, st == NULL ? "out of memory" : f.err.msg);
+        record_sent(b, t, app);
         zbc_wfail_clear(&f);
         free(st);
         return;
@@ -451,6 +454,7 @@ static void on_active(struct bot *b, json_t *summary)
                 json_integer_value(clock), json_string_value(json_object_get(r, "transaction_hash")));
         } else {
             say(b, "app %s: timeout claim refused: %s", id, f.err.msg);
+            record_sent(b, t, summary);
         }
         json_decref(r);
         zbc_wfail_clear(&f);
@@ -495,10 +499,15 @@ static void on_open(struct bot *b, json_t *a)
     if (t == NULL || t->sent_at >= 0)
         return; /* tried already */
     t->sent_at = b->height;
-    json_int_t stake = json_integer_value(json_object_get(a, "stake"));
+    uint64_t stake;
+    struct zbc_err err;
+    if (!zbc_reply_u64(a, "stake", 0, UINT64_MAX, "the node's app list", &stake, &err)) {
+        say(b, "app %s: %s", id, err.msg);
+        return;
+    }
     char amount[32];
-    zbc_amount_format(amount, (uint64_t)stake);
-    if (stake < 0 || (uint64_t)stake > b->max_stake) {
+    zbc_amount_format(amount, stake);
+    if (stake > b->max_stake) {
         say(b, "app %s (%s): stake %s is above --max-stake, not joining", id, game, amount);
         return;
     }
@@ -644,13 +653,15 @@ static int run(struct bot *b, json_t **result, struct zbc_wfail *f)
         "at most %" PRIu64 " games; Ctrl-C stops", b->me, b->ngames, b->ngames == 1 ? "" : "s",
         b->level, b->move_ms, stake, b->max_games);
     int failures = 0;
+    char last[sizeof ((struct zbc_err *)0)->msg] = "";
     while (!bot_stop) {
         struct zbc_wfail pf = {0};
         if (pass(b, &pf)) {
             failures = 0;
-        } else {
-            if (failures++ % 20 == 0)
-                say(b, "node: %s (retrying)", pf.err.msg);
+            last[0] = '\0';
+        } else if (failures++ % 20 == 0 || strcmp(last, pf.err.msg) != 0) {
+            say(b, "node: %s (retrying)", pf.err.msg);
+            snprintf(last, sizeof last, "%s", pf.err.msg);
         }
         zbc_wfail_clear(&pf);
         if (all_done(b)) {

@@ -9,11 +9,16 @@
   bot (told only tic-tac-toe) joins it because it names him, carol's bot
   plays her seat; the game is settled, every move in its history came from
   the engines' legal moves (the node applied each one), SIGTERM stops
-  carol's bot cleanly with its summary."""
+  carol's bot cleanly with its summary;
+- against a hostile node (wrong shapes, a state that does not decode, an
+  impossible stake, a bad cursor) the bot logs each reply, sends nothing
+  and stops cleanly on SIGTERM."""
+import http.server
 import json
 import os
 import signal
 import subprocess
+import threading
 import time
 
 from framework import PASSPHRASE, ZBC, ZbcTest, assert_equal, assert_true, wait_until
@@ -59,11 +64,70 @@ class BotTest(ZbcTest):
                     p.kill()
                     p.wait()
 
+    def hostile_node(self, bob):
+        """A fake node whose replies are wrong in shape or content: the bot
+        logs each, keeps polling and stops cleanly on SIGTERM."""
+        summary = {"id": "77", "type": 1, "game": "tictactoe", "status": "active", "seats": 2,
+                   "seated": 2, "stake": 0, "moves": 0, "created": 1, "clock": 1,
+                   "players": [{"seat": 0, "address": "ZBC_X"}, {"seat": 1, "address": bob}]}
+        full = dict(summary, state_hex="zz", history=[], result=None)
+        hostile_open = [{"apps": "not a list"},
+                        {"apps": [{"id": 5}]},
+                        {"apps": [dict(summary, id="78", status="open", stake="-5")]},
+                        {"apps": [dict(summary, id="79", status="open", seated=1,
+                                       stake=2 ** 64, players=[])]}]
+        seen, opens = [], []
+
+        class H(http.server.BaseHTTPRequestHandler):
+            def log_message(self, *a):
+                pass
+
+            def do_GET(self):
+                seen.append(self.path)
+                if self.path.startswith("/api/v1/apps?seat="):
+                    body = {"apps": [summary], "height": 5, "next_cursor": "x y"}
+                elif self.path.startswith("/api/v1/apps?status=open"):
+                    opens.append(1)
+                    body = hostile_open[len(opens) % len(hostile_open)]
+                elif self.path == "/api/v1/apps/77":
+                    body = full
+                else:
+                    body = "not json {"
+                data = (body if isinstance(body, str) else json.dumps(body)).encode()
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), H)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        try:
+            cmd = [self.zbc_bin, "bot", "--games", "tictactoe", "--from", "bob", "--json",
+                   "--api", "http://127.0.0.1:%d" % srv.server_address[1], "--wallet",
+                   self.wallet_dir, "--timeout", "5"]
+            env = dict(os.environ, ZBC_PASSPHRASE=PASSPHRASE, ZBC_WALLET_KDF="interactive")
+            log = open(os.path.join(self.tmpdir, "bot-hostile.log"), "w+")
+            p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env)
+            p.logfile = log
+            self.bots.append(p)
+            wait_until(lambda: len(opens) >= 8, 60, "the bot polls the hostile node")
+            p.send_signal(signal.SIGTERM)
+            r, text = self.bot_result(p, 60)
+        finally:
+            srv.shutdown()
+        assert_equal((p.returncode, r["success"], r["joined"], r["moves_sent"]), (0, True, 0, 0),
+                     "the bot survived the hostile node: %r" % r)
+        assert_equal(text.count("app 77: cannot read its state"), 1,
+                     "bad state_hex logged once (the tip does not move)")
+        assert_true("node: the node's app list" in text, "bad list logged")
+        assert_true("skipping an app summary" in text, "bad summary logged")
+
     def body(self):
         alice = self.wallet_key("alice")
         bob = self.wallet_key("bob")
         carol = self.wallet_key("carol")
         dave = self.wallet_key("dave")
+        self.hostile_node(bob)
         node = self.start_chain(balances=[(a, 1000 * ZBC) for a in (alice, bob, carol, dave)],
                                 block_time_ms=500, smith_delay_ms=500)
 
