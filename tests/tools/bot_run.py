@@ -9,6 +9,7 @@ every app_move in the histories applied (no dice move rejected as
 illegal), and the money of the apps went where the results say.
 
   python3 tests/tools/bot_run.py --build build [--games 100] [--parallel 8]
+                                 [--mix tictactoe,connect4,...]  (the games, in turn)
 """
 import collections
 import json
@@ -21,7 +22,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from framework import PASSPHRASE, ZBC, ZbcTest, TestFailure, assert_equal, assert_true  # noqa: E402
 
-FEE = 2_000_000
+FEE = 5_000_000  # the wallet default: covers a battleship commitment (3.36 kB)
 MIX = ["tictactoe", "connect4", "tictactoe", "pig", "connect4", "rps"]
 
 
@@ -36,6 +37,10 @@ def take_opt(name, default):
 
 GAMES = take_opt("--games", 100)
 PARALLEL = take_opt("--parallel", 8)
+if "--mix" in sys.argv:
+    _i = sys.argv.index("--mix")
+    MIX = sys.argv[_i + 1].split(",")
+    del sys.argv[_i:_i + 2]
 
 
 class BotRun(ZbcTest):
