@@ -181,26 +181,29 @@ static void deepen(struct zbc_search_ws *ws, const struct zbc_engine *e, size_t 
 /* One ply for games of 3-4 seats and dice games: each move's position
  * (dice: the mean over sampled literal roll streams) scored for `me`. */
 static int32_t policy_value(struct zbc_search_ws *ws, const struct zbc_engine *e,
-                            const struct zbc_move *m, uint8_t me)
+                            const struct zbc_move *m, uint8_t me, uint64_t samples)
 {
     const struct zbc_search_limits *lim = ws->lim;
-    unsigned samples = e->dice ? ZBC_SEARCH_DICE_SAMPLES : 1;
     int64_t sum = 0;
     unsigned counted = 0;
     struct zbc_game_state *child = &ws->ply[1].st;
-    for (unsigned k = 0; k < samples; k++) {
+    for (uint64_t k = 0; k < samples; k++) {
         struct zbc_roll roll, *rolls = NULL;
         struct zbc_err err;
         if (e->dice) {
-            uint8_t bytes[128];
-            for (size_t i = 0; i < sizeof bytes; i++)
-                bytes[i] = (uint8_t)lim->uniform(lim->rand_ctx, 256);
+            uint8_t bytes[64];
+            for (size_t i = 0; i < sizeof bytes; i += 2) {
+                uint32_t v = lim->uniform(lim->rand_ctx, 65536);
+                bytes[i] = (uint8_t)v;
+                bytes[i + 1] = (uint8_t)(v >> 8);
+            }
             if (!zbc_roll_init_literal(&roll, bytes, sizeof bytes))
                 return 0;
             rolls = &roll;
         }
         memcpy(child, &ws->ply[0].st, sizeof *child);
-        ws->nodes++;
+        if (counted > 0 && budget_spent(ws))
+            break; /* the mean so far (one sample at least) */
         if (!e->apply_move(child, me, m->b, m->len, rolls, &err))
             continue;
         struct zbc_result r;
@@ -245,9 +248,13 @@ int zbc_search_best(const struct zbc_engine *e, const struct zbc_game_state *st,
     if (lim->level == 0) {
         out->depth = 0;
     } else if (seats > 2 || e->dice) {
+        /* the budget shared by the moves: at least one sample each */
+        uint64_t samples = e->dice ? ZBC_SEARCH_DICE_SAMPLES : 1;
+        if (samples * n > ws->max_nodes)
+            samples = ws->max_nodes / n > 0 ? ws->max_nodes / n : 1;
         int32_t best = -INF - 1;
         for (size_t i = 0; i < n; i++) {
-            int32_t v = policy_value(ws, e, &root[i], seat);
+            int32_t v = policy_value(ws, e, &root[i], seat, samples);
             if (v > best) {
                 best = v;
                 out->move = root[i];

@@ -13,7 +13,10 @@
  * scores ZBC_SEARCH_WIN minus the plies to it (win sooner, lose later).
  * Games of 3-4 seats and dice games: a one-ply policy (the move whose
  * position, or for a dice move its mean over sampled roll streams, has
- * the best eval for the mover; an immediate win first). */
+ * the best eval for the mover; an immediate win first): up to
+ * ZBC_SEARCH_DICE_SAMPLES streams a move, fewer when the node budget
+ * shared by the moves is smaller (one at least), and a stop() ends the
+ * sampling of each move after its first sample. */
 #ifndef ZBC_SEARCH_H
 #define ZBC_SEARCH_H
 
