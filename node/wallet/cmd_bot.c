@@ -62,6 +62,8 @@ struct bot_app {
     long long moves;   /* the app's "moves" and "deadline" when we last sent */
     long long deadline;
     long long sent_at; /* tip height then; -1: nothing sent */
+    char last_move[2 * ZBC_MOVE_MAX + 1]; /* what we sent last and in which second */
+    time_t last_sec;
 };
 
 struct bot {
@@ -298,6 +300,27 @@ static void record_sent(struct bot *b, struct bot_app *t, const json_t *app)
     t->sent_at = b->height;
 }
 
+static void nap(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (!bot_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR) {
+    }
+}
+
+/* A transaction's timestamp is in seconds: the same move in the same app
+ * within one second (pig rolls, keep-alives) would be the same transaction
+ * as the one before, which the node refuses as a duplicate.  Waits for the
+ * next second then. */
+static void not_twice_in_a_second(struct bot_app *t, const char *move)
+{
+    if (t == NULL)
+        return;
+    while (!bot_stop && time(NULL) <= t->last_sec && strcmp(t->last_move, move) == 0)
+        nap(50);
+    t->last_sec = time(NULL);
+    snprintf(t->last_move, sizeof t->last_move, "%s", move);
+}
+
 /* Words through the wallet's move code (secrets of rps and battleship
  * filled in there). */
 static void send_words(struct bot *b, struct bot_app *t, const json_t *app, const char *id,
@@ -305,6 +328,9 @@ static void send_words(struct bot *b, struct bot_app *t, const json_t *app, cons
 {
     json_t *r = NULL;
     struct zbc_wfail f = {0};
+    char key[64];
+    snprintf(key, sizeof key, "%s %s", words[0], n > 1 ? words[1] : "");
+    not_twice_in_a_second(t, key);
     if (zbc_app_move(b->o, id, n, words, &r, &f)) {
         b->moves_sent++;
         record_sent(b, t, app);
@@ -371,6 +397,7 @@ static void search_move(struct bot *b, struct bot_app *t, const json_t *app, con
     const char *args[] = {id, hex};
     json_t *r = NULL;
     struct zbc_wfail f = {0};
+    not_twice_in_a_second(t, hex);
     if (zbc_app_send(&r, b->o, "move", 2, args, NULL, &f)) {
         b->moves_sent++;
         record_sent(b, t, app);
@@ -630,13 +657,6 @@ static bool all_done(const struct bot *b)
         if (b->apps[i].joined && !b->apps[i].ended)
             return false;
     return true;
-}
-
-static void nap(long ms)
-{
-    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
-    while (!bot_stop && nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
 }
 
 static int run(struct bot *b, json_t **result, struct zbc_wfail *f)

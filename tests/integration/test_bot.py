@@ -5,14 +5,16 @@
   answers every turn while alice plays from the app's legal moves, never
   loses, and exits by itself once its one game (--max-games 1) is settled;
   an app above --max-stake is left alone;
-- connect-4 bot against bot: carol creates a challenge naming dave, dave's
-  bot (told only tic-tac-toe) joins it because it names him, carol's bot
-  plays her seat; the game is settled, every move in its history came from
+- connect-4 and pig bot against bot: carol creates two challenges naming
+  dave, dave's bot (told only tic-tac-toe) joins them because they name him,
+  carol's bot plays her seats (pig rolls come within a second of each
+  other: no transaction is sent twice); the game is settled, every move in its history came from
   the engines' legal moves (the node applied each one), SIGTERM stops
   carol's bot cleanly with its summary;
 - against a hostile node (wrong shapes, a state that does not decode, an
-  impossible stake, a bad cursor) the bot logs each reply, sends nothing
-  and stops cleanly on SIGTERM."""
+  impossible stake, a bad cursor, every transaction refused) the bot logs
+  each reply, never sends the same transaction twice and stops cleanly on
+  SIGTERM."""
 import http.server
 import json
 import os
@@ -71,6 +73,14 @@ class BotTest(ZbcTest):
                    "seated": 2, "stake": 0, "moves": 0, "created": 1, "clock": 1,
                    "players": [{"seat": 0, "address": "ZBC_X"}, {"seat": 1, "address": bob}]}
         full = dict(summary, state_hex="zz", history=[], result=None)
+        # app 76: bob (X, seat 1) has one legal move, 9; the fake node refuses every
+        # transaction and its tip jumps 10 blocks a poll, so the bot sends that move
+        # again and again: never the same transaction twice (the timestamp is in
+        # seconds)
+        one_move = dict(summary, id="76", moves=8)
+        one_full = dict(one_move, state_hex="01" + "010201010202020100" + "06", history=[],
+                        result=None)
+        posts, height = [], [5]
         hostile_open = [{"apps": "not a list"},
                         {"apps": [{"id": 5}]},
                         {"apps": [dict(summary, id="78", status="open", stake="-5")]},
@@ -82,10 +92,25 @@ class BotTest(ZbcTest):
             def log_message(self, *a):
                 pass
 
+            def do_POST(self):
+                data = self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                posts.append(data)
+                body = json.dumps({"success": False, "error": "fake node refuses"}).encode()
+                self.send_response(400)
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
             def do_GET(self):
                 seen.append(self.path)
                 if self.path.startswith("/api/v1/apps?seat="):
-                    body = {"apps": [summary], "height": 5, "next_cursor": "x y"}
+                    height[0] += 10
+                    body = {"apps": [summary, one_move], "height": height[0],
+                            "next_cursor": "x y"}
+                elif self.path == "/api/v1/apps/76":
+                    body = one_full
+                elif self.path == "/api/v1/node/info":
+                    body = {"signing_version": 1, "height": height[0]}
                 elif self.path.startswith("/api/v1/apps?status=open"):
                     opens.append(1)
                     body = hostile_open[len(opens) % len(hostile_open)]
@@ -110,17 +135,20 @@ class BotTest(ZbcTest):
             p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=log, env=env)
             p.logfile = log
             self.bots.append(p)
-            wait_until(lambda: len(opens) >= 8, 60, "the bot polls the hostile node")
+            wait_until(lambda: len(opens) >= 8 and len(posts) >= 4, 60,
+                       "the bot polls the hostile node and sends its move again")
             p.send_signal(signal.SIGTERM)
             r, text = self.bot_result(p, 60)
         finally:
             srv.shutdown()
         assert_equal((p.returncode, r["success"], r["joined"], r["moves_sent"]), (0, True, 0, 0),
                      "the bot survived the hostile node: %r" % r)
-        assert_equal(text.count("app 77: cannot read its state"), 1,
-                     "bad state_hex logged once (the tip does not move)")
+        assert_true("app 77: cannot read its state" in text, "bad state_hex logged")
         assert_true("node: the node's app list" in text, "bad list logged")
         assert_true("skipping an app summary" in text, "bad summary logged")
+        assert_true(len(posts) >= 4, "the bot sent its move again: %d" % len(posts))
+        assert_equal(len(set(posts)), len(posts), "never the same transaction twice")
+        assert_true("app 76 (tictactoe): move 9 refused: " in text, "refusal logged")
 
     def body(self):
         alice = self.wallet_key("alice")
@@ -173,27 +201,36 @@ class BotTest(ZbcTest):
         assert_equal(self.app(big)["status"], "open", "the app above --max-stake is still open")
 
         # ---- connect-4: bot against bot, a challenge naming dave ----
+        # and pig at the same time: rolls follow each other within a second
+        # (the same move bytes again: the bot must not send a transaction
+        # identical to one it sent before)
         c4 = self.zbc("app", "create", "connect4", "--stake", "1ZBC", "--opponent", dave,
                       "--from", "carol", "--fee", FEE, "--wait")["app_id"]
+        pig = self.zbc("app", "create", "pig", "--stake", "1ZBC", "--opponent", dave,
+                       "--from", "carol", "--fee", FEE, "--wait")["app_id"]
         carol_bot = self.start_bot("carol", "--games", "connect4", "--max-games", "1",
                                    "--move-ms", "300", "--level", "4")
         dave_bot = self.start_bot("dave", "--games", "tictactoe", "--max-stake", "1ZBC",
-                                  "--max-games", "1", "--move-ms", "300")
-        a = wait_until(lambda: (lambda a: a if a["status"] != "active" and a["status"] != "open"
-                                else None)(self.app(c4)), 240, "connect-4 settled")
-        assert_equal(a["status"], "finished", "connect-4 finished")
-        moves = [h for h in a["history"] if h["kind"] == "app_move"]
-        assert_true(len(moves) >= 7, "at least 7 discs: %d" % len(moves))
-        assert_true(all(h["notation"] in list("1234567") for h in moves), "column moves")
+                                  "--max-games", "2", "--move-ms", "300")
+        for app_id, what in ((c4, "connect-4"), (pig, "pig")):
+            a = wait_until(lambda: (lambda a: a if a["status"] not in ("active", "open")
+                                    else None)(self.app(app_id)), 300, what + " settled")
+            assert_equal(a["status"], "finished", what + " finished")
+            if app_id == c4:
+                moves = [h for h in a["history"] if h["kind"] == "app_move"]
+                assert_true(len(moves) >= 7, "at least 7 discs: %d" % len(moves))
+                assert_true(all(h["notation"] in list("1234567") for h in moves), "column moves")
         r, log = self.bot_result(dave_bot, 120)
-        assert_equal((dave_bot.returncode, r["joined"]), (0, 1), "dave's bot %r" % r)
+        assert_equal((dave_bot.returncode, r["joined"]), (0, 2), "dave's bot %r" % r)
         assert_true("a challenge naming us" in log, "joined as the designated opponent")
+        refused = [ln for ln in log.splitlines() if "refused" in ln]
+        assert_equal(refused, [], "no move of dave's bot refused")
         time.sleep(1.5)
         carol_bot.send_signal(signal.SIGTERM)
         r, log = self.bot_result(carol_bot, 60)
         assert_equal(carol_bot.returncode, 0, "carol's bot stops cleanly on SIGTERM")
         assert_true("stopping (signal)" in log, "signal logged")
-        assert_equal(r["won"] + r["lost"] + r["drawn"], 1, "carol's bot saw its game end: %r" % r)
+        assert_equal(r["won"] + r["lost"] + r["drawn"], 2, "carol's bot saw its games end: %r" % r)
         refused = [ln for ln in log.splitlines() if "refused" in ln]
         assert_equal(refused, [], "no move of carol's bot refused")
         node.get("/api/v1/node/info")
