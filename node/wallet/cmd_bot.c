@@ -413,6 +413,13 @@ static void search_move(struct bot *b, struct bot_app *t, const json_t *app, con
     zbc_wfail_clear(&f);
 }
 
+/* Whether the app view's "view" (the engine's JSON) has "phase": phase. */
+static bool view_phase(const json_t *app, const char *phase)
+{
+    const char *p = json_string_value(json_object_get(json_object_get(app, "view"), "phase"));
+    return p != NULL && strcmp(p, phase) == 0;
+}
+
 static void play_turn(struct bot *b, struct bot_app *t, const json_t *app, const char *id,
                       uint8_t seat)
 {
@@ -427,17 +434,21 @@ static void play_turn(struct bot *b, struct bot_app *t, const json_t *app, const
         return;
     }
     if (e == &zbc_engine_rps) {
-        const char *phase = json_string_value(json_object_get(json_object_get(app, "view"), "phase"));
         static const char *const CHOICE[] = {"rock", "paper", "scissors"};
-        if (phase != NULL && strcmp(phase, "commit") == 0) {
+        if (view_phase(app, "commit")) {
             const char *words[] = {"commit", CHOICE[randombytes_uniform(3)]};
             send_words(b, t, app, id, e->name, 2, words, "choice from the OS random source");
-        } else if (phase != NULL && strcmp(phase, "reveal") == 0) {
+        } else if (view_phase(app, "reveal")) {
             const char *words[] = {"reveal"};
             send_words(b, t, app, id, e->name, 1, words, "our commitment");
         } else {
             keep_alive(b, t, app, id, e->name, "rock-paper-scissors view has no phase");
         }
+    } else if (e == &zbc_engine_battleship && view_phase(app, "open")) {
+        /* the final open (docs/games.md "Battleship"): our shots hit 17 ship
+         * cells, the whole board and its salts go out */
+        const char *words[] = {"open"};
+        send_words(b, t, app, id, e->name, 1, words, "the final open of our board");
     } else if (e == &zbc_engine_battleship && zbc_battleship_pending_cell(st, seat) >= 0) {
         const char *words[] = {"reveal"};
         send_words(b, t, app, id, e->name, 1, words, "a shot at our board");
