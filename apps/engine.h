@@ -147,6 +147,11 @@ struct zbc_engine {
     /* Whether the last move made the next seat pass automatically (reversi);
      * perft counts such a pass as one ply (docs/zbc-engine.md). */
     bool (*opponent_passed)(const struct zbc_game_state *st);
+    /* How good st is for `seat`, for the search at its depth limit
+     * (apps/search.h; docs/games.md, "Machine opponents"): positive is
+     * good, about 100 per pawn or disc; a finished game is scored by
+     * result(), never by eval.  NULL: the search uses results only. */
+    int32_t (*eval)(const struct zbc_game_state *st, uint8_t seat);
 };
 
 /* ---- steps every engine shares (apps/engine.c) ---- */

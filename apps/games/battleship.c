@@ -1031,6 +1031,37 @@ static int bs_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return zbc_text_result(&t) >= 0;
 }
 
+/* Eval (docs/games.md, "Machine opponents"): hunt and target.  For the
+ * shots of each seat at the other's board: 100 per ship cell hit, and for
+ * a shot not yet revealed 10 per revealed ship cell beside it (finish a
+ * ship) plus 1 on the cells of one colour of the checkerboard (the
+ * smallest ship covers two cells, so half the board finds every ship);
+ * `seat`'s minus the other's. */
+static int32_t bs_shots_value(const uint8_t *board)
+{
+    int32_t v = 0;
+    for (int c = 0; c < N_CELLS; c++) {
+        if (board[c] == CELL_SHIP)
+            v += 100;
+        if (board[c] != CELL_PENDING)
+            continue;
+        int r = c / 10, f = c % 10;
+        v += ((r + f) & 1) == 0;
+        v += 10 * ((r > 0 && board[c - 10] == CELL_SHIP) + (r < 9 && board[c + 10] == CELL_SHIP) +
+                   (f > 0 && board[c - 1] == CELL_SHIP) + (f < 9 && board[c + 1] == CELL_SHIP));
+    }
+    return v;
+}
+
+static int32_t bs_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    const struct bs_state *s = cbs(st);
+    if (seat > 1)
+        return 0;
+    /* board[k] is seat k's own board: seat's shots land on board[1 - seat] */
+    return bs_shots_value(s->board[1 - seat]) - bs_shots_value(s->board[seat]);
+}
+
 const struct zbc_engine zbc_engine_battleship = {
     .type = 7,
     .name = "battleship",
@@ -1054,4 +1085,5 @@ const struct zbc_engine zbc_engine_battleship = {
     .parse_move = bs_parse_move,
     .format_move = bs_format_move,
     .secret_params = true,
+    .eval = bs_eval,
 };

@@ -594,6 +594,24 @@ static int ck_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return format_path(move, len, out, cap) > 0;
 }
 
+/* Eval (docs/games.md, "Machine opponents"): 100 per man, 150 per king, 3
+ * per row a man has advanced, for `seat` minus for the other. */
+static int32_t ck_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    const struct checkers *s = cs(st);
+    int32_t v[2] = {0, 0};
+    for (int side = BLACK; side <= WHITE; side++)
+        for (int i = 0; i < SQUARES; i++) {
+            uint32_t bit = (uint32_t)1 << i;
+            if (!(s->men[side] & bit))
+                continue;
+            int row = i / 4;
+            v[side] += (s->kings & bit) ? 150 : 100 + 3 * (side == BLACK ? row : 7 - row);
+        }
+    int me = seat_of(s, BLACK) == seat ? BLACK : WHITE;
+    return v[me] - v[!me];
+}
+
 const struct zbc_engine zbc_engine_checkers = {
     .type = 4,
     .name = "checkers",
@@ -615,4 +633,5 @@ const struct zbc_engine zbc_engine_checkers = {
     .render = ck_render,
     .parse_move = ck_parse_move,
     .format_move = ck_format_move,
+    .eval = ck_eval,
 };

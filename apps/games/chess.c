@@ -1107,6 +1107,44 @@ static int chess_format_move(const struct zbc_game_state *st,
     return 1;
 }
 
+/* Eval (docs/games.md, "Machine opponents"): material (100, 320, 330,
+ * 500, 900), 4 per square a piece reaches, 5 per rank a pawn has
+ * advanced, and for the side ahead by a rook or more the mop-up terms
+ * that drive the other king to the edge and its own king towards it; for
+ * `seat` minus for the other. */
+static int32_t chess_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    static const int32_t VALUE[7] = {0, 100, 320, 330, 500, 900, 0};
+    const struct chess *s = cs(st);
+    int32_t v[2] = {0, 0}, material[2] = {0, 0};
+    uint8_t to[32];
+    for (int sq = 0; sq < 64; sq++) {
+        uint8_t p = s->board[sq];
+        if (p == EMPTY)
+            continue;
+        int c = pcolor(p), t = ptype(p), rank = sq >> 3;
+        material[c] += VALUE[t];
+        if (t == PAWN)
+            v[c] += 5 * (c == WHITE ? rank - 1 : 6 - rank);
+        else if (t != KING)
+            v[c] += 4 * targets(s->board, sq, to);
+    }
+    int me = seat_of(s, WHITE) == (int)seat ? WHITE : BLACK;
+    int32_t score = v[me] - v[!me] + material[me] - material[!me];
+    int ahead = material[me] >= material[!me] + 500 ? me
+                : material[!me] >= material[me] + 500 ? !me : -1;
+    if (ahead >= 0) {
+        int k = s->ksq[!ahead], own = s->ksq[ahead];
+        int kf = k & 7, kr = k >> 3;
+        int centre = (kf < 4 ? 3 - kf : kf - 4) + (kr < 4 ? 3 - kr : kr - 4);
+        int df = (own & 7) - kf, dr = (own >> 3) - kr;
+        int dist = (df < 0 ? -df : df) + (dr < 0 ? -dr : dr);
+        int32_t mop = 10 * centre + 4 * (14 - dist);
+        score += ahead == me ? mop : -mop;
+    }
+    return score;
+}
+
 const struct zbc_engine zbc_engine_chess = {
     .type = 2,
     .name = "chess",
@@ -1129,4 +1167,5 @@ const struct zbc_engine zbc_engine_chess = {
     .parse_move = chess_parse_move,
     .format_move = chess_format_move,
     .from_text = zbc_chess_from_fen,
+    .eval = chess_eval,
 };

@@ -339,6 +339,22 @@ static int c4_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return 1;
 }
 
+/* Eval (docs/games.md, "Machine opponents"): open windows of four (1, 8,
+ * 40 for one, two, three discs of one side) and 4 per disc in the centre
+ * column, for `seat` minus for the other. */
+static int32_t c4_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    static const int32_t WEIGHT[K + 1] = {0, 1, 8, 40, 0};
+    const struct c4 *s = cst(st);
+    uint8_t mine = seat == s->x_seat ? X : O;
+    int32_t v = zbc_inrow_windows(s->cell, W, H, K, mine, WEIGHT);
+    for (int r = 0; r < H; r++) {
+        uint8_t c = s->cell[r * W + W / 2];
+        v += c == EMPTY ? 0 : c == mine ? 4 : -4;
+    }
+    return v;
+}
+
 const struct zbc_engine zbc_engine_connect4 = {
     .type = 3,
     .name = "connect4",
@@ -360,4 +376,5 @@ const struct zbc_engine zbc_engine_connect4 = {
     .render = c4_render,
     .parse_move = c4_parse_move,
     .format_move = c4_format_move,
+    .eval = c4_eval,
 };

@@ -328,6 +328,17 @@ static int gm_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return zbc_notation_format_square(move[0], N, out, cap);
 }
 
+/* Eval (docs/games.md, "Machine opponents"): open windows of five (1, 6,
+ * 40, 300 for one to four stones of one side), for `seat` minus for the
+ * other. */
+static int32_t gm_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    static const int32_t WEIGHT[K + 1] = {0, 1, 6, 40, 300, 0};
+    const struct gomoku *s = cst(st);
+    uint8_t mine = seat == s->x_seat ? X : O;
+    return zbc_inrow_windows(s->cell, N, N, K, mine, WEIGHT);
+}
+
 const struct zbc_engine zbc_engine_gomoku = {
     .type = 6,
     .name = "gomoku",
@@ -349,4 +360,5 @@ const struct zbc_engine zbc_engine_gomoku = {
     .render = gm_render,
     .parse_move = gm_parse_move,
     .format_move = gm_format_move,
+    .eval = gm_eval,
 };

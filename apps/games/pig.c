@@ -396,6 +396,24 @@ static int pig_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return zbc_text_result(&tb) >= 0;
 }
 
+/* Eval (docs/games.md, "Machine opponents"): banked points of `seat`
+ * minus the best other seat's, counting the turn total for the seat that
+ * holds it.  Averaged over rolls one ply ahead, rolling gains 5/6 of 4 and
+ * risks 1/6 of the turn total t: the search holds from t = 20 on. */
+static int32_t pig_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    const struct pig_state *p = cpig(st);
+    int32_t other = 0, mine = 0;
+    for (uint8_t s = 0; s < p->seats && s < ZBC_SEATS_MAX; s++) {
+        int32_t v = p->score[s] + (s == p->to_move ? p->turn_total : 0);
+        if (s == seat)
+            mine = v;
+        else if (v > other)
+            other = v;
+    }
+    return 100 * (mine - other);
+}
+
 const struct zbc_engine zbc_engine_pig = {
     .type = 33,
     .name = "pig",
@@ -417,4 +435,5 @@ const struct zbc_engine zbc_engine_pig = {
     .render = pig_render,
     .parse_move = pig_parse_move,
     .format_move = pig_format_move,
+    .eval = pig_eval,
 };

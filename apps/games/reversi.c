@@ -410,6 +410,26 @@ static int rv_format_move(const struct zbc_game_state *st, const uint8_t *move,
     return zbc_notation_format_square(move[0], N, out, cap);
 }
 
+/* Eval (docs/games.md, "Machine opponents"): the classic square weights
+ * (corners 100, the squares next to them negative), for `seat` minus for
+ * the other. */
+static int32_t rv_eval(const struct zbc_game_state *st, uint8_t seat)
+{
+    static const int8_t WEIGHT[CELLS] = {
+        100, -20, 10, 5, 5, 10, -20, 100, -20, -50, -2, -2, -2, -2, -50, -20,
+        10,  -2,  1,  1, 1, 1,  -2,  10,  5,   -2,  1,  0,  0,  1,  -2,  5,
+        5,   -2,  1,  0, 0, 1,  -2,  5,   10,  -2,  1,  1,  1,  1,  -2,  10,
+        -20, -50, -2, -2, -2, -2, -50, -20, 100, -20, 10, 5, 5, 10, -20, 100,
+    };
+    const struct reversi *s = cst(st);
+    uint8_t mine = seat == s->black_seat ? BLACK : WHITE;
+    int32_t v = 0;
+    for (int c = 0; c < CELLS; c++)
+        if (s->cell[c] != EMPTY)
+            v += s->cell[c] == mine ? WEIGHT[c] + 1 : -WEIGHT[c] - 1;
+    return v;
+}
+
 const struct zbc_engine zbc_engine_reversi = {
     .type = 5,
     .name = "reversi",
@@ -432,4 +452,5 @@ const struct zbc_engine zbc_engine_reversi = {
     .parse_move = rv_parse_move,
     .format_move = rv_format_move,
     .opponent_passed = zbc_reversi_opponent_passed,
+    .eval = rv_eval,
 };

@@ -49,6 +49,11 @@ int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv,
 int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv,
                    json_t **result, struct zbc_wfail *f);
 
+/* zbc bot ... (cmd_bot.c): false when argv is not a bot command; else it
+ * parses its own options and the wallet's, runs until done or a signal,
+ * prints its summary and sets *code to the exit code. */
+bool zbc_bot_command(int argc, char **argv, int *code);
+
 /* Every text form of a typed address (shared by address and key show). */
 json_t *zbc_addr_forms_json(const struct zbc_addr *a);
 

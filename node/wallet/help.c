@@ -196,6 +196,7 @@ static const char summary[] =
     "  app create|join|move|show|list|watch|resign|claim-timeout   games\n"
     "  bet dice|coin|roulette|limbo       solo bets against the apps fund\n"
     "  verify <app-id>                    recompute rolls, draws, bets and payouts\n"
+    "  bot --games G1,G2 [--max-stake A]  a machine opponent playing the key's seats\n"
     "  tx status|show|prepare|submit      transactions by hash; foreign signers\n"
     "  help [COMMAND [SUB]]               this text, or a command's\n"
     "\n"
@@ -338,6 +339,14 @@ static const struct topic TOPICS[] = {
      "usage: zbc verify <app-id>\n"
      "Recomputes an app's draws, rolls, bet and payouts from chain data; exit 10 on a\n"
      "mismatch.\n"},
+    {"bot", NULL,
+     "usage: zbc bot --games G1,G2 [--from NAME] [--max-stake A] [--max-games N]\n"
+     "               [--level L] [--move-ms MS]\n"
+     "A machine opponent: joins open apps of the games named (and challenges naming the\n"
+     "key) up to --max-stake, plays every turn with the search at --level 0 (random) to 5\n"
+     "(strongest) within --move-ms, claims timeouts; stops on Ctrl-C.  It signs without\n"
+     "asking: give --passphrase-file, ZBC_PASSPHRASE or ZBC_KEY.\n"
+     "example: zbc bot --games tictactoe,connect4 --from dave --max-stake 1ZBC\n"},
     {"tx", NULL,
      "usage: zbc tx status|show|prepare|submit ...\n"
      "  tx status <hash> [--wait]    mempool, confirmed (block, final) or dropped (why)\n"
@@ -361,8 +370,8 @@ static const struct topic TOPICS[] = {
      "usage: zbc help [COMMAND [SUB-COMMAND]]   (or zbc COMMAND [SUB] --help)\n"},
 };
 
-static const char *const COMMANDS[] = {"key",  "address", "balance", "send", "history", "app",
-                                       "bet",  "verify",  "tx",      "help"};
+static const char *const COMMANDS[] = {"key", "address", "balance", "send", "history", "app",
+                                       "bet", "verify",  "bot",     "tx",   "help"};
 
 int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *f)
 {

@@ -18,8 +18,8 @@ static int is_app_tx(const char *s)
 
 static const char *const APP_SUBS[] = {"create", "join",   "move",          "show",  "list",
                                        "watch",  "resign", "claim-timeout", "claim", "pgn"};
-static const char *const COMMANDS[] = {"key",  "address", "balance", "send", "history", "app",
-                                       "bet",  "verify",  "tx",      "help"};
+static const char *const COMMANDS[] = {"key", "address", "balance", "send", "history", "app",
+                                       "bet", "verify",  "bot",     "tx",   "help"};
 
 static int app_dispatch(const struct zbc_opts *o, int argc, const char *const *argv,
                         json_t **result, struct zbc_wfail *f)
@@ -128,6 +128,9 @@ int main(int argc, char **argv)
 {
     struct zbc_opts o;
     struct zbc_wfail f = {0};
+    int bot_code;
+    if (zbc_bot_command(argc, argv, &bot_code))
+        return bot_code;
     if (!zbc_opts_parse(&o, argc, argv, &f))
         return zbc_out_fail(o.json, &f);
     if (o.version) {
