@@ -16,6 +16,7 @@
 #include "node/client/reply.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/bet_pictures.h"
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"
@@ -164,6 +165,16 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
         }
     }
     free(own);
+    char *pic = zbc_bet_show(o, app); /* a catalogue bet: its picture, from the seed */
+    if (text != NULL && pic != NULL) {
+        size_t n = strlen(text), m = strlen(pic);
+        char *both = realloc(text, n + m + 1);
+        if (both != NULL) {
+            memcpy(both + n, pic, m + 1);
+            text = both;
+        }
+    }
+    free(pic);
     json_t *r = app; /* --json: the app object, once */
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
