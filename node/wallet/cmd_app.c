@@ -45,7 +45,8 @@ static int game_params(uint8_t *out, size_t cap, size_t *len, const struct zbc_e
  * solo bet's name, where bets are made. */
 static int unknown_game(const char *name, struct zbc_wfail *f)
 {
-    static const char *const bets[] = {"dice", "coin", "roulette", "limbo"};
+    static const char *const bets[] = {"dice",   "coin", "roulette", "limbo",   "plinko",
+                                       "keno",   "wheel", "baccarat", "blitz"};
     for (size_t i = 0; i < sizeof bets / sizeof bets[0]; i++)
         if (strcmp(name, bets[i]) == 0)
             return zbc_wfail(f, ZBC_EXIT_USAGE,

@@ -20,10 +20,8 @@
 #include "node/wallet/result_text.h"
 
 static const char bet_usage[] =
-    "usage: zbc bet GAME ... --stake AMOUNT [--client-seed S] [--wait]; games: dice under|over "
-    "PERCENT, coin heads|tails, roulette KIND [N], limbo MULTIPLIER, plinko ROWS low|medium|high, "
-    "keno N1,N2,... [--risk classic|high], wheel SEGMENTS low|medium|high, baccarat "
-    "player|banker|tie, blitz K (zbc bet --help)";
+    "usage: zbc bet GAME ... --stake AMOUNT [--client-seed S] [--wait]; games: dice, coin, "
+    "roulette, limbo, plinko, keno, wheel, baccarat, blitz (zbc bet --help)";
 
 static const char *const BET_GAMES[] = {"dice",  "coin", "roulette", "limbo", "plinko",
                                         "keno",  "wheel", "baccarat", "blitz"};
@@ -103,11 +101,11 @@ static int keno_picks(struct zbc_bet *b, const char *list, struct zbc_wfail *f)
             return zbc_wfail(f, ZBC_EXIT_USAGE, "keno square %" PRIu64 " is picked twice", v);
         seen[v] = true;
         if (++n > ZBC_KENO_PICKS_MAX) {
-            unsigned total = n;
-            for (const char *q = comma; q != NULL; q = strchr(q + 1, ','))
+            unsigned total = 1;
+            for (const char *q = strchr(list, ','); q != NULL; q = strchr(q + 1, ','))
                 total++;
             return zbc_wfail(f, ZBC_EXIT_USAGE, "keno takes 1-%d picks, not %u",
-                             ZBC_KENO_PICKS_MAX, total - 1);
+                             ZBC_KENO_PICKS_MAX, total);
         }
         if (comma == NULL)
             break;
@@ -193,7 +191,7 @@ static int catalogue_fields(struct zbc_bet *b, int argc, const char *const *argv
         b->cards = (uint8_t)v;
         return 1;
     }
-    return zbc_fail_unknown(f, "bet game", g, BET_GAMES, N_BET_GAMES);
+    return zbc_fail_unknown(f, "bet", g, BET_GAMES, N_BET_GAMES);
 }
 
 int zbc_bet_args(struct zbc_bet *b, int argc, const char *const *argv, const char *risk,

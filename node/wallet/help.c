@@ -489,7 +489,7 @@ int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *
             for (size_t i = 0; i < N_BETS; i++)
                 known = known || strcmp(games[i], topic[1]) == 0;
             if (!known)
-                return zbc_fail_unknown(f, "bet game", topic[1], games, N_BETS);
+                return zbc_fail_unknown(f, "bet", topic[1], games, N_BETS);
         }
         char *t = zbc_help_bets(n >= 2 ? topic[1] : NULL);
         if (t == NULL)
