@@ -208,6 +208,33 @@ int zbc_bet_event_words(const struct zbc_bet *b, const struct zbc_bet_outcome *o
     return finish(&t, out, cap);
 }
 
+int zbc_bet_value_words(const char *game, uint32_t v, char *out, size_t cap)
+{
+    struct zbc_text t;
+    zbc_text_init(&t, out, cap);
+    if (game == NULL) {
+        if (cap > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    if (strcmp(game, "plinko") == 0)
+        zbc_text_printf(&t, "slot %u", v & 0xffu);
+    else if (strcmp(game, "keno") == 0)
+        zbc_text_printf(&t, "%u hit%s", v, v == 1 ? "" : "s");
+    else if (strcmp(game, "wheel") == 0)
+        zbc_text_printf(&t, "segment %u", v);
+    else if (strcmp(game, "baccarat") == 0)
+        zbc_text_printf(&t, "player %u, banker %u", v & 0xffu, (v >> 8) & 0xffu);
+    else if (strcmp(game, "blitz") == 0)
+        zbc_text_printf(&t, "%u different cards", v);
+    else {
+        if (cap > 0)
+            out[0] = '\0';
+        return -1;
+    }
+    return finish(&t, out, cap);
+}
+
 /* ---- pictures ---- */
 
 static void plinko_picture(struct zbc_text *t, const struct zbc_bet *b,

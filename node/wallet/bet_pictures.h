@@ -77,6 +77,11 @@ void zbc_bet_steps(const struct zbc_bet *b, const struct zbc_bet_outcome *o, uin
                    const char *server_seed, uint64_t nonce, bool utf8,
                    void (*emit)(void *ctx, const char *line), void *ctx);
 
+/* The node's summary value of a catalogue bet's bet_settle (docs/games.md, "What
+ * bet_settle carries") in words, by the game's name: "slot 4", "3 hits", "segment 7",
+ * "player 7, banker 5", "4 different cards"; -1 (out "") for any other game. */
+int zbc_bet_value_words(const char *game, uint32_t value, char *out, size_t cap);
+
 /* The words of `zbc bet GAME ...` (argv[0] the game) as a bet, the client seed left empty;
  * risk is --risk (keno only, else NULL).  0 with f a usage error naming the bad word
  * (cmd_bet.c). */

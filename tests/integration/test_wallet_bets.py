@@ -6,7 +6,7 @@ seed.  Each printed line ("bet ID settled in block N: path R L ..., slot 9 (0-16
 1.66x: win, paid 1.66 ZBC") and each picture line is compared with the words built
 here from the independent Python implementation (tests/tools/fair_catalogue.py, the
 multipliers of tests/integration/test_apps_catalogue_bets.py); balances move by exactly
-the returns; `zbc app show --json` and `zbc verify --json` carry the same event as data;
+the returns; `zbc history` names each bet's game and value; `zbc app show --json` and `zbc verify --json` carry the same event as data;
 `zbc verify` and `zbc-audit app` print every step; ASCII suits without a UTF-8 locale;
 bad words refused with their sentence, before anything is sent."""
 import os
@@ -203,6 +203,7 @@ class WalletBets(ZbcTest):
         bet = [h for h in j["history"] if h["kind"] == "bet"][0]
         assert_equal(bet["event"], e, "zbc-audit app %s: the event as data" % game)
         self.log("%s (bet %s):\n%s" % (game, app_id, out))
+        return app_id
 
     def json_and_ascii(self, carol):
         r = self.zbc("bet", "baccarat", "player", "--stake", "0.5ZBC", "--client-seed",
@@ -262,8 +263,13 @@ class WalletBets(ZbcTest):
         carol = self.wallet_key("carol")
         self.automine_chain([(carol, 1000 * ZBC)])
         fund = self.genesis["fund_account"]
-        for bet_words, game, fields in CASES:
-            self.one(bet_words, game, fields, carol, fund)
+        placed = [(game, self.one(bet_words, game, fields, carol, fund))
+                  for bet_words, game, fields in CASES]
+        # zbc history: each settlement with its game and its value in words
+        h = self.zbc("history", "carol", "--all", json_out=False).stdout
+        for game, app_id in placed:
+            assert_true("%s bet %s settled: " % (game, app_id) in h,
+                        "history names the %s bet %s:\n%s" % (game, app_id, h))
         self.json_and_ascii(carol)
         self.bad_words()
 
