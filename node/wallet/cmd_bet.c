@@ -268,6 +268,18 @@ static void set_amount(json_t *r, const char *name, uint64_t v)
     json_object_set_new(r, k, json_string(zs));
 }
 
+/* Whether the node's bet_settle entry (u, value, win, amount) is the recomputed outcome. */
+static bool settle_agrees(const json_t *settle, const struct zbc_bet_outcome *out)
+{
+    const json_t *u = json_object_get(settle, "u"), *v = json_object_get(settle, "value");
+    const json_t *a = json_object_get(settle, "amount");
+    return json_is_integer(u) && json_integer_value(u) == (json_int_t)out->u &&
+           json_is_integer(v) && json_integer_value(v) == (json_int_t)out->value &&
+           json_is_boolean(json_object_get(settle, "win")) &&
+           json_is_true(json_object_get(settle, "win")) == out->win && json_is_integer(a) &&
+           json_integer_value(a) >= 0 && (uint64_t)json_integer_value(a) == out->returns;
+}
+
 /* --wait: the bet is in a block; wait for the next block's settlement, recompute the
  * outcome from that block's seed (never the node's summary alone) and say what happened
  * ("settled_height", "win", "value", "paid", "returns", "event", "outcome_text";
@@ -301,16 +313,16 @@ static int bet_settled(json_t *result, const struct zbc_opts *o, struct zbc_wfai
         json_decref(app);
         return zbc_wfail_err(f, ZBC_EXIT_VERIFY_FAILED, &err, "recomputing the bet");
     }
-    if ((uint32_t)json_integer_value(json_object_get(settle, "value")) != out.value ||
-        win != out.win || back != out.returns) {
+    if (!settle_agrees(settle, &out)) {
         json_decref(app);
         return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED,
-                         "bet %s: the node settled value %lld, %s, returned %" PRIu64 "; the "
-                         "seed of block %u gives value %u, %s, returns %" PRIu64
+                         "bet %s: the node settled u %lld, value %lld, %s, returned %" PRIu64
+                         "; the seed of block %u gives u %u, value %u, %s, returns %" PRIu64
                          " (zbc verify %s)", id,
+                         (long long)json_integer_value(json_object_get(settle, "u")),
                          (long long)json_integer_value(json_object_get(settle, "value")),
-                         win ? "win" : "loss", back, sh, out.value, out.win ? "win" : "loss",
-                         out.returns, id);
+                         win ? "win" : "loss", back, sh, out.u, out.value,
+                         out.win ? "win" : "loss", out.returns, id);
     }
     bool utf8 = zbc_term_utf8();
     if (zbc_bet_is_catalogue(bet.game)) {
@@ -441,11 +453,12 @@ char *zbc_bet_show(const struct zbc_opts *o, json_t *app)
     int n = snprintf(text, 2560, "recomputed from the seed of block %u:\n", sh);
     if (zbc_bet_picture(&bet, &out, zbc_term_utf8(), text + n, 2560 - (size_t)n) < 0)
         text[n] = '\0';
-    if ((uint32_t)json_integer_value(json_object_get(settle, "value")) != out.value ||
-        (uint64_t)json_integer_value(json_object_get(settle, "amount")) != out.returns) {
+    if (!settle_agrees(settle, &out)) {
         size_t l = strlen(text);
-        snprintf(text + l, 2560 - l, "THE NODE'S SETTLEMENT DIFFERS (value %lld, returned %lld): "
-                 "zbc verify %s\n", (long long)json_integer_value(json_object_get(settle, "value")),
+        snprintf(text + l, 2560 - l, "THE NODE'S SETTLEMENT DIFFERS (u %lld, value %lld, returned "
+                 "%lld): zbc verify %s\n",
+                 (long long)json_integer_value(json_object_get(settle, "u")),
+                 (long long)json_integer_value(json_object_get(settle, "value")),
                  (long long)json_integer_value(json_object_get(settle, "amount")),
                  json_string_value(json_object_get(app, "id")) ? json_string_value(
                      json_object_get(app, "id")) : "ID");

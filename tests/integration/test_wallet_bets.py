@@ -8,14 +8,18 @@ here from the independent Python implementation (tests/tools/fair_catalogue.py, 
 multipliers of tests/integration/test_apps_catalogue_bets.py); balances move by exactly
 the returns; `zbc history` names each bet's game and value; `zbc app show --json` and `zbc verify --json` carry the same event as data;
 `zbc verify` and `zbc-audit app` print every step; ASCII suits without a UTF-8 locale;
+a node whose settlement differs from the seed's is called out by app show and verify;
 bad words refused with their sentence, before anything is sent."""
+import http.server
 import os
 import re
 import sys
+import threading
 
 import genesis as genesis_mod
 from framework import ZBC, ZbcTest, assert_equal, assert_true, run_audit
 from test_apps_catalogue_bets import expected
+from test_apps_dice_bets import LyingProxy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
@@ -259,6 +263,22 @@ class WalletBets(ZbcTest):
             assert_true(re.search(r"^  %s +.* +\d+\.\d+x$" % g, h, re.M), "bet help: %s" % g)
             assert_true("zbc bet %s " % g in h, "bet help: %s example" % g)
 
+    def lying_node(self, app_id):
+        """A node whose answer flips the settlement's float: app show says so, verify exits
+        10."""
+        LyingProxy.node_url = self.nodes[0].api_url
+        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LyingProxy)
+        threading.Thread(target=srv.serve_forever, daemon=True).start()
+        api = "http://127.0.0.1:%d" % srv.server_address[1]
+        try:
+            out = self.zbc("app", "show", app_id, "--api", api, json_out=False).stdout
+            assert_true("THE NODE'S SETTLEMENT DIFFERS" in out and "zbc verify %s" % app_id in out,
+                        "app show through a lying node:\n%s" % out)
+            r = self.zbc("verify", app_id, "--api", api, expect=10)
+            assert_equal(r["error_class"], "verify_failed", "verify through a lying node")
+        finally:
+            srv.shutdown()
+
     def run_test(self):
         carol = self.wallet_key("carol")
         self.automine_chain([(carol, 1000 * ZBC)])
@@ -270,6 +290,7 @@ class WalletBets(ZbcTest):
         for game, app_id in placed:
             assert_true("%s bet %s settled: " % (game, app_id) in h,
                         "history names the %s bet %s:\n%s" % (game, app_id, h))
+        self.lying_node(placed[0][1])
         self.json_and_ascii(carol)
         self.bad_words()
 
