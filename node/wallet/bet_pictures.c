@@ -104,6 +104,14 @@ int zbc_bet_recompute(const json_t *app, const uint8_t seed[32], struct zbc_bet 
 
 /* ---- words ---- */
 
+/* The bet's counts, bounded by the arrays they index (a bet from zbc_bet_parse is within
+ * them already; nothing here trusts that). */
+static unsigned lim(unsigned n, unsigned max)
+{
+    return n < max ? n : max;
+}
+
+
 static int finish(struct zbc_text *t, char *out, size_t cap)
 {
     int n = zbc_text_result(t);
@@ -116,7 +124,7 @@ static void cards_words(struct zbc_text *t, const uint8_t *c, unsigned n,
                         enum zbc_card_suits suits, bool utf8)
 {
     char name[12];
-    for (unsigned i = 0; i < n; i++) {
+    for (unsigned i = 0; i < n && i < ZBC_BLITZ_CARDS_MAX; i++) {
         zbc_card_text(name, c[i], suits, utf8);
         zbc_text_printf(t, "%s%s", i ? " " : "", name);
     }
@@ -190,9 +198,9 @@ int zbc_bet_event_words(const struct zbc_bet *b, const struct zbc_bet_outcome *o
         break;
     case ZBC_BET_BACCARAT:
         zbc_text_printf(&t, "player ");
-        cards_words(&t, o->hand.player, o->hand.n_player, ZBC_SUITS_BACCARAT, utf8);
+        cards_words(&t, o->hand.player, lim(o->hand.n_player, 3), ZBC_SUITS_BACCARAT, utf8);
         zbc_text_printf(&t, " = %u, banker ", o->hand.player_total);
-        cards_words(&t, o->hand.banker, o->hand.n_banker, ZBC_SUITS_BACCARAT, utf8);
+        cards_words(&t, o->hand.banker, lim(o->hand.n_banker, 3), ZBC_SUITS_BACCARAT, utf8);
         zbc_text_printf(&t, " = %u: %s (bet on %s): %s", o->hand.banker_total, bac_winner(o),
                         b->side < 3 ? SIDES[b->side] : "?", m);
         break;
@@ -240,7 +248,7 @@ int zbc_bet_value_words(const char *game, uint32_t v, char *out, size_t cap)
 static void plinko_picture(struct zbc_text *t, const struct zbc_bet *b,
                            const struct zbc_bet_outcome *o)
 {
-    unsigned rows = b->rows, pos = 0;
+    unsigned rows = lim(b->rows, ZBC_PLINKO_ROWS_MAX), pos = 0;
     zbc_text_printf(t, "plinko, %u rows, %s risk: the ball falls (o), L/R at each row\n", rows,
                     b->risk < 3 ? RISK3[b->risk] : "?");
     for (unsigned i = 0; i <= rows; i++) {
@@ -292,7 +300,7 @@ static void wheel_picture(struct zbc_text *t, const struct zbc_bet *b,
     zbc_text_printf(t, "wheel, %u segments, %s risk: the pointer stops at segment %u\n", n,
                     b->risk < 3 ? RISK3[b->risk] : "?", s);
     zbc_text_printf(t, " ");
-    for (int d = -3; d <= 3; d++) {
+    for (int d = -3; d <= 3 && s < n; d++) { /* s < n: also no division by 0 segments */
         unsigned k = (unsigned)(((int)s + d + 3 * (int)n) % (int)n);
         char m[24];
         zbc_multiplier_text(m, zbc_wheel_multiplier(n, b->risk, k));
@@ -408,7 +416,8 @@ json_t *zbc_bet_event_json(const struct zbc_bet *b, const struct zbc_bet_outcome
     json_t *j = NULL;
     switch (b->game) {
     case ZBC_BET_PLINKO:
-        j = json_pack("{s:o, s:i, s:i, s:s}", "path", u8_array(o->path, b->rows), "slot",
+        j = json_pack("{s:o, s:i, s:i, s:s}", "path",
+                      u8_array(o->path, lim(b->rows, ZBC_PLINKO_ROWS_MAX)), "slot",
                       (int)(o->value & 0xffu), "rows", b->rows, "risk",
                       b->risk < 3 ? RISK3[b->risk] : "?");
         break;
@@ -418,7 +427,8 @@ json_t *zbc_bet_event_json(const struct zbc_bet *b, const struct zbc_bet_outcome
         for (unsigned i = 0; i < b->n_picks && i < ZBC_KENO_DRAWN; i++)
             if (keno_drawn(o, b->picks[i]))
                 hits[n++] = b->picks[i];
-        j = json_pack("{s:o, s:o, s:o, s:s}", "picks", u8_array(b->picks, b->n_picks), "squares",
+        j = json_pack("{s:o, s:o, s:o, s:s}", "picks",
+                      u8_array(b->picks, lim(b->n_picks, ZBC_KENO_DRAWN)), "squares",
                       u8_array(o->squares, ZBC_KENO_DRAWN), "hits", u8_array(hits, n), "risk",
                       b->risk < 2 ? KENO_RISK[b->risk] : "?");
         break;
@@ -430,19 +440,21 @@ json_t *zbc_bet_event_json(const struct zbc_bet *b, const struct zbc_bet_outcome
     case ZBC_BET_BACCARAT: {
         enum zbc_baccarat_side w = zbc_baccarat_winner(&o->hand);
         j = json_pack("{s:o, s:o, s:o, s:o, s:i, s:i, s:s, s:s}", "player",
-                      u8_array(o->hand.player, o->hand.n_player), "banker",
-                      u8_array(o->hand.banker, o->hand.n_banker), "player_cards",
-                      card_names(o->hand.player, o->hand.n_player, ZBC_SUITS_BACCARAT),
+                      u8_array(o->hand.player, lim(o->hand.n_player, 3)), "banker",
+                      u8_array(o->hand.banker, lim(o->hand.n_banker, 3)), "player_cards",
+                      card_names(o->hand.player, lim(o->hand.n_player, 3), ZBC_SUITS_BACCARAT),
                       "banker_cards",
-                      card_names(o->hand.banker, o->hand.n_banker, ZBC_SUITS_BACCARAT),
+                      card_names(o->hand.banker, lim(o->hand.n_banker, 3), ZBC_SUITS_BACCARAT),
                       "player_total", o->hand.player_total, "banker_total",
                       o->hand.banker_total, "winner", SIDES[w], "side",
                       b->side < 3 ? SIDES[b->side] : "?");
         break;
     }
     case ZBC_BET_BLITZ:
-        j = json_pack("{s:o, s:o, s:b}", "cards", u8_array(o->cards, b->cards), "names",
-                      card_names(o->cards, b->cards, ZBC_SUITS_BLITZ), "all_differ",
+        j = json_pack("{s:o, s:o, s:b}", "cards",
+                      u8_array(o->cards, lim(b->cards, ZBC_BLITZ_CARDS_MAX)), "names",
+                      card_names(o->cards, lim(b->cards, ZBC_BLITZ_CARDS_MAX), ZBC_SUITS_BLITZ),
+                      "all_differ",
                       blitz_different(b, o) == b->cards);
         break;
     default:

@@ -52,7 +52,10 @@ struct lines {
 static void collect(void *ctx, const char *line)
 {
     struct lines *l = ctx;
-    l->len += (size_t)snprintf(l->text + l->len, sizeof l->text - l->len, "%s\n", line);
+    int n = snprintf(l->text + l->len, sizeof l->text - l->len, "%s\n", line);
+    CHECK(n > 0 && (size_t)n < sizeof l->text - l->len);
+    if (n > 0 && (size_t)n < sizeof l->text - l->len)
+        l->len += (size_t)n;
     l->n++;
 }
 
@@ -219,6 +222,36 @@ static void test_not_catalogue(void)
     CHECK(zbc_bet_event_words(&d, &o, true, buf, sizeof buf) == -1);
     CHECK(zbc_bet_event_json(&d, &o) == NULL);
     CHECK(!zbc_bet_is_catalogue(ZBC_BET_LIMBO) && zbc_bet_is_catalogue(ZBC_BET_BLITZ));
+}
+
+/* Counts past the arrays (a bet that did not come from zbc_bet_parse) are bounded, a
+ * wheel of 0 segments divides nothing. */
+static void test_hostile(void)
+{
+    struct zbc_bet_outcome o;
+    memset(&o, 0xff, sizeof o);
+    o.hand.n_player = o.hand.n_banker = 200;
+    char buf[8192];
+    const struct zbc_bet bets[] = {
+        {.game = ZBC_BET_PLINKO, .rows = 255, .risk = 9},
+        {.game = ZBC_BET_KENO, .n_picks = 255, .risk = 9},
+        {.game = ZBC_BET_WHEEL, .segments = 0, .risk = 9},
+        {.game = ZBC_BET_BACCARAT, .side = 9},
+        {.game = ZBC_BET_BLITZ, .cards = 255},
+    };
+    for (size_t i = 0; i < sizeof bets / sizeof bets[0]; i++) {
+        CHECK(zbc_bet_picture(&bets[i], &o, true, buf, sizeof buf) > 0);
+        CHECK(zbc_bet_event_words(&bets[i], &o, false, buf, sizeof buf) > 0);
+        json_t *j = zbc_bet_event_json(&bets[i], &o);
+        CHECK(j != NULL);
+        json_decref(j);
+        struct lines l = {.len = 0};
+        zbc_bet_steps(&bets[i], &o, STAKE, S1, 1, true, collect, &l);
+        CHECK(l.n > 0);
+    }
+    json_t *j = zbc_bet_event_json(&bets[0], &o);
+    CHECK_EQ_INT(json_array_size(json_object_get(j, "path")), ZBC_PLINKO_ROWS_MAX);
+    json_decref(j);
 }
 
 static void test_multiplier_text(void)
@@ -399,6 +432,7 @@ int main(void)
     TEST_RUN(test_baccarat);
     TEST_RUN(test_blitz);
     TEST_RUN(test_not_catalogue);
+    TEST_RUN(test_hostile);
     TEST_RUN(test_multiplier_text);
     TEST_RUN(test_term_utf8);
     TEST_RUN(test_recompute);
