@@ -11,7 +11,9 @@
  *   - solo bets: server seed = hex(seed(N+1)), client seed, nonce = id,
  *     u = first 4 bytes (big-endian) of HMAC-SHA256(server seed,
  *     "client:nonce:0"), computed here; outcome by the published rule
- *     (zbc_bet_outcome), equal to the settle event;
+ *     (zbc_bet_outcome), equal to the settle event; a catalogue bet's
+ *     every step (plinko rows, keno draws, cards, wheel segment) from its
+ *     floats, one "bet-step" line each, and its event as data;
  *   - payouts: rake = floor(pot x rake_bps / 10000) on win / resign /
  *     timeout, none on a draw, a bet or an expiry; payouts + rake = money
  *     paid in; each seat's payout by the rule (win: pot - rake to the
@@ -37,6 +39,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
+#include "node/wallet/bet_pictures.h"
 #include "node/zbcd/json_util.h"
 #include "node/client/http.h"
 
@@ -414,6 +417,20 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
          e->amount);
 }
 
+/* One step of a catalogue bet's event, as its own history line "bet-step". */
+struct bet_steps {
+    struct out *w;
+    uint32_t height;
+    unsigned n;
+};
+
+static void bet_step(void *ctx, const char *line)
+{
+    struct bet_steps *s = ctx;
+    hist(s->w, s->height, "bet-step", json_pack("{s:I}", "step", (json_int_t)s->n++), "%s",
+         line);
+}
+
 static void do_bet(struct out *w, const struct collect *c,
                    const struct app_ev *x, const uint8_t (*seeds)[32])
 {
@@ -456,17 +473,25 @@ static void do_bet(struct out *w, const struct collect *c,
                       "provably-fair computation", c->id);
     char fl[32];
     snprintf(fl, sizeof fl, "%.10f", (double)u / 4294967296.0);
-    hist(w, h, "bet",
-         json_pack("{s:s,s:s,s:I,s:i,s:I,s:s,s:I,s:b,s:I}", "server_seed",
-                   server, "client_seed", bet.client_seed, "nonce",
-                   (json_int_t)c->id, "round", 0, "u", (json_int_t)u,
-                   "float", fl, "value", (json_int_t)out.value, "win",
-                   out.win, "returns", (json_int_t)out.returns),
+    json_t *extra = json_pack("{s:s,s:s,s:I,s:i,s:I,s:s,s:I,s:b,s:I}", "server_seed",
+                              server, "client_seed", bet.client_seed, "nonce",
+                              (json_int_t)c->id, "round", 0, "u", (json_int_t)u,
+                              "float", fl, "value", (json_int_t)out.value, "win",
+                              out.win, "returns", (json_int_t)out.returns);
+    json_t *event = zbc_bet_event_json(&bet, &out); /* NULL: dice … limbo */
+    if (extra != NULL && event != NULL)
+        json_object_set_new(extra, "event", event);
+    else
+        json_decref(event);
+    hist(w, h, "bet", extra,
          "settled at N+1 = %u: server_seed = seed(%u) = %s, client_seed "
          "\"%s\", nonce %" PRIu64 ", round 0: u = %u, float %s; value %u: "
          "%s, returns %" PRIu64 " (%s)", h, h, server, bet.client_seed, c->id,
          u, fl, out.value, out.win ? "WIN" : "loss", out.returns,
          same ? "matches the node" : "DIFFERS from the node");
+    /* a catalogue bet: every step of its event from the floats (docs/audit.md) */
+    struct bet_steps st = {w, h, 0};
+    zbc_bet_steps(&bet, &out, c->stake, server, c->id, zbc_term_utf8(), bet_step, &st);
 }
 
 bool zbc_audit_app_payouts(const char *reason, uint8_t loser, unsigned seats,

@@ -16,6 +16,7 @@
 #include "node/client/reply.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/bet_pictures.h"
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"
@@ -44,7 +45,8 @@ static int game_params(uint8_t *out, size_t cap, size_t *len, const struct zbc_e
  * solo bet's name, where bets are made. */
 static int unknown_game(const char *name, struct zbc_wfail *f)
 {
-    static const char *const bets[] = {"dice", "coin", "roulette", "limbo"};
+    static const char *const bets[] = {"dice",   "coin", "roulette", "limbo",   "plinko",
+                                       "keno",   "wheel", "baccarat", "blitz"};
     for (size_t i = 0; i < sizeof bets / sizeof bets[0]; i++)
         if (strcmp(name, bets[i]) == 0)
             return zbc_wfail(f, ZBC_EXIT_USAGE,
@@ -164,6 +166,16 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
         }
     }
     free(own);
+    char *pic = zbc_bet_show(o, app); /* a catalogue bet: its picture, from the seed */
+    if (text != NULL && pic != NULL) {
+        size_t n = strlen(text), m = strlen(pic);
+        char *both = realloc(text, n + m + 1);
+        if (both != NULL) {
+            memcpy(both + n, pic, m + 1);
+            text = both;
+        }
+    }
+    free(pic);
     json_t *r = app; /* --json: the app object, once */
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));

@@ -17,6 +17,7 @@
 #include "node/wallet/app_client.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/bet_pictures.h"
 #include "node/wallet/history.h"
 #include "node/wallet/names.h"
 #include "node/wallet/textbuf.h"
@@ -188,7 +189,12 @@ void zbc_history_line(char *out, size_t cap, const json_t *e, const char *self,
         uint8_t d[9];
         size_t dn = 0;
         const char *data = str_of(e, "data");
-        if (zbc_hex_decode(d, sizeof d, &dn, data, strlen(data)) && dn == 9)
+        char vw[64]; /* a catalogue bet's value in words (bet_pictures.h) */
+        bool ok = zbc_hex_decode(d, sizeof d, &dn, data, strlen(data)) && dn == 9;
+        if (ok && zbc_bet_value_words(game, zbc_get_le32(d + 4), vw, sizeof vw) >= 0)
+            snprintf(text, sizeof text, "%s bet %" PRIu64 " settled: %s, %s, returned %s", game,
+                     ref, d[8] ? "win" : "loss", vw, amt);
+        else if (ok)
             snprintf(text, sizeof text, "bet %" PRIu64 " settled: %s, value %" PRIu32
                      ", returned %s", ref, d[8] ? "win" : "loss", zbc_get_le32(d + 4), amt);
         else
@@ -237,7 +243,8 @@ static void url_escape(char *out, const char *c)
     out[o] = '\0';
 }
 
-/* app id -> game of the account's apps (one list call), for dice faces. */
+/* app id -> game of the account's apps (one list call), for dice faces and the words of
+ * a catalogue bet's value. */
 static json_t *games_of(const struct zbc_opts *o, const char *addr)
 {
     json_t *map = json_object();
@@ -367,7 +374,8 @@ int zbc_cmd_history(const struct zbc_opts *o, int argc, const char *const *argv,
     json_t *e;
     json_array_foreach(all, i, e) {
         const char *k = str_of(e, "kind");
-        if (strcmp(k, "app_move") == 0 && strlen(str_of(e, "data")) > 8 && games == NULL)
+        if (((strcmp(k, "app_move") == 0 && strlen(str_of(e, "data")) > 8) ||
+             strcmp(k, "bet_settle") == 0) && games == NULL)
             games = games_of(o, addr);
     }
     struct zbc_textbuf tb = {0};

@@ -21,6 +21,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/wallet/app_client.h"
+#include "node/wallet/bet_pictures.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 
@@ -28,6 +29,7 @@ struct vctx {
     const struct zbc_opts *o;
     json_t *app;
     json_t *checks;   /* list of what was checked */
+    json_t *event;    /* a catalogue bet's event as data (bet_pictures.h), or NULL */
     char mismatch[512];
 };
 
@@ -83,6 +85,11 @@ static const json_t *entry(const json_t *app, const char *kind)
 
 /* ---- solo bets ---- */
 
+static void bet_step(void *ctx, const char *line)
+{
+    checked(ctx, "%s", line);
+}
+
 static int verify_bet(struct vctx *v, uint64_t id, struct zbc_wfail *f)
 {
     const json_t *app = v->app;
@@ -121,6 +128,15 @@ static int verify_bet(struct vctx *v, uint64_t id, struct zbc_wfail *f)
                  out.win ? "win" : "loss");
     if ((uint64_t)num(settle, "amount") != out.returns)
         mismatch(v, "the node returned %lld, recomputed %" PRIu64, num(settle, "amount"), out.returns);
+    if (zbc_bet_is_catalogue(bet.game)) {
+        /* every step of the event from its floats (docs/wallet.md "Bets") */
+        bool utf8 = zbc_term_utf8();
+        char words[512];
+        zbc_bet_steps(&bet, &out, stake, server, id, utf8, bet_step, v);
+        if (zbc_bet_event_words(&bet, &out, utf8, words, sizeof words) >= 0)
+            checked(v, "event: %s", words);
+        v->event = zbc_bet_event_json(&bet, &out);
+    }
     checked(v, "outcome value %u: %s, returns %" PRIu64, out.value, out.win ? "win" : "loss",
             out.returns);
     uint64_t paid = 0;
@@ -434,10 +450,13 @@ int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, 
     json_decref(v.app);
     if (!ok) {
         json_decref(v.checks);
+        json_decref(v.event);
         return 0;
     }
     if (v.mismatch[0] != '\0') {
         f->api_response = json_pack("{s:o}", "checks", v.checks);
+        if (v.event != NULL)
+            json_object_set_new(f->api_response, "event", v.event);
         return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "app %s does not verify: %s", argv[0],
                          v.mismatch);
     }
@@ -450,6 +469,8 @@ int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, 
             len += (size_t)snprintf(text + len, cap - len, "  ok  %s\n", json_string_value(c));
     }
     json_t *r = json_pack("{s:s, s:b, s:o}", "app_id", argv[0], "verified", 1, "checks", v.checks);
+    if (v.event != NULL)
+        json_object_set_new(r, "event", v.event);
     if (text != NULL)
         json_object_set_new(r, "_text", json_string(text));
     free(text);

@@ -1,10 +1,14 @@
 /* zbc's help texts, --version and "did you mean" (docs/wallet.md "Help"). */
 #include "node/wallet/help.h"
 
+#include <inttypes.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "apps/engine.h"
+#include "apps/fair_events.h"
+#include "apps/fair_pay.h"
 #include "node/wallet/opts.h"
 #include "node/wallet/textbuf.h"
 
@@ -171,12 +175,127 @@ char *zbc_help_games(void)
         "\n"
         "solo bets against the apps fund (zbc bet --help):\n"
         "  dice under|over PCT   coin heads|tails   roulette KIND [N]   limbo X\n"
+        "  plinko ROWS RISK   keno N1,N2,...   wheel SEGMENTS RISK   baccarat SIDE   blitz K\n"
         "\n"
         "examples:\n"
         "  zbc app create chess --stake 1ZBC --opponent bob\n"
         "  zbc app create dots --seats 3 --params size=5x3 --stake 0.5ZBC\n"
         "  zbc app create battleship --stake 2ZBC      (a random fleet, kept in the wallet)\n"
         "raw form: zbc app create [SEED|-] TYPE STAKE SEATS [--params-hex H]\n");
+    return zbc_textbuf_take(&b);
+}
+
+/* ---- bets ---- */
+
+/* Every solo bet: its words, what they mean, and an example (docs/wallet.md "Bets").
+ * The maximum multiplier is computed from the payout tables (bet_max). */
+static const struct {
+    const char *game, *words, *params, *example;
+} BETS[] = {
+    {"dice", "under|over PCT", "PCT 0.01-99.99 (two decimals): the roll 0.00-100.00 is under "
+     "or over it", "zbc bet dice under 49.5 --stake 1ZBC --wait"},
+    {"coin", "heads|tails", "the side", "zbc bet coin tails --stake 1ZBC"},
+    {"roulette", "KIND [N]", "red, black, odd, even, low, high; straight N (0-36), dozen N, "
+     "column N (1-3)", "zbc bet roulette straight 17 --stake 0.1ZBC"},
+    {"limbo", "X", "a target multiplier of at least 1.01: wins when the result reaches it",
+     "zbc bet limbo 2.5 --stake 1ZBC"},
+    {"plinko", "ROWS low|medium|high", "rows 8-16 and the risk table; the ball falls left or "
+     "right at each row and lands in a slot 0-ROWS", "zbc bet plinko 12 medium --stake 1ZBC "
+     "--wait"},
+    {"keno", "N1,N2,... [--risk classic|high]", "1-10 different squares of 1-40 (commas, no "
+     "spaces); 10 squares are drawn; pays by the hits (default risk classic)",
+     "zbc bet keno 3,17,22,40 --risk high --stake 1ZBC"},
+    {"wheel", "SEGMENTS low|medium|high", "10, 20, 30, 40 or 50 segments and the risk table; "
+     "the pointer stops on one segment", "zbc bet wheel 20 high --stake 1ZBC"},
+    {"baccarat", "player|banker|tie", "the side; standard third-card rules; player and banker "
+     "bets get the stake back on a tie", "zbc bet baccarat banker --stake 1ZBC"},
+    {"blitz", "K", "2-16 cards from a full deck each time: wins when all K differ",
+     "zbc bet blitz 5 --stake 1ZBC"},
+};
+#define N_BETS (sizeof BETS / sizeof BETS[0])
+
+/* The largest multiplier a game's bet can have, in ten-thousandths (0: limbo, whose
+ * target is the player's, bounded by the apps fund's 1 % rule). */
+static uint64_t bet_max(const char *game)
+{
+    uint64_t m = 0;
+    if (strcmp(game, "dice") == 0)
+        return 99ull * 10001 * ZBC_FAIR_ONE / 100; /* under 0.01 */
+    if (strcmp(game, "coin") == 0)
+        return 198ull * ZBC_FAIR_ONE / 100;
+    if (strcmp(game, "roulette") == 0)
+        return 36ull * ZBC_FAIR_ONE;
+    if (strcmp(game, "plinko") == 0)
+        for (uint32_t r = ZBC_PLINKO_ROWS_MIN; r <= ZBC_PLINKO_ROWS_MAX; r++)
+            for (uint32_t k = 0; k < ZBC_PLINKO_RISKS; k++)
+                for (uint32_t s = 0; s <= r; s++)
+                    if (zbc_plinko_multiplier(r, k, s) > m)
+                        m = zbc_plinko_multiplier(r, k, s);
+    if (strcmp(game, "keno") == 0)
+        for (uint32_t k = 0; k < ZBC_KENO_RISKS; k++)
+            for (uint32_t p = 1; p <= ZBC_KENO_PICKS_MAX; p++)
+                for (uint32_t h = 0; h <= p; h++)
+                    if (zbc_keno_multiplier(k, p, h) > m)
+                        m = zbc_keno_multiplier(k, p, h);
+    if (strcmp(game, "wheel") == 0)
+        for (uint32_t n = 10; n <= 50; n += 10)
+            for (uint32_t k = 0; k < ZBC_WHEEL_RISKS; k++)
+                for (uint32_t s = 0; s < n; s++)
+                    if (zbc_wheel_multiplier(n, k, s) > m)
+                        m = zbc_wheel_multiplier(n, k, s);
+    if (strcmp(game, "baccarat") == 0)
+        for (uint32_t s = 0; s < 3; s++)
+            if (zbc_baccarat_multiplier(s) > m)
+                m = zbc_baccarat_multiplier(s);
+    if (strcmp(game, "blitz") == 0)
+        for (uint32_t k = ZBC_BLITZ_CARDS_MIN; k <= ZBC_BLITZ_CARDS_MAX; k++)
+            if (zbc_blitz_multiplier(k) > m)
+                m = zbc_blitz_multiplier(k);
+    return m;
+}
+
+static void bet_max_text(char out[32], const char *game)
+{
+    uint64_t m = bet_max(game);
+    if (m == 0)
+        snprintf(out, 32, "the target");
+    else if (m % 100 == 0)
+        snprintf(out, 32, "%" PRIu64 ".%02" PRIu64 "x", m / ZBC_FAIR_ONE,
+                 m % ZBC_FAIR_ONE / 100);
+    else
+        snprintf(out, 32, "%" PRIu64 ".%04" PRIu64 "x", m / ZBC_FAIR_ONE, m % ZBC_FAIR_ONE);
+}
+
+char *zbc_help_bets(const char *game)
+{
+    struct zbc_textbuf b = {0};
+    char mx[32];
+    for (size_t i = 0; game != NULL && i < N_BETS; i++)
+        if (strcmp(BETS[i].game, game) == 0) {
+            bet_max_text(mx, BETS[i].game);
+            zbc_textbuf_add(&b,
+                "usage: zbc bet %s %s --stake AMOUNT [--client-seed S] [--wait]\n"
+                "%s.\nmaximum multiplier: %s (stake included)\nexample: %s\n"
+                "Settled by the next block from its seed, your client seed and the bet id;\n"
+                "zbc verify ID recomputes it (docs/games.md).\n",
+                BETS[i].game, BETS[i].words, BETS[i].params, mx, BETS[i].example);
+            return zbc_textbuf_take(&b);
+        }
+    zbc_textbuf_add(&b,
+        "usage: zbc bet GAME ... --stake AMOUNT [--client-seed S] [--wait]\n"
+        "A solo bet against the apps fund (CreateApp with one seat), settled by the next block\n"
+        "from its seed and your client seed (default: 16 random hex characters); --wait\n"
+        "prints the outcome recomputed from that seed, in words and pictures.  A bet whose\n"
+        "maximum return exceeds 1 %% of the apps fund is refused.  zbc bet GAME --help.\n"
+        "\n"
+        "game      words                             max multiplier\n");
+    for (size_t i = 0; i < N_BETS; i++) {
+        bet_max_text(mx, BETS[i].game);
+        zbc_textbuf_add(&b, "  %-8s %-33s %s\n", BETS[i].game, BETS[i].words, mx);
+    }
+    zbc_textbuf_add(&b, "\nexamples:\n");
+    for (size_t i = 0; i < N_BETS; i++)
+        zbc_textbuf_add(&b, "  %s\n", BETS[i].example);
     return zbc_textbuf_take(&b);
 }
 
@@ -194,7 +313,8 @@ static const char summary[] =
     "  send <recipient> <amount>          send ZBC to an address or a wallet key name\n"
     "  history [ADDRESS|NAME]             transactions and app events, newest first\n"
     "  app create|join|move|show|list|watch|resign|claim-timeout   games\n"
-    "  bet dice|coin|roulette|limbo       solo bets against the apps fund\n"
+    "  bet GAME ...                       solo bets: dice coin roulette limbo plinko\n"
+    "                                     keno wheel baccarat blitz\n"
     "  verify <app-id>                    recompute rolls, draws, bets and payouts\n"
     "  bot --games G1,G2 [--max-stake A]  a machine opponent playing the key's seats\n"
     "  tx status|show|prepare|submit      transactions by hash; foreign signers\n"
@@ -324,17 +444,6 @@ static const struct topic TOPICS[] = {
     {"app", "claim",
      "usage: zbc app claim [SEED|-] <app-id>\n"
      "The raw form of claim-timeout (ClaimAppTimeout, type 28).\n"},
-    {"bet", NULL,
-     "usage: zbc bet dice under|over PCT | coin heads|tails | roulette KIND [N] | limbo X\n"
-     "               --stake AMOUNT [--client-seed S] [--wait]\n"
-     "A solo bet against the apps fund (CreateApp with one seat), settled by the next block\n"
-     "from its seed and your client seed (zbc verify ID recomputes it).\n"
-     "  dice under|over PCT     PCT 0.01-99.99 (two decimals)\n"
-     "  coin heads|tails\n"
-     "  roulette red|black|odd|even|low|high, straight N (0-36), dozen N, column N (1-3)\n"
-     "  limbo X                 a multiplier of at least 1.01\n"
-     "examples: zbc bet dice under 49.5 --stake 1ZBC --wait\n"
-     "          zbc bet roulette straight 17 --stake 0.1ZBC\n"},
     {"verify", NULL,
      "usage: zbc verify <app-id>\n"
      "Recomputes an app's draws, rolls, bet and payouts from chain data; exit 10 on a\n"
@@ -379,6 +488,25 @@ int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *
         fputs(summary, fp);
         return 1;
     }
+    if (strcmp(topic[0], "bet") == 0) {
+        const char *games[N_BETS];
+        for (size_t i = 0; i < N_BETS; i++)
+            games[i] = BETS[i].game;
+        /* zbc bet GAME ... --help: the game's text; the words past it are its arguments */
+        if (n >= 2) {
+            bool known = false;
+            for (size_t i = 0; i < N_BETS; i++)
+                known = known || strcmp(games[i], topic[1]) == 0;
+            if (!known)
+                return zbc_fail_unknown(f, "bet", topic[1], games, N_BETS);
+        }
+        char *t = zbc_help_bets(n >= 2 ? topic[1] : NULL);
+        if (t == NULL)
+            return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
+        fputs(t, fp);
+        free(t);
+        return 1;
+    }
     const struct topic *cmd = NULL;
     for (size_t i = 0; i < sizeof TOPICS / sizeof TOPICS[0]; i++)
         if (TOPICS[i].sub == NULL && strcmp(TOPICS[i].cmd, topic[0]) == 0)
@@ -394,8 +522,8 @@ int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *
         free(g);
         return 1;
     }
-    /* bet's kinds and arguments past a sub-command share their command's text */
-    if (n >= 2 && strcmp(topic[0], "bet") != 0) {
+    /* arguments past a sub-command share their command's text */
+    if (n >= 2) {
         const char *subs[16];
         size_t ns = 0;
         for (size_t i = 0; i < sizeof TOPICS / sizeof TOPICS[0]; i++)

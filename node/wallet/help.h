@@ -34,6 +34,12 @@ ZBC_WUR int zbc_help_print(FILE *fp, int n, const char *const *topic,
  * Returns a malloc'ed text (NULL when out of memory). */
 char *zbc_help_games(void);
 
+/* `zbc bet --help` (game NULL): every solo bet with its words, maximum multiplier and an
+ * example; `zbc bet GAME --help`: that game's words, what they mean, its maximum
+ * multiplier and an example (NULL also for an unknown game's list).  malloc'ed text, NULL
+ * when out of memory. */
+char *zbc_help_bets(const char *game);
+
 /* The notation example of a game name (the wallet's table in help.c; a
  * unit test checks every registered engine has one), or NULL. */
 const char *zbc_help_game_example(const char *game);

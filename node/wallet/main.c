@@ -61,15 +61,8 @@ static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail 
         return app_dispatch(o, argc, argv, result, f);
     if (strcmp(cmd, "tx") == 0)
         return zbc_cmd_tx(o, argc, argv, result, f);
-    if (strcmp(cmd, "bet") == 0) {
-        static const char *const bets[] = {"dice", "coin", "roulette", "limbo"};
-        bool known = argc == 0;
-        for (size_t i = 0; argc > 0 && i < sizeof bets / sizeof bets[0]; i++)
-            known = known || strcmp(argv[0], bets[i]) == 0;
-        if (!known)
-            return zbc_fail_unknown(f, "bet", argv[0], bets, sizeof bets / sizeof bets[0]);
+    if (strcmp(cmd, "bet") == 0) /* unknown games: zbc_bet_args, with did-you-mean */
         return zbc_cmd_bet(o, argc, argv, result, f);
-    }
     if (strcmp(cmd, "verify") == 0)
         return zbc_cmd_verify(o, argc, argv, result, f);
     return zbc_fail_unknown(f, "command", cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0]);

@@ -55,6 +55,7 @@ static const struct spec specs[] = {
     {"--params", STR, F(params)},
     {"--board", STR, F(board)},
     {"--client-seed", STR, F(client_seed)},
+    {"--risk", STR, F(risk)},
     {"--game", STR, F(game)},
     {"--status", STR, F(status)},
     {"--open", FLAG, F(open_only)},

@@ -49,6 +49,7 @@ struct zbc_opts {
     const char *params;           /* app create GAME: k=v words or hex */
     const char *board;            /* app create battleship: ship cells */
     const char *client_seed;      /* bet */
+    const char *risk;             /* bet keno --risk classic|high */
     const char *game;             /* app list */
     const char *status;           /* app list */
     int open_only;                /* app list --open */

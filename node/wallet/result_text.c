@@ -7,9 +7,11 @@
 
 #include "apps/engine.h"
 #include "apps/fair.h"
+#include "apps/fair_pay.h"
 #include "apps/notation.h"
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
+#include "node/wallet/bet_pictures.h"
 
 #define SEATS_MAX 255
 
@@ -311,6 +313,7 @@ int zbc_bet_text(const json_t *app, char *out, size_t cap)
         !zbc_bet_parse(&bet, (uint8_t)ty, params, plen, &err))
         return -1;
     uint32_t v = (uint32_t)json_integer_value(value_j);
+    char m[24];
     switch (bet.game) {
     case ZBC_BET_DICE:
         zbc_text_printf(&t, "rolled %u.%02u (%s %u.%02u)", v / 100, v % 100,
@@ -335,18 +338,28 @@ int zbc_bet_text(const json_t *app, char *out, size_t cap)
                         bet.target32 / 100, bet.target32 % 100);
         break;
     case ZBC_BET_PLINKO:
-        zbc_text_printf(&t, "slot %u of %u rows", v & 0xffu, bet.rows);
+        /* the node's summary value: slot | path << 8 (docs/games.md, bet_settle) */
+        zbc_text_printf(&t, "path ");
+        for (unsigned r = 0; r < bet.rows && r < 24; r++)
+            zbc_text_printf(&t, "%c", (v >> (8 + r)) & 1u ? 'R' : 'L');
+        zbc_multiplier_text(m, zbc_plinko_multiplier(bet.rows, bet.risk, v & 0xffu));
+        zbc_text_printf(&t, ", slot %u (0-%u): %s", v & 0xffu, bet.rows, m);
         break;
     case ZBC_BET_KENO:
-        zbc_text_printf(&t, "%u hits of %u picks", v, bet.n_picks);
+        zbc_multiplier_text(m, zbc_keno_multiplier(bet.risk, bet.n_picks, v));
+        zbc_text_printf(&t, "%u hits of %u picks: %s", v, bet.n_picks, m);
         break;
     case ZBC_BET_WHEEL:
-        zbc_text_printf(&t, "segment %u of %u", v, bet.segments);
+        zbc_multiplier_text(m, zbc_wheel_multiplier(bet.segments, bet.risk, v));
+        zbc_text_printf(&t, "segment %u of %u: %s", v, bet.segments, m);
         break;
-    case ZBC_BET_BACCARAT:
-        zbc_text_printf(&t, "player %u, banker %u (bet on %s)", v & 0xffu, (v >> 8) & 0xffu,
+    case ZBC_BET_BACCARAT: {
+        unsigned pt = v & 0xffu, bt = (v >> 8) & 0xffu;
+        zbc_text_printf(&t, "player %u, banker %u: %s (bet on %s)", pt, bt,
+                        pt > bt ? "player wins" : bt > pt ? "banker wins" : "tie",
                         bet.side == 0 ? "player" : bet.side == 1 ? "banker" : "tie");
         break;
+    }
     case ZBC_BET_BLITZ:
         zbc_text_printf(&t, "%u different cards of %u", v, bet.cards);
         break;

@@ -47,7 +47,12 @@ bool zbc_app_rolls_d6(const json_t *app);
 /* A settled solo bet (the app view with its "bet_settle" history entry,
  * params read from "params_hex"): "rolled 2.71 (under 49.50): win, paid 2
  * ZBC", "flipped tails (heads): loss", "pocket 17 black (red): loss",
- * "result 1.93x (target 2x): loss".  -1 while not settled. */
+ * "result 1.93x (target 2x): loss"; the catalogue bets from the node's summary
+ * value with the table's multiplier: "path LRRLRRLL, slot 4 (0-8): 0.5982x: no
+ * profit, returned 0.59 ZBC", "3 hits of 5 picks: 7.9995x: win, paid 7.99 ZBC",
+ * "segment 7 of 10: 1.20x: …", "player 7, banker 5: player wins (bet on player): …",
+ * "4 different cards of 4: …" (the cards and squares themselves need the seed:
+ * bet_pictures.h).  -1 while not settled. */
 int zbc_bet_text(const json_t *app, char *out, size_t cap);
 
 /* The clock: "deadline block 264 (in 16 blocks, ≈ 16 s)", "deadline

@@ -149,6 +149,53 @@ static void test_topics(void)
 }
 
 /* The text buffer never overflows, whatever it is given. */
+/* zbc bet --help and zbc bet GAME --help: every game with its words, the maximum
+ * multiplier computed from the payout tables, an example; unknown games suggested. */
+static void test_bets(void)
+{
+    char *t = zbc_help_bets(NULL);
+    CHECK(t != NULL);
+    static const char *const lines[] = {
+        "  dice     under|over PCT                    9900.99x\n",
+        "  coin     heads|tails                       1.98x\n",
+        "  roulette KIND [N]                          36.00x\n",
+        "  limbo    X                                 the target\n",
+        "  plinko   ROWS low|medium|high              95.85x\n",
+        "  keno     N1,N2,... [--risk classic|high]   10000.00x\n",
+        "  wheel    SEGMENTS low|medium|high          49.50x\n",
+        "  baccarat player|banker|tie                 10.3745x\n",
+        "  blitz    K                                 13.0489x\n",
+        "  zbc bet plinko 12 medium --stake 1ZBC --wait\n",
+        "  zbc bet keno 3,17,22,40 --risk high --stake 1ZBC\n",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        CHECK(t != NULL && strstr(t, lines[i]) != NULL);
+        if (t != NULL && strstr(t, lines[i]) == NULL)
+            fprintf(stderr, "zbc bet --help lacks: %s", lines[i]);
+    }
+    free(t);
+    static const char *const games[] = {"dice", "coin", "roulette", "limbo", "plinko",
+                                        "keno", "wheel", "baccarat", "blitz"};
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++) {
+        const char *topic[] = {"bet", games[i], "12"}; /* arguments after the game */
+        int ok;
+        struct zbc_wfail f = {0};
+        t = help_of(3, topic, &ok, &f);
+        char want[64];
+        snprintf(want, sizeof want, "usage: zbc bet %s ", games[i]);
+        CHECK(ok && t != NULL && strstr(t, want) == t && strstr(t, "maximum multiplier: ") &&
+              strstr(t, "example: zbc bet ") != NULL);
+        free(t);
+    }
+    const char *bad[] = {"bet", "whell"};
+    int ok;
+    struct zbc_wfail f = {0};
+    t = help_of(2, bad, &ok, &f);
+    CHECK(!ok && strstr(f.err.msg, "unknown bet 'whell' (did you mean wheel?)") != NULL);
+    free(t);
+    zbc_wfail_clear(&f);
+}
+
 static void test_textbuf(void)
 {
     struct zbc_textbuf b = {0};
@@ -177,5 +224,6 @@ int main(void)
     TEST_RUN(test_suggest);
     TEST_RUN(test_games);
     TEST_RUN(test_topics);
+    TEST_RUN(test_bets);
     return test_summary("wallet_help");
 }

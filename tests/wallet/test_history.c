@@ -75,6 +75,14 @@ static void test_lines(void)
     line_of(l, sizeof l, "{\"kind\":\"bet_settle\",\"from\":\"" ME "\",\"amount\":200000000,"
             "\"ref\":8,\"data\":\"010000005613000001\",\"height\":13}", NULL);
     CHECK_EQ_STR(l, "     13  -  bet 8 settled: win, value 4950, returned 2 ZBC");
+    /* a catalogue bet, its game known from the account's apps: the value in words */
+    line_of(l, sizeof l, "{\"kind\":\"bet_settle\",\"from\":\"" ME "\",\"amount\":33000000,"
+            "\"ref\":9,\"data\":\"0100000007a1000000\",\"height\":14}", "plinko");
+    CHECK_EQ_STR(l, "     14  -  plinko bet 9 settled: loss, slot 7, returned 0.33 ZBC");
+    line_of(l, sizeof l, "{\"kind\":\"bet_settle\",\"from\":\"" ME "\",\"amount\":0,"
+            "\"ref\":10,\"data\":\"010000000709030000\",\"height\":15}", "baccarat");
+    CHECK_EQ_STR(l, "     15  -  baccarat bet 10 settled: loss, player 7, banker 9, returned 0 "
+                    "ZBC");
     line_of(l, sizeof l, "{\"kind\":\"app_end\",\"amount\":0,\"ref\":5,\"seat\":1,"
             "\"reason\":\"resign\",\"height\":11}", NULL);
     CHECK_EQ_STR(l, "     11  -  app 5 ended: resign, winner seat 1");
