@@ -390,6 +390,16 @@ void zbc_web_serve(const struct zbc_web *w, struct evhttp_request *req,
         return;
     }
     size_t n = (size_t)st.st_size;
+    evhttp_add_header(h, "Content-Type", zbc_web_content_type(rel));
+    if (m == EVHTTP_REQ_HEAD) {
+        /* evhttp would send a body given one: the length alone */
+        char len[32];
+        snprintf(len, sizeof len, "%zu", n);
+        evhttp_add_header(h, "Content-Length", len);
+        close(fd);
+        evhttp_send_reply(req, 200, "OK", NULL);
+        return;
+    }
     char *data = malloc(n > 0 ? n : 1);
     if (data == NULL || !read_all(fd, data, n)) {
         close(fd);
@@ -407,7 +417,6 @@ void zbc_web_serve(const struct zbc_web *w, struct evhttp_request *req,
         return;
     }
     free(data);
-    evhttp_add_header(h, "Content-Type", zbc_web_content_type(rel));
     evhttp_send_reply(req, 200, "OK", buf);
     evbuffer_free(buf);
 }
