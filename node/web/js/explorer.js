@@ -191,12 +191,17 @@ export async function app(id) {
 }
 
 // Search (docs/web.md §3): "app N" → app; digits → the block at that
-// height, or the app with that id above the tip; 64 hex → a transaction,
-// else a block among the latest 256, else a ZooBC account key; any other
-// text → an account address.  Resolves to a route.
+// height, or the app with that id above the tip; 64 hex → a block or a
+// transaction among the latest 256 blocks (read from the blocks, so no
+// request is expected to miss), else a transaction the node knows, else a
+// ZooBC account key; any other text → an account address.  Resolves to a
+// route.
+const SCAN = 256;
+const BATCH = 16;
+
 export async function search(text, info) {
   const q = text.trim();
-  let m = /^app\s*#?\s*(\d+)$/i.exec(q);
+  const m = /^app\s*#?\s*(\d+)$/i.exec(q);
   if (m) return '#/app/' + m[1];
   if (/^\d+$/.test(q)) {
     if (q.length <= 10 && Number(q) <= info.height) return '#/block/' + q;
@@ -204,13 +209,15 @@ export async function search(text, info) {
   }
   if (/^[0-9a-fA-F]{64}$/.test(q)) {
     const hex = q.toLowerCase();
-    if (await find('transactions/' + hex)) return '#/tx/' + hex;
-    for (let n = info.height; n >= 1 && n > info.height - 256; n -= 16) {
+    for (let n = info.height; n >= 1 && n > info.height - SCAN; n -= BATCH) {
       const batch = [];
-      for (let k = n; k > n - 16 && k >= 1; k--) batch.push(get('blocks/' + k));
-      const found = (await Promise.all(batch)).find((b) => b.hash === hex);
-      if (found) return '#/block/' + found.height;
+      for (let k = n; k > n - BATCH && k >= 1; k--) batch.push(get('blocks/' + k));
+      for (const b of await Promise.all(batch)) {
+        if (b.hash === hex) return '#/block/' + b.height;
+        if (b.transactions.includes(hex)) return '#/tx/' + hex;
+      }
     }
+    if (await find('transactions/' + hex)) return '#/tx/' + hex;
     return '#/account/' + hex;
   }
   return '#/account/' + enc(q);

@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""The browser client's explorer in headless Chromium (docs/web.md §5):
+Debian's chromium and chromium-driver driven by python3-selenium against a
+real zbcd (automine devnet: one validator, 5-ms blocks, blocks mined on
+request).
+
+- the home page lists the latest blocks and the head; mining two blocks
+  updates both without a reload;
+- a transfer's page says "applied", with its amount in ZBC, sender and
+  recipient; the block page lists it; search by height, by block hash, by
+  transaction hash, by address and by app id each lands on its page;
+- the account page shows the balance in ZBC and the transfer in its
+  history; the apps list filters by game and state, the app page shows its
+  players;
+- every console message at SEVERE (a JavaScript error, a failed request)
+  fails the test; a screenshot of each page is saved under
+  BUILD/web-artefacts/.
+
+"SKIP: no chromium" only when /usr/bin/chromium or chromedriver or
+selenium is missing (scripts/deps installs them)."""
+import os
+import shutil
+import sys
+import time
+
+import genesis as genesis_mod
+from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true, wait_until
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+FEE = 2000000
+PAGE_S = 15  # what one page may take to show on the shared 2-core machine
+
+
+def load_selenium():
+    """Debian's python3-selenium lives in the system's dist-packages, which
+    another Python (pyenv) does not search."""
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        sys.path.append("/usr/lib/python3/dist-packages")
+        try:
+            import selenium  # noqa: F401
+        except ImportError:
+            return None
+    from selenium import webdriver
+    return webdriver
+
+
+class WebExplorer(ZbcTest):
+    def token(self, node):
+        with open(os.path.join(node.datadir, "api.token")) as f:
+            return f.read().strip()
+
+    def mine(self, node, n):
+        st, j = node.request("POST", "/api/v1/admin/mine", '{"blocks": %d}' % n,
+                             headers={"X-ZBC-Token": self.token(node)}, timeout=60)
+        assert_equal(st, 200, "admin/mine: %r" % j)
+
+    def browser(self, webdriver):
+        from selenium.webdriver.chrome.service import Service
+        opts = webdriver.ChromeOptions()
+        opts.binary_location = CHROMIUM
+        for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                  "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
+            opts.add_argument(a)
+        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+        svc = Service(executable_path=CHROMEDRIVER,
+                      log_path=os.path.join(self.tmpdir, "chromedriver.log"))
+        return webdriver.Chrome(service=svc, options=opts)
+
+    def console_errors(self, d, where):
+        """Fails on any SEVERE console entry since the last call."""
+        bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        if bad:
+            raise TestFailure("console errors on %s:\n%s" % (where, "\n".join(e["message"] for e in bad)))
+
+    def shot(self, d, name):
+        path = os.path.join(self.artefacts, name + ".png")
+        d.save_screenshot(path)
+        self.log("screenshot %s" % path)
+
+    def q(self, d, css):
+        return d.find_elements("css selector", css)
+
+    def text(self, d, css):
+        els = self.q(d, css)
+        return els[0].text if els else None
+
+    def wait_view(self, d, route, contains, what):
+        """Waits until #view shows route and its text contains `contains`."""
+        def shown():
+            v = self.q(d, "#view")
+            if not v or v[0].get_attribute("data-route") != route:
+                return None
+            t = v[0].text
+            return t if contains in t else None
+        return wait_until(shown, PAGE_S, what, interval=0.1)
+
+    def search(self, d, text, route, contains):
+        box = self.q(d, "#search-input")[0]
+        box.clear()
+        box.send_keys(text)
+        self.q(d, "#search button")[0].click()
+        return self.wait_view(d, route, contains, "search %r -> %s" % (text, route))
+
+    def run_test(self):
+        webdriver = load_selenium()
+        missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
+        if webdriver is None or missing:
+            print("SKIP: no chromium (%s missing; scripts/deps installs chromium, chromium-driver "
+                  "and python3-selenium)" % ", ".join(missing or ["selenium"]))
+            return
+        self.artefacts = os.path.join(os.path.abspath(self.args.build), "web-artefacts")
+        shutil.rmtree(self.artefacts, ignore_errors=True)
+        os.makedirs(self.artefacts)
+
+        alice = self.wallet_key("alice")
+        bob = self.wallet_key("bob")
+        fund = self.wallet_key("apps-fund")
+        node = self.add_node()
+        key = node.init()
+        g = genesis_mod.make_genesis([key], fund, [(alice, 1000 * ZBC), (bob, 1000 * ZBC)],
+                                     block_time_ms=5, smith_delay_ms=5)
+        self.genesis_path = os.path.join(self.tmpdir, "genesis.json")
+        genesis_mod.write_genesis(self.genesis_path, g)
+        node.start(self.genesis_path, extra=["--automine"])
+        self.mine(node, 3)
+        r = self.zbc("send", "--from", "alice", bob, "1.5ZBC", "--fee", FEE, "--wait")
+        tx = r["transaction_hash"]
+        st = self.wait_confirmed(tx)
+        tx_height = st["block_height"]
+        r = self.zbc("app", "create", "tictactoe", "--stake", "2ZBC", "--from", "alice", "--fee", FEE,
+                     "--wait")
+        app_id = str(r["app_id"])
+        tip = node.height()
+        self.log("chain: transfer in block %d, app %s, tip %d" % (tx_height, app_id, tip))
+
+        d = self.browser(webdriver)
+        try:
+            self.explore(d, node, tx, tx_height, app_id, alice, bob)
+        finally:
+            d.quit()
+
+    def explore(self, d, node, tx, tx_height, app_id, alice, bob):
+        t0 = time.monotonic()
+        d.get(node.api_url + "/")
+        tip = node.height()
+        self.wait_view(d, "", "Latest blocks", "the home page")
+        wait_until(lambda: self.text(d, "#head-height") == str(tip), PAGE_S, "the head's height")
+        first = self.text(d, "#view tbody tr td")
+        assert_equal(first, str(tip), "the newest block heads the list")
+        rows = self.q(d, "#view tbody tr")
+        assert_equal(len(rows), min(tip, 15), "latest blocks listed")
+        self.log("home page in %.2f s" % (time.monotonic() - t0))
+        self.console_errors(d, "the home page")
+        self.shot(d, "explorer-home")
+
+        # live: two more blocks show up without a reload
+        marker = d.execute_script("window.__noReload = 1; return window.__noReload;")
+        assert_equal(marker, 1, "page marker set")
+        self.mine(node, 2)
+        wait_until(lambda: self.text(d, "#head-height") == str(tip + 2), PAGE_S, "the head follows the chain")
+        wait_until(lambda: self.text(d, "#view tbody tr td") == str(tip + 2), PAGE_S,
+                   "the block list follows the chain")
+        assert_equal(d.execute_script("return window.__noReload;"), 1, "no reload happened")
+        self.console_errors(d, "the live update")
+
+        # the transfer
+        d.get(node.api_url + "/#/tx/" + tx)
+        t = self.wait_view(d, "tx", "applied", "the transaction page")
+        assert_equal(self.text(d, "[data-field=applied]"), "applied", "the transfer applied")
+        for want in ("SendZBC", "1.5 ZBC", "0.02 ZBC", alice, bob, "block %d" % tx_height):
+            assert_true(want in t, "the transaction page shows %r:\n%s" % (want, t))
+        self.shot(d, "explorer-transaction")
+        self.console_errors(d, "the transaction page")
+
+        # search: height, block hash, transaction hash, address, app id
+        info = node.info()
+        _, blk = node.get("/api/v1/blocks/%d" % tx_height)
+        t = self.search(d, str(tx_height), "block", "Block %d" % tx_height)
+        assert_equal(len(self.q(d, '#view a[href="#/tx/%s"]' % tx)), 1, "the block links the transfer")
+        assert_true("%s sent 1.5 ZBC to %s" % (alice, bob) in t, "the transfer event in words:\n%s" % t)
+        self.shot(d, "explorer-block")
+        self.search(d, blk["hash"], "block", "Block %d" % tx_height)
+        self.search(d, tx.upper(), "tx", "applied")
+        t = self.search(d, bob, "account", "History")
+        _, acct = node.get("/api/v1/accounts/" + bob)
+        assert_equal(acct["balance"], 1000 * ZBC + 150000000, "bob's balance")
+        assert_equal(self.text(d, "[data-field=balance]"), "1001.5 ZBC", "bob's balance in ZBC")
+        assert_true("%s sent 1.5 ZBC to %s" % (alice, bob) in t, "bob's history has the transfer:\n%s" % t)
+        self.shot(d, "explorer-account")
+        t = self.search(d, "app " + app_id, "app", "App %s: tictactoe" % app_id)
+        assert_true(alice in t and "open" in t, "the app's players and state:\n%s" % t)
+        t = self.search(d, app_id, "app", "App %s" % app_id)
+        assert_true(info["height"] < int(app_id), "an app id above the tip is an app")
+        self.console_errors(d, "the searches")
+
+        # the apps list and its filters
+        d.get(node.api_url + "/#/apps?type=tictactoe")
+        t = self.wait_view(d, "apps", app_id, "the apps list")
+        self.shot(d, "explorer-apps")
+        d.get(node.api_url + "/#/apps?status=finished")
+        self.wait_view(d, "apps", "no app matches", "the finished filter")
+        d.get(node.api_url + "/#/apps")
+        self.wait_view(d, "apps", app_id, "the unfiltered list")
+        sel = self.q(d, "#app-filters select[name=status]")[0]
+        from selenium.webdriver.support.ui import Select
+        Select(sel).select_by_value("open")
+        who = self.q(d, "#app-filters input[name=player]")[0]
+        who.send_keys(alice)
+        self.q(d, "#app-filters button")[0].click()
+        wait_until(lambda: "status=open" in d.current_url and "player=" in d.current_url, PAGE_S,
+                   "the filter form sets the route")
+        self.wait_view(d, "apps", app_id, "alice's open apps")
+        d.get(node.api_url + "/#/apps?player=" + bob)
+        self.wait_view(d, "apps", "no app matches", "bob has no app")
+        # a refusal from the node is shown as its sentence, not a crash
+        d.get(node.api_url + "/#/apps?type=nosuchgame")
+        self.wait_view(d, "apps", "type must be a known app type code or game name",
+                       "the node's refusal in the page")
+        bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        assert_true(len(bad) == 1 and "400" in bad[0]["message"],
+                    "the refused request is the one console error: %r" % bad)
+        self.console_errors(d, "the apps pages")
+        self.log("explorer checked in %.1f s" % (time.monotonic() - t0))
+
+
+if __name__ == "__main__":
+    WebExplorer().main()
