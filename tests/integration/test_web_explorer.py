@@ -12,12 +12,18 @@ request).
 - the account page shows the balance in ZBC and the transfer in its
   history; the apps list filters by game and state, the app page shows its
   players;
+- the page's SendZBC signing (node/web/js/tx.js: @noble SHA3 and Ed25519)
+  reproduces every SendZBC vector of tests/vectors/zoobc byte for byte
+  (unsigned bytes, digest, signature, hash; escrow vectors aside: the page
+  builds none), equals the wallet's `zbc send --offline` bytes for a live
+  transfer, and that transfer, posted by the page, is applied;
 - every console message at SEVERE (a JavaScript error, a failed request)
   fails the test; a screenshot of each page is saved under
   BUILD/web-artefacts/.
 
 "SKIP: no chromium" only when /usr/bin/chromium or chromedriver or
 selenium is missing (scripts/deps installs them)."""
+import json
 import os
 import shutil
 import sys
@@ -29,6 +35,22 @@ from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true, wait
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
 FEE = 2000000
+VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "zoobc")
+SEED = "51bae95d58f32304a5c9d894819989a4fb04da6115d9a43612a026e7a5dd5d96"
+SIGN_JS = """
+const done = arguments[arguments.length - 1];
+const args = arguments[0];
+import('/js/tx.js').then((m) => done(args.map((v) => {
+  try { return m.signSendZbc(v); } catch (e) { return {error: String(e)}; }
+}))).catch((e) => done({error: String(e)}));
+"""
+POST_JS = """
+const done = arguments[arguments.length - 1];
+fetch('/api/v1/transactions', {method: 'POST', headers: {'Content-Type': 'application/json'},
+  body: JSON.stringify({transaction_bytes: arguments[0]})})
+  .then((r) => r.json().then((j) => done([r.status, j])))
+  .catch((e) => done([0, String(e)]));
+"""
 PAGE_S = 15  # what one page may take to show on the shared 2-core machine
 
 
@@ -224,6 +246,67 @@ class WebExplorer(ZbcTest):
                     "the refused request is the one console error: %r" % bad)
         self.console_errors(d, "the apps pages")
         self.log("explorer checked in %.1f s" % (time.monotonic() - t0))
+        self.signing(d, node, bob)
+
+    def vectors(self):
+        """The SendZBC vectors as the page takes them (amounts and fees as
+        decimal strings: JSON numbers past 2^53 would lose digits)."""
+        out = []
+        for name in ("transactions.json", "transactions-all.json"):
+            with open(os.path.join(VECTORS, name)) as f:
+                for v in json.load(f)["vectors"]:
+                    if v["type"] != 1 or v["escrow"] is not None:
+                        continue
+                    out.append(({"seedHex": v["key"], "genesisHex": v["genesis"],
+                                 "recipient": v["params"]["recipient"], "amount": str(v["params"]["amount"]),
+                                 "fee": str(v["fee"]), "timestamp": str(v["timestamp"]),
+                                 "message": v["message"] or "",
+                                 "version": v["expected"]["signing_version"]}, v))
+        return out
+
+    def signing(self, d, node, bob):
+        d.set_script_timeout(PAGE_S)
+        cases = self.vectors()
+        assert_true(len(cases) >= 10, "SendZBC vectors found: %d" % len(cases))
+        got = d.execute_async_script(SIGN_JS, [c for c, _ in cases])
+        assert_true(isinstance(got, list), "the page's signer: %r" % got)
+        for (c, v), r in zip(cases, got):
+            e = v["expected"]
+            for k in ("unsigned_bytes", "digest", "signature", "transaction_bytes", "transaction_hash"):
+                assert_equal(r.get(k), e[k], "%s: the page's %s" % (v["name"], k))
+        self.log("the page reproduced %d SendZBC vectors byte for byte" % len(cases))
+        # a live transfer: the wallet's bytes, then the page's for the same fields
+        gh = node.info()["genesis_hash"].lower()
+        w = self.zbc("send", SEED, bob, "2.25ZBC", "--offline", "--genesis", gh, "--fee", FEE,
+                     "--message", "from the page", node=False)
+        raw = bytes.fromhex(w["transaction_bytes"])
+        ts = int.from_bytes(raw[5:13], "little", signed=True)
+        page = d.execute_async_script(SIGN_JS, [{"seedHex": SEED, "genesisHex": gh, "recipient": bob,
+                                                  "amount": "225000000", "fee": str(FEE), "timestamp": str(ts),
+                                                  "message": "from the page"}])[0]
+        assert_equal(page.get("transaction_bytes"), w["transaction_bytes"], "the page's bytes = the wallet's")
+        assert_equal(page.get("transaction_hash"), w["transaction_hash"], "the page's hash = the wallet's")
+        # the sender is not funded: the node refuses it with its sentence, at 400
+        st, j = d.execute_async_script(POST_JS, page["transaction_bytes"])
+        assert_equal(st, 400, "an unfunded sender's transfer: %r" % j)
+        assert_true("insufficient balance" in j.get("error", ""), "the refusal: %r" % j)
+        bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        assert_true(len(bad) == 1 and "400" in bad[0]["message"],
+                    "the refused POST is the one console error: %r" % bad)
+        self.zbc("send", "--from", "alice", page["sender"], "10ZBC", "--fee", FEE, "--wait")
+        w = self.zbc("send", SEED, bob, "2.25ZBC", "--offline", "--genesis", gh, "--fee", FEE, node=False)
+        raw = bytes.fromhex(w["transaction_bytes"])
+        ts = int.from_bytes(raw[5:13], "little", signed=True)
+        page = d.execute_async_script(SIGN_JS, [{"seedHex": SEED, "genesisHex": gh, "recipient": bob,
+                                                  "amount": "225000000", "fee": str(FEE),
+                                                  "timestamp": str(ts)}])[0]
+        assert_equal(page.get("transaction_bytes"), w["transaction_bytes"], "the page's bytes = the wallet's")
+        st, j = d.execute_async_script(POST_JS, page["transaction_bytes"])
+        assert_equal((st, j.get("transaction_hash")), (202, page["transaction_hash"]), "the page's POST: %r" % j)
+        self.wait_confirmed(page["transaction_hash"])
+        d.get(node.api_url + "/#/tx/" + page["transaction_hash"])
+        self.wait_view(d, "tx", "applied", "the page's own transfer, applied")
+        self.console_errors(d, "the signing checks")
 
 
 if __name__ == "__main__":
