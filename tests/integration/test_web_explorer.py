@@ -17,6 +17,10 @@ request).
   (unsigned bytes, digest, signature, hash; escrow vectors aside: the page
   builds none), equals the wallet's `zbc send --offline` bytes for a live
   transfer, and that transfer, posted by the page, is applied;
+- a tic-tac-toe game: the app page draws the board as SVG, one mark per
+  square with data-square/data-piece as the engine's view says, the empty
+  squares highlighted as legal moves; a move made by the wallet appears on
+  the open page from the app's event stream, with no reload;
 - every console message at SEVERE (a JavaScript error, a failed request)
   fails the test; a screenshot of each page is saved under
   BUILD/web-artefacts/.
@@ -247,6 +251,49 @@ class WebExplorer(ZbcTest):
         self.console_errors(d, "the apps pages")
         self.log("explorer checked in %.1f s" % (time.monotonic() - t0))
         self.signing(d, node, bob)
+        self.board(d, node, app_id, {alice: "alice", bob: "bob"})
+
+    def marks(self, d):
+        """{square: piece} of the SVG board on the page."""
+        return {g.get_attribute("data-square"): g.get_attribute("data-piece")
+                for g in self.q(d, "svg.tictactoe g[data-piece]")}
+
+    def want_marks(self, app):
+        out = {}
+        for r, row in enumerate(app["view"]["rows"]):
+            for c, ch in enumerate(row):
+                if ch != ".":
+                    out["abc"[c] + str(r + 1)] = ch
+        return out
+
+    def mover(self, app, names):
+        seat = app["turn"]
+        return names[app["players"][seat]["address"]]
+
+    def board(self, d, node, app_id, names):
+        self.zbc("app", "join", app_id, "--from", "bob", "--fee", FEE, "--wait")
+        a = self.app_ready(app_id)
+        for cell in ("5", "1"):
+            self.zbc("app", "move", app_id, cell, "--from", self.mover(a, names), "--fee", FEE, "--wait")
+            a = self.app(app_id)
+        d.get(node.api_url + "/#/app/" + app_id)
+        self.wait_view(d, "app", "Board", "the app page with its board")
+        wait_until(lambda: self.marks(d) == self.want_marks(a), PAGE_S,
+                   "the SVG marks %r" % self.want_marks(a))
+        assert_equal(len(self.want_marks(a)), 2, "two marks on the board")
+        legal = sorted(r.get_attribute("data-square") for r in self.q(d, "svg.tictactoe rect.legal"))
+        want = sorted("abc"[(int(m) - 1) % 3] + str((int(m) - 1) // 3 + 1) for m in a["legal_moves"])
+        assert_equal((legal, len(legal)), (want, 7), "the legal squares highlighted")
+        d.execute_script("window.__noReload = 2;")
+        self.zbc("app", "move", app_id, "9", "--from", self.mover(a, names), "--fee", FEE, "--wait")
+        a = self.app(app_id)
+        assert_equal(len(self.want_marks(a)), 3, "three marks after the wallet's move")
+        wait_until(lambda: self.marks(d) == self.want_marks(a), PAGE_S,
+                   "the page follows the move from the event stream: %r" % self.want_marks(a))
+        assert_equal(d.execute_script("return window.__noReload;"), 2, "no reload happened")
+        assert_equal(self.marks(d).get("c3"), a["view"]["rows"][2][2], "the new mark on c3")
+        self.shot(d, "board-tictactoe")
+        self.console_errors(d, "the tic-tac-toe board")
 
     def vectors(self):
         """The SendZBC vectors as the page takes them (amounts and fees as

@@ -3,6 +3,7 @@
 import { get, find, enc } from './api.js';
 import { h, fields, table, link, short } from './dom.js';
 import { zbc, when, ago, resultText, eventText } from './words.js';
+import { boardFor } from './boards/index.js';
 
 const LATEST = 15;
 
@@ -164,6 +165,14 @@ export async function apps(params, go) {
   ];
 }
 
+// The game's SVG board when it has a module (docs/web.md §6), else the
+// engine's text board.
+function board(a) {
+  const svg = boardFor(a);
+  if (svg) return [h('h2', {}, 'Board'), svg];
+  return a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null;
+}
+
 export async function app(id) {
   const a = await get('apps/' + enc(id));
   const result = resultText(a);
@@ -184,7 +193,7 @@ export async function app(id) {
     ]),
     h('h2', {}, 'Players'),
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
-    a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null,
+    board(a),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
   ];

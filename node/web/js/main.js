@@ -8,6 +8,31 @@ import { when } from './words.js';
 const POLL_MS = 1000;
 let info = null;
 let rendering = 0;
+// The app page's event stream (docs/api.md §11): each event re-renders the
+// page, so a board moves with no reload; closed when the route changes.
+let stream = null;
+
+function follow(route) {
+  const key = route.name === 'app' ? route.arg : null;
+  if (stream && stream.key === key) return;
+  if (stream) stream.source.close();
+  stream = null;
+  if (key === null) return;
+  const source = new EventSource('/api/v1/apps/' + encodeURIComponent(key) + '/events');
+  let pending = false;
+  const again = () => {
+    if (pending) return;
+    pending = true;
+    setTimeout(() => { pending = false; render(); }, 50); // one render per burst
+  };
+  // every event kind an app stream carries (consensus/events.c)
+  for (const kind of ['app_create', 'app_join', 'app_leave', 'app_activate', 'app_move', 'app_pending',
+    'app_discard', 'app_keepalive', 'app_claim', 'app_resign', 'app_payout', 'app_rake', 'app_end',
+    'bet_settle', 'app_escrow', 'fee', 'transfer', 'noop']) {
+    source.addEventListener(kind, again);
+  }
+  stream = { key, source };
+}
 
 function go(route) {
   if (location.hash === route) render();
@@ -51,6 +76,7 @@ async function render() {
   const r = currentRoute();
   const view = document.getElementById('view');
   let content;
+  let failed = false;
   try {
     if (!info) info = await get('node/info');
     switch (r.name) {
@@ -64,9 +90,12 @@ async function render() {
     }
   } catch (e) {
     content = h('p', { class: 'error', role: 'alert' }, e.message);
+    failed = true;
   }
   if (ticket !== rendering) return; // a later navigation won
   view.replaceChildren(...[content].flat(Infinity).filter((x) => x));
+  if (!failed) follow(r);
+  else follow({ name: '' });
   view.dataset.route = r.name;
   view.dataset.height = info ? String(info.height) : '';
 }
