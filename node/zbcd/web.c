@@ -13,6 +13,7 @@
 #include <event2/buffer.h>
 #include <event2/keyvalq_struct.h>
 
+#include "crypto/hex.h"
 #include "node/zbcd/log.h"
 
 struct zbc_web {
@@ -21,17 +22,6 @@ struct zbc_web {
 };
 
 /* ---- request path → file name ---- */
-
-static int hex_val(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 static bool name_char(unsigned char c)
 {
@@ -123,14 +113,13 @@ int zbc_web_map_path(char *rel, size_t cap, int *status, const char *raw,
         }
         unsigned char c = (unsigned char)raw[i];
         if (c == '%') {
-            /* raw is NUL-terminated: a short escape fails on hi or lo */
-            int hi = hex_val(raw[i + 1]);
-            int lo = hi >= 0 ? hex_val(raw[i + 2]) : -1;
-            if (hi < 0 || lo < 0) {
+            uint8_t b = 0;
+            size_t n = 0;
+            if (i + 2 >= len || !zbc_hex_decode(&b, 1, &n, raw + i + 1, 2)) {
                 zbc_fail(err, "malformed percent-escape in the request path");
                 return refuse(status, 400, err);
             }
-            c = (unsigned char)(hi * 16 + lo);
+            c = b;
             i += 2;
             if (c == '/' || c == '\\') {
                 zbc_fail(err, "an encoded '/' or '\\' in the request path is "
