@@ -21,6 +21,11 @@ request).
   square with data-square/data-piece as the engine's view says, the empty
   squares highlighted as legal moves; a move made by the wallet appears on
   the open page from the app's event stream, with no reload;
+- the wallet page: a seed imported with a passphrase is stored encrypted
+  (localStorage holds no seed bytes), a reload locks it, a wrong
+  passphrase is refused with its sentence, the right one unlocks it, and a
+  transfer signed and sent from the page at the minimum fee is applied;
+  a key created in the page shows its seed once and its address;
 - every console message at SEVERE (a JavaScript error, a failed request)
   fails the test; a screenshot of each page is saved under
   BUILD/web-artefacts/.
@@ -251,7 +256,70 @@ class WebExplorer(ZbcTest):
         self.console_errors(d, "the apps pages")
         self.log("explorer checked in %.1f s" % (time.monotonic() - t0))
         self.signing(d, node, bob)
+        self.wallet_page(d, node, bob)
         self.board(d, node, app_id, {alice: "alice", bob: "bob"})
+
+    def submit(self, d, form, values):
+        for name, value in values.items():
+            el = self.q(d, "#%s [name=%s]" % (form, name))[0]
+            el.clear()
+            el.send_keys(value)
+        self.q(d, "#%s button" % form)[0].click()
+
+    def status(self, d, form):
+        return self.text(d, "[data-status=%s]" % form) or ""
+
+    def wallet_page(self, d, node, bob):
+        pp = "correct horse battery"
+        d.get(node.api_url + "/#/wallet")
+        self.wait_view(d, "wallet", "Import a seed", "the wallet page without a key")
+        self.submit(d, "key-import", {"seed": SEED, "passphrase": pp, "again": pp + "x"})
+        wait_until(lambda: "the two passphrases differ" in self.status(d, "key-import"), PAGE_S,
+                   "differing passphrases refused")
+        self.submit(d, "key-import", {"seed": SEED, "passphrase": pp, "again": pp})
+        self.wait_view(d, "wallet", "Send ZBC", "the key imported and unlocked")
+        address = self.text(d, "[data-field=wallet-address]")
+        stored = d.execute_script("return localStorage.getItem('zbc.key.v1');")
+        assert_true(SEED not in stored and address in stored, "the stored record has no seed: %s" % stored)
+        d.refresh()
+        self.wait_view(d, "wallet", "Unlock", "a reload locks the key")
+        self.submit(d, "key-unlock", {"passphrase": "not the passphrase"})
+        wait_until(lambda: "wrong passphrase for the key stored in this browser" in self.status(d, "key-unlock"),
+                   PAGE_S, "a wrong passphrase refused")
+        self.submit(d, "key-unlock", {"passphrase": pp})
+        self.wait_view(d, "wallet", "Send ZBC", "unlocked")
+        before = self.balance(bob)
+        self.submit(d, "send", {"to": bob, "amount": "1.25", "message": "sent from the page"})
+        tx = wait_until(lambda: self.q(d, "[data-status=send]")[0].get_attribute("data-tx"), PAGE_S,
+                        "the page's transfer sent: %s" % self.status(d, "send"))
+        st = self.wait_confirmed(tx)
+        assert_equal(st.get("applied"), True, "the page's transfer applied")
+        assert_equal(self.balance(bob), before + 125000000, "bob got 1.25 ZBC")
+        _, t = node.get("/api/v1/transactions/" + tx)
+        info = node.info()
+        n = len(t["transaction_bytes"]) // 2
+        assert_equal(t["fee"], info["min_fee_base"] + info["min_fee_per_byte"] * n, "the minimum fee")
+        assert_equal(t["message_hex"], "sent from the page".encode().hex(), "the message")
+        self.shot(d, "wallet-sent")
+        # forget it, then create a new key in the page
+        self.q(d, "#key-lock button")[0].click()
+        self.wait_view(d, "wallet", "Forget this key", "locked")
+        self.submit(d, "key-forget", {"confirm": "FORGET"})
+        self.wait_view(d, "wallet", "Create a key", "the key forgotten")
+        self.submit(d, "key-new", {"passphrase": "short", "again": "short"})
+        wait_until(lambda: "the passphrase needs at least 8 characters" in self.status(d, "key-new"),
+                   PAGE_S, "a short passphrase refused")
+        self.submit(d, "key-new", {"passphrase": pp, "again": pp})
+        self.wait_view(d, "wallet", "Send ZBC", "a new key")
+        seed = self.text(d, "[data-field=new-seed] code")
+        assert_true(seed is not None and len(seed) == 64, "the new seed shown once: %r" % seed)
+        r = self.zbc("key", "derive", seed, node=False)
+        assert_equal(self.text(d, "[data-field=wallet-address]"), r["address"], "the new key's address")
+        assert_equal(self.text(d, "[data-field=wallet-balance]"), "0 ZBC", "an unfunded key's balance")
+        # the node has no record of an unfunded account: its 404 is the one console error
+        bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
+        assert_true(len(bad) == 1 and "/api/v1/accounts/%s" % r["address"] in bad[0]["message"]
+                    and "404" in bad[0]["message"], "the unknown account's 404 is the one console error: %r" % bad)
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""

@@ -3,6 +3,7 @@
 import { get } from './api.js';
 import { h } from './dom.js';
 import * as ex from './explorer.js';
+import * as wallet from './wallet.js';
 import { when } from './words.js';
 
 const POLL_MS = 1000;
@@ -11,6 +12,13 @@ let rendering = 0;
 // The app page's event stream (docs/api.md §11): each event re-renders the
 // page, so a board moves with no reload; closed when the route changes.
 let stream = null;
+// a new key's seed, shown once on the wallet page after it was created
+let newSeed = null;
+
+function rerenderWallet(seedHex) {
+  newSeed = seedHex || null;
+  render();
+}
 
 function follow(route) {
   const key = route.name === 'app' ? route.arg : null;
@@ -86,6 +94,10 @@ async function render() {
       case 'account': content = await ex.account(r.arg, r.params.get('cursor')); break;
       case 'apps': content = await ex.apps(r.params, go); break;
       case 'app': content = await ex.app(r.arg); break;
+      case 'wallet':
+        content = [newSeed ? wallet.newSeedNotice(newSeed) : null, await wallet.page(rerenderWallet)];
+        newSeed = null;
+        break;
       default: content = h('p', { class: 'error' }, 'no such page: #/' + r.name);
     }
   } catch (e) {
