@@ -12,10 +12,11 @@ request).
 - the account page shows the balance in ZBC and the transfer in its
   history; the apps list filters by game and state, the app page shows its
   players;
-- the page's SendZBC signing (node/web/js/tx.js: @noble SHA3 and Ed25519)
-  reproduces every SendZBC vector of tests/vectors/zoobc byte for byte
-  (unsigned bytes, digest, signature, hash; escrow vectors aside: the page
-  builds none), equals the wallet's `zbc send --offline` bytes for a live
+- the page's transaction signing (node/web/js/tx.js: @noble SHA3 and
+  Ed25519) reproduces every vector of tests/vectors/zoobc of the types it
+  builds (SendZBC, CreateApp, JoinApp, AppMove, ResignApp, ClaimAppTimeout)
+  byte for byte (unsigned bytes, digest, signature, hash; escrow vectors
+  aside: the page builds none), equals the wallet's `zbc send --offline` bytes for a live
   transfer, and that transfer, posted by the page, is applied;
 - a tic-tac-toe game: the app page draws the board as SVG, one mark per
   square with data-square/data-piece as the engine's view says, the empty
@@ -50,7 +51,7 @@ SIGN_JS = """
 const done = arguments[arguments.length - 1];
 const args = arguments[0];
 import('/js/tx.js').then((m) => done(args.map((v) => {
-  try { return m.signSendZbc(v); } catch (e) { return {error: String(e)}; }
+  try { return m.signTx(v); } catch (e) { return {error: String(e)}; }
 }))).catch((e) => done({error: String(e)}));
 """
 POST_JS = """
@@ -364,41 +365,45 @@ class WebExplorer(ZbcTest):
         self.console_errors(d, "the tic-tac-toe board")
 
     def vectors(self):
-        """The SendZBC vectors as the page takes them (amounts and fees as
+        """The vectors of the types the page builds (SendZBC and the app
+        transactions, 24-28) as the page takes them (amounts and fees as
         decimal strings: JSON numbers past 2^53 would lose digits)."""
         out = []
         for name in ("transactions.json", "transactions-all.json"):
             with open(os.path.join(VECTORS, name)) as f:
                 for v in json.load(f)["vectors"]:
-                    if v["type"] != 1 or v["escrow"] is not None:
+                    if v["type"] not in (1, 24, 25, 26, 27, 28) or v["escrow"] is not None:
                         continue
-                    out.append(({"seedHex": v["key"], "genesisHex": v["genesis"],
-                                 "recipient": v["params"]["recipient"], "amount": str(v["params"]["amount"]),
+                    out.append(({"seedHex": v["key"], "genesisHex": v["genesis"], "type": v["type"],
+                                 "params": {k: str(x) for k, x in v["params"].items()},
                                  "fee": str(v["fee"]), "timestamp": str(v["timestamp"]),
                                  "message": v["message"] or "",
                                  "version": v["expected"]["signing_version"]}, v))
         return out
 
+    def send_args(self, gh, bob, ts, message=""):
+        return {"seedHex": SEED, "genesisHex": gh, "type": 1, "fee": str(FEE), "timestamp": str(ts),
+                "message": message, "params": {"recipient": bob, "amount": "225000000"}}
+
     def signing(self, d, node, bob):
         d.set_script_timeout(PAGE_S)
         cases = self.vectors()
-        assert_true(len(cases) >= 10, "SendZBC vectors found: %d" % len(cases))
+        assert_equal(sorted(set(c["type"] for c, _ in cases)), [1, 24, 25, 26, 27, 28], "vector types")
+        assert_true(len(cases) >= 15, "vectors found: %d" % len(cases))
         got = d.execute_async_script(SIGN_JS, [c for c, _ in cases])
         assert_true(isinstance(got, list), "the page's signer: %r" % got)
         for (c, v), r in zip(cases, got):
             e = v["expected"]
             for k in ("unsigned_bytes", "digest", "signature", "transaction_bytes", "transaction_hash"):
                 assert_equal(r.get(k), e[k], "%s: the page's %s" % (v["name"], k))
-        self.log("the page reproduced %d SendZBC vectors byte for byte" % len(cases))
+        self.log("the page reproduced %d vectors (SendZBC and app transactions) byte for byte" % len(cases))
         # a live transfer: the wallet's bytes, then the page's for the same fields
         gh = node.info()["genesis_hash"].lower()
         w = self.zbc("send", SEED, bob, "2.25ZBC", "--offline", "--genesis", gh, "--fee", FEE,
                      "--message", "from the page", node=False)
         raw = bytes.fromhex(w["transaction_bytes"])
         ts = int.from_bytes(raw[5:13], "little", signed=True)
-        page = d.execute_async_script(SIGN_JS, [{"seedHex": SEED, "genesisHex": gh, "recipient": bob,
-                                                  "amount": "225000000", "fee": str(FEE), "timestamp": str(ts),
-                                                  "message": "from the page"}])[0]
+        page = d.execute_async_script(SIGN_JS, [self.send_args(gh, bob, ts, "from the page")])[0]
         assert_equal(page.get("transaction_bytes"), w["transaction_bytes"], "the page's bytes = the wallet's")
         assert_equal(page.get("transaction_hash"), w["transaction_hash"], "the page's hash = the wallet's")
         # the sender is not funded: the node refuses it with its sentence, at 400
@@ -412,9 +417,7 @@ class WebExplorer(ZbcTest):
         w = self.zbc("send", SEED, bob, "2.25ZBC", "--offline", "--genesis", gh, "--fee", FEE, node=False)
         raw = bytes.fromhex(w["transaction_bytes"])
         ts = int.from_bytes(raw[5:13], "little", signed=True)
-        page = d.execute_async_script(SIGN_JS, [{"seedHex": SEED, "genesisHex": gh, "recipient": bob,
-                                                  "amount": "225000000", "fee": str(FEE),
-                                                  "timestamp": str(ts)}])[0]
+        page = d.execute_async_script(SIGN_JS, [self.send_args(gh, bob, ts)])[0]
         assert_equal(page.get("transaction_bytes"), w["transaction_bytes"], "the page's bytes = the wallet's")
         st, j = d.execute_async_script(POST_JS, page["transaction_bytes"])
         assert_equal((st, j.get("transaction_hash")), (202, page["transaction_hash"]), "the page's POST: %r" % j)

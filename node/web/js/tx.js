@@ -9,7 +9,6 @@ import * as ed from '../node_modules/@noble/ed25519/index.js';
 ed.hashes.sha512 = sha512; // synchronous signing, also outside a secure context
 
 const enc = new TextEncoder();
-export const TX_SEND_ZBC = 1;
 const SIGNING_TAG = enc.encode('ZBC-TX');
 const NO_ADDRESS = Uint8Array.of(2, 0, 0, 0); // type 2, empty: no recipient / no escrow
 
@@ -132,12 +131,74 @@ export function publicKey(seed) {
   return ed.getPublicKey(seed);
 }
 
-// The unsigned bytes of a SendZBC (docs/protocol-tx.md §1, §3).
-export function sendZbcUnsigned({ senderPk, recipient, amount, fee, timestamp, message = '' }) {
+// Transaction types the page builds (docs/protocol-tx.md §3).
+export const TX = { SEND_ZBC: 1, CREATE_APP: 24, JOIN_APP: 25, APP_MOVE: 26, RESIGN_APP: 27, CLAIM_APP_TIMEOUT: 28 };
+
+// The unsigned bytes of any transaction (docs/protocol-tx.md §1): a
+// ZooBC (type 0) sender, no escrow; recipient null for none.
+export function unsignedTx({ type, senderPk, recipient = null, fee, timestamp, body, message = '' }) {
   const msg = typeof message === 'string' ? enc.encode(message) : message;
-  const body = int64(amount, false);
-  return concat(u32(TX_SEND_ZBC), Uint8Array.of(1), int64(timestamp, true), u32(0), senderPk,
-    typedAddress(recipient), int64(fee, true), u32(body.length), body, NO_ADDRESS, u32(msg.length), msg);
+  return concat(u32(type), Uint8Array.of(1), int64(timestamp, true), u32(0), senderPk,
+    recipient === null ? NO_ADDRESS : typedAddress(recipient), int64(fee, true), u32(body.length), body,
+    NO_ADDRESS, u32(msg.length), msg);
+}
+
+// The unsigned bytes of a SendZBC.
+export function sendZbcUnsigned({ senderPk, recipient, amount, fee, timestamp, message = '' }) {
+  return unsignedTx({ type: TX.SEND_ZBC, senderPk, recipient, fee, timestamp, body: int64(amount, false), message });
+}
+
+function u16(v) {
+  if (!Number.isInteger(v) || v < 0 || v > 0xffff) throw new Error(`${v} does not fit in u16`);
+  return Uint8Array.of(v & 0xff, v >> 8);
+}
+
+// CreateApp: app_type u8 ‖ stake_token u64 ‖ stake u64 ‖ seats u8 ‖
+// params_len u16 ‖ params ‖ [opponent: typed ZooBC address].
+export function createAppBody({ appType, stakeToken = 0, stake, seats, params = new Uint8Array(0), opponent = null }) {
+  if (!Number.isInteger(appType) || appType < 0 || appType > 255) throw new Error('app type is a number from 0 to 255');
+  if (!Number.isInteger(seats) || seats < 0 || seats > 255) throw new Error('seats is a number from 0 to 255');
+  const opp = opponent ? typedAddress(opponent) : new Uint8Array(0);
+  if (opp.length > 0 && (opp.length !== 36 || opp[0] !== 0)) throw new Error('the opponent must be a ZooBC (ZBC_) account');
+  return concat(Uint8Array.of(appType), int64(stakeToken, false), int64(stake, false), Uint8Array.of(seats),
+    u16(params.length), params, opp);
+}
+
+// JoinApp, ResignApp, ClaimAppTimeout: app_id u64.
+export function appIdBody(appId) {
+  return int64(appId, false);
+}
+
+// AppMove: app_id u64 ‖ move_len u16 ‖ move (empty: a keep-alive).
+export function appMoveBody(appId, move) {
+  return concat(int64(appId, false), u16(move.length), move);
+}
+
+// One call for any type the page builds, from plain fields (the browser
+// test drives it with the vectors' params): {unsigned_bytes, sender, digest,
+// signature, transaction_bytes, transaction_hash}.
+export function signTx({ seedHex, genesisHex, type, fee, timestamp, message = '', version = 2, params }) {
+  const seed = hexToBytes(seedHex);
+  if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
+  const senderPk = publicKey(seed);
+  let body;
+  let recipient = null;
+  if (type === TX.SEND_ZBC) {
+    body = int64(params.amount, false);
+    recipient = params.recipient;
+  } else if (type === TX.CREATE_APP) {
+    body = createAppBody({ appType: Number(params.app_type), stakeToken: params.stake_token, stake: params.stake_amount,
+      seats: Number(params.seats), params: hexToBytes(params.params_hex || ''), opponent: params.opponent_hex || null });
+  } else if (type === TX.JOIN_APP || type === TX.RESIGN_APP || type === TX.CLAIM_APP_TIMEOUT) {
+    body = appIdBody(params.app_id);
+  } else if (type === TX.APP_MOVE) {
+    body = appMoveBody(params.app_id, hexToBytes(params.move_hex || ''));
+  } else {
+    throw new Error(`the page builds no transaction of type ${type}`);
+  }
+  const unsigned = unsignedTx({ type, senderPk, recipient, fee, timestamp, body, message });
+  return { unsigned_bytes: bytesToHex(unsigned), sender: zbcAddress(senderPk),
+    ...sign(unsigned, seed, version === 1 ? null : hexToBytes(genesisHex), version) };
 }
 
 // The signing digest: version 2 H("ZBC-TX" ‖ genesis ‖ unsigned), version
@@ -158,10 +219,6 @@ export function sign(unsigned, seed, genesisHash, version = 2) {
 
 // One call for the common case.
 export function signSendZbc({ seedHex, genesisHex, recipient, amount, fee, timestamp, message = '', version = 2 }) {
-  const seed = hexToBytes(seedHex);
-  if (seed.length !== 32) throw new Error('an Ed25519 seed is 32 bytes');
-  const senderPk = publicKey(seed);
-  const unsigned = sendZbcUnsigned({ senderPk, recipient, amount, fee, timestamp, message });
-  return { unsigned_bytes: bytesToHex(unsigned), sender: zbcAddress(senderPk),
-    ...sign(unsigned, seed, version === 1 ? null : hexToBytes(genesisHex), version) };
+  return signTx({ seedHex, genesisHex, type: TX.SEND_ZBC, fee, timestamp, message, version,
+    params: { recipient, amount } });
 }
