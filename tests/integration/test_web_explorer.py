@@ -27,6 +27,11 @@ request).
   passphrase is refused with its sentence, the right one unlocks it, and a
   transfer signed and sent from the page at the minimum fee is applied;
   a key created in the page shows its seed once and its address;
+- two browser sessions play tic-tac-toe to settlement from the page: one
+  creates the game on its wallet page, the other joins with the app page's
+  button, each moves by clicking a highlighted square of the SVG board when
+  it is its turn (transactions signed in the page); both pages then show
+  the result in words with the payout and the rake;
 - every console message at SEVERE (a JavaScript error, a failed request)
   fails the test; a screenshot of each page is saved under
   BUILD/web-artefacts/.
@@ -47,6 +52,7 @@ CHROMEDRIVER = "/usr/bin/chromedriver"
 FEE = 2000000
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "zoobc")
 SEED = "51bae95d58f32304a5c9d894819989a4fb04da6115d9a43612a026e7a5dd5d96"
+SEED2 = "0f" * 32
 SIGN_JS = """
 const done = arguments[arguments.length - 1];
 const args = arguments[0];
@@ -168,6 +174,7 @@ class WebExplorer(ZbcTest):
         tip = node.height()
         self.log("chain: transfer in block %d, app %s, tip %d" % (tx_height, app_id, tip))
 
+        self.webdriver = webdriver
         d = self.browser(webdriver)
         try:
             self.explore(d, node, tx, tx_height, app_id, alice, bob)
@@ -259,6 +266,7 @@ class WebExplorer(ZbcTest):
         self.signing(d, node, bob)
         self.wallet_page(d, node, bob)
         self.board(d, node, app_id, {alice: "alice", bob: "bob"})
+        self.play_in_browsers(d, node, alice)
 
     def submit(self, d, form, values):
         for name, value in values.items():
@@ -321,6 +329,72 @@ class WebExplorer(ZbcTest):
         bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
         assert_true(len(bad) == 1 and "/api/v1/accounts/%s" % r["address"] in bad[0]["message"]
                     and "404" in bad[0]["message"], "the unknown account's 404 is the one console error: %r" % bad)
+        self.q(d, "#key-lock button")[0].click()
+        self.wait_view(d, "wallet", "Forget this key", "the new key locked")
+        self.submit(d, "key-forget", {"confirm": "FORGET"})
+        self.wait_view(d, "wallet", "Import a seed", "the new key forgotten")
+
+    def import_key(self, d, node, seed, pp):
+        d.get(node.api_url + "/#/wallet")
+        v = self.wait_view(d, "wallet", "Wallet", "the wallet page")
+        if "Lock" in v:
+            self.q(d, "#key-lock button")[0].click()
+            self.wait_view(d, "wallet", "Forget this key", "locked")
+        if "Forget this key" in self.q(d, "#view")[0].text:
+            self.submit(d, "key-forget", {"confirm": "FORGET"})
+            self.wait_view(d, "wallet", "Import a seed", "forgotten")
+        self.submit(d, "key-import", {"seed": seed, "passphrase": pp, "again": pp})
+        self.wait_view(d, "wallet", "Start a game", "the key imported")
+        return self.text(d, "[data-field=wallet-address]")
+
+    def play_in_browsers(self, d, node, alice):
+        pp = "two players, two browsers"
+        a_addr = self.import_key(d, node, SEED, pp)
+        d2 = self.browser(self.webdriver)
+        try:
+            # funded first, so its wallet page finds an account (no 404)
+            self.zbc("send", "--from", "alice", self.zbc("key", "derive", SEED2, node=False)["address"],
+                     "5ZBC", "--fee", FEE, "--wait")
+            b_addr = self.import_key(d2, node, SEED2, pp)
+            # A starts the game from its wallet page
+            self.submit(d, "app-create", {"stake": "1"})
+            app_id = wait_until(lambda: self.q(d, "[data-status=app-create]")[0].get_attribute("data-app"),
+                                PAGE_S, "the game created: %s" % self.status(d, "app-create"))
+            wait_until(lambda: self.app(app_id)["status"] == "open", PAGE_S, "app %s on chain" % app_id)
+            d.get(node.api_url + "/#/app/" + app_id)
+            self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
+            # B joins from the app page
+            d2.get(node.api_url + "/#/app/" + app_id)
+            self.wait_view(d2, "app", "Join for 1 ZBC", "the join button")
+            self.q(d2, "#app-join")[0].click()
+            a = self.app_ready(app_id)
+            drivers = {a_addr: d, b_addr: d2}
+            x_seat = a["view"]["x_seat"]
+            for n in ("1", "4", "2", "5", "3"):  # X takes the top row
+                a = self.app(app_id)
+                mover = drivers[a["players"][a["turn"]]["address"]]
+                square = "abc"[(int(n) - 1) % 3] + str((int(n) - 1) // 3 + 1)
+                sel = "svg.tictactoe rect.playable[data-square=%s]" % square
+                wait_until(lambda: self.q(mover, sel), PAGE_S, "square %s playable for the mover" % square)
+                self.q(mover, sel)[0].click()
+                moves = a["moves"]
+                wait_until(lambda: self.app(app_id)["moves"] > moves, PAGE_S,
+                           "move %s on chain (%s)" % (n, self.status(mover, "app-action")))
+            a = self.app(app_id)
+            assert_equal((a["status"], a["result"]["outcome"], a["result"]["winner"]), ("finished", "win", x_seat),
+                         "X won the game played in the browsers")
+            winner = a["players"][x_seat]["address"]
+            want = "seat %d (%s) won 1.98 ZBC (rake 0.02 ZBC)" % (x_seat, winner)
+            for drv in (d, d2):
+                wait_until(lambda: self.text(drv, "[data-field=result]") == want, PAGE_S,
+                           "the result in words: %r" % want)
+                assert_equal(self.marks(drv), self.want_marks(a), "the final board")
+            self.shot(d, "play-tictactoe-seat0")
+            self.shot(d2, "play-tictactoe-seat1")
+            self.console_errors(d2, "the second player's session")
+        finally:
+            d2.quit()
+        self.console_errors(d, "the first player's session")
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""

@@ -3,7 +3,9 @@
 import { get, find, enc } from './api.js';
 import { h, fields, table, link, short } from './dom.js';
 import { zbc, when, ago, resultText, eventText } from './words.js';
-import { boardFor } from './boards/index.js';
+import { boardFor, moveBytes } from './boards/index.js';
+import { unlockedAddress, submit } from './wallet.js';
+import { TX, appIdBody, appMoveBody } from './tx.js';
 
 const LATEST = 15;
 
@@ -165,10 +167,51 @@ export async function apps(params, go) {
   ];
 }
 
+// What the unlocked wallet key can do in this app (docs/web.md §4):
+// join, move by clicking the board, resign, claim a timeout.  Each sends a
+// transaction signed in the page; the page follows the app's event
+// stream, so the board changes when the block lands.
+function play(a) {
+  const me = unlockedAddress();
+  if (!me) return { panel: null, onMove: null };
+  const status = h('span', { class: 'form-status', 'data-status': 'app-action' });
+  const act = async (what, type, body) => {
+    status.className = 'form-status muted';
+    status.textContent = what + '…';
+    try {
+      const { hash } = await submit(type, body);
+      status.className = 'form-status ok';
+      status.replaceChildren(`${what}: sent `, link('#/tx/' + hash, h('code', {}, short(hash))), ', waiting for its block');
+    } catch (e) {
+      status.className = 'form-status error';
+      status.textContent = e.message;
+    }
+  };
+  const seat = (a.players.find((p) => p.address === me) || {}).seat;
+  const seated = Number.isInteger(seat);
+  const buttons = [];
+  if (a.status === 'open' && !seated && a.seated < a.seats) {
+    buttons.push(h('button', { id: 'app-join', onclick: () => act('join', TX.JOIN_APP, appIdBody(a.id)) },
+      `Join for ${zbc(a.stake)}`));
+  }
+  const myTurn = a.status === 'active' && seated && a.turn === seat && !a.has_pending && !a.first_turn_pending;
+  if (a.status === 'active' && seated) {
+    buttons.push(h('button', { id: 'app-resign', onclick: () => act('resign', TX.RESIGN_APP, appIdBody(a.id)) }, 'Resign'));
+  }
+  if (a.timeout_claimable && seated && a.clock !== seat) {
+    buttons.push(h('button', { id: 'app-claim', onclick: () => act('claim', TX.CLAIM_APP_TIMEOUT, appIdBody(a.id)) },
+      'Claim the timeout'));
+  }
+  const onMove = myTurn ? (n) => act(`move ${n}`, TX.APP_MOVE, appMoveBody(a.id, moveBytes(a.game, n))) : null;
+  const words = !seated ? 'you (the wallet\'s key) hold no seat here'
+    : myTurn ? 'your move: click a highlighted square' : `you hold seat ${seat}`;
+  return { panel: h('p', { class: 'play' }, h('span', { 'data-field': 'you' }, words), ' ', buttons, ' ', status), onMove };
+}
+
 // The game's SVG board when it has a module (docs/web.md §6), else the
 // engine's text board.
-function board(a) {
-  const svg = boardFor(a);
+function board(a, onMove) {
+  const svg = boardFor(a, onMove);
   if (svg) return [h('h2', {}, 'Board'), svg];
   return a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null;
 }
@@ -176,6 +219,7 @@ function board(a) {
 export async function app(id) {
   const a = await get('apps/' + enc(id));
   const result = resultText(a);
+  const { panel, onMove } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
     e.notation || eventText(e), txLink(e.tx_hash)]);
   return [
@@ -193,7 +237,8 @@ export async function app(id) {
     ]),
     h('h2', {}, 'Players'),
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
-    board(a),
+    panel,
+    board(a, onMove),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
   ];

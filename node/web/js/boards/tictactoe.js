@@ -7,7 +7,13 @@ import { s } from './svg.js';
 
 const CELL = 100;
 
-export function render(view, app) {
+// Notation "1".."9" -> the move byte (the cell).
+export function moveBytes(notation) {
+  if (!/^[1-9]$/.test(notation)) throw new Error(`'${notation}' is not a tic-tac-toe move (1-9)`);
+  return Uint8Array.of(Number(notation) - 1);
+}
+
+export function render(view, app, onMove = null) {
   const legal = new Set(app.legal_moves || []);
   const svg = s('svg', { viewBox: `0 0 ${3 * CELL} ${3 * CELL}`, width: 300, height: 300,
     class: 'board tictactoe', 'data-game': 'tictactoe', role: 'img',
@@ -20,8 +26,12 @@ export function render(view, app) {
       const x = c * CELL;
       const y = r * CELL;
       const last = view.last === String(cell + 1);
-      svg.append(s('rect', { x, y, width: CELL, height: CELL, 'data-square': square, 'data-cell': cell,
-        class: ['cell', legal.has(String(cell + 1)) ? 'legal' : '', last ? 'last' : ''].join(' ').trim() }));
+      const isLegal = legal.has(String(cell + 1));
+      const rect = s('rect', { x, y, width: CELL, height: CELL, 'data-square': square, 'data-cell': cell,
+        class: ['cell', isLegal ? 'legal' : '', last ? 'last' : '', isLegal && onMove ? 'playable' : '']
+          .join(' ').trim() });
+      if (isLegal && onMove) rect.addEventListener('click', () => onMove(String(cell + 1)));
+      svg.append(rect);
       if (mark === 'X') {
         svg.append(s('g', { 'data-square': square, 'data-piece': 'X', class: 'mark x' },
           s('line', { x1: x + 22, y1: y + 22, x2: x + 78, y2: y + 78 }),
