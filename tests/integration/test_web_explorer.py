@@ -27,11 +27,12 @@ request).
   passphrase is refused with its sentence, the right one unlocks it, and a
   transfer signed and sent from the page at the minimum fee is applied;
   a key created in the page shows its seed once and its address;
-- two browser sessions play tic-tac-toe to settlement from the page: one
-  creates the game on its wallet page, the other joins with the app page's
-  button, each moves by clicking a highlighted square of the SVG board when
-  it is its turn (transactions signed in the page); both pages then show
-  the result in words with the payout and the rake;
+- two browser sessions play tic-tac-toe and chess (the fool's mate) to
+  settlement from the page: one creates the game on its wallet page, the
+  other joins with the app page's button, each moves by clicking the SVG
+  board when it is its turn (transactions signed in the page); both pages
+  then show the result in words with the payout and the rake, and the
+  chess board has its 32 pieces on the right squares;
 - every console message at SEVERE (a JavaScript error, a failed request)
   fails the test; a screenshot of each page is saved under
   BUILD/web-artefacts/.
@@ -356,45 +357,82 @@ class WebExplorer(ZbcTest):
             self.zbc("send", "--from", "alice", self.zbc("key", "derive", SEED2, node=False)["address"],
                      "5ZBC", "--fee", FEE, "--wait")
             b_addr = self.import_key(d2, node, SEED2, pp)
-            # A starts the game from its wallet page
-            self.submit(d, "app-create", {"stake": "1"})
-            app_id = wait_until(lambda: self.q(d, "[data-status=app-create]")[0].get_attribute("data-app"),
-                                PAGE_S, "the game created: %s" % self.status(d, "app-create"))
-            wait_until(lambda: self.app(app_id)["status"] == "open", PAGE_S, "app %s on chain" % app_id)
-            d.get(node.api_url + "/#/app/" + app_id)
-            self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
-            # B joins from the app page
-            d2.get(node.api_url + "/#/app/" + app_id)
-            self.wait_view(d2, "app", "Join for 1 ZBC", "the join button")
-            self.q(d2, "#app-join")[0].click()
-            a = self.app_ready(app_id)
             drivers = {a_addr: d, b_addr: d2}
+            # tic-tac-toe: X takes the top row
+            a = self.browser_game(d, d2, node, drivers, "tictactoe", ["1", "4", "2", "5", "3"], self.click_cell)
             x_seat = a["view"]["x_seat"]
-            for n in ("1", "4", "2", "5", "3"):  # X takes the top row
-                a = self.app(app_id)
-                mover = drivers[a["players"][a["turn"]]["address"]]
-                square = "abc"[(int(n) - 1) % 3] + str((int(n) - 1) // 3 + 1)
-                sel = "svg.tictactoe rect.playable[data-square=%s]" % square
-                wait_until(lambda: self.q(mover, sel), PAGE_S, "square %s playable for the mover" % square)
-                self.q(mover, sel)[0].click()
-                moves = a["moves"]
-                wait_until(lambda: self.app(app_id)["moves"] > moves, PAGE_S,
-                           "move %s on chain (%s)" % (n, self.status(mover, "app-action")))
-            a = self.app(app_id)
-            assert_equal((a["status"], a["result"]["outcome"], a["result"]["winner"]), ("finished", "win", x_seat),
-                         "X won the game played in the browsers")
-            winner = a["players"][x_seat]["address"]
-            want = "seat %d (%s) won 1.98 ZBC (rake 0.02 ZBC)" % (x_seat, winner)
+            assert_equal((a["result"]["outcome"], a["result"]["winner"]), ("win", x_seat), "X won")
             for drv in (d, d2):
-                wait_until(lambda: self.text(drv, "[data-field=result]") == want, PAGE_S,
-                           "the result in words: %r" % want)
                 assert_equal(self.marks(drv), self.want_marks(a), "the final board")
             self.shot(d, "play-tictactoe-seat0")
             self.shot(d2, "play-tictactoe-seat1")
+            # chess: the fool's mate, each move two clicks (from, then to)
+            a = self.browser_game(d, d2, node, drivers, "chess", ["f2f3", "e7e5", "g2g4", "d8h4"],
+                                  self.click_chess)
+            assert_equal((a["result"]["outcome"], a["result"]["winner"]), ("win", a["view"]["black_seat"]),
+                         "black mated white")
+            for drv in (d, d2):
+                pieces = {t.get_attribute("data-square"): t.get_attribute("data-piece")
+                          for t in self.q(drv, "svg.chess text[data-piece]")}
+                assert_equal(len(pieces), 32, "32 pieces on the board")
+                for sq, p in (("h4", "q"), ("f3", "P"), ("g4", "P"), ("e5", "p"), ("e1", "K"), ("d8", None)):
+                    assert_equal(pieces.get(sq), p, "the piece on %s after the fool's mate" % sq)
+            self.shot(d, "play-chess-seat0")
+            self.shot(d2, "play-chess-seat1")
             self.console_errors(d2, "the second player's session")
         finally:
             d2.quit()
         self.console_errors(d, "the first player's session")
+
+    def click_cell(self, drv, move):
+        n = int(move)
+        sel = "svg.tictactoe rect.playable[data-square=%s]" % ("abc"[(n - 1) % 3] + str((n - 1) // 3 + 1))
+        wait_until(lambda: self.q(drv, sel), PAGE_S, "%s playable for the mover" % sel)
+        self.q(drv, sel)[0].click()
+
+    def click_chess(self, drv, move):
+        src = "svg.chess rect.playable[data-square=%s]" % move[:2]
+        wait_until(lambda: self.q(drv, src), PAGE_S, "%s playable for the mover" % move[:2])
+        self.q(drv, src)[0].click()
+        dst = "svg.chess rect.target[data-square=%s]" % move[2:4]
+        wait_until(lambda: self.q(drv, dst), PAGE_S, "%s a target after selecting %s" % (move[2:4], move[:2]))
+        self.q(drv, dst)[0].click()
+
+    def browser_game(self, d, d2, node, drivers, game, moves, click):
+        """d starts `game` for 1 ZBC on its wallet page, d2 joins with the
+        app page's button, then the seat to move clicks each move; both
+        pages end showing the result in words.  Returns the app."""
+        from selenium.webdriver.support.ui import Select
+        d.get(node.api_url + "/#/wallet")
+        self.wait_view(d, "wallet", "Start a game", "the wallet page")
+        Select(self.q(d, "#app-create select[name=game]")[0]).select_by_value(game)
+        self.submit(d, "app-create", {"stake": "1"})
+        app_id = wait_until(lambda: self.q(d, "[data-status=app-create]")[0].get_attribute("data-app"),
+                            PAGE_S, "the game created: %s" % self.status(d, "app-create"))
+        wait_until(lambda: self.app(app_id)["status"] == "open", PAGE_S, "app %s on chain" % app_id)
+        assert_equal(self.app(app_id)["game"], game, "the game created")
+        d.get(node.api_url + "/#/app/" + app_id)
+        self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
+        d2.get(node.api_url + "/#/app/" + app_id)
+        self.wait_view(d2, "app", "Join for 1 ZBC", "the join button")
+        self.q(d2, "#app-join")[0].click()
+        self.app_ready(app_id)
+        for move in moves:
+            a = self.app(app_id)
+            mover = drivers[a["players"][a["turn"]]["address"]]
+            click(mover, move)
+            n = a["moves"]
+            wait_until(lambda: self.app(app_id)["moves"] > n, PAGE_S,
+                       "%s %s on chain (%s)" % (game, move, self.status(mover, "app-action")))
+        a = self.app(app_id)
+        assert_equal(a["status"], "finished", "the %s game settled" % game)
+        winner = a["result"]["winner"]
+        want = "seat %d (%s) won 1.98 ZBC (rake 0.02 ZBC)" % (winner, a["players"][winner]["address"])
+        for drv in (d, d2):
+            wait_until(lambda: self.text(drv, "[data-field=result]") == want, PAGE_S,
+                       "the result in words: %r" % want)
+        self.log("%s played to settlement in two browsers: %s" % (game, want))
+        return a
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""

@@ -1,12 +1,13 @@
 // Board modules by engine name (docs/web.md §6): each exports
 // render(view, app) returning an <svg>.  A game without a module shows the
 // engine's text board.
+import * as chess from './chess.js';
 import * as tictactoe from './tictactoe.js';
 
-const BOARDS = { tictactoe };
+const BOARDS = { tictactoe, chess };
 
 // Type codes of the games the page can start (docs/games.md's table).
-export const GAME_TYPES = { tictactoe: 1 };
+export const GAME_TYPES = { tictactoe: 1, chess: 2 };
 
 // The board's <svg>, or null for a game without a module.  onMove(notation)
 // is called when the player clicks a legal move (null: not their turn).
