@@ -29,6 +29,7 @@
 #include "node/zbcd/log.h"
 #include "node/zbcd/producer_loop.h"
 #include "node/zbcd/sse.h"
+#include "node/zbcd/web.h"
 
 #define API_MAX_SEGMENTS 8
 #define API_MAX_HEADERS (64 * 1024)
@@ -1439,6 +1440,11 @@ static void on_request(struct evhttp_request *req, void *arg)
     const struct evhttp_uri *uri = evhttp_request_get_evhttp_uri(req);
     const char *path = uri != NULL ? evhttp_uri_get_path(uri) : NULL;
     c.path = path != NULL ? path : "";
+    if (c.api->cfg.web != NULL && path != NULL &&
+        strncmp(path, "/api/", 5) != 0 && strcmp(path, "/api") != 0) {
+        zbc_web_serve(c.api->cfg.web, req, path); /* docs/web.md §2 */
+        return;
+    }
     TAILQ_INIT(&c.query);
     char *copy = path != NULL ? strdup(path) : NULL;
     if (copy == NULL) {

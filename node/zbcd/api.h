@@ -30,6 +30,7 @@
 #include "crypto/err.h"
 #include "node/zbcd/chain.h"
 #include "node/zbcd/datadir.h"
+#include "node/zbcd/web.h"
 
 /* Limits against an outsider exhausting the server (docs/api.md §8). */
 #define ZBC_API_MAX_CONNECTIONS 256  /* open API connections at once */
@@ -56,6 +57,10 @@ struct zbc_api_config {
     int (*mine)(void *arg, uint32_t n, uint32_t *mined, bool *refused,
                 struct zbc_err *err);
     void *mine_arg;
+    /* The browser client's files at every path outside /api/
+     * (node/zbcd/web.h, docs/web.md); NULL: none (404 as any unknown
+     * endpoint). */
+    const struct zbc_web *web;
     /* 0 picks the default of each (ZBC_API_MAX_CONNECTIONS,
      * ZBC_API_REQUEST_TIMEOUT_S, ZBC_SSE_MAX_STREAMS,
      * ZBC_SSE_MAX_PER_CLIENT). */

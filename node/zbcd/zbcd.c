@@ -3,7 +3,7 @@
  *   zbcd init --datadir D [--genesis G]
  *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
  *            [--log-level debug|info|warn|error] [--log-file F]
- *            [--api-max-connections N]
+ *            [--api-max-connections N] [--web DIR | --no-web]
  *            [--no-produce | --automine] [--p2p HOST:PORT] [--peer HOST:PORT]...
  *   zbcd show-key --datadir D
  *   zbcd --help | --version
@@ -34,6 +34,7 @@
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p.h"
 #include "node/zbcd/producer_loop.h"
+#include "node/zbcd/web.h"
 
 #define ZBCD_VERSION "0.1.0"
 #define EXIT_RUNTIME 1
@@ -51,7 +52,7 @@ static const char usage_text[] =
     "           [--log-level debug|info|warn|error] [--log-file FILE]\n"
     "           [--no-produce | --automine]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
-    "           [--api-max-connections N]\n"
+    "           [--api-max-connections N] [--web DIR | --no-web]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
     "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
     "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
@@ -60,7 +61,10 @@ static const char usage_text[] =
     "      --genesis defaults to DIR/genesis.json; SIGTERM/SIGINT stop it cleanly;\n"
     "      --automine (dev mode; the node's key must be the genesis' only\n"
     "      validator) produces a block only when a transaction or app work\n"
-    "      waits, and POST /api/v1/admin/mine {\"blocks\": N} produces N now\n"
+    "      waits, and POST /api/v1/admin/mine {\"blocks\": N} produces N now;\n"
+    "      the browser client is served at / on the API port from --web DIR\n"
+    "      (default: the source tree's node/web for a program in its build\n"
+    "      tree, else the installed share/zbc/web); --no-web serves none\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
     "  zbcd --help | --version\n"
@@ -78,6 +82,8 @@ struct options {
     const char *peers[MAX_PEER_FLAGS];
     size_t n_peers;
     const char *api_max_connections;
+    const char *web;
+    bool no_web;
 };
 
 static int usage_error(const char *fmt, ...)
@@ -115,7 +121,12 @@ static int parse_options(struct options *o, int argc, char **argv,
             slot = &o->log_file;
         else if (strcmp(a, "--api-max-connections") == 0 && is_run)
             slot = &o->api_max_connections;
-        else if (strcmp(a, "--no-produce") == 0 && is_run) {
+        else if (strcmp(a, "--web") == 0 && is_run)
+            slot = &o->web;
+        else if (strcmp(a, "--no-web") == 0 && is_run) {
+            o->no_web = true;
+            continue;
+        } else if (strcmp(a, "--no-produce") == 0 && is_run) {
             o->no_produce = true;
             continue;
         } else if (strcmp(a, "--automine") == 0 && is_run) {
@@ -139,6 +150,8 @@ static int parse_options(struct options *o, int argc, char **argv,
     if (o->automine && o->no_produce)
         return usage_error("--automine and --no-produce contradict each "
                            "other: automine produces blocks");
+    if (o->web != NULL && o->no_web)
+        return usage_error("--web DIR and --no-web contradict each other");
     return 0;
 }
 
@@ -307,6 +320,30 @@ static unsigned api_max_connections(void)
     return max;
 }
 
+/* The browser client's folder (docs/web.md §2): --web DIR must open;
+ * the default may be absent (then the API alone is served, said once at
+ * INFO).  *web stays NULL with --no-web. */
+static int open_web(struct zbc_web **web, const struct options *o,
+                    struct zbc_err *err)
+{
+    *web = NULL;
+    if (o->no_web)
+        return 1;
+    if (o->web != NULL)
+        return zbc_web_open(web, o->web, err);
+    char exe[4096], dir[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = '\0';
+    if (!zbc_web_default_dir(dir, sizeof dir, exe, ZBC_BUILD_ROOT,
+                             ZBC_WEB_SOURCE_DIR, ZBC_WEB_INSTALL_DIR, err))
+        return 0;
+    struct zbc_err e2;
+    if (!zbc_web_open(web, dir, &e2))
+        zbc_log_info("web: no browser client (%s); serving the API only",
+                     e2.msg);
+    return 1;
+}
+
 static int cmd_run(const struct options *o)
 {
     struct zbc_err err = {{0}};
@@ -355,6 +392,7 @@ static int cmd_run(const struct options *o)
     char path[ZBC_DATADIR_PATH_MAX];
     struct zbc_chain *chain = NULL;
     struct zbc_api *api = NULL;
+    struct zbc_web *web = NULL;
     struct zbc_producer_loop *producer = NULL;
     struct zbc_p2p *p2p = NULL;
     struct zbc_finality *fin = NULL;
@@ -423,6 +461,10 @@ static int cmd_run(const struct options *o)
         zbc_log_error("startup: cannot create the event loop");
         goto out;
     }
+    if (!open_web(&web, o, &err)) {
+        run_fail("startup", &err);
+        goto out;
+    }
     struct zbc_api_config acfg = {
         .host = host,
         .port = port,
@@ -433,6 +475,7 @@ static int cmd_run(const struct options *o)
         .mine = o->automine ? on_admin_mine : NULL,
         .mine_arg = &d,
         .max_connections = (unsigned)max_conns,
+        .web = web,
     };
     if (!zbc_api_start(&api, d.base, chain, &acfg, &err)) {
         run_fail("startup", &err);
@@ -489,6 +532,7 @@ out:
     zbc_producer_loop_stop(producer);
     zbc_p2p_stop(p2p);
     zbc_api_stop(api);
+    zbc_web_free(web);
     zbc_finality_close(fin);
     zbc_chain_close(chain); /* syncs and closes LMDB */
     if (d.base != NULL)

@@ -1,0 +1,24 @@
+// Board modules by engine name (docs/web.md §6): each exports
+// render(view, app) returning an <svg>.  A game without a module shows the
+// engine's text board.
+import * as chess from './chess.js';
+import * as tictactoe from './tictactoe.js';
+
+const BOARDS = { tictactoe, chess };
+
+// Type codes of the games the page can start (docs/games.md's table).
+export const GAME_TYPES = { tictactoe: 1, chess: 2 };
+
+// The board's <svg>, or null for a game without a module.  onMove(notation)
+// is called when the player clicks a legal move (null: not their turn).
+export function boardFor(app, onMove = null) {
+  const m = BOARDS[app.game];
+  return m && app.view && typeof app.view === 'object' ? m.render(app.view, app, onMove) : null;
+}
+
+// The move bytes of a notation, for a game with a board module.
+export function moveBytes(game, notation) {
+  const m = BOARDS[game];
+  if (!m || !m.moveBytes) throw new Error(`the page cannot encode ${game} moves yet`);
+  return m.moveBytes(notation);
+}
