@@ -2,7 +2,7 @@
  * rules — the bytes of a round's params and of an entry, each entry's
  * return and the crash point.  Exact integers; no I/O.
  *
- *   CreateApp params (type 32, seats 1, no opponent):
+ *   CreateApp params (type 36, seats 1, no opponent):
  *     window u16 LE (1..ZBC_CRASH_WINDOW_MAX) | target u32 LE |
  *     client_seed_len u8 | client_seed (printable ASCII, <= 64)
  *     target = the creator's own entry (hundredths, >= 101) with the
@@ -22,7 +22,7 @@
 #include "apps/fair.h"
 #include "crypto/err.h"
 
-#define ZBC_CRASH_TYPE 32
+#define ZBC_CRASH_TYPE 36
 #define ZBC_CRASH_WINDOW_MAX 1000   /* blocks of a round's entry window */
 #define ZBC_CRASH_ENTRIES_MAX 256   /* entries per round, the creator's too */
 #define ZBC_CRASH_TARGET_MIN 101    /* 1.01x */
@@ -44,7 +44,7 @@ ZBC_WUR int zbc_crash_parse(struct zbc_crash_params *p, const uint8_t *params,
  * not fit (docs/protocol-apps.md §12). */
 ZBC_WUR int zbc_crash_check_stake(const struct zbc_crash_params *p,
                                   uint64_t stake, struct zbc_err *err);
-/* Stateless CreateApp rules of type 32 (zbc_app_check_create): seats 1, no
+/* Stateless CreateApp rules of type 36 (zbc_app_check_create): seats 1, no
  * opponent, params accepted by zbc_crash_parse. */
 ZBC_WUR int zbc_crash_check_create(uint8_t seats, const uint8_t *params,
                                    size_t len, bool has_opponent,

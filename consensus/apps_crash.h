@@ -1,5 +1,5 @@
 /* Crash rounds on chain (docs/protocol-apps.md §12, docs/games.md "Crash"):
- * app type 32, a shared round against the apps fund.
+ * app type 36, a shared round against the apps fund.
  *
  * CreateApp (params: apps/crash.h) opens the round at height C with an
  * entry window of W blocks (close = C + W) and, when its stake is not 0,
