@@ -47,6 +47,11 @@ static int hundredths(uint64_t *out, const char *text)
     return 1;
 }
 
+int zbc_hundredths_parse(uint64_t *out, const char *text)
+{
+    return hundredths(out, text);
+}
+
 static int roulette_kind(const char *w)
 {
     static const char *names[] = {"straight", "red", "black", "odd", "even",

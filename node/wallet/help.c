@@ -195,6 +195,7 @@ static const char summary[] =
     "  history [ADDRESS|NAME]             transactions and app events, newest first\n"
     "  app create|join|move|show|list|watch|resign|claim-timeout   games\n"
     "  bet dice|coin|roulette|limbo       solo bets against the apps fund\n"
+    "  crash create|join|show             shared crash rounds against the apps fund\n"
     "  verify <app-id>                    recompute rolls, draws, bets and payouts\n"
     "  tx status|show|prepare|submit      transactions by hash; foreign signers\n"
     "  help [COMMAND [SUB]]               this text, or a command's\n"
@@ -334,6 +335,17 @@ static const struct topic TOPICS[] = {
      "  limbo X                 a multiplier of at least 1.01\n"
      "examples: zbc bet dice under 49.5 --stake 1ZBC --wait\n"
      "          zbc bet roulette straight 17 --stake 0.1ZBC\n"},
+    {"crash", NULL,
+     "usage: zbc crash create [--blocks N] [--stake AMOUNT --target X] [--client-seed S]\n"
+     "       zbc crash join <app-id> --stake AMOUNT --target X [--wait]\n"
+     "       zbc crash show <app-id>\n"
+     "A crash round (CreateApp type 36) takes entries for N blocks (default 10, 1-1000);\n"
+     "each entry is a stake and a cash-out target (X a multiplier of at least 1.01, e.g.\n"
+     "2.5x). The seed of the block after the close gives one crash point; every entry whose\n"
+     "target is at most the point is paid stake x target, the others lose their stake.\n"
+     "--wait on join waits for the settlement (zbc verify ID recomputes it).\n"
+     "examples: zbc crash create --blocks 20\n"
+     "          zbc crash join 1234 --stake 1ZBC --target 2.5x --wait\n"},
     {"verify", NULL,
      "usage: zbc verify <app-id>\n"
      "Recomputes an app's draws, rolls, bet and payouts from chain data; exit 10 on a\n"
@@ -362,7 +374,7 @@ static const struct topic TOPICS[] = {
 };
 
 static const char *const COMMANDS[] = {"key",  "address", "balance", "send", "history", "app",
-                                       "bet",  "verify",  "tx",      "help"};
+                                       "bet",  "crash",   "verify",  "tx",   "help"};
 
 int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *f)
 {

@@ -55,6 +55,8 @@ static const struct spec specs[] = {
     {"--params", STR, F(params)},
     {"--board", STR, F(board)},
     {"--client-seed", STR, F(client_seed)},
+    {"--target", STR, F(target)},
+    {"--blocks", STR, F(blocks)},
     {"--game", STR, F(game)},
     {"--status", STR, F(status)},
     {"--open", FLAG, F(open_only)},
