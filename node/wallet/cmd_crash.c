@@ -228,8 +228,8 @@ static int crash_join(const struct zbc_opts *o, const char *id, json_t **result,
     snprintf(text, sizeof text, "entered crash round %s: %s at %s (pays %s if the crash point "
              "reaches %s)\nthen: zbc crash show %s\n", id, s, m, rt, m, id);
     json_object_set_new(*result, "_text", json_string(text));
-    if (!o->wait)
-        return 1;
+    if (!o->wait || o->wait_included)
+        return 1; /* --wait=included: in a block is enough */
     static const char *const kinds[] = {"bet_settle", NULL};
     json_t *app;
     const json_t *settle;

@@ -343,7 +343,8 @@ static const struct topic TOPICS[] = {
      "each entry is a stake and a cash-out target (X a multiplier of at least 1.01, e.g.\n"
      "2.5x). The seed of the block after the close gives one crash point; every entry whose\n"
      "target is at most the point is paid stake x target, the others lose their stake.\n"
-     "--wait on join waits for the settlement (zbc verify ID recomputes it).\n"
+     "--wait on join waits for the settlement, --wait=included for the block (zbc verify ID\n"
+     "recomputes the round).\n"
      "examples: zbc crash create --blocks 20\n"
      "          zbc crash join 1234 --stake 1ZBC --target 2.5x --wait\n"},
     {"verify", NULL,

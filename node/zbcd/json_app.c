@@ -289,12 +289,20 @@ static int entry_data(json_t *j, const struct zbc_app_history *h,
                                 : zbc_json_hex(tag, 8),
                             err);
     }
-    if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 9)
-        return zbc_json_set(j, "u", json_integer(zbc_get_le32(ev->data)),
-                            err) &&
-               zbc_json_set(j, "value",
-                            json_integer(zbc_get_le32(ev->data + 4)), err) &&
-               zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err);
+    /* a bet: u, value, win; a crash entry (15 bytes): value = the crash
+     * point, then the entry index and target */
+    if (ev->kind == ZBC_EVENT_BET_SETTLE &&
+        (ev->data_len == 9 || ev->data_len == 15) &&
+        (!zbc_json_set(j, "u", json_integer(zbc_get_le32(ev->data)), err) ||
+         !zbc_json_set(j, "value", json_integer(zbc_get_le32(ev->data + 4)),
+                       err) ||
+         !zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err)))
+        return 0;
+    if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 15)
+        return zbc_json_set(j, "entry",
+                            json_integer(zbc_get_le16(ev->data + 9)), err) &&
+               zbc_json_set(j, "target",
+                            json_integer(zbc_get_le32(ev->data + 11)), err);
     return 1;
 }
 
