@@ -2,7 +2,6 @@
  * --target X | show ID: crash rounds (type 36, docs/games.md "Crash",
  * docs/protocol-apps.md §12, docs/wallet.md "Crash"). */
 #include <inttypes.h>
-#include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,19 +88,8 @@ static int crash_create(const struct zbc_opts *o, json_t **result, struct zbc_wf
     }
     if ((o->stake != NULL || o->target != NULL) && !stake_target(o, &stake, &p.target, f))
         return 0;
-    if (o->client_seed != NULL) {
-        size_t n = strlen(o->client_seed);
-        if (n > ZBC_CLIENT_SEED_MAX)
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "--client-seed is at most %d characters",
-                             ZBC_CLIENT_SEED_MAX);
-        memcpy(p.client_seed, o->client_seed, n + 1);
-        p.client_seed_len = (uint8_t)n;
-    } else {
-        uint8_t r[8];
-        randombytes_buf(r, sizeof r);
-        zbc_hex_encode(p.client_seed, r, sizeof r);
-        p.client_seed_len = 16;
-    }
+    if (!zbc_client_seed_pick(p.client_seed, &p.client_seed_len, o, f))
+        return 0;
     uint8_t params[80];
     size_t plen = zbc_crash_encode(&p, params, sizeof params);
     struct zbc_crash_params check;

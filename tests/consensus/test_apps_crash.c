@@ -466,6 +466,85 @@ static void test_bound(void)
     fx_free(&f);
 }
 
+/* Property: random rounds (window 1-3, 1-14 entries by a, b and c with
+ * random stakes and targets, some in each block of the window) settle by
+ * the rule: each entry's return is floor(stake x target / 100) exactly
+ * when target <= the point of its settle event, the fund moves by the
+ * stakes minus the returns, the pot ends at 0; ax_block checks the money
+ * invariant and the exact undo after every block. */
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint32_t rnd(uint32_t n)
+{
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (uint32_t)(rng % n);
+}
+
+static void test_random_rounds(void)
+{
+    unsigned wins = 0, losses = 0;
+    for (unsigned round = 0; round < 12; round++) {
+        struct fx f;
+        fx_init(&f);
+        ax_fund(&f);
+        struct zbc_events ev = {0};
+        uint8_t params[80];
+        uint16_t window = (uint16_t)(1 + rnd(3));
+        uint16_t plen = round_params(params, window, 0, round % 2 ? "p" : "");
+        uint64_t id = ax_create(&f, &f.c, ZBC_CRASH_TYPE, 0, 1, params, plen,
+                                NULL, FX_FEE);
+        CHECK(ax_block(&f, &ev));
+        zbc_events_free(&ev);
+        uint64_t fund0 = fx_balance(&f, &f.fund.addr), staked = 0;
+        uint64_t stake[14];
+        uint32_t target[14];
+        unsigned n = 0;
+        for (unsigned b = 0; b < window; b++) {
+            unsigned k = 1 + rnd(5);
+            for (unsigned i = 0; i < k && n < 14; i++, n++) {
+                const struct fx_key *who[3] = {&f.a, &f.b, &f.c};
+                /* distinct bodies; every maximum return under 1 % of
+                 * the fund, every balance enough */
+                stake[n] = 1 + rnd(2000) + n * 100;
+                target[n] = rnd(4) == 0 ? 101 + rnd(20000) : 101 + rnd(900);
+                staked += stake[n];
+                entry(&f, who[rnd(3)], id, stake[n], target[n]);
+            }
+            CHECK(ax_block(&f, &ev));
+            CHECK_EQ_INT(ax_count(&ev, ZBC_EVENT_NOOP), 0);
+            zbc_events_free(&ev);
+        }
+        CHECK(ax_block(&f, &ev)); /* close + 1 */
+        CHECK_EQ_INT(ax_count(&ev, ZBC_EVENT_BET_SETTLE), n);
+        uint64_t returned = 0;
+        for (unsigned i = 0; i < n; i++) {
+            const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_BET_SETTLE, i);
+            if (e == NULL)
+                break;
+            uint32_t point = zbc_get_le32(e->data + 4);
+            uint64_t want = 0;
+            struct zbc_err err;
+            if (target[i] <= point)
+                CHECK(zbc_crash_max_return(stake[i], target[i], &want, &err));
+            CHECK_EQ_INT(e->amount, want);
+            CHECK_EQ_INT(zbc_get_le16(e->data + 9), i);
+            returned += want;
+            if (want)
+                wins++;
+            else
+                losses++;
+        }
+        zbc_events_free(&ev);
+        CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), fund0 + staked - returned);
+        struct zbc_app a;
+        ax_app(&f, id, &a);
+        CHECK(a.status == ZBC_APP_FINISHED && a.pot == 0 && a.escrow == 0);
+        fx_free(&f);
+    }
+    CHECK(wins > 0 && losses > 0);
+}
+
 int main(void)
 {
     TEST_RUN(test_pure);
@@ -474,5 +553,6 @@ int main(void)
     TEST_RUN(test_round_amounts);
     TEST_RUN(test_refusals);
     TEST_RUN(test_bound);
+    TEST_RUN(test_random_rounds);
     return test_summary("consensus_apps_crash");
 }
