@@ -116,6 +116,10 @@ class CrashRounds(ZbcTest):
         assert_true("crashed at %d.%02dx" % (point // 100, point % 100) in show.stdout,
                     "crash show: %s" % show.stdout)
         self.log(show.stdout)
+        shown = self.zbc("app", "show", app_id, json_out=False)
+        assert_true("crash" in shown.stdout and "app_end   bet" in shown.stdout,
+                    "app show of a round: %s" % shown.stdout)
+        self.log(shown.stdout)
         v = self.zbc("verify", app_id)
         assert_equal(v["verified"], True, "zbc verify")
         j = run_audit(self, "app", app_id, "--peer", node.api_url, "--genesis",
