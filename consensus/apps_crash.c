@@ -286,7 +286,7 @@ int zbc_crash_check(struct zbc_state *s, const struct zbc_genesis *g,
     if (a == NULL)
         return zbc_fail(err, "out of memory checking a crash round");
     int ok = load_round_app(s, ct, a, mine, err);
-    uint64_t id = a->id;
+    uint64_t id = zbc_apps_tx_app_id(ct);
     if (ok && *mine) {
         switch (ct->body.type) {
         case ZBC_TX_APP_MOVE:
