@@ -196,8 +196,9 @@ static int check_create(struct zbc_state *s, const struct zbc_genesis *g,
     if ((uint64_t)height + p.window + 1 > UINT32_MAX)
         return refuse(err, "crash round refused: its close would pass the "
                            "last height");
-    if (!zbc_crash_check_stake(&p, b->stake, err))
-        return refuse(err, "crash round refused: %.200s", err->msg);
+    struct zbc_err why;
+    if (!zbc_crash_check_stake(&p, b->stake, &why))
+        return refuse(err, "crash round refused: %s", why.msg);
     if (b->stake == 0) {
         *applies = true;
         return 1;
