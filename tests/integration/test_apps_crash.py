@@ -3,13 +3,15 @@
 --automine, played through the wallet: alice opens a round with her own entry, bob (twice)
 and carol enter with `zbc crash join`; admin/mine takes the chain to close + 1, where the
 round settles. The crash point is recomputed here from the block seed with a stock HMAC
-(floor(99 x 2^32 / (u + 256)) of docs/games.md), every entry's return and every balance
+(floor(99 x 2^32 / (u + 256)) of docs/games.md) and printed by `zbc-engine fair crash`, every entry's return and every balance
 (entrants and the apps fund) move by exactly that; `zbc crash show` says it in words; `zbc
 verify`, `zbc-audit app` and a full datadir replay agree; entries after the close (in the pool and
 after the settlement) and bad targets are refused with their reasons."""
 import hashlib
 import hmac
+import json
 import os
+import subprocess
 
 import genesis as genesis_mod
 from framework import (ZBC, ZbcTest, assert_equal, assert_true, audit_datadir_clean, run_audit,
@@ -93,6 +95,11 @@ class CrashRounds(ZbcTest):
         self.log("seed(%d) %s: u %d, crash point %d.%02dx" % (close + 1, b["seed"], u,
                                                               point // 100, point % 100))
         assert_equal((a["crash"]["crash_point"], a["crash"]["u"]), (point, u), "crash point")
+        engine = os.path.join(os.path.dirname(self.zbc_bin), "..", "engine", "zbc-engine")
+        p = subprocess.run([engine, "fair", "crash", "--server-seed", b["seed"], "--client-seed",
+                            "round-1", "--nonce", app_id, "--json"], capture_output=True,
+                           text=True, timeout=60)
+        assert_equal(json.loads(p.stdout)["event"]["crash"], point, "zbc-engine fair crash")
         paid = {n: 0 for n in names}
         staked = {n: 0 for n in names}
         fees = {n: 0 for n in names}
