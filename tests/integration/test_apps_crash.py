@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Crash rounds (type 36, docs/games.md "Crash", docs/protocol-apps.md §12) on a real zbcd with
---automine, played through the wallet: alice opens a round with her own entry, bob (twice)
-and carol enter with `zbc crash join`; admin/mine takes the chain to close + 1, where the
-round settles. The crash point is recomputed here from the block seed with a stock HMAC
-(floor(99 x 2^32 / (u + 256)) of docs/games.md) and printed by `zbc-engine fair crash`, every entry's return and every balance
-(entrants and the apps fund) move by exactly that; `zbc crash show` says it in words; `zbc
-verify`, `zbc-audit app` and a full datadir replay agree; entries after the close (in the pool and
-after the settlement) and bad targets are refused with their reasons."""
+--automine, played through the wallet: alice opens a round with her own entry, bob (twice) and
+carol enter with `zbc crash join`; admin/mine takes the chain to close + 1, where the round
+settles. The crash point is recomputed here from the block seed with a stock HMAC (floor(99 x
+2^32 / (u + 256)) of docs/games.md) and printed by `zbc-engine fair crash`, every entry's
+return and every balance (entrants and the apps fund) move by exactly that; `zbc crash show`
+says it in words; `zbc verify`, `zbc-audit app` and a full datadir replay agree; entries after
+the close (in the pool and after the settlement) and bad targets are refused with their
+reasons."""
 import hashlib
 import hmac
 import json
