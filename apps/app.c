@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "apps/crash.h"
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
 
@@ -262,6 +263,9 @@ int zbc_app_check_create(uint8_t type, uint64_t stake_token, uint8_t seats,
             return zbc_fail_prefix(err, "CreateApp params");
         return 1;
     }
+    if (type == ZBC_CRASH_TYPE)
+        return zbc_crash_check_create(seats, params, params_len,
+                                      has_opponent, err);
     const struct zbc_engine *e = zbc_engine_by_type(type);
     if (e == NULL)
         return zbc_fail(err, "unknown app type %u", type);

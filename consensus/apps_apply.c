@@ -10,6 +10,8 @@
 
 #include "apps/fair.h"
 #include "crypto/bytes.h"
+#include "consensus/apps_crash.h"
+#include "consensus/apps_internal.h"
 #include "consensus/ledger.h"
 
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
@@ -119,7 +121,7 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
                        &found, err))
         return 0;
     if (!found || vlen != 9 || v[0] < ZBC_SCHED_ACTIVATE ||
-        v[0] > ZBC_SCHED_EXPIRE)
+        v[0] > ZBC_SCHED_CRASH)
         return zbc_fail(err, "schedule item %u of height %u is missing or "
                              "corrupt", i, height);
     it->kind = v[0];
@@ -140,16 +142,6 @@ int zbc_apps_schedule(struct zbc_state *s, uint32_t height,
 }
 
 /* ---- history and events ---- */
-
-struct actx {
-    struct zbc_state *s;
-    const struct zbc_genesis *g;
-    struct zbc_events *ev;
-    struct zbc_app *a;
-    uint32_t height;
-    uint32_t index;         /* tx index or ZBC_EVENT_NO_TX */
-    const uint8_t *tx_hash; /* NULL for block-level work */
-};
 
 static void ev_init(struct zbc_event *e, enum zbc_event_kind kind,
                     const struct actx *c)
@@ -634,6 +626,11 @@ int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                    uint64_t pending, bool *applies, struct zbc_err *err)
 {
     *applies = false;
+    bool crash;
+    if (!zbc_crash_check(s, g, ct, height, pending, &crash, applies, err))
+        return 0;
+    if (crash)
+        return 1;
     struct zbc_app *a = malloc(sizeof *a);
     if (a == NULL)
         return zbc_fail(err, "out of memory checking an app transaction");
@@ -647,6 +644,8 @@ int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
                       uint64_t *stake, struct zbc_err *err)
 {
     *stake = 0;
+    if (ct->body.type == ZBC_TX_APP_MOVE)
+        return zbc_crash_tx_spend(s, ct, stake, err);
     if (ct->body.type != ZBC_TX_APP_JOIN)
         return 1;
     struct zbc_app *a = malloc(sizeof *a);
@@ -942,7 +941,10 @@ int zbc_apps_apply_tx(struct zbc_state *s, const struct zbc_genesis *g,
     c.a = malloc(sizeof *c.a);
     if (c.a == NULL)
         return zbc_fail(err, "out of memory applying an app transaction");
-    int ok = apply_with(&c, ct, err);
+    bool crash;
+    int ok = zbc_crash_apply_tx(&c, ct, &crash, err);
+    if (ok && !crash)
+        ok = apply_with(&c, ct, err);
     free(c.a);
     return ok;
 }
@@ -1081,6 +1083,8 @@ static int begin_item(struct actx *c, const struct zbc_sched_item *it,
         return do_bet(c, seed, err);
     case ZBC_SCHED_EXPIRE:
         return do_expire(c, err);
+    case ZBC_SCHED_CRASH:
+        return zbc_crash_settle(c, seed, err);
     }
     return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
 }
@@ -1147,4 +1151,42 @@ int zbc_apps_sum_pots(struct zbc_state *s, uint64_t *sum, struct zbc_err *err)
     free(p.a);
     *sum = p.sum;
     return ok;
+}
+
+/* ---- shared with the round modules (consensus/apps_internal.h) ---- */
+
+void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
+                      const struct actx *c)
+{
+    ev_init(e, kind, c);
+}
+
+int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
+                  const uint8_t *move, size_t move_len, struct zbc_err *err)
+{
+    return emit(c, e, move, move_len, err);
+}
+
+int zbc_apps_finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
+                    uint8_t loser, const char *reason, struct zbc_err *err)
+{
+    return finish(c, how, winner, loser, reason, err);
+}
+
+int zbc_apps_pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
+                 uint64_t amount, const char *why, struct zbc_err *err)
+{
+    return pay(c, seat, to, amount, why, err);
+}
+
+int zbc_apps_sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
+                       uint64_t id, struct zbc_err *err)
+{
+    return sched_add(s, height, kind, id, err);
+}
+
+int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
+                 struct zbc_err *err)
+{
+    return app_put(s, a, err);
 }

@@ -29,7 +29,8 @@ enum zbc_table {
     ZBC_TABLE_APPS = 3,     /* app id LE -> app record */
     ZBC_TABLE_PENDING = 4,  /* work scheduled per height (apps_apply.h) */
     ZBC_TABLE_APP_HISTORY = 5, /* app id | seq -> history entry */
-    ZBC_TABLE_COUNT = 6,
+    ZBC_TABLE_CRASH = 6,    /* crash rounds and entries (apps_crash.h) */
+    ZBC_TABLE_COUNT = 7,
 };
 
 #define ZBC_KV_KEY_MAX 64

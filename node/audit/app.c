@@ -21,6 +21,10 @@
  *     pot - rake split among the seats other than the loser and the seats
  *     out of play on the auditor's board, remainder to the first); the
  *     end event names the one receiving seat as winner, never the loser.
+ *   - crash rounds: each entry's stake and target from its transaction
+ *     (the AppMove's bytes, or the CreateApp's stake and params), the
+ *     crash point floor(99 x 2^32 / (u + 256)) from seed(close + 1) with
+ *     u computed here, each entry's return, the pot back to the fund;
  * Then the node's own view: the stored app record and history (datadir:
  * compared entry by entry with the replayed state) or GET
  * /api/v1/apps/<id> (peer). */
@@ -32,6 +36,7 @@
 #include <time.h>
 
 #include "apps/app.h"
+#include "apps/crash.h"
 #include "apps/engine.h"
 #include "apps/fair.h"
 #include "consensus/apps_apply.h"
@@ -494,6 +499,86 @@ static void do_bet(struct out *w, const struct collect *c,
     zbc_bet_steps(&bet, &out, c->stake, server, c->id, zbc_term_utf8(), bet_step, &st);
 }
 
+/* The index-th entry of a crash round from the chain: its app_join
+ * event names the transaction (the CreateApp for the creator's entry). */
+static bool crash_entry(const struct collect *c, uint16_t index,
+                        uint64_t *stake, uint32_t *target)
+{
+    struct zbc_crash_params p;
+    struct zbc_err err;
+    unsigned n = 0;
+    if (!zbc_crash_parse(&p, c->params, c->params_len, &err))
+        return false;
+    for (size_t i = 0; i < c->nev; i++) {
+        const struct zbc_event *e = &c->ev[i].e;
+        if (e->kind != ZBC_EVENT_APP_JOIN || n++ != index)
+            continue;
+        if (memcmp(e->tx_hash, c->create_hash, 32) == 0) {
+            *stake = c->stake;
+            *target = p.target;
+            return c->stake > 0;
+        }
+        const struct app_tx *t = find_tx(c, e->tx_hash);
+        return t != NULL && zbc_crash_parse_entry(t->move, t->move_len, stake,
+                                                  target, &err);
+    }
+    return false;
+}
+
+/* One entry of a crash round settled at close + 1. */
+static void do_crash(struct out *w, const struct collect *c,
+                     const struct app_ev *x, const uint8_t (*seeds)[32])
+{
+    const struct zbc_event *e = &x->e;
+    uint32_t h = x->height;
+    struct zbc_crash_params p;
+    struct zbc_err err;
+    uint64_t stake = 0, ret = 0;
+    uint32_t target = 0;
+    uint16_t index = e->data_len == 15 ? zbc_get_le16(e->data + 9) : 0;
+    if (!zbc_crash_parse(&p, c->params, c->params_len, &err) ||
+        e->data_len != 15 || !crash_entry(c, index, &stake, &target) ||
+        !zbc_crash_max_return(stake, target, &ret, &err)) {
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": crash settlement of entry %u does not "
+                      "name an entry of the chain", c->id, index);
+        return;
+    }
+    if (h != c->create_height + p.window + 1u)
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": crash round settled at height %u, not "
+                      "close + 1 = %u", c->id, h,
+                      c->create_height + p.window + 1u);
+    char server[65];
+    zbc_hex_encode(server, seeds[h], 32);
+    uint32_t u = bet_u(server, p.client_seed, c->id);
+    uint32_t point = (uint32_t)((99ull << 32) / ((uint64_t)u + 256));
+    bool win = target <= point;
+    char want[120], got[120];
+    snprintf(want, sizeof want, "u %u point %u %s returns %" PRIu64, u, point,
+             win ? "win" : "loss", win ? ret : 0);
+    snprintf(got, sizeof got, "u %u point %u %s returns %" PRIu64,
+             zbc_get_le32(e->data), zbc_get_le32(e->data + 4),
+             e->data[8] ? "win" : "loss", e->amount);
+    bool same = strcmp(want, got) == 0;
+    if (!same)
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, want, got,
+                      "app %" PRIu64 ": crash entry %u differs from the "
+                      "provably-fair computation", c->id, index);
+    hist(w, h, "crash",
+         json_pack("{s:s,s:s,s:I,s:I,s:I,s:i,s:I,s:I,s:b,s:I}", "server_seed",
+                   server, "client_seed", p.client_seed, "nonce",
+                   (json_int_t)c->id, "u", (json_int_t)u, "point",
+                   (json_int_t)point, "entry", index, "stake",
+                   (json_int_t)stake, "target", (json_int_t)target, "win", win,
+                   "returns", (json_int_t)(win ? ret : 0)),
+         "entry %u: %" PRIu64 " at %u.%02ux; seed(%u) = %s, u = %u, crash point "
+         "%u.%02ux: %s, returns %" PRIu64 " (%s)", index, stake, target / 100,
+         target % 100, h, server, u, point / 100, point % 100,
+         win ? "CASHED OUT" : "crashed", win ? ret : 0,
+         same ? "matches the node" : "DIFFERS from the node");
+}
+
 bool zbc_audit_app_payouts(const char *reason, uint8_t loser, unsigned seats,
                            unsigned seated, uint64_t stake, uint8_t out_mask,
                            uint8_t win_seat, uint64_t net,
@@ -634,13 +719,18 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
                  "CreateApp by %s: type %u (%s), %u seat(s), stake %" PRIu64
                  ", params %s%s%s (tx %s)", acc, c->type,
                  g->eng != NULL ? g->eng->name
-                               : zbc_bet_is_solo(c->type) ? "solo bet" : "?",
+                               : zbc_bet_is_solo(c->type) ? "solo bet"
+                 : c->type == ZBC_CRASH_TYPE ? "crash round" : "?",
                  c->seats, c->stake, params, n < c->params_len ? "..." : "",
                  c->has_opponent ? ", designated opponent" : "", txh);
             break;
         }
         case ZBC_EVENT_APP_JOIN:
-            g->paid_in += e->amount;
+            /* the creator's crash entry is the CreateApp's stake, counted
+             * at app_create */
+            if (c->type != ZBC_CRASH_TYPE ||
+                memcmp(e->tx_hash, c->create_hash, 32) != 0)
+                g->paid_in += e->amount;
             g->seated++;
             g->joined = h;
             hist(w, h, "join", json_pack("{s:s,s:i}", "account",
@@ -720,7 +810,10 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             do_end(w, g, c, x, rake_bps);
             break;
         case ZBC_EVENT_BET_SETTLE:
-            do_bet(w, c, x, seeds);
+            if (c->type == ZBC_CRASH_TYPE)
+                do_crash(w, c, x, seeds);
+            else
+                do_bet(w, c, x, seeds);
             break;
         case ZBC_EVENT_NOOP:
             zbc_hex_encode(txh, e->tx_hash, 32);
@@ -960,8 +1053,8 @@ int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id)
     }
     const struct zbc_engine *eng = zbc_engine_by_type(a->type);
     const char *game = eng != NULL ? eng->name
-                                   : zbc_bet_is_solo(a->type) ? "solo bet"
-                                                              : "?";
+                       : zbc_bet_is_solo(a->type) ? "solo bet"
+                       : a->type == ZBC_CRASH_TYPE ? "crash round" : "?";
     struct out w = {.o = o, .r = &rep, .lines = json_array()};
     if (!o->json)
         printf("zbc-audit app %" PRIu64 ": %s (type %u), %u seat(s), "

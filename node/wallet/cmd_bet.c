@@ -54,6 +54,30 @@ static int hundredths(uint64_t *out, const char *text)
     return 1;
 }
 
+int zbc_client_seed_pick(char *out, uint8_t *len, const struct zbc_opts *o,
+                         struct zbc_wfail *f)
+{
+    if (o->client_seed != NULL) {
+        size_t n = strlen(o->client_seed);
+        if (n > ZBC_CLIENT_SEED_MAX)
+            return zbc_wfail(f, ZBC_EXIT_USAGE, "--client-seed is at most %d characters",
+                             ZBC_CLIENT_SEED_MAX);
+        memcpy(out, o->client_seed, n + 1);
+        *len = (uint8_t)n;
+        return 1;
+    }
+    uint8_t r[8];
+    randombytes_buf(r, sizeof r);
+    zbc_hex_encode(out, r, sizeof r);
+    *len = 16;
+    return 1;
+}
+
+int zbc_hundredths_parse(uint64_t *out, const char *text)
+{
+    return hundredths(out, text);
+}
+
 static int roulette_kind(const char *w)
 {
     static const char *names[] = {"straight", "red", "black", "odd", "even",
@@ -367,19 +391,8 @@ int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv, jso
     struct zbc_err err;
     if (!zbc_amount_parse(&stake, o->stake, &err))
         return zbc_wfail_err(f, ZBC_EXIT_USAGE, &err, "--stake");
-    if (o->client_seed != NULL) {
-        size_t n = strlen(o->client_seed);
-        if (n > ZBC_CLIENT_SEED_MAX)
-            return zbc_wfail(f, ZBC_EXIT_USAGE, "--client-seed is at most %d characters",
-                             ZBC_CLIENT_SEED_MAX);
-        memcpy(b.client_seed, o->client_seed, n + 1);
-        b.client_seed_len = (uint8_t)n;
-    } else {
-        uint8_t r[8];
-        randombytes_buf(r, sizeof r);
-        zbc_hex_encode(b.client_seed, r, sizeof r);
-        b.client_seed_len = 16;
-    }
+    if (!zbc_client_seed_pick(b.client_seed, &b.client_seed_len, o, f))
+        return 0;
     uint8_t params[128];
     size_t plen = zbc_bet_encode(&b, params, sizeof params);
     struct zbc_bet check;

@@ -5,6 +5,9 @@
  *
  *   solo bet: server_seed = hex of seed(N+1), the first float, the
  *             outcome and the return, the payout;
+ *   crash:    every entry's stake and target from its transaction bytes,
+ *             server_seed = hex of seed(close+1), u and the crash point,
+ *             each entry's return and the fund's share (docs/games.md "Crash");
  *   game:     the first-seat draw (seed(J+2)), the start position and
  *             every dice roll (seed of the applying block, move tx hash),
  *             a full engine replay of the recorded moves compared with the
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "apps/app.h"
+#include "apps/crash.h"
 #include "apps/fair.h"
 #include "consensus/events.h"
 #include "crypto/bytes.h"
@@ -147,6 +151,113 @@ static int verify_bet(struct vctx *v, uint64_t id, struct zbc_wfail *f)
             paid += (uint64_t)num(p, "amount");
     if (paid != out.returns)
         mismatch(v, "the bettor was paid %" PRIu64 ", the outcome returns %" PRIu64, paid, out.returns);
+    return 1;
+}
+
+/* ---- crash rounds ---- */
+
+static uint64_t u64_field(const json_t *o, const char *k)
+{
+    const json_t *v = json_object_get(o, k);
+    return json_is_string(v) ? strtoull(json_string_value(v), NULL, 10)
+                             : (uint64_t)json_integer_value(v);
+}
+
+/* Entry i from the chain's bytes: the AppMove's move, or the creator's
+ * CreateApp stake and params target for an entry without move bytes. */
+static int crash_entry_bytes(struct vctx *v, const json_t *join,
+                             const struct zbc_crash_params *p, uint64_t *stake,
+                             uint32_t *target)
+{
+    uint8_t move[64];
+    size_t mlen;
+    struct zbc_err err;
+    if (!hex_bytes(move, sizeof move, &mlen, str(join, "move_hex")))
+        return 0;
+    if (mlen == 0) {
+        *stake = (uint64_t)num(v->app, "stake");
+        *target = p->target;
+        return *stake > 0 && *target >= ZBC_CRASH_TARGET_MIN;
+    }
+    return zbc_crash_parse_entry(move, mlen, stake, target, &err);
+}
+
+static int verify_crash(struct vctx *v, uint64_t id, struct zbc_wfail *f)
+{
+    const json_t *app = v->app, *c = json_object_get(app, "crash");
+    uint8_t params[256], seed[32];
+    size_t plen;
+    struct zbc_crash_params p;
+    struct zbc_err err;
+    if (!json_is_object(c) || !hex_bytes(params, sizeof params, &plen, str(app, "params_hex")) ||
+        !zbc_crash_parse(&p, params, plen, &err))
+        return zbc_wfail(f, ZBC_EXIT_VERIFY_FAILED, "the crash round's params do not parse");
+    uint64_t close = (uint64_t)num(app, "created") + p.window;
+    if (u64_field(c, "close") != close)
+        mismatch(v, "the node closes the round at %" PRIu64 ", created + window = %" PRIu64,
+                 u64_field(c, "close"), close);
+    if (!json_is_integer(json_object_get(c, "crash_point")))
+        return zbc_wfail(f, ZBC_EXIT_REJECTED, "crash round %" PRIu64 " is not settled yet "
+                         "(it settles at block %" PRIu64 ")", id, close + 1);
+    if (!zbc_app_block_seed(seed, v->o, (uint32_t)(close + 1), f))
+        return 0;
+    char server[65];
+    zbc_fair_server_seed(server, seed);
+    uint32_t u, point = zbc_crash_point(server, p.client_seed, id, &u);
+    checked(v, "server seed = seed(%" PRIu64 ") = %s", close + 1, server);
+    checked(v, "HMAC_SHA256(server_seed, \"%s:%" PRIu64 ":0\") first float u = %u; crash point "
+            "floor(99 x 2^32 / (u + 256)) = %u (%u.%02ux)", p.client_seed, id, u, point,
+            point / 100, point % 100);
+    if ((uint32_t)num(c, "u") != u || (uint32_t)num(c, "crash_point") != point)
+        mismatch(v, "the node's u = %lld and crash point %lld, recomputed %u and %u",
+                 num(c, "u"), num(c, "crash_point"), u, point);
+    const json_t *entries = json_object_get(c, "entries");
+    size_t i, n = 0;
+    json_t *h;
+    uint64_t pot = 0, paid = 0;
+    json_array_foreach(json_object_get(app, "history"), i, h) {
+        if (strcmp(str(h, "kind"), "app_join") != 0)
+            continue;
+        uint64_t stake, ret;
+        uint32_t target;
+        const json_t *e = json_array_get(entries, n);
+        if (!crash_entry_bytes(v, h, &p, &stake, &target) ||
+            !zbc_crash_max_return(stake, target, &ret, &err)) {
+            mismatch(v, "entry %zu's transaction bytes are not an entry", n);
+            n++;
+            continue;
+        }
+        pot += ret;
+        uint64_t want = target <= point ? ret : 0;
+        paid += want;
+        if (e == NULL || u64_field(e, "stake") != stake ||
+            (uint32_t)num(e, "target") != target || u64_field(e, "returns") != want ||
+            json_is_true(json_object_get(e, "cashed_out")) != (target <= point))
+            mismatch(v, "entry %zu (%" PRIu64 " at %u): the node's view differs from the rule's "
+                     "return %" PRIu64, n, stake, target, want);
+        else
+            checked(v, "entry %zu: %" PRIu64 " at %u.%02ux -> %s, returns %" PRIu64, n, stake,
+                    target / 100, target % 100, want ? "cashed out" : "crashed", want);
+        n++;
+    }
+    if (n != json_array_size(entries))
+        mismatch(v, "the history holds %zu entries, the node's view %zu", n,
+                 json_array_size(entries));
+    uint64_t crash_paid = 0, fund = 0;
+    json_t *po;
+    json_array_foreach(json_object_get(json_object_get(app, "result"), "payouts"), i, po) {
+        if (strcmp(str(po, "reason"), "crash") == 0)
+            crash_paid += (uint64_t)num(po, "amount");
+        if (strcmp(str(po, "reason"), "escrow") == 0)
+            fund += (uint64_t)num(po, "amount");
+    }
+    if (crash_paid != paid || fund != pot - paid)
+        mismatch(v, "payouts: the node paid %" PRIu64 " to entries and %" PRIu64 " back to the "
+                 "fund; the rule gives %" PRIu64 " and %" PRIu64, crash_paid, fund, paid,
+                 pot - paid);
+    else
+        checked(v, "%zu entries: %" PRIu64 " paid to entries, %" PRIu64 " of the pot of %" PRIu64
+                " back to the fund", n, paid, pot - paid, pot);
     return 1;
 }
 
@@ -445,8 +556,10 @@ int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv, 
         json_decref(v.checks);
         return zbc_client_bad_reply(f, v.app, &err);
     }
-    int ok = zbc_bet_is_solo((uint8_t)num(v.app, "type")) ? verify_bet(&v, id, f)
-                                                          : verify_game(&v, id, f);
+    uint8_t type = (uint8_t)num(v.app, "type");
+    int ok = zbc_bet_is_solo(type)      ? verify_bet(&v, id, f)
+             : type == ZBC_CRASH_TYPE ? verify_crash(&v, id, f)
+                                      : verify_game(&v, id, f);
     json_decref(v.app);
     if (!ok) {
         json_decref(v.checks);

@@ -45,6 +45,15 @@ int zbc_cmd_app_pgn(const struct zbc_opts *o, int argc, const char *const *argv,
 /* zbc bet dice|coin|roulette|limbo ... --stake X (cmd_bet.c) */
 int zbc_cmd_bet(const struct zbc_opts *o, int argc, const char *const *argv,
                 json_t **result, struct zbc_wfail *f);
+/* "49.5" -> 4950: at most two decimals, in hundredths (cmd_bet.c). */
+int zbc_hundredths_parse(uint64_t *out, const char *text);
+/* --client-seed S (at most 64 characters), else 16 random hex characters
+ * (cmd_bet.c); out needs 65 bytes. */
+int zbc_client_seed_pick(char *out, uint8_t *len, const struct zbc_opts *o,
+                         struct zbc_wfail *f);
+/* zbc crash create|join|show (cmd_crash.c) */
+int zbc_cmd_crash(const struct zbc_opts *o, int argc, const char *const *argv,
+                  json_t **result, struct zbc_wfail *f);
 /* zbc verify APP (cmd_verify.c) */
 int zbc_cmd_verify(const struct zbc_opts *o, int argc, const char *const *argv,
                    json_t **result, struct zbc_wfail *f);

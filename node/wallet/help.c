@@ -316,6 +316,7 @@ static const char summary[] =
     "                                     games\n"
     "  bet GAME ...                       solo bets: dice coin roulette limbo plinko\n"
     "                                     keno wheel baccarat blitz\n"
+    "  crash create|join|show             shared crash rounds against the apps fund\n"
     "  verify <app-id>                    recompute rolls, draws, bets and payouts\n"
     "  bot --games G1,G2 [--max-stake A]  a machine opponent playing the key's seats\n"
     "  tx status|show|prepare|submit      transactions by hash; foreign signers\n"
@@ -445,6 +446,18 @@ static const struct topic TOPICS[] = {
     {"app", "claim",
      "usage: zbc app claim [SEED|-] <app-id>\n"
      "The raw form of claim-timeout (ClaimAppTimeout, type 28).\n"},
+    {"crash", NULL,
+     "usage: zbc crash create [--blocks N] [--stake AMOUNT --target X] [--client-seed S]\n"
+     "       zbc crash join <app-id> --stake AMOUNT --target X [--wait]\n"
+     "       zbc crash show <app-id>\n"
+     "A crash round (CreateApp type 36) takes entries for N blocks (default 10, 1-1000);\n"
+     "each entry is a stake and a cash-out target (X a multiplier of at least 1.01, e.g.\n"
+     "2.5x). The seed of the block after the close gives one crash point; every entry whose\n"
+     "target is at most the point is paid stake x target, the others lose their stake.\n"
+     "--wait on join waits for the settlement, --wait=included for the block (zbc verify ID\n"
+     "recomputes the round).\n"
+     "examples: zbc crash create --blocks 20\n"
+     "          zbc crash join 1234 --stake 1ZBC --target 2.5x --wait\n"},
     {"verify", NULL,
      "usage: zbc verify <app-id>\n"
      "Recomputes an app's draws, rolls, bet and payouts from chain data; exit 10 on a\n"
@@ -481,7 +494,7 @@ static const struct topic TOPICS[] = {
 };
 
 static const char *const COMMANDS[] = {"key", "address", "balance", "send", "history", "app",
-                                       "bet", "verify",  "bot",     "tx",   "help"};
+                                       "bet", "crash",   "verify",  "bot",  "tx", "help"};
 
 int zbc_help_print(FILE *fp, int n, const char *const *topic, struct zbc_wfail *f)
 {

@@ -19,7 +19,7 @@ static int is_app_tx(const char *s)
 static const char *const APP_SUBS[] = {"create", "join",   "move",          "show",  "list",
                                        "watch",  "resign", "claim-timeout", "claim", "pgn"};
 static const char *const COMMANDS[] = {"key", "address", "balance", "send", "history", "app",
-                                       "bet", "verify",  "bot",     "tx",   "help"};
+                                       "bet", "crash",   "verify",  "bot",  "tx", "help"};
 
 static int app_dispatch(const struct zbc_opts *o, int argc, const char *const *argv,
                         json_t **result, struct zbc_wfail *f)
@@ -63,6 +63,8 @@ static int dispatch(const struct zbc_opts *o, json_t **result, struct zbc_wfail 
         return zbc_cmd_tx(o, argc, argv, result, f);
     if (strcmp(cmd, "bet") == 0) /* unknown games: zbc_bet_args, with did-you-mean */
         return zbc_cmd_bet(o, argc, argv, result, f);
+    if (strcmp(cmd, "crash") == 0)
+        return zbc_cmd_crash(o, argc, argv, result, f);
     if (strcmp(cmd, "verify") == 0)
         return zbc_cmd_verify(o, argc, argv, result, f);
     return zbc_fail_unknown(f, "command", cmd, COMMANDS, sizeof COMMANDS / sizeof COMMANDS[0]);

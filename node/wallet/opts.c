@@ -56,6 +56,8 @@ static const struct spec specs[] = {
     {"--board", STR, F(board)},
     {"--client-seed", STR, F(client_seed)},
     {"--risk", STR, F(risk)},
+    {"--target", STR, F(target)},
+    {"--blocks", STR, F(blocks)},
     {"--game", STR, F(game)},
     {"--status", STR, F(status)},
     {"--open", FLAG, F(open_only)},

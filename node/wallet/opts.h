@@ -48,8 +48,10 @@ struct zbc_opts {
     const char *seats;            /* app create GAME */
     const char *params;           /* app create GAME: k=v words or hex */
     const char *board;            /* app create battleship: ship cells */
-    const char *client_seed;      /* bet */
+    const char *client_seed;      /* bet, crash */
     const char *risk;             /* bet keno --risk classic|high */
+    const char *target;           /* crash join/create: 2.5x */
+    const char *blocks;           /* crash create: entry window */
     const char *game;             /* app list */
     const char *status;           /* app list */
     int open_only;                /* app list --open */

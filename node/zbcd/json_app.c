@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "apps/crash.h"
 #include "apps/engine.h"
 #include "apps/fair.h"
 #include "consensus/events.h"
@@ -27,6 +28,7 @@ static const struct {
     {ZBC_BET_WHEEL, "wheel"},
     {ZBC_BET_BACCARAT, "baccarat"},
     {ZBC_BET_BLITZ, "blitz"},
+    {ZBC_CRASH_TYPE, "crash"},
 };
 
 const char *zbc_app_game_name(uint8_t type)
@@ -287,12 +289,20 @@ static int entry_data(json_t *j, const struct zbc_app_history *h,
                                 : zbc_json_hex(tag, 8),
                             err);
     }
-    if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 9)
-        return zbc_json_set(j, "u", json_integer(zbc_get_le32(ev->data)),
-                            err) &&
-               zbc_json_set(j, "value",
-                            json_integer(zbc_get_le32(ev->data + 4)), err) &&
-               zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err);
+    /* a bet: u, value, win; a crash entry (15 bytes): value = the crash
+     * point, then the entry index and target */
+    if (ev->kind == ZBC_EVENT_BET_SETTLE &&
+        (ev->data_len == 9 || ev->data_len == 15) &&
+        (!zbc_json_set(j, "u", json_integer(zbc_get_le32(ev->data)), err) ||
+         !zbc_json_set(j, "value", json_integer(zbc_get_le32(ev->data + 4)),
+                       err) ||
+         !zbc_json_set(j, "win", json_boolean(ev->data[8] != 0), err)))
+        return 0;
+    if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 15)
+        return zbc_json_set(j, "entry",
+                            json_integer(zbc_get_le16(ev->data + 9)), err) &&
+               zbc_json_set(j, "target",
+                            json_integer(zbc_get_le32(ev->data + 11)), err);
     return 1;
 }
 
@@ -536,6 +546,74 @@ static int bet_fields(json_t *o, const struct zbc_app *a, struct zbc_err *err)
     return ok;
 }
 
+/* A crash round (docs/games.md "Crash"): its window and seed, the crash
+ * point once settled and every entry, read from the history (app_join
+ * data = index u16 | target u32 | return u64; bet_settle data = u u32 |
+ * point u32 | win u8 | index u16 | target u32). */
+static int crash_fields(json_t *o, const struct zbc_app_snapshot *s,
+                        struct zbc_err *err)
+{
+    const struct zbc_app *a = &s->app;
+    if (a->type != ZBC_CRASH_TYPE)
+        return zbc_json_set(o, "crash", json_null(), err);
+    struct zbc_crash_params p;
+    struct zbc_err perr;
+    if (!zbc_crash_parse(&p, a->params, a->params_len, &perr))
+        return zbc_fail(err, "stored crash round %" PRIu64 " has bad params: "
+                             "%s", a->id, perr.msg);
+    json_t *c = json_object(), *entries = json_array();
+    if (!zbc_json_set(o, "crash", c, err) ||
+        !zbc_json_set(c, "entries", entries, err))
+        return 0;
+    bool settled = false;
+    uint32_t point = 0, u = 0;
+    for (size_t i = 0; i < s->n_hist; i++) {
+        const struct zbc_app_history *h = &s->hist[i];
+        const struct zbc_event *ev = &h->ev;
+        if (ev->kind == ZBC_EVENT_APP_JOIN && ev->data_len == 14) {
+            json_t *e = json_object();
+            if (json_array_append_new(entries, e) != 0)
+                return zbc_fail(err, "out of memory listing crash entries");
+            uint32_t target = zbc_get_le32(ev->data + 2);
+            if (!zbc_json_set(e, "index",
+                              json_integer(zbc_get_le16(ev->data)), err) ||
+                !zbc_json_set(e, "address", zbc_json_addr_text(&ev->a),
+                              err) ||
+                !zbc_json_set(e, "stake", zbc_json_u64(ev->amount), err) ||
+                !zbc_json_set(e, "target", json_integer(target), err) ||
+                !zbc_json_set(e, "max_return",
+                              zbc_json_u64(zbc_get_le64(ev->data + 6)),
+                              err) ||
+                !zbc_json_set(e, "height", json_integer(h->height), err) ||
+                !zbc_json_set(e, "cashed_out", json_null(), err) ||
+                !zbc_json_set(e, "returns", json_null(), err))
+                return 0;
+        }
+        if (ev->kind == ZBC_EVENT_BET_SETTLE && ev->data_len == 15) {
+            settled = true;
+            u = zbc_get_le32(ev->data);
+            point = zbc_get_le32(ev->data + 4);
+            json_t *e = json_array_get(entries, zbc_get_le16(ev->data + 9));
+            if (e != NULL &&
+                (!zbc_json_set(e, "cashed_out",
+                               json_boolean(ev->data[8] != 0), err) ||
+                 !zbc_json_set(e, "returns", zbc_json_u64(ev->amount), err)))
+                return 0;
+        }
+    }
+    return zbc_json_set(c, "window", json_integer(p.window), err) &&
+           zbc_json_set(c, "close", zbc_json_u64(a->deadline), err) &&
+           zbc_json_set(c, "seed_height", zbc_json_u64(a->deadline + 1),
+                        err) &&
+           zbc_json_set(c, "open", json_boolean(a->status == ZBC_APP_ACTIVE &&
+                                                s->tip < a->deadline), err) &&
+           zbc_json_set(c, "client_seed", json_string(p.client_seed), err) &&
+           zbc_json_set(c, "nonce", id_text(a->id), err) &&
+           zbc_json_set(c, "crash_point",
+                        settled ? json_integer(point) : json_null(), err) &&
+           zbc_json_set(c, "u", settled ? json_integer(u) : json_null(), err);
+}
+
 int zbc_json_app(json_t **out, const struct zbc_app_snapshot *s,
                  struct zbc_err *err)
 {
@@ -551,7 +629,7 @@ int zbc_json_app(json_t **out, const struct zbc_app_snapshot *s,
     const struct zbc_game_state *stp = have ? st : NULL;
     ok = ok && pending(o, &s->app, stp, s->tip, err) &&
          history(o, s, stp, err) && result(o, s, err) &&
-         bet_fields(o, &s->app, err);
+         bet_fields(o, &s->app, err) && crash_fields(o, s, err);
     free(st);
     if (!ok) {
         json_decref(o);

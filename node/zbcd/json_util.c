@@ -202,7 +202,8 @@ static int app_end_fields(json_t *o, const struct zbc_event *e,
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         if (strcmp(e->reason, same[i]) == 0)
             outcome = same[i];
-    if (strncmp(e->reason, "bet ", 4) == 0)
+    if (strncmp(e->reason, "bet ", 4) == 0 ||
+        strncmp(e->reason, "crash at ", 9) == 0) /* a crash round's bets */
         outcome = "bet";
     uint8_t loser = e->data_len >= 1 ? e->data[0] : ZBC_EVENT_NO_SEAT;
     json_t *l = loser == ZBC_EVENT_NO_SEAT ? NULL : json_integer(loser);

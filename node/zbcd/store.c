@@ -14,7 +14,7 @@
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
-    "s_app_history", "votes", "acct_history",
+    "s_app_history", "votes", "acct_history", "s_crash",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -85,6 +85,9 @@ int zbc_store_table_db(enum zbc_table t, enum zbc_store_db *db)
         return 1;
     case ZBC_TABLE_APP_HISTORY:
         *db = ZBC_STORE_DB_S_APP_HISTORY;
+        return 1;
+    case ZBC_TABLE_CRASH:
+        *db = ZBC_STORE_DB_S_CRASH;
         return 1;
     case ZBC_TABLE_COUNT:
         return 0;

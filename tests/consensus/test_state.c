@@ -214,7 +214,7 @@ static void test_undo_refusals(void)
         {{1, 0, 0, 0}, 4, "undo record is truncated (header)"},
         {{2, 0, 0, 0, 0}, 5, "undo record version 2 is not 1"},
         {{1, 1, 0, 0, 0}, 5, "undo record claims 1 entries in 0 bytes"},
-        {{1, 1, 0, 0, 0, 6, 1, 'k', 0}, 9, "undo entry 0 names table 6"},
+        {{1, 1, 0, 0, 0, 7, 1, 'k', 0}, 9, "undo entry 0 names table 7"},
         {{1, 1, 0, 0, 0, 1, 0, 'k', 0}, 9, "undo entry 0 has key length 0"},
         {{1, 1, 0, 0, 0, 1, 65, 'k', 0}, 9, "undo entry 0 has key length 65"},
         {{1, 1, 0, 0, 0, 1, 3, 'k', 'e'}, 9,

@@ -1,0 +1,42 @@
+/* Private to consensus/apps_*.c: the context of one app's work and the
+ * helpers of consensus/apps_apply.c that the round modules
+ * (consensus/apps_crash.c) share — events with the app's history, the
+ * ending, the schedule and the record write (docs/protocol-apps.md). */
+#ifndef ZBC_APPS_INTERNAL_H
+#define ZBC_APPS_INTERNAL_H
+
+#include "consensus/apps_apply.h"
+
+struct actx {
+    struct zbc_state *s;
+    const struct zbc_genesis *g;
+    struct zbc_events *ev;
+    struct zbc_app *a;
+    uint32_t height;
+    uint32_t index;         /* tx index or ZBC_EVENT_NO_TX */
+    const uint8_t *tx_hash; /* NULL for block-level work */
+};
+
+/* An event of the app c->a named by c's transaction (or block work). */
+void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
+                      const struct actx *c);
+/* Pushes the event and appends it (and the move bytes) to the history. */
+ZBC_WUR int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
+                          const uint8_t *move, size_t move_len,
+                          struct zbc_err *err);
+/* Ends c->a (its pot must be 0) with the outcome; event app_end. */
+ZBC_WUR int zbc_apps_finish(struct actx *c, enum zbc_app_end how,
+                            uint8_t winner, uint8_t loser, const char *reason,
+                            struct zbc_err *err);
+/* Pays `amount` of the pot to `to` (seat 0xff: not a seat); app_payout. */
+ZBC_WUR int zbc_apps_pay(struct actx *c, uint8_t seat,
+                         const struct zbc_addr *to, uint64_t amount,
+                         const char *why, struct zbc_err *err);
+/* Schedules (kind, id) for the start of block `height`. */
+ZBC_WUR int zbc_apps_sched_add(struct zbc_state *s, uint32_t height,
+                               uint8_t kind, uint64_t id, struct zbc_err *err);
+/* Writes the app record. */
+ZBC_WUR int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
+                         struct zbc_err *err);
+
+#endif
