@@ -437,8 +437,9 @@ static enum verdict check_create(struct zbc_state *s,
     uint64_t max_ret, fund;
     if (!zbc_bet_parse(&bet, b->app_type, b->params, b->params_len, err))
         return V_ERROR;
-    if (!zbc_bet_max_return(&bet, b->stake, &max_ret, err))
-        return noop(err, "bet refused: %s", err->msg);
+    struct zbc_err why;
+    if (!zbc_bet_max_return(&bet, b->stake, &max_ret, &why))
+        return noop(err, "bet refused: %s", why.msg); /* not err: no overlap */
     if (!zbc_ledger_balance(s, &g->fund_account, &fund, err))
         return V_ERROR;
     if ((unsigned __int128)max_ret * 100 > fund)
