@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "apps/engine.h"
+#include "crypto/hex.h"
 #include "node/wallet/amount.h"
+#include "node/wallet/names.h"
 #include "node/wallet/result_text.h"
 
 struct buf {
@@ -125,7 +128,26 @@ int zbc_app_clock_line(const json_t *app, const char *me, uint64_t block_time_ms
     return n >= 0 && (size_t)n < cap ? n : -1;
 }
 
-char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms)
+/* "params: cash=1": the game's words for the app's params (apps/engine.h
+ * zbc_engine_params_to_text), else their hex; nothing without params. */
+static void put_params(struct buf *b, const json_t *app)
+{
+    const char *hex = json_string_value(json_object_get(app, "params_hex"));
+    if (hex == NULL || hex[0] == '\0')
+        return;
+    const struct zbc_engine *e = zbc_engine_by_name(str(app, "game"));
+    uint8_t p[256];
+    size_t len;
+    char words[600];
+    if (e != NULL && zbc_hex_decode(p, sizeof p, &len, hex, strlen(hex)) &&
+        zbc_engine_params_to_text(e, p, len, words, sizeof words))
+        put(b, "params: %s\n", words);
+    else
+        put(b, "params: %s (hex)\n", hex);
+}
+
+char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms,
+                        const struct zbc_names *names)
 {
     struct buf b = {malloc(1024), 0, 1024};
     if (b.p == NULL)
@@ -146,9 +168,11 @@ char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_m
     json_t *p;
     json_array_foreach(json_object_get(app, "players"), i, p) {
         const char *a = str(p, "address");
-        put(&b, "  seat %lld  %s%s\n", num(p, "seat"), a,
-            me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
+        const char *name = names != NULL ? zbc_names_find(names, a) : NULL;
+        put(&b, "  seat %lld  %s%s%s%s\n", num(p, "seat"), a, name != NULL ? "  " : "",
+            name != NULL ? name : "", me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
     }
+    put_params(&b, app);
     const json_t *clock = json_object_get(app, "clock");
     if (json_is_true(json_object_get(app, "first_turn_pending")))
         put(&b, "first turn pending: the first seat is drawn at block %lld\n",

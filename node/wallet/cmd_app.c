@@ -152,7 +152,10 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     if (!zbc_app_caller(&me, me_text, o, &quiet))
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
-    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o));
+    struct zbc_names nm;
+    zbc_names_load(&nm, o);
+    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o), &nm);
+    zbc_names_free(&nm);
     char *own = zbc_bs_show_own(o, app, me_text); /* battleship: the caller's fleet */
     if (text != NULL && own != NULL) {
         size_t n = strlen(text), m = strlen(own);

@@ -122,7 +122,7 @@ static const struct {
     {"ludo", "order 2013 (token order)", NULL},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
-    {"monopoly", "roll, roll buy", "cash=300 (starting cash of each seat, 1-10000, default 1500)"},
+    {"monopoly", "roll, roll buy", "cash=300 (start cash 1-10000, default 1500)"},
 };
 
 const char *zbc_help_game_example(const char *game)

@@ -124,7 +124,7 @@ static void test_view_text(void)
         "\"payouts\":[{\"seat\":0,\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
         0, NULL);
     CHECK(app != NULL);
-    char *t = zbc_app_view_text(app, "ZBC_B", 0);
+    char *t = zbc_app_view_text(app, "ZBC_B", 0, NULL);
     CHECK(t != NULL);
     CHECK(strstr(t, "app 77: tictactoe, active, stake 0.00000005 ZBC, pot 0.0000001 ZBC") !=
           NULL);
@@ -136,6 +136,40 @@ static void test_view_text(void)
     CHECK(strstr(t, "result: seat 0 (ZBC_A) won 0.00000019 ZBC (rake 0.00000001 ZBC), at "
                     "block 9") != NULL);
     CHECK(strstr(t, "paid 0.00000019 ZBC to ZBC_A (win)") != NULL);
+    free(t);
+    json_decref(app);
+}
+
+/* app show names the seats the wallet holds keys for and prints the
+ * params in the game's words (monopoly cash=1), hex when they have none. */
+static void test_view_names_params(void)
+{
+    struct zbc_name_entry e[2] = {{"alice", "ZBC_A"}, {"bob", "ZBC_B"}};
+    struct zbc_names nm = {2, e};
+    json_t *app = json_loads(
+        "{\"id\":\"78\",\"game\":\"monopoly\",\"status\":\"open\",\"stake\":5,"
+        "\"pot\":10,\"escrow\":0,\"seated\":3,\"seats\":3,\"height\":9,\"params_hex\":"
+        "\"0100\",\"players\":[{\"seat\":0,\"address\":\"ZBC_A\"},{\"seat\":1,"
+        "\"address\":\"ZBC_B\"},{\"seat\":2,\"address\":\"ZBC_C\"}],\"history\":[]}",
+        0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "ZBC_B", 0, &nm);
+    CHECK(t != NULL && strstr(t, "  seat 0  ZBC_A  alice\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  seat 1  ZBC_B  bob  (you)\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  seat 2  ZBC_C\n") != NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: cash=1\n") != NULL);
+    free(t);
+    json_object_set_new(app, "params_hex", json_string("0000")); /* cash 0: no words */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: 0000\n") != NULL);
+    free(t);
+    json_object_set_new(app, "params_hex", json_string("zz")); /* hostile node */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: zz (hex)\n") != NULL);
+    free(t);
+    json_object_set_new(app, "params_hex", json_string(""));
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "params") == NULL);
     free(t);
     json_decref(app);
 }
@@ -182,6 +216,7 @@ int main(void)
     TEST_RUN(test_game_params);
     TEST_RUN(test_fleets);
     TEST_RUN(test_view_text);
+    TEST_RUN(test_view_names_params);
     TEST_RUN(test_app_id);
     TEST_RUN(test_stream_reader);
     return test_summary("wallet_app_cmds");

@@ -129,7 +129,7 @@ static void check_view_entry(const char *entry, const char *want, const char *ne
     snprintf(text, sizeof text, "{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":"
              "\"active\",\"players\":[],\"height\":12,\"history\":[%s]}", entry);
     json_t *app = load(text);
-    char *t = zbc_app_view_text(app, "", 1000);
+    char *t = zbc_app_view_text(app, "", 1000, NULL);
     CHECK(t != NULL);
     CHECK(t != NULL && strstr(t, want) != NULL);
     CHECK(t != NULL && strstr(t, never) == NULL);
