@@ -167,6 +167,9 @@ uint64_t zbc_app_block_time_ms(const struct zbc_opts *o)
     if (zbc_client_call(&api, "/api/v1/node/info", NULL, &info, &quiet) &&
         !zbc_reply_u64(info, "block_time_ms", 1, 86400000, "the node's info", &ms, &err))
         ms = 0;
+    /* automine: blocks come with transactions, not with time */
+    if (json_is_true(json_object_get(info, "automine")))
+        ms = 0;
     json_decref(info);
     zbc_wfail_clear(&quiet);
     return ms;

@@ -8,6 +8,7 @@ the second again with the next second:
 
 - a pig seat's `roll --wait` right after its own roll lands (3 times);
 - two `send bob 1ZBC` within a second without --wait move 2 ZBC;
+- node/info says `automine`, and `app show` gives the clock in blocks only;
 - with `--timestamp` the bytes are fixed: the second identical send is
   refused as a duplicate (exit 6) and only one moves money.
 """
@@ -57,6 +58,14 @@ class SameSecond(ZbcTest):
         assert_true(again >= 3, "3 rolls right after the same seat's (the dice gave %d in %d)" %
                     (again, rolls))
         assert_equal(len(moves), rolls, "every roll --wait landed (none refused as a duplicate)")
+
+        # automine: blocks come with work, so the clock is in blocks only (it
+        # read "in 238 blocks, ≈ 0 s")
+        assert_equal(node.info()["automine"], True, "node/info automine")
+        show = self.zbc("app", "show", app_id, json_out=False).stdout
+        clock = [l for l in show.splitlines() if "deadline block" in l]
+        assert_true(len(clock) == 1 and "blocks)" in clock[0] and "\u2248" not in clock[0],
+                    "clock line in blocks only: %r" % clock)
 
         # two sends in one second, no --wait
         b0 = self.balance(bob)
