@@ -129,21 +129,26 @@ int zbc_app_clock_line(const json_t *app, const char *me, uint64_t block_time_ms
 }
 
 /* "params: cash=1": the game's words for the app's params (apps/engine.h
- * zbc_engine_params_to_text), else their hex; nothing without params. */
+ * zbc_engine_params_to_text), else short hex, else their size; nothing
+ * without params or for a commitment (battleship: its own view says it). */
 static void put_params(struct buf *b, const json_t *app)
 {
     const char *hex = json_string_value(json_object_get(app, "params_hex"));
     if (hex == NULL || hex[0] == '\0')
         return;
     const struct zbc_engine *e = zbc_engine_by_name(str(app, "game"));
+    if (e != NULL && e->secret_params)
+        return;
     uint8_t p[256];
-    size_t len;
+    size_t len, n = strlen(hex);
     char words[600];
-    if (e != NULL && zbc_hex_decode(p, sizeof p, &len, hex, strlen(hex)) &&
-        zbc_engine_params_to_text(e, p, len, words, sizeof words))
+    if (e != NULL && zbc_hex_decode(p, sizeof p, &len, hex, n) &&
+        zbc_engine_params_to_text(e, p, len, words, sizeof words) && strlen(words) <= 64)
         put(b, "params: %s\n", words);
-    else
+    else if (n <= 64)
         put(b, "params: %s (hex)\n", hex);
+    else
+        put(b, "params: %zu bytes (--json shows them)\n", n / 2);
 }
 
 char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms,

@@ -161,12 +161,24 @@ static void test_view_names_params(void)
     free(t);
     json_object_set_new(app, "params_hex", json_string("0000")); /* cash 0: no words */
     t = zbc_app_view_text(app, "", 0, NULL);
-    CHECK(t != NULL && strstr(t, "\nparams: 0000\n") != NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: 0000\n") != NULL); /* its engine's hex */
     free(t);
     json_object_set_new(app, "params_hex", json_string("zz")); /* hostile node */
     t = zbc_app_view_text(app, "", 0, NULL);
     CHECK(t != NULL && strstr(t, "\nparams: zz (hex)\n") != NULL);
     free(t);
+    char big[301];
+    memset(big, 'a', 300);
+    big[300] = '\0';
+    json_object_set_new(app, "params_hex", json_string(big)); /* no words, long */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: 150 bytes (--json shows them)\n") != NULL);
+    free(t);
+    json_object_set_new(app, "game", json_string("battleship")); /* a commitment */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "params") == NULL);
+    free(t);
+    json_object_set_new(app, "game", json_string("monopoly"));
     json_object_set_new(app, "params_hex", json_string(""));
     t = zbc_app_view_text(app, "", 0, NULL);
     CHECK(t != NULL && strstr(t, "params") == NULL);
