@@ -178,6 +178,12 @@ char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_m
             name != NULL ? name : "", me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
     }
     put_params(&b, app);
+    const json_t *exp = json_object_get(app, "expires_at");
+    if (json_is_integer(exp) && strcmp(str(app, "status"), "open") == 0) {
+        long long h = json_integer_value(exp), left = h - num(app, "height");
+        put(&b, "open: expires at block %lld (in %lld block%s) unless every seat is taken; "
+            "then every stake comes back\n", h, left, left == 1 ? "" : "s");
+    }
     const json_t *clock = json_object_get(app, "clock");
     if (json_is_true(json_object_get(app, "first_turn_pending")))
         put(&b, "first turn pending: the first seat is drawn at block %lld\n",

@@ -11,7 +11,9 @@ struct zbc_names;
 /* malloc'ed text of the app view (GET /api/v1/apps/<id>); me = the
  * caller's address text ("" when unknown), marked "(you)"; names (NULL:
  * none) puts the wallet's key name after each seat it holds; the params
- * in the game's words ("params: cash=1"); block_time_ms
+ * in the game's words ("params: cash=1"); an optional "expires_at" (set by
+ * the caller from node/info open_deadline) gives an Open app's expiry
+ * line; block_time_ms
  * (GET /api/v1/node/info, 0 when unknown) turns the clock's blocks into
  * time.  Amounts in ZBC, the result in words, dice as faces
  * (node/wallet/result_text.h).  NULL when out of memory. */

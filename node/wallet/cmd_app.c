@@ -154,7 +154,18 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     zbc_wfail_clear(&quiet);
     struct zbc_names nm;
     zbc_names_load(&nm, o);
-    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o), &nm);
+    /* an Open app's expiry height for the text (the API object stays as is) */
+    uint64_t od = 0, block_ms = zbc_app_chain_times(o, &od);
+    json_t *view = json_deep_copy(app);
+    const char *st = json_string_value(json_object_get(app, "status"));
+    if (view != NULL && od != 0 && st != NULL && strcmp(st, "open") == 0 &&
+        json_integer_value(json_object_get(app, "seats")) > 1 &&
+        json_is_integer(json_object_get(app, "created")))
+        json_object_set_new(view, "expires_at",
+                            json_integer(json_integer_value(json_object_get(app, "created")) +
+                                         (json_int_t)od));
+    char *text = zbc_app_view_text(view != NULL ? view : app, me_text, block_ms, &nm);
+    json_decref(view);
     zbc_names_free(&nm);
     char *own = zbc_bs_show_own(o, app, me_text); /* battleship: the caller's fleet */
     if (text != NULL && own != NULL) {
@@ -300,7 +311,10 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     zbc_names_load(&nm, o);
     struct zbc_textbuf b = {0};
     if (json_array_size(apps) == 0)
-        zbc_textbuf_add(&b, "no apps%s%.80s\n", who_text[0] ? " of " : "",
+        /* the filters in the sentence: "no finished chess apps of bob" */
+        zbc_textbuf_add(&b, "no%s%s%s%s apps%s%.80s\n", status ? " " : "", status ? status : "",
+                        o->game ? " " : "", o->game ? o->game : "",
+                        who_text[0] ? " of " : "",
                         who_text[0] ? (o->player ? o->player : "yours") : "");
     json_array_foreach(apps, i, a) {
         list_entry(&b, a, me_text[0] ? me_text : NULL, &nm);

@@ -54,8 +54,15 @@ class MonopolyBankrupt(ZbcTest):
         r = self.zbc("app", "create", "monopoly", "--seats", "3", "--stake", "1ZBC",
                      "--params", "cash=1", "--from", "alice", "--fee", FEE, "--wait")
         app_id = r["app_id"]
-        for n in NAMES[1:]:
-            self.zbc("app", "join", app_id, "--from", n, "--fee", FEE, "--wait")
+        # an Open app says when it expires (genesis open_deadline 5760)
+        show = self.zbc("app", "show", app_id, json_out=False).stdout
+        want = "open: expires at block %d (in " % (r["block_height"] + 5760)
+        assert_true(want in show and "params: cash=1" in show, "open app show: %r" % show)
+        j = self.zbc("app", "join", app_id, "--from", "bob", "--fee", FEE, "--wait",
+                     json_out=False).stdout
+        assert_true("you are seat 1 of 3: the game starts when 1 more seat is taken" in j,
+                    "join text: %r" % j)
+        self.zbc("app", "join", app_id, "--from", "carol", "--fee", FEE, "--wait")
         a = self.app_ready(app_id)
         assert_equal(a["params_hex"], "0100", "cash=1 as u16 LE")
         assert_equal([p["cash"] for p in a["view"]["players"]], [1, 1, 1],

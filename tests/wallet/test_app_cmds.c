@@ -158,7 +158,14 @@ static void test_view_names_params(void)
     CHECK(t != NULL && strstr(t, "  seat 1  ZBC_B  bob  (you)\n") != NULL);
     CHECK(t != NULL && strstr(t, "  seat 2  ZBC_C\n") != NULL);
     CHECK(t != NULL && strstr(t, "\nparams: cash=1\n") != NULL);
+    CHECK(t != NULL && strstr(t, "expires") == NULL); /* no expires_at given */
     free(t);
+    json_object_set_new(app, "expires_at", json_integer(14));
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nopen: expires at block 14 (in 5 blocks) unless every seat "
+                                 "is taken; then every stake comes back\n") != NULL);
+    free(t);
+    json_object_del(app, "expires_at");
     json_object_set_new(app, "params_hex", json_string("0000")); /* cash 0: no words */
     t = zbc_app_view_text(app, "", 0, NULL);
     CHECK(t != NULL && strstr(t, "\nparams: 0000\n") != NULL); /* its engine's hex */
