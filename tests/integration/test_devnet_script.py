@@ -174,7 +174,8 @@ class DevnetScript(ZbcTest):
         assert_true("(0) alice" in out and "apps-fund" in out, "status shows the accounts:\n" + out)
         # mine needs --automine (the node refuses; the script passes its sentence)
         _, err = self.devnet("mine", "2", expect=1)
-        assert_true("--automine" in err, "mine without --automine: " + err)
+        assert_true("mine needs a devnet started with --automine" in err and
+                    "up --automine" in err, "mine without --automine: " + err)
         _, err = self.devnet("logs", "2", expect=2)
         assert_true("from 0 to 1, not '2'" in err, "logs 2 of 2 nodes: " + err)
         out, _ = self.devnet("logs", "1")
@@ -218,6 +219,12 @@ class DevnetScript(ZbcTest):
         assert_true("zbc send bob 1.5ZBC --from alice --wait " in up_out, "banner: " + up_out)
         r = json.loads(self.in_env("zbc send bob 1.5ZBC --from alice --wait=included --json"))
         assert_true(r["success"] and r["block_height"] == 7, "automine: the transfer in block 7: %r" % r)
+        # the games demo on automine: balances and changes in ZBC, never raw units
+        out, _ = self.devnet("games")
+        assert_true(re.search(r"^  alice [-+][\d.]+ ZBC, bob [-+][\d.]+ ZBC \(stakes, fees, payout\), "
+                              r"apps fund \+0\.1 ZBC rake$", out, re.M) is not None and
+                    re.search(r"^  carol: [-+][\d.]+ ZBC \(stake, fee, return\)$", out, re.M) is not None
+                    and "units" not in out, "games output in ZBC:\n" + out)
         out, _ = self.devnet("status")
         assert_true("automine on" in out and "1 validator," in out, "status: " + out)
         self.check_logs(1)
