@@ -110,7 +110,7 @@ static const struct {
     const char *game, *example, *params;
 } GAMES[] = {
     {"tictactoe", "5 (cells 1-9 as on a keypad; b2 also works)", NULL},
-    {"chess", "e2e4, e7e8q (from-square, to-square)", NULL},
+    {"chess", "e4, Nf3, exd5, e8=Q (SAN) or e2e4, e7e8q (from, to); no castling", NULL},
     {"connect4", "4 (the column, 1-7)", NULL},
     {"checkers", "11-15, 11x18x25 (squares 1-32; x for captures)", NULL},
     {"reversi", "d3", NULL},
