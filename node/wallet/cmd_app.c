@@ -23,6 +23,7 @@
 #include "node/wallet/cmds.h"
 #include "node/wallet/help.h"
 #include "node/wallet/names.h"
+#include "node/wallet/result_text.h"
 #include "node/wallet/textbuf.h"
 
 #define PARAMS_MAX 8192
@@ -344,6 +345,56 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     return 1;
 }
 
+/* What a resign in a block did, in words (docs/wallet.md "Apps"): from the
+ * app after it.  -1 when the app says nothing usable. */
+static int resign_text(const json_t *app, const char *id, char *out, size_t cap)
+{
+    const char *st = json_string_value(json_object_get(app, "status"));
+    char stake[32];
+    zbc_amount_format(stake, (uint64_t)json_integer_value(json_object_get(app, "stake")));
+    int n;
+    if (st == NULL)
+        return -1;
+    if (strcmp(st, "open") == 0)
+        n = snprintf(out, cap, "you left app %s: your stake of %s is back; the app stays open "
+                     "for the others", id, stake);
+    else if (strcmp(st, "abandoned") == 0)
+        n = snprintf(out, cap, "you left app %s, the last seat: your stake of %s is back and "
+                     "the app is abandoned", id, stake);
+    else if (strcmp(st, "active") == 0)
+        n = snprintf(out, cap, "you left play in app %s: your seat was already out of play, so "
+                     "no money moves and the game goes on", id);
+    else {
+        char words[512];
+        if (zbc_result_text(app, words, sizeof words) < 0)
+            return -1;
+        n = snprintf(out, cap, "app %s: %s", id, words);
+    }
+    return n >= 0 && (size_t)n < cap ? n : -1;
+}
+
+/* zbc app resign ID: ResignApp; with --wait, what it did (resign_text). */
+static int app_resign(const struct zbc_opts *o, const char *id, json_t **result,
+                      struct zbc_wfail *f)
+{
+    const char *args[1] = {id};
+    if (!zbc_app_send(result, o, "resign", 1, args, NULL, f))
+        return 0;
+    json_t *app = NULL;
+    struct zbc_wfail quiet = {0};
+    char line[700];
+    if (o->wait && zbc_app_fetch(&app, o, id, &quiet) &&
+        resign_text(app, id, line, sizeof line) >= 0) {
+        const char *t = json_string_value(json_object_get(*result, "_text"));
+        char text[1200];
+        snprintf(text, sizeof text, "%s\n%s", line, t != NULL ? t : "");
+        json_object_set_new(*result, "_text", json_string(text));
+    }
+    json_decref(app);
+    zbc_wfail_clear(&quiet);
+    return 1;
+}
+
 bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *argv)
 {
     if (argc < 1)
@@ -360,8 +411,8 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
         bool digits = w[0] != '\0' && strspn(w, "0123456789") == strlen(w);
         return !digits && strcmp(w, "-") != 0 && strlen(w) != 64;
     }
-    if (strcmp(sub, "join") == 0) /* app join ID; the raw form has a key argument */
-        return argc == 2 && !o->offline;
+    if (strcmp(sub, "join") == 0 || strcmp(sub, "resign") == 0)
+        return argc == 2 && !o->offline; /* the raw form has a key argument */
     if (strcmp(sub, "move") == 0) {
         /* raw form: a key argument (seed hex or "-") or --offline */
         bool key = argc >= 2 && (strcmp(argv[1], "-") == 0 || strlen(argv[1]) == 64);
@@ -382,6 +433,8 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv, jso
                         : zbc_app_move(o, argv[1], argc - 2, argv + 2, result, f);
     if (strcmp(sub, "join") == 0)
         return zbc_app_join(o, argv[1], result, f);
+    if (strcmp(sub, "resign") == 0)
+        return app_resign(o, argv[1], result, f);
     if (strcmp(sub, "show") == 0)
         return app_show(o, argc, argv, result, f);
     if (strcmp(sub, "list") == 0)

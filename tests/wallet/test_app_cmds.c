@@ -193,6 +193,28 @@ static void test_view_names_params(void)
     json_decref(app);
 }
 
+/* zbc app resign --wait says what the resign did, from the app after it. */
+static void test_resign_text(void)
+{
+    char out[700];
+    json_t *app = json_loads("{\"status\":\"open\",\"stake\":150000000}", 0, NULL);
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left app 7: your stake of 1.5 ZBC is back; the app stays open for "
+                      "the others");
+    json_object_set_new(app, "status", json_string("abandoned"));
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left app 7, the last seat: your stake of 1.5 ZBC is back and the app "
+                      "is abandoned");
+    json_object_set_new(app, "status", json_string("active"));
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left play in app 7: your seat was already out of play, so no money "
+                      "moves and the game goes on");
+    json_object_del(app, "status"); /* a hostile node: no status */
+    CHECK(resign_text(app, "7", out, sizeof out) == -1);
+    CHECK(resign_text(app, "7", out, 8) == -1);
+    json_decref(app);
+}
+
 static void test_app_id(void)
 {
     uint8_t h[32] = {0x01, 0x02, 0, 0, 0, 0, 0, 0x80};
@@ -236,6 +258,7 @@ int main(void)
     TEST_RUN(test_fleets);
     TEST_RUN(test_view_text);
     TEST_RUN(test_view_names_params);
+    TEST_RUN(test_resign_text);
     TEST_RUN(test_app_id);
     TEST_RUN(test_stream_reader);
     return test_summary("wallet_app_cmds");
