@@ -90,8 +90,10 @@ static void history(struct buf *b, const json_t *app)
         const char *k = str(e, "kind");
         bool is_deadline = strcmp(k, "app_activate") == 0 || strcmp(k, "app_keepalive") == 0 ||
                            strcmp(k, "app_claim") == 0;
+        bool told = false; /* the bet's words already say win or loss */
         if (strcmp(k, "bet_settle") == 0 && zbc_bet_text(app, words, sizeof words) >= 0) {
             put(b, " %s", words);
+            told = true;
         } else if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0) {
             if (is_deadline) {
                 put(b, " deadline %lld", num(e, "amount"));
@@ -102,7 +104,7 @@ static void history(struct buf *b, const json_t *app)
         }
         if (zbc_roll_text(e, d6, words, sizeof words) >= 0)
             put(b, ": %s", words);
-        if (str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
+        if (!told && str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
             put(b, " (%s)", str(e, "reason"));
         put(b, "\n");
     }

@@ -4,6 +4,7 @@
  * their static helpers. */
 #include <sys/socket.h>
 
+#include "apps/fair.h"
 #include "node/wallet/app_move.c"
 #include "node/wallet/app_watch.c"
 #include "node/wallet/cmd_app.c"
@@ -193,6 +194,30 @@ static void test_view_names_params(void)
     json_decref(app);
 }
 
+/* A settled bet's history line says win or loss once (it read "…: loss
+ * (loss)"): the event's reason is not repeated after the bet's words. */
+static void test_view_bet_settle(void)
+{
+    struct zbc_bet bet = {.game = ZBC_BET_DICE, .direction = 0, .target16 = 4950,
+                          .client_seed = "s", .client_seed_len = 1};
+    uint8_t params[128];
+    char hex[257], text[1024];
+    size_t n = zbc_bet_encode(&bet, params, sizeof params);
+    zbc_hex_encode(hex, params, n);
+    snprintf(text, sizeof text,
+             "{\"id\":\"9\",\"type\":16,\"game\":null,\"params_hex\":\"%s\",\"seats\":1,"
+             "\"status\":\"finished\",\"players\":[],\"history\":[{\"kind\":\"bet_settle\","
+             "\"seq\":2,\"height\":30,\"seat\":0,\"u\":1,\"value\":9285,\"win\":false,"
+             "\"amount\":0,\"reason\":\"loss\"}]}", hex);
+    json_t *app = json_loads(text, 0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "bet_settle seat 0 rolled 92.85 (under 49.50): loss\n") != NULL);
+    CHECK(t != NULL && strstr(t, "(loss)") == NULL);
+    free(t);
+    json_decref(app);
+}
+
 /* zbc app resign --wait says what the resign did, from the app after it. */
 static void test_resign_text(void)
 {
@@ -259,6 +284,7 @@ int main(void)
     TEST_RUN(test_view_text);
     TEST_RUN(test_view_names_params);
     TEST_RUN(test_resign_text);
+    TEST_RUN(test_view_bet_settle);
     TEST_RUN(test_app_id);
     TEST_RUN(test_stream_reader);
     return test_summary("wallet_app_cmds");
