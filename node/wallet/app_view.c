@@ -212,7 +212,9 @@ char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_m
         json_array_foreach(json_object_get(r, "payouts"), i, p) {
             put(&b, "  paid ");
             put_zbc(&b, num(p, "amount"));
-            put(&b, " to %s (%s)\n", str(p, "address"), str(p, "reason"));
+            const char *name = names != NULL ? zbc_names_find(names, str(p, "address")) : NULL;
+            put(&b, " to %s%s%s (%s)\n", str(p, "address"), name != NULL ? " " : "",
+                name != NULL ? name : "", str(p, "reason"));
         }
     }
     return b.p;

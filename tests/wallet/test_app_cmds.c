@@ -151,13 +151,16 @@ static void test_view_names_params(void)
         "{\"id\":\"78\",\"game\":\"monopoly\",\"status\":\"open\",\"stake\":5,"
         "\"pot\":10,\"escrow\":0,\"seated\":3,\"seats\":3,\"height\":9,\"params_hex\":"
         "\"0100\",\"players\":[{\"seat\":0,\"address\":\"ZBC_A\"},{\"seat\":1,"
-        "\"address\":\"ZBC_B\"},{\"seat\":2,\"address\":\"ZBC_C\"}],\"history\":[]}",
+        "\"address\":\"ZBC_B\"},{\"seat\":2,\"address\":\"ZBC_C\"}],\"history\":[],"
+        "\"result\":{\"ending\":\"win\",\"winner\":0,\"ended\":9,\"rake\":1,\"payouts\":"
+        "[{\"seat\":0,\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
         0, NULL);
     CHECK(app != NULL);
     char *t = zbc_app_view_text(app, "ZBC_B", 0, &nm);
     CHECK(t != NULL && strstr(t, "  seat 0  ZBC_A  alice\n") != NULL);
     CHECK(t != NULL && strstr(t, "  seat 1  ZBC_B  bob  (you)\n") != NULL);
     CHECK(t != NULL && strstr(t, "  seat 2  ZBC_C\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  paid 0.00000019 ZBC to ZBC_A alice (win)\n") != NULL);
     CHECK(t != NULL && strstr(t, "\nparams: cash=1\n") != NULL);
     CHECK(t != NULL && strstr(t, "expires") == NULL); /* no expires_at given */
     free(t);
