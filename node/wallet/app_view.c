@@ -62,6 +62,23 @@ static void put_zbc(struct buf *b, long long units)
     put(b, "%s", amt);
 }
 
+/* A move's notation for a person: a hex word of 24 characters or more (a
+ * battleship salt or commitment) is cut to its first 8 and "…"; the full
+ * notation stays in --json and the API. */
+static void put_notation(struct buf *b, const char *s)
+{
+    while (*s != '\0') {
+        size_t sp = strspn(s, " "), w = strcspn(s + sp, " ");
+        const char *word = s + sp;
+        bool hex = w >= 24 && strspn(word, "0123456789abcdefABCDEF") >= w;
+        if (hex)
+            put(b, "%.*s%.8s\xe2\x80\xa6", (int)sp, s, word); /* … */
+        else
+            put(b, "%.*s", (int)(sp + w), s);
+        s = word + w;
+    }
+}
+
 static void history(struct buf *b, const json_t *app)
 {
     bool d6 = zbc_app_rolls_d6(app);
@@ -83,8 +100,10 @@ static void history(struct buf *b, const json_t *app)
         }
         if (json_is_integer(seat))
             put(b, " seat %lld", json_integer_value(seat));
-        if (json_is_string(json_object_get(e, "notation")))
-            put(b, " %s", str(e, "notation"));
+        if (json_is_string(json_object_get(e, "notation"))) {
+            put(b, " ");
+            put_notation(b, str(e, "notation"));
+        }
         /* the event's amount is a deadline height for these kinds
          * (docs/protocol-apps.md, Events) */
         const char *k = str(e, "kind");

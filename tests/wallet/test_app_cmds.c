@@ -221,6 +221,24 @@ static void test_view_bet_settle(void)
     json_decref(app);
 }
 
+/* A battleship reveal's salt is cut in the history (the full notation
+ * stays in --json); short words are kept. */
+static void test_view_notation_hex(void)
+{
+    json_t *app = json_loads(
+        "{\"id\":\"5\",\"game\":\"battleship\",\"status\":\"active\",\"players\":[],"
+        "\"history\":[{\"kind\":\"app_move\",\"seq\":5,\"height\":42,\"seat\":1,\"notation\":"
+        "\"reveal ship 71425b7b8841f848bd7277ca90e2f9a8960b83fb8b9eba037bbfcb3206e3e421 fire A1\"},"
+        "{\"kind\":\"app_move\",\"seq\":6,\"height\":43,\"seat\":0,\"notation\":\"fire B4\"}]}",
+        0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "app_move  seat 1 reveal ship 71425b7b\xe2\x80\xa6 fire A1\n") != NULL);
+    CHECK(t != NULL && strstr(t, "app_move  seat 0 fire B4\n") != NULL);
+    free(t);
+    json_decref(app);
+}
+
 /* zbc app resign --wait says what the resign did, from the app after it. */
 static void test_resign_text(void)
 {
@@ -288,6 +306,7 @@ int main(void)
     TEST_RUN(test_view_names_params);
     TEST_RUN(test_resign_text);
     TEST_RUN(test_view_bet_settle);
+    TEST_RUN(test_view_notation_hex);
     TEST_RUN(test_app_id);
     TEST_RUN(test_stream_reader);
     return test_summary("wallet_app_cmds");
