@@ -1030,8 +1030,8 @@ static int parse_san(const struct chess *s, const char *text, uint8_t *move,
             return zbc_fail(err, "%s: only a pawn reaching the last rank promotes", text);
     }
     if (capture && s->board[to] == EMPTY)
-        return zbc_fail(err, "illegal move: %s captures nothing on %s (there is no en passant)",
-                        text, sq);
+        return zbc_fail(err, "illegal move: %s captures nothing on %s%s", text, sq,
+                        piece == PAWN ? " (there is no en passant)" : "");
     uint8_t pseudo[64], legal[64];
     int np, nl;
     san_candidates(s, piece, to, ffile, frank, pseudo, &np, legal, &nl);

@@ -2,12 +2,13 @@
  * rents and taxes (the table is in docs/games.md, section "Monopoly-lite
  * (type 35)").  Dice game: a
  * move (flags u8, bit 0 = buy the square landed on if possible) rolls two
- * dice from the move's roll stream.  Every seat starts with 1500 and
- * collects 200 on passing or landing on GO.  A seat that cannot pay a rent
+ * dice from the move's roll stream.  Every seat starts with the params'
+ * cash (named param cash=N, 1-10000; no params = 1500) and collects 200 on passing or landing on GO.  A seat that cannot pay a rent
  * or a tax is out: its cash goes to the creditor (the bank for taxes) and
  * its properties return to the bank.  The last seat standing wins; after
  * 100 moves each, the richest (cash + price of properties owned) wins and
  * an equal richest is a draw. */
+#include <stdio.h>
 #include <string.h>
 
 #include "apps/engine.h"
@@ -18,7 +19,9 @@
 extern const struct zbc_engine zbc_engine_monopoly;
 
 #define SQUARES 24
-#define START_CASH 1500u
+#define START_CASH 1500u /* with no params */
+#define CASH_MIN 1u
+#define CASH_MAX 10000u
 #define GO_SALARY 200u
 #define ROUNDS 100
 #define NONE 0xff
@@ -88,9 +91,40 @@ static int check_params(uint8_t seats, const uint8_t *params, size_t len,
 {
     if (!zbc_engine_check_seats(&zbc_engine_monopoly, seats, err))
         return 0;
-    if (len != 0)
-        return zbc_fail(err, "monopoly takes no params (got %zu bytes)", len);
+    if (len == 0)
+        return 1;
+    if (len != 2)
+        return zbc_fail(err, "monopoly params are the starting cash u16 LE (2 bytes) "
+                        "or empty, got %zu bytes", len);
+    unsigned cash = zbc_get_le16(params);
+    if (cash < CASH_MIN || cash > CASH_MAX)
+        return zbc_fail(err, "monopoly starting cash %u out of range %u-%u", cash, CASH_MIN,
+                        CASH_MAX);
     return 1;
+}
+
+/* Named param cash=N (docs/games.md "Monopoly-lite (type 35)", Params). */
+static int params_word(const char *key, const char *value, uint8_t *out, size_t *len,
+                       struct zbc_err *err)
+{
+    if (strcmp(key, "cash") != 0)
+        return zbc_fail(err, "no param '%.24s' (the param is cash=N, %u-%u)", key, CASH_MIN,
+                        CASH_MAX);
+    uint64_t v;
+    if (!zbc_parse_u64(value, CASH_MIN, CASH_MAX, &v, "cash", err))
+        return 0;
+    zbc_put_le16(out, (uint16_t)v);
+    *len = 2;
+    return 1;
+}
+
+static int params_text(const uint8_t *params, size_t len, char *out, size_t cap)
+{
+    /* only a value cash=N reads back; other bytes print as hex */
+    if (len != 2 || zbc_get_le16(params) < CASH_MIN || zbc_get_le16(params) > CASH_MAX)
+        return 0;
+    int n = snprintf(out, cap, "cash=%u", (unsigned)zbc_get_le16(params));
+    return n > 0 && (size_t)n < cap;
 }
 
 static bool active(const struct mono_state *s, unsigned seat)
@@ -132,8 +166,9 @@ static int init(struct zbc_game_state *g, uint8_t seats, const uint8_t *params,
     s.first = first;
     s.to_move = first;
     s.last_seat = NONE;
+    uint32_t cash = len == 2 ? zbc_get_le16(params) : START_CASH;
     for (unsigned i = 0; i < seats; i++)
-        s.cash[i] = START_CASH;
+        s.cash[i] = cash;
     memset(s.owner, NONE, sizeof s.owner);
     memset(g->b, 0, sizeof(struct mono_state));
     memcpy(g->b, &s, sizeof s);
@@ -530,4 +565,6 @@ const struct zbc_engine zbc_engine_monopoly = {
     .render = render,
     .parse_move = parse_move,
     .format_move = format_move,
+    .params_word = params_word,
+    .params_text = params_text,
 };

@@ -159,13 +159,26 @@ int zbc_app_fetch(json_t **app, const struct zbc_opts *o, const char *id,
 
 uint64_t zbc_app_block_time_ms(const struct zbc_opts *o)
 {
+    return zbc_app_chain_times(o, NULL);
+}
+
+uint64_t zbc_app_chain_times(const struct zbc_opts *o, uint64_t *open_deadline)
+{
     struct zbc_client api = {o->api, o->timeout_s, 0};
     struct zbc_wfail quiet = {0};
     json_t *info = NULL;
     uint64_t ms = 0;
     struct zbc_err err;
-    if (zbc_client_call(&api, "/api/v1/node/info", NULL, &info, &quiet) &&
+    bool answered = zbc_client_call(&api, "/api/v1/node/info", NULL, &info, &quiet);
+    if (answered &&
         !zbc_reply_u64(info, "block_time_ms", 1, 86400000, "the node's info", &ms, &err))
+        ms = 0;
+    if (open_deadline != NULL &&
+        (!answered || !zbc_reply_u64(info, "open_deadline", 1, 1000000, "the node's info",
+                                     open_deadline, &err)))
+        *open_deadline = 0;
+    /* automine: blocks come with transactions, not with time */
+    if (json_is_true(json_object_get(info, "automine")))
         ms = 0;
     json_decref(info);
     zbc_wfail_clear(&quiet);

@@ -42,8 +42,13 @@ ZBC_WUR int zbc_app_check_view(const json_t *app, const char *id, bool full,
 ZBC_WUR int zbc_app_check_verify(const json_t *app, struct zbc_err *err);
 
 /* node/info "block_time_ms" (docs/api.md §2), 0 when the node does not
- * answer or says nothing usable: the clock is then shown in blocks only. */
+ * answer, says nothing usable or runs automine (its blocks do not come
+ * with time): the clock is then shown in blocks only. */
 uint64_t zbc_app_block_time_ms(const struct zbc_opts *o);
+/* The same, and node/info "open_deadline" in *open_deadline (0 when the
+ * node does not say; docs/protocol-apps.md §5: an Open app expires at
+ * created + open_deadline). */
+uint64_t zbc_app_chain_times(const struct zbc_opts *o, uint64_t *open_deadline);
 
 /* Waits (up to --wait-timeout) until app id's history holds an entry of
  * one of kinds (NULL-terminated; with tx_hash when not NULL): a pending

@@ -6,7 +6,10 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "apps/engine.h"
+#include "crypto/hex.h"
 #include "node/wallet/amount.h"
+#include "node/wallet/names.h"
 #include "node/wallet/result_text.h"
 
 struct buf {
@@ -59,6 +62,23 @@ static void put_zbc(struct buf *b, long long units)
     put(b, "%s", amt);
 }
 
+/* A move's notation for a person: a hex word of 24 characters or more (a
+ * battleship salt or commitment) is cut to its first 8 and "…"; the full
+ * notation stays in --json and the API. */
+static void put_notation(struct buf *b, const char *s)
+{
+    while (*s != '\0') {
+        size_t sp = strspn(s, " "), w = strcspn(s + sp, " ");
+        const char *word = s + sp;
+        bool hex = w >= 24 && strspn(word, "0123456789abcdefABCDEF") >= w;
+        if (hex)
+            put(b, "%.*s%.8s\xe2\x80\xa6", (int)sp, s, word); /* … */
+        else
+            put(b, "%.*s", (int)(sp + w), s);
+        s = word + w;
+    }
+}
+
 static void history(struct buf *b, const json_t *app)
 {
     bool d6 = zbc_app_rolls_d6(app);
@@ -80,15 +100,19 @@ static void history(struct buf *b, const json_t *app)
         }
         if (json_is_integer(seat))
             put(b, " seat %lld", json_integer_value(seat));
-        if (json_is_string(json_object_get(e, "notation")))
-            put(b, " %s", str(e, "notation"));
+        if (json_is_string(json_object_get(e, "notation"))) {
+            put(b, " ");
+            put_notation(b, str(e, "notation"));
+        }
         /* the event's amount is a deadline height for these kinds
          * (docs/protocol-apps.md, Events) */
         const char *k = str(e, "kind");
         bool is_deadline = strcmp(k, "app_activate") == 0 || strcmp(k, "app_keepalive") == 0 ||
                            strcmp(k, "app_claim") == 0;
+        bool told = false; /* the bet's words already say win or loss */
         if (strcmp(k, "bet_settle") == 0 && zbc_bet_text(app, words, sizeof words) >= 0) {
             put(b, " %s", words);
+            told = true;
         } else if (num(e, "amount") != 0 && strcmp(k, "app_move") != 0) {
             if (is_deadline) {
                 put(b, " deadline %lld", num(e, "amount"));
@@ -99,7 +123,7 @@ static void history(struct buf *b, const json_t *app)
         }
         if (zbc_roll_text(e, d6, words, sizeof words) >= 0)
             put(b, ": %s", words);
-        if (str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
+        if (!told && str(e, "reason")[0] != '\0' && strcmp(str(e, "reason"), "-") != 0)
             put(b, " (%s)", str(e, "reason"));
         put(b, "\n");
     }
@@ -125,7 +149,31 @@ int zbc_app_clock_line(const json_t *app, const char *me, uint64_t block_time_ms
     return n >= 0 && (size_t)n < cap ? n : -1;
 }
 
-char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms)
+/* "params: cash=1": the game's words for the app's params (apps/engine.h
+ * zbc_engine_params_to_text), else short hex, else their size; nothing
+ * without params or for a commitment (battleship: its own view says it). */
+static void put_params(struct buf *b, const json_t *app)
+{
+    const char *hex = json_string_value(json_object_get(app, "params_hex"));
+    if (hex == NULL || hex[0] == '\0')
+        return;
+    const struct zbc_engine *e = zbc_engine_by_name(str(app, "game"));
+    if (e != NULL && e->secret_params)
+        return;
+    uint8_t p[256];
+    size_t len, n = strlen(hex);
+    char words[600];
+    if (e != NULL && zbc_hex_decode(p, sizeof p, &len, hex, n) &&
+        zbc_engine_params_to_text(e, p, len, words, sizeof words) && strlen(words) <= 64)
+        put(b, "params: %s\n", words);
+    else if (n <= 64)
+        put(b, "params: %s (hex)\n", hex);
+    else
+        put(b, "params: %zu bytes (--json shows them)\n", n / 2);
+}
+
+char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_ms,
+                        const struct zbc_names *names)
 {
     struct buf b = {malloc(1024), 0, 1024};
     if (b.p == NULL)
@@ -146,8 +194,16 @@ char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_m
     json_t *p;
     json_array_foreach(json_object_get(app, "players"), i, p) {
         const char *a = str(p, "address");
-        put(&b, "  seat %lld  %s%s\n", num(p, "seat"), a,
-            me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
+        const char *name = names != NULL ? zbc_names_find(names, a) : NULL;
+        put(&b, "  seat %lld  %s%s%s%s\n", num(p, "seat"), a, name != NULL ? "  " : "",
+            name != NULL ? name : "", me[0] != '\0' && strcmp(a, me) == 0 ? "  (you)" : "");
+    }
+    put_params(&b, app);
+    const json_t *exp = json_object_get(app, "expires_at");
+    if (json_is_integer(exp) && strcmp(str(app, "status"), "open") == 0) {
+        long long h = json_integer_value(exp), left = h - num(app, "height");
+        put(&b, "open: expires at block %lld (in %lld block%s) unless every seat is taken; "
+            "then every stake comes back\n", h, left, left == 1 ? "" : "s");
     }
     const json_t *clock = json_object_get(app, "clock");
     if (json_is_true(json_object_get(app, "first_turn_pending")))
@@ -175,7 +231,9 @@ char *zbc_app_view_text(const json_t *app, const char *me, uint64_t block_time_m
         json_array_foreach(json_object_get(r, "payouts"), i, p) {
             put(&b, "  paid ");
             put_zbc(&b, num(p, "amount"));
-            put(&b, " to %s (%s)\n", str(p, "address"), str(p, "reason"));
+            const char *name = names != NULL ? zbc_names_find(names, str(p, "address")) : NULL;
+            put(&b, " to %s%s%s (%s)\n", str(p, "address"), name != NULL ? " " : "",
+                name != NULL ? name : "", str(p, "reason"));
         }
     }
     return b.p;

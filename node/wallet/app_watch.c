@@ -24,6 +24,7 @@
 #include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"
 #include "node/wallet/cmds.h"
+#include "node/wallet/names.h"
 #include "node/wallet/result_text.h"
 
 struct stream {
@@ -292,6 +293,8 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     struct auto_state as = {.acted_at = -1, .told_at = -1};
     int updates = 0, ok = 1, turns = 0;
     uint64_t block_ms = zbc_app_block_time_ms(o);
+    struct zbc_names nm;
+    zbc_names_load(&nm, o);
     /* between events, wake once a block to refresh the countdown */
     int tick_ms = block_ms >= 200 && block_ms <= 600000 ? (int)block_ms : 1000;
     bool redraw = true, bell = !o->json && isatty(STDOUT_FILENO), end_said = false;
@@ -309,7 +312,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
         bool over = status == NULL || strcmp(status, "finished") == 0 ||
                     strcmp(status, "abandoned") == 0;
         if (!o->json && (redraw || over)) {
-            char *text = zbc_app_view_text(app, me_text, block_ms);
+            char *text = zbc_app_view_text(app, me_text, block_ms, &nm);
             if (text != NULL)
                 printf("%s\n", text);
             free(text);
@@ -358,6 +361,7 @@ int zbc_app_watch(const struct zbc_opts *o, int argc, const char *const *argv, j
     }
     if (s.fd >= 0)
         close(s.fd);
+    zbc_names_free(&nm);
     if (!ok) {
         json_decref(app);
         return 0;

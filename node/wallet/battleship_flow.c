@@ -332,7 +332,7 @@ int zbc_app_join(const struct zbc_opts *o, const char *id, json_t **result, stru
                  "this join; `zbc app watch %s` follows it", seat, seats, id);
     else
         snprintf(next, sizeof next,
-                 "you are seat %d of %lld: the game starts when the other %lld seat%s taken", seat,
+                 "you are seat %d of %lld: the game starts when %lld more seat%s taken", seat,
                  seats, seats - seat - 1, seats - seat - 1 == 1 ? " is" : "s are");
     const char *h = json_string_value(json_object_get(*result, "transaction_hash"));
     json_t *bh = json_object_get(*result, "block_height");

@@ -24,6 +24,7 @@
 #include "node/wallet/cmds.h"
 #include "node/wallet/help.h"
 #include "node/wallet/names.h"
+#include "node/wallet/result_text.h"
 #include "node/wallet/textbuf.h"
 
 #define PARAMS_MAX 8192
@@ -154,7 +155,21 @@ static int app_show(const struct zbc_opts *o, int argc, const char *const *argv,
     if (!zbc_app_caller(&me, me_text, o, &quiet))
         me_text[0] = '\0';
     zbc_wfail_clear(&quiet);
-    char *text = zbc_app_view_text(app, me_text, zbc_app_block_time_ms(o));
+    struct zbc_names nm;
+    zbc_names_load(&nm, o);
+    /* an Open app's expiry height for the text (the API object stays as is) */
+    uint64_t od = 0, block_ms = zbc_app_chain_times(o, &od);
+    json_t *view = json_deep_copy(app);
+    const char *st = json_string_value(json_object_get(app, "status"));
+    if (view != NULL && od != 0 && st != NULL && strcmp(st, "open") == 0 &&
+        json_integer_value(json_object_get(app, "seats")) > 1 &&
+        json_is_integer(json_object_get(app, "created")))
+        json_object_set_new(view, "expires_at",
+                            json_integer(json_integer_value(json_object_get(app, "created")) +
+                                         (json_int_t)od));
+    char *text = zbc_app_view_text(view != NULL ? view : app, me_text, block_ms, &nm);
+    json_decref(view);
+    zbc_names_free(&nm);
     char *own = zbc_bs_show_own(o, app, me_text); /* battleship: the caller's fleet */
     if (text != NULL && own != NULL) {
         size_t n = strlen(text), m = strlen(own);
@@ -309,7 +324,10 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     zbc_names_load(&nm, o);
     struct zbc_textbuf b = {0};
     if (json_array_size(apps) == 0)
-        zbc_textbuf_add(&b, "no apps%s%.80s\n", who_text[0] ? " of " : "",
+        /* the filters in the sentence: "no finished chess apps of bob" */
+        zbc_textbuf_add(&b, "no%s%s%s%s apps%s%.80s\n", status ? " " : "", status ? status : "",
+                        o->game ? " " : "", o->game ? o->game : "",
+                        who_text[0] ? " of " : "",
                         who_text[0] ? (o->player ? o->player : "yours") : "");
     json_array_foreach(apps, i, a) {
         list_entry(&b, a, me_text[0] ? me_text : NULL, &nm);
@@ -339,6 +357,56 @@ static int app_list(const struct zbc_opts *o, int argc, struct zbc_wfail *f, jso
     return 1;
 }
 
+/* What a resign in a block did, in words (docs/wallet.md "Apps"): from the
+ * app after it.  -1 when the app says nothing usable. */
+static int resign_text(const json_t *app, const char *id, char *out, size_t cap)
+{
+    const char *st = json_string_value(json_object_get(app, "status"));
+    char stake[32];
+    zbc_amount_format(stake, (uint64_t)json_integer_value(json_object_get(app, "stake")));
+    int n;
+    if (st == NULL)
+        return -1;
+    if (strcmp(st, "open") == 0)
+        n = snprintf(out, cap, "you left app %s: your stake of %s is back; the app stays open "
+                     "for the others", id, stake);
+    else if (strcmp(st, "abandoned") == 0)
+        n = snprintf(out, cap, "you left app %s, the last seat: your stake of %s is back and "
+                     "the app is abandoned", id, stake);
+    else if (strcmp(st, "active") == 0)
+        n = snprintf(out, cap, "you left play in app %s: your seat was already out of play, so "
+                     "no money moves and the game goes on", id);
+    else {
+        char words[512];
+        if (zbc_result_text(app, words, sizeof words) < 0)
+            return -1;
+        n = snprintf(out, cap, "app %s: %s", id, words);
+    }
+    return n >= 0 && (size_t)n < cap ? n : -1;
+}
+
+/* zbc app resign ID: ResignApp; with --wait, what it did (resign_text). */
+static int app_resign(const struct zbc_opts *o, const char *id, json_t **result,
+                      struct zbc_wfail *f)
+{
+    const char *args[1] = {id};
+    if (!zbc_app_send(result, o, "resign", 1, args, NULL, f))
+        return 0;
+    json_t *app = NULL;
+    struct zbc_wfail quiet = {0};
+    char line[700];
+    if (o->wait && zbc_app_fetch(&app, o, id, &quiet) &&
+        resign_text(app, id, line, sizeof line) >= 0) {
+        const char *t = json_string_value(json_object_get(*result, "_text"));
+        char text[1200];
+        snprintf(text, sizeof text, "%s\n%s", line, t != NULL ? t : "");
+        json_object_set_new(*result, "_text", json_string(text));
+    }
+    json_decref(app);
+    zbc_wfail_clear(&quiet);
+    return 1;
+}
+
 bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *argv)
 {
     if (argc < 1)
@@ -355,8 +423,8 @@ bool zbc_cmd_app_handles(const struct zbc_opts *o, int argc, const char *const *
         bool digits = w[0] != '\0' && strspn(w, "0123456789") == strlen(w);
         return !digits && strcmp(w, "-") != 0 && strlen(w) != 64;
     }
-    if (strcmp(sub, "join") == 0) /* app join ID; the raw form has a key argument */
-        return argc == 2 && !o->offline;
+    if (strcmp(sub, "join") == 0 || strcmp(sub, "resign") == 0)
+        return argc == 2 && !o->offline; /* the raw form has a key argument */
     if (strcmp(sub, "move") == 0) {
         /* raw form: a key argument (seed hex or "-") or --offline */
         bool key = argc >= 2 && (strcmp(argv[1], "-") == 0 || strlen(argv[1]) == 64);
@@ -377,6 +445,8 @@ int zbc_cmd_app(const struct zbc_opts *o, int argc, const char *const *argv, jso
                         : zbc_app_move(o, argv[1], argc - 2, argv + 2, result, f);
     if (strcmp(sub, "join") == 0)
         return zbc_app_join(o, argv[1], result, f);
+    if (strcmp(sub, "resign") == 0)
+        return app_resign(o, argv[1], result, f);
     if (strcmp(sub, "show") == 0)
         return app_show(o, argc, argv, result, f);
     if (strcmp(sub, "list") == 0)

@@ -114,7 +114,7 @@ static const struct {
     const char *game, *example, *params;
 } GAMES[] = {
     {"tictactoe", "5 (cells 1-9 as on a keypad; b2 also works)", NULL},
-    {"chess", "e2e4, e7e8q (from-square, to-square)", NULL},
+    {"chess", "e4, Nf3, exd5, e8=Q (SAN) or e2e4, e7e8q (from, to); no castling", NULL},
     {"connect4", "4 (the column, 1-7)", NULL},
     {"checkers", "11-15, 11x18x25 (squares 1-32; x for captures)", NULL},
     {"reversi", "d3", NULL},
@@ -126,7 +126,7 @@ static const struct {
     {"ludo", "order 2013 (token order)", NULL},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
-    {"monopoly", "roll, roll buy", NULL},
+    {"monopoly", "roll, roll buy", "cash=300 (start cash 1-10000, default 1500)"},
 };
 
 const char *zbc_help_game_example(const char *game)
@@ -313,7 +313,7 @@ static const char summary[] =
     "  send <recipient> <amount>          send ZBC to an address or a wallet key name\n"
     "  history [ADDRESS|NAME]             transactions and app events, newest first\n"
     "  app create|join|move|show|list|watch|pgn|resign|claim-timeout\n"
-    "                                     games\n"
+    "                                     games (zbc app --help)\n"
     "  bet GAME ...                       solo bets: dice coin roulette limbo plinko\n"
     "                                     keno wheel baccarat blitz\n"
     "  crash create|join|show             shared crash rounds against the apps fund\n"

@@ -201,7 +201,7 @@ int zbc_result_text(const json_t *app, char *out, size_t cap)
     if (strcmp(f.outcome, "draw") == 0) {
         zbc_text_printf(&t, "draw: stakes returned");
     } else if (strcmp(f.outcome, "expired") == 0) {
-        zbc_text_printf(&t, "expired: nobody joined, stakes refunded");
+        zbc_text_printf(&t, "expired: not every seat was filled in time, stakes refunded");
     } else if (strcmp(f.outcome, "abandoned") == 0) {
         zbc_text_printf(&t, "abandoned: %s%sstakes refunded", cause, cause[0] ? ", " : "");
     } else if (f.nwinners == 1) {

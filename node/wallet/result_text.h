@@ -14,7 +14,7 @@
 
 /* The result of an ended app in one line, e.g. "seat 1 (ZBC_…) won 1.98
  * ZBC: seat 0 resigned", "draw: stakes returned", "seats 1 and 2 share
- * 2.97 ZBC: seat 0 timed out (rake 0.03 ZBC)", "expired: nobody joined,
+ * 2.97 ZBC: seat 0 timed out (rake 0.03 ZBC)", "expired: not every seat was filled in time,
  * stakes refunded", a bet's "rolled 2.71 (under 49.50): win, paid 2 ZBC".
  * Reads the result's "outcome", "winners", "resigned", "timed_out", "out",
  * "paid" and "rake" (docs/api.md §10).  A node without "outcome" (before

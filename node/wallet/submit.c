@@ -124,6 +124,14 @@ int zbc_submit(json_t **result, const struct zbc_wtx *w, const struct zbc_opts *
         json_decref(payload);
         return zbc_client_bad_reply(f, reply, &err);
     }
+    if (w->retime && json_is_true(json_object_get(reply, "duplicate")) &&
+        strcasecmp(theirs, hash) == 0) {
+        /* the same command in the same second: the caller retimes it */
+        json_decref(reply);
+        json_decref(payload);
+        return zbc_wfail(f, ZBC_EXIT_REJECTED,
+                         "duplicate transaction: the node's pool already holds %s", hash);
+    }
     if (strcasecmp(theirs, hash) != 0) {
         json_decref(payload);
         f->api_response = reply;

@@ -34,6 +34,9 @@ struct zbc_wtx {
     uint8_t digest[32];
     uint8_t hash[32];
     struct zbc_chain_id chain;
+    bool retime; /* the wallet chose the timestamp: zbc_submit refuses an
+                  * identical pooled copy, and the caller sends it again a
+                  * second later (docs/wallet.md "Sending") */
 };
 
 /* Fills w->tx from the command's positionals (after the key, if any):

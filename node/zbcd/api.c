@@ -338,6 +338,7 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
                      json_integer((json_int_t)zbc_chain_mempool_bytes(a->chain)),
                      err) &&
         zbc_json_set(o, "is_validator", json_boolean(slot.is_validator), err) &&
+        zbc_json_set(o, "automine", json_boolean(a->cfg.mine != NULL), err) &&
         zbc_json_set(o, "reads_at", json_string("tip"), err);
     if (!ok)
         return 0;

@@ -498,7 +498,8 @@ static void test_san(void)
         {"0-0", "0-0: there is no castling in this chess (a king moves one square)"},
         {"Bc4", "illegal move: Bc4: no white bishop can move to c4"},
         {"e5", "illegal move: e5: no white pawn can move to e5"},
-        {"Nxf3", "illegal move: Nxf3 captures nothing on f3 (there is no en passant)"},
+        {"Nxf3", "illegal move: Nxf3 captures nothing on f3"},
+        {"exd3", "illegal move: exd3 captures nothing on d3 (there is no en passant)"},
         {"Nf3x", NULL}, {"nf3", NULL}, {"e2e4e5", NULL}, {"ed3", NULL}, {"Kx", NULL},
         {"N", NULL}, {"=Q", NULL}, {"e8=", NULL}, {"+", NULL},
     };

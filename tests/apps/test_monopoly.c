@@ -1,6 +1,6 @@
 /* Monopoly-lite (type 35): buying, rents (single, colour group, stations),
  * GO salary, taxes, going out, the last seat standing, the 100-round end,
- * notation and the state encoding. */
+ * the starting-cash param (cash=N), notation and the state encoding. */
 #include "apps/engine.h"
 #include "crypto/bytes.h"
 #include "testlib.h"
@@ -275,6 +275,64 @@ static void test_bad_input(void)
     CHECK(!load(&st, &s));
 }
 
+/* Params: none = 1500 each; cash=N (u16 LE, 1-10000) for every seat. */
+static void test_cash_param(void)
+{
+    struct zbc_game_state st;
+    struct zbc_err err;
+    uint8_t p[ZBC_NAMED_PARAMS_MAX];
+    size_t n;
+    char txt[32];
+    CHECK(zbc_engine_params_from_text(E, "cash=5", p, sizeof p, &n, &err));
+    CHECK_EQ_INT(n, 2);
+    CHECK(p[0] == 5 && p[1] == 0);
+    CHECK(zbc_engine_params_to_text(E, p, n, txt, sizeof txt));
+    CHECK_EQ_STR(txt, "cash=5");
+    CHECK(E->check_params(3, p, n, &err));
+    CHECK(E->init(&st, 3, p, n, 2, NULL, &err));
+    char json[4096];
+    CHECK(E->to_json(&st, json, sizeof json) > 0);
+    CHECK(strstr(json, "{\"seat\":0,\"cash\":5,") != NULL);
+    CHECK(strstr(json, "{\"seat\":2,\"cash\":5,") != NULL);
+    /* Income Tax (100) on the first move with 5 in cash: the seat is out,
+     * the bank takes its 5, and the game goes on between the other two. */
+    CHECK(play(&st, "roll", 1, 2, &err));
+    struct zbc_result res;
+    E->result(&st, &res);
+    CHECK_EQ_INT(res.kind, ZBC_RESULT_ONGOING);
+    CHECK_EQ_INT(res.out_mask, 1u << 2);
+    CHECK_EQ_INT(E->turn(&st), 0);
+    CHECK(E->to_json(&st, json, sizeof json) > 0);
+    CHECK(strstr(json, "{\"seat\":2,\"cash\":0,\"worth\":0,\"position\":3,"
+                       "\"moves_made\":1,\"out\":true}") != NULL);
+    /* The default stays 1500: chains created before the param read the same. */
+    CHECK(E->init(&st, 2, NULL, 0, 0, NULL, &err));
+    CHECK(E->to_json(&st, json, sizeof json) > 0);
+    CHECK(strstr(json, "{\"seat\":1,\"cash\":1500,") != NULL);
+    /* Bounds and bad input. */
+    CHECK(zbc_engine_params_from_text(E, "cash=10000", p, sizeof p, &n, &err));
+    CHECK(E->check_params(2, p, n, &err));
+    CHECK(!zbc_engine_params_from_text(E, "cash=0", p, sizeof p, &n, &err));
+    CHECK(strstr(err.msg, "cash") != NULL);
+    CHECK(!zbc_engine_params_from_text(E, "cash=10001", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(E, "cash=-1", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(E, "cash=", p, sizeof p, &n, &err));
+    CHECK(!zbc_engine_params_from_text(E, "money=5", p, sizeof p, &n, &err));
+    CHECK(strstr(err.msg, "no param 'money' (the param is cash=N, 1-10000)") != NULL);
+    const uint8_t zero[2] = {0, 0}, big[2] = {0x11, 0x27}, three[3] = {5, 0, 0};
+    CHECK(!E->check_params(2, zero, 2, &err));
+    CHECK_EQ_STR(err.msg, "monopoly starting cash 0 out of range 1-10000");
+    CHECK(!E->check_params(2, big, 2, &err)); /* 10001 */
+    CHECK(!E->check_params(2, three, 3, &err));
+    CHECK(strstr(err.msg, "got 3 bytes") != NULL);
+    CHECK(!E->init(&st, 2, zero, 2, 0, NULL, &err));
+    /* bytes outside the range have no named form: hex, which reads back */
+    CHECK(zbc_engine_params_to_text(E, zero, 2, txt, sizeof txt));
+    CHECK_EQ_STR(txt, "0000");
+    CHECK(zbc_engine_params_to_text(E, big, 2, txt, sizeof txt));
+    CHECK_EQ_STR(txt, "1127");
+}
+
 int main(void)
 {
     E = zbc_engine_by_type(35);
@@ -286,5 +344,6 @@ int main(void)
     TEST_RUN(test_out_and_last_standing);
     TEST_RUN(test_round_limit);
     TEST_RUN(test_bad_input);
+    TEST_RUN(test_cash_param);
     return test_summary("apps_monopoly");
 }

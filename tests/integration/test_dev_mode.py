@@ -154,6 +154,7 @@ class DevMode(ZbcTest):
     def mining_limits(self, slow):
         st, j = self.mine(slow, {"blocks": 3})
         assert_equal((st, j.get("error")), (400, MINE_REFUSAL), "mine without --automine")
+        assert_equal(slow.info()["automine"], False, "node/info automine without --automine")
         slow.stop()
         # an API on every address: admin/mine refuses even from loopback
         slow.start(slow.genesis_file, extra=["--automine", "--api", "0.0.0.0:%d" % slow.api_port])

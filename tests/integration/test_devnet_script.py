@@ -24,7 +24,6 @@
 import json
 import os
 import re
-import shlex
 import subprocess
 import sys
 import time
@@ -175,7 +174,8 @@ class DevnetScript(ZbcTest):
         assert_true("(0) alice" in out and "apps-fund" in out, "status shows the accounts:\n" + out)
         # mine needs --automine (the node refuses; the script passes its sentence)
         _, err = self.devnet("mine", "2", expect=1)
-        assert_true("--automine" in err, "mine without --automine: " + err)
+        assert_true("mine needs a devnet started with --automine" in err and
+                    "up --automine" in err, "mine without --automine: " + err)
         _, err = self.devnet("logs", "2", expect=2)
         assert_true("from 0 to 1, not '2'" in err, "logs 2 of 2 nodes: " + err)
         out, _ = self.devnet("logs", "1")
@@ -200,6 +200,7 @@ class DevnetScript(ZbcTest):
                         "a refused --open-deadline wrote a genesis")
         extra = ["--open-deadline", "4"] if has_open else []
         out, err = self.devnet("up", "--automine", "--move-deadline", "3", *extra)
+        up_out = out
         g = json.load(open(os.path.join(self.dev, "genesis.json")))
         assert_equal(len(g["validators"]), 1, "--automine: one validator")
         assert_equal(g["block_time_ms"], 1, "--automine: block time 0.001 s")
@@ -214,11 +215,16 @@ class DevnetScript(ZbcTest):
         assert_equal(self.api("/api/v1/node/info")["height"], 5, "height after mine 5")
         out, _ = self.devnet("mine")
         assert_equal(out.strip(), "mined 1 block(s); height 6", "mine (one block)")
-        r = json.loads(self.in_env(
-            "zbc send --from alice $(zbc key show bob --json | python3 -c "
-            + shlex.quote('import json,sys; print(json.load(sys.stdin)["address"])')
-            + ") 1.5ZBC --wait=included --json"))
+        # the banner's example, as printed (names work where addresses go)
+        assert_true("zbc send bob 1.5ZBC --from alice --wait " in up_out, "banner: " + up_out)
+        r = json.loads(self.in_env("zbc send bob 1.5ZBC --from alice --wait=included --json"))
         assert_true(r["success"] and r["block_height"] == 7, "automine: the transfer in block 7: %r" % r)
+        # the games demo on automine: balances and changes in ZBC, never raw units
+        out, _ = self.devnet("games")
+        assert_true(re.search(r"^  alice [-+][\d.]+ ZBC, bob [-+][\d.]+ ZBC \(stakes, fees, payout\), "
+                              r"apps fund \+0\.1 ZBC rake$", out, re.M) is not None and
+                    re.search(r"^  carol: [-+][\d.]+ ZBC \(stake, fee, return\)$", out, re.M) is not None
+                    and "units" not in out, "games output in ZBC:\n" + out)
         out, _ = self.devnet("status")
         assert_true("automine on" in out and "1 validator," in out, "status: " + out)
         self.check_logs(1)

@@ -165,6 +165,9 @@ class WalletUx(ZbcTest):
         assert_true("alice (you)" in t and "bob" in t, "players by name: %r" % t)
         t = self.text("app", "list", "--player", "carol").stdout
         assert_true("no apps" in t, "empty list text: %r" % t)
+        t = self.text("app", "list", "--player", "alice", "--status", "finished", "--game",
+                      "chess").stdout
+        assert_equal(t.strip(), "no finished chess apps of alice", "empty list names its filters")
         self.zbc("app", "list", "--mine", "--player", "bob", expect=2)
 
         # --- the second move of a seat while its first waits in the pool ---

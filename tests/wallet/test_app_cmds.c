@@ -4,6 +4,7 @@
  * their static helpers. */
 #include <sys/socket.h>
 
+#include "apps/fair.h"
 #include "node/wallet/app_move.c"
 #include "node/wallet/app_watch.c"
 #include "node/wallet/cmd_app.c"
@@ -124,7 +125,7 @@ static void test_view_text(void)
         "\"payouts\":[{\"seat\":0,\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
         0, NULL);
     CHECK(app != NULL);
-    char *t = zbc_app_view_text(app, "ZBC_B", 0);
+    char *t = zbc_app_view_text(app, "ZBC_B", 0, NULL);
     CHECK(t != NULL);
     CHECK(strstr(t, "app 77: tictactoe, active, stake 0.00000005 ZBC, pot 0.0000001 ZBC") !=
           NULL);
@@ -137,6 +138,126 @@ static void test_view_text(void)
                     "block 9") != NULL);
     CHECK(strstr(t, "paid 0.00000019 ZBC to ZBC_A (win)") != NULL);
     free(t);
+    json_decref(app);
+}
+
+/* app show names the seats the wallet holds keys for and prints the
+ * params in the game's words (monopoly cash=1), hex when they have none. */
+static void test_view_names_params(void)
+{
+    struct zbc_name_entry e[2] = {{"alice", "ZBC_A"}, {"bob", "ZBC_B"}};
+    struct zbc_names nm = {2, e};
+    json_t *app = json_loads(
+        "{\"id\":\"78\",\"game\":\"monopoly\",\"status\":\"open\",\"stake\":5,"
+        "\"pot\":10,\"escrow\":0,\"seated\":3,\"seats\":3,\"height\":9,\"params_hex\":"
+        "\"0100\",\"players\":[{\"seat\":0,\"address\":\"ZBC_A\"},{\"seat\":1,"
+        "\"address\":\"ZBC_B\"},{\"seat\":2,\"address\":\"ZBC_C\"}],\"history\":[],"
+        "\"result\":{\"ending\":\"win\",\"winner\":0,\"ended\":9,\"rake\":1,\"payouts\":"
+        "[{\"seat\":0,\"amount\":19,\"address\":\"ZBC_A\",\"reason\":\"win\"}]}}",
+        0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "ZBC_B", 0, &nm);
+    CHECK(t != NULL && strstr(t, "  seat 0  ZBC_A  alice\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  seat 1  ZBC_B  bob  (you)\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  seat 2  ZBC_C\n") != NULL);
+    CHECK(t != NULL && strstr(t, "  paid 0.00000019 ZBC to ZBC_A alice (win)\n") != NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: cash=1\n") != NULL);
+    CHECK(t != NULL && strstr(t, "expires") == NULL); /* no expires_at given */
+    free(t);
+    json_object_set_new(app, "expires_at", json_integer(14));
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nopen: expires at block 14 (in 5 blocks) unless every seat "
+                                 "is taken; then every stake comes back\n") != NULL);
+    free(t);
+    json_object_del(app, "expires_at");
+    json_object_set_new(app, "params_hex", json_string("0000")); /* cash 0: no words */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: 0000\n") != NULL); /* its engine's hex */
+    free(t);
+    json_object_set_new(app, "params_hex", json_string("zz")); /* hostile node */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: zz (hex)\n") != NULL);
+    free(t);
+    char big[301];
+    memset(big, 'a', 300);
+    big[300] = '\0';
+    json_object_set_new(app, "params_hex", json_string(big)); /* no words, long */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "\nparams: 150 bytes (--json shows them)\n") != NULL);
+    free(t);
+    json_object_set_new(app, "game", json_string("battleship")); /* a commitment */
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "params") == NULL);
+    free(t);
+    json_object_set_new(app, "game", json_string("monopoly"));
+    json_object_set_new(app, "params_hex", json_string(""));
+    t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "params") == NULL);
+    free(t);
+    json_decref(app);
+}
+
+/* A settled bet's history line says win or loss once (it read "…: loss
+ * (loss)"): the event's reason is not repeated after the bet's words. */
+static void test_view_bet_settle(void)
+{
+    struct zbc_bet bet = {.game = ZBC_BET_DICE, .direction = 0, .target16 = 4950,
+                          .client_seed = "s", .client_seed_len = 1};
+    uint8_t params[128];
+    char hex[257], text[1024];
+    size_t n = zbc_bet_encode(&bet, params, sizeof params);
+    zbc_hex_encode(hex, params, n);
+    snprintf(text, sizeof text,
+             "{\"id\":\"9\",\"type\":16,\"game\":null,\"params_hex\":\"%s\",\"seats\":1,"
+             "\"status\":\"finished\",\"players\":[],\"history\":[{\"kind\":\"bet_settle\","
+             "\"seq\":2,\"height\":30,\"seat\":0,\"u\":1,\"value\":9285,\"win\":false,"
+             "\"amount\":0,\"reason\":\"loss\"}]}", hex);
+    json_t *app = json_loads(text, 0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "bet_settle seat 0 rolled 92.85 (under 49.50): loss\n") != NULL);
+    CHECK(t != NULL && strstr(t, "(loss)") == NULL);
+    free(t);
+    json_decref(app);
+}
+
+/* A battleship reveal's salt is cut in the history (the full notation
+ * stays in --json); short words are kept. */
+static void test_view_notation_hex(void)
+{
+    json_t *app = json_loads(
+        "{\"id\":\"5\",\"game\":\"battleship\",\"status\":\"active\",\"players\":[],"
+        "\"history\":[{\"kind\":\"app_move\",\"seq\":5,\"height\":42,\"seat\":1,\"notation\":"
+        "\"reveal ship 71425b7b8841f848bd7277ca90e2f9a8960b83fb8b9eba037bbfcb3206e3e421 fire A1\"},"
+        "{\"kind\":\"app_move\",\"seq\":6,\"height\":43,\"seat\":0,\"notation\":\"fire B4\"}]}",
+        0, NULL);
+    CHECK(app != NULL);
+    char *t = zbc_app_view_text(app, "", 0, NULL);
+    CHECK(t != NULL && strstr(t, "app_move  seat 1 reveal ship 71425b7b\xe2\x80\xa6 fire A1\n") != NULL);
+    CHECK(t != NULL && strstr(t, "app_move  seat 0 fire B4\n") != NULL);
+    free(t);
+    json_decref(app);
+}
+
+/* zbc app resign --wait says what the resign did, from the app after it. */
+static void test_resign_text(void)
+{
+    char out[700];
+    json_t *app = json_loads("{\"status\":\"open\",\"stake\":150000000}", 0, NULL);
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left app 7: your stake of 1.5 ZBC is back; the app stays open for "
+                      "the others");
+    json_object_set_new(app, "status", json_string("abandoned"));
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left app 7, the last seat: your stake of 1.5 ZBC is back and the app "
+                      "is abandoned");
+    json_object_set_new(app, "status", json_string("active"));
+    CHECK(resign_text(app, "7", out, sizeof out) > 0);
+    CHECK_EQ_STR(out, "you left play in app 7: your seat was already out of play, so no money "
+                      "moves and the game goes on");
+    json_object_del(app, "status"); /* a hostile node: no status */
+    CHECK(resign_text(app, "7", out, sizeof out) == -1);
+    CHECK(resign_text(app, "7", out, 8) == -1);
     json_decref(app);
 }
 
@@ -182,6 +303,10 @@ int main(void)
     TEST_RUN(test_game_params);
     TEST_RUN(test_fleets);
     TEST_RUN(test_view_text);
+    TEST_RUN(test_view_names_params);
+    TEST_RUN(test_resign_text);
+    TEST_RUN(test_view_bet_settle);
+    TEST_RUN(test_view_notation_hex);
     TEST_RUN(test_app_id);
     TEST_RUN(test_stream_reader);
     return test_summary("wallet_app_cmds");

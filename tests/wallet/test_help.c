@@ -134,6 +134,9 @@ static void test_topics(void)
     struct zbc_wfail f = {0};
     char *t = help_of(0, NULL, &ok, &f);
     CHECK(ok && t != NULL && strstr(t, "exit codes") != NULL && strstr(t, "history") != NULL);
+    /* the summary names every app sub-command (pgn was missing) */
+    CHECK(t != NULL && strstr(t, "app create|join|move|show|list|watch|pgn|resign|claim-timeout")
+                           != NULL);
     free(t);
     static const char *const bad[] = {"app", "lst"};
     t = help_of(2, bad, &ok, &f);

@@ -66,7 +66,7 @@ static void test_results(void)
                  "draw: stakes returned", -1);
     check_result("{\"seats\":2," PLAYERS3 ",\"result\":{\"outcome\":\"expired\",\"winner\":null,"
                  "\"winners\":[],\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":100000000}]}}",
-                 "expired: nobody joined, stakes refunded", -1);
+                 "expired: not every seat was filled in time, stakes refunded", -1);
     check_result("{\"seats\":2," PLAYERS3 ",\"result\":{\"outcome\":\"abandoned\",\"winner\":"
                  "null,\"winners\":[],\"resigned\":0,\"rake\":0,\"paid\":[]}}",
                  "abandoned: seat 0 resigned, stakes refunded", -1);
@@ -129,7 +129,7 @@ static void check_view_entry(const char *entry, const char *want, const char *ne
     snprintf(text, sizeof text, "{\"id\":\"5\",\"type\":33,\"game\":\"pig\",\"status\":"
              "\"active\",\"players\":[],\"height\":12,\"history\":[%s]}", entry);
     json_t *app = load(text);
-    char *t = zbc_app_view_text(app, "", 1000);
+    char *t = zbc_app_view_text(app, "", 1000, NULL);
     CHECK(t != NULL);
     CHECK(t != NULL && strstr(t, want) != NULL);
     CHECK(t != NULL && strstr(t, never) == NULL);
