@@ -24,6 +24,7 @@
 #include "consensus/events.h"
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
+#include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
 #include "node/wallet/bet_pictures.h"
 #include "node/wallet/client.h"
@@ -403,8 +404,11 @@ static void compare_paid(struct vctx *v, const json_t *r, uint8_t seats, const u
         else if (listed[s] != want[s])
             mismatch(v, "the node's result lists %" PRIu64 " paid to seat %u, the %s rule gives %"
                      PRIu64, listed[s], s, outcome, want[s]);
-        else if (paid[s])
-            checked(v, "seat %u paid %" PRIu64 " (%s)", s, want[s], outcome);
+        else if (paid[s]) {
+            char zs[32];
+            zbc_amount_format(zs, want[s]);
+            checked(v, "seat %u paid %s (%" PRIu64 " units, %s)", s, zs, want[s], outcome);
+        }
     }
 }
 
@@ -484,7 +488,10 @@ static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
     if ((uint64_t)num(r, "rake") != rake)
         mismatch(v, "rake: the node took %lld, the rule gives %" PRIu64, num(r, "rake"), rake);
     compare_paid(v, r, seats, want, paid, ending);
-    checked(v, "rake %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000)", rake, pot, rake_bps);
+    char rz[32];
+    zbc_amount_format(rz, rake);
+    checked(v, "rake %s = floor(%" PRIu64 " x %" PRIu64 " / 10000) = %" PRIu64 " units", rz, pot,
+            rake_bps, rake);
     return 1;
 }
 
