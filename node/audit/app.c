@@ -44,7 +44,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/audit/cli.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/client/bet_pictures.h"
 #include "node/zbcd/json_util.h"
 #include "node/client/http.h"
 

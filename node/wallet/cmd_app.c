@@ -16,7 +16,7 @@
 #include "node/client/reply.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/wallet/bet.h"
 #include "node/wallet/app_move.h"
 #include "node/wallet/app_view.h"
 #include "node/wallet/battleship_flow.h"

@@ -14,7 +14,7 @@
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/wallet/bet.h"
 #include "node/wallet/cmds.h"
 #include "node/wallet/help.h"
 #include "node/wallet/result_text.h"

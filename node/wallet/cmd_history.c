@@ -17,7 +17,7 @@
 #include "node/wallet/app_client.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/client/bet_pictures.h"
 #include "node/wallet/history.h"
 #include "node/wallet/names.h"
 #include "node/wallet/textbuf.h"

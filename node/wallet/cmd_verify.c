@@ -26,7 +26,7 @@
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
 #include "node/wallet/app_client.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/client/bet_pictures.h"
 #include "node/wallet/client.h"
 #include "node/wallet/cmds.h"
 
@@ -407,7 +407,7 @@ static void compare_paid(struct vctx *v, const json_t *r, uint8_t seats, const u
         else if (paid[s]) {
             char zs[32];
             zbc_amount_format(zs, want[s]);
-            checked(v, "seat %u paid %s (%" PRIu64 " units, %s)", s, zs, want[s], outcome);
+            checked(v, "seat %u paid %s (%s)", s, zs, outcome); /* exact: 8 decimals */
         }
     }
 }
@@ -490,8 +490,7 @@ static int verify_payouts(struct vctx *v, uint8_t seats, uint64_t rake_bps,
     compare_paid(v, r, seats, want, paid, ending);
     char rz[32];
     zbc_amount_format(rz, rake);
-    checked(v, "rake %s = floor(%" PRIu64 " x %" PRIu64 " / 10000) = %" PRIu64 " units", rz, pot,
-            rake_bps, rake);
+    checked(v, "rake %s = floor(pot %" PRIu64 " x %" PRIu64 " bps / 10000)", rz, pot, rake_bps);
     return 1;
 }
 

@@ -11,7 +11,7 @@
 #include "apps/notation.h"
 #include "crypto/hex.h"
 #include "node/wallet/amount.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/client/bet_pictures.h"
 
 #define SEATS_MAX 255
 

@@ -53,7 +53,7 @@ def zbc_text(units):
 
 
 def words(game, fields, ev, mult):
-    """The wallet's one-line event (node/wallet/bet_pictures.h), from the Python event."""
+    """The wallet's one-line event (node/client/bet_pictures.h), from the Python event."""
     m = mult_text(mult)
     if game == "plinko":
         path = " ".join("R" if d else "L" for d in ev["path"])

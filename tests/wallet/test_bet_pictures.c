@@ -8,7 +8,7 @@
 
 #include "apps/fair_pay.h"
 #include "crypto/hex.h"
-#include "node/wallet/bet_pictures.h"
+#include "node/wallet/bet.h"
 #include "tests/testlib.h"
 
 static const char S1[] = "d4d96d4dfe4735f4183ed3737bec0888f619f9db81182a55be43e49b35c52eee";

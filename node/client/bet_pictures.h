@@ -18,7 +18,6 @@
 #include "apps/fair.h"
 #include "node/client/fail.h"
 
-struct zbc_opts;
 
 /* True when LC_ALL, else LC_CTYPE, else LANG names a UTF-8 codeset ("en_US.UTF-8",
  * "C.utf8"); unset or "C" / "POSIX": false. */
@@ -81,17 +80,5 @@ void zbc_bet_steps(const struct zbc_bet *b, const struct zbc_bet_outcome *o, uin
  * bet_settle carries") in words, by the game's name: "slot 4", "3 hits", "segment 7",
  * "player 7, banker 5", "4 different cards"; -1 (out "") for any other game. */
 int zbc_bet_value_words(const char *game, uint32_t value, char *out, size_t cap);
-
-/* The words of `zbc bet GAME ...` (argv[0] the game) as a bet, the client seed left empty;
- * risk is --risk (keno only, else NULL).  0 with f a usage error naming the bad word
- * (cmd_bet.c). */
-ZBC_WUR int zbc_bet_args(struct zbc_bet *b, int argc, const char *const *argv, const char *risk,
-                         struct zbc_wfail *f);
-
-/* `zbc app show` of a settled catalogue bet (cmd_bet.c): fetches the seed of block
- * created + 1, recomputes the bet and returns its picture (malloc'ed; a line saying why
- * when the seed cannot be had or the node's settlement differs), and sets "event" in app.
- * NULL for anything else. */
-char *zbc_bet_show(const struct zbc_opts *o, json_t *app);
 
 #endif

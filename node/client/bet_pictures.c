@@ -1,5 +1,5 @@
 /* The catalogue bets in words and pictures (docs/wallet.md "Bets"). */
-#include "node/wallet/bet_pictures.h"
+#include "node/client/bet_pictures.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
