@@ -10,6 +10,7 @@
 
 #include "apps/fair.h"
 #include "crypto/bytes.h"
+#include "consensus/apps_ctx.h"
 #include "consensus/ledger.h"
 
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
@@ -119,7 +120,7 @@ static int sched_item(struct zbc_state *s, uint32_t height, uint32_t i,
                        &found, err))
         return 0;
     if (!found || vlen != 9 || v[0] < ZBC_SCHED_ACTIVATE ||
-        v[0] > ZBC_SCHED_EXPIRE)
+        v[0] > ZBC_SCHED_SOLO_CLOCK)
         return zbc_fail(err, "schedule item %u of height %u is missing or "
                              "corrupt", i, height);
     it->kind = v[0];
@@ -140,16 +141,6 @@ int zbc_apps_schedule(struct zbc_state *s, uint32_t height,
 }
 
 /* ---- history and events ---- */
-
-struct actx {
-    struct zbc_state *s;
-    const struct zbc_genesis *g;
-    struct zbc_events *ev;
-    struct zbc_app *a;
-    uint32_t height;
-    uint32_t index;         /* tx index or ZBC_EVENT_NO_TX */
-    const uint8_t *tx_hash; /* NULL for block-level work */
-};
 
 static void ev_init(struct zbc_event *e, enum zbc_event_kind kind,
                     const struct actx *c)
@@ -434,6 +425,13 @@ static enum verdict check_create(struct zbc_state *s,
         return V_ERROR;
     if (found)
         return noop(err, "app id %" PRIu64 " already exists", id);
+    const struct zbc_engine *eng = zbc_engine_by_type(b->app_type);
+    if (eng != NULL && eng->solo != NULL) {
+        bool applies;
+        if (!zbc_apps_solo_check_create(s, g, ct, &applies, err))
+            return V_ERROR;
+        return applies ? V_APPLY : V_NOOP;
+    }
     if (!zbc_bet_is_solo(b->app_type)) {
         if (ct->tx.sender.type != ZBC_ACCT_ZBC)
             return noop(err, MULTI_ZBC);
@@ -571,6 +569,11 @@ static enum verdict check_resign(struct zbc_state *s,
         return rc;
     if (zbc_app_seat_of(a, &ct->tx.sender) < 0)
         return noop(err, "sender is not seated in app %" PRIu64, id);
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return noop(err, "app %" PRIu64 " is a solo game against the apps "
+                         "fund: it cannot be resigned (cash out, or let its "
+                         "clock settle it)", id);
     return V_APPLY;
 }
 
@@ -694,6 +697,9 @@ static int apply_create(struct actx *c, const struct zbc_checked_tx *ct,
     e.amount = b->stake;
     if (!emit(c, &e, NULL, 0, err))
         return 0;
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_start(c, err);
     if (!zbc_bet_is_solo(a->type)) {
         /* an Open app nobody fills expires (never when the height would
          * pass u32: docs/protocol-apps.md §2) */
@@ -821,9 +827,14 @@ static int apply_move(struct actx *c, const struct zbc_checked_tx *ct,
         e.a = ct->tx.sender;
         e.seat = seat;
         e.amount = a->deadline;
-        return emit(c, &e, NULL, 0, err);
+        if (!emit(c, &e, NULL, 0, err))
+            return 0;
+        const struct zbc_engine *se = zbc_app_engine(a);
+        return se == NULL || se->solo == NULL || zbc_apps_solo_arm(c, err);
     }
     const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_move(c, ct, err);
     if (eng != NULL && eng->dice) {
         a->has_pending = true;
         a->pending_seat = seat;
@@ -983,6 +994,9 @@ static int do_move(struct actx *c, const uint8_t seed[32],
     struct zbc_app *a = c->a;
     if (a->status != ZBC_APP_ACTIVE || !a->has_pending)
         return 1; /* discarded when the app ended */
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_resolve(c, seed, err);
     uint8_t seat = a->pending_seat, hash[32], move[ZBC_MOVE_WIRE_MAX];
     uint16_t len = a->pending_len;
     memcpy(hash, a->pending_hash, 32);
@@ -1081,6 +1095,8 @@ static int begin_item(struct actx *c, const struct zbc_sched_item *it,
         return do_bet(c, seed, err);
     case ZBC_SCHED_EXPIRE:
         return do_expire(c, err);
+    case ZBC_SCHED_SOLO_CLOCK:
+        return zbc_apps_solo_clock(c, err);
     }
     return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
 }
@@ -1112,6 +1128,50 @@ int zbc_apps_begin_block(struct zbc_state *s, const struct zbc_genesis *g,
     uint8_t key[4];
     zbc_put_le32(key, height);
     return ok && zbc_state_del(s, ZBC_TABLE_PENDING, key, 4, err);
+}
+
+/* ---- the steps consensus/apps_solo.c shares (apps_ctx.h) ---- */
+
+void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
+                      const struct actx *c)
+{
+    ev_init(e, kind, c);
+}
+
+int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
+                  const uint8_t *move, size_t move_len, struct zbc_err *err)
+{
+    return emit(c, e, move, move_len, err);
+}
+
+int zbc_apps_pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
+                 uint64_t amount, const char *why, struct zbc_err *err)
+{
+    return pay(c, seat, to, amount, why, err);
+}
+
+int zbc_apps_finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
+                    uint8_t loser, const char *reason, struct zbc_err *err)
+{
+    return finish(c, how, winner, loser, reason, err);
+}
+
+int zbc_apps_sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
+                       uint64_t id, struct zbc_err *err)
+{
+    return sched_add(s, height, kind, id, err);
+}
+
+int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
+                 struct zbc_err *err)
+{
+    return app_put(s, a, err);
+}
+
+int zbc_apps_discard_pending(struct actx *c, const char *reason,
+                             struct zbc_err *err)
+{
+    return discard_pending(c, reason, err);
 }
 
 /* ---- money invariant ---- */

@@ -36,6 +36,8 @@ enum zbc_sched_kind {
     ZBC_SCHED_BET = 3,      /* settle a solo bet (N + 1) */
     ZBC_SCHED_EXPIRE = 4,   /* refund an Open app nobody filled
                                (created + genesis open_deadline) */
+    ZBC_SCHED_SOLO_CLOCK = 5, /* settle a multi-step solo game whose
+                                 deadline passed (deadline + 1) */
 };
 
 /* Whether a stateless-valid app transaction (types 24..28) applies in a

@@ -1,0 +1,88 @@
+/* Params of the multi-step solo games (apps/games/solo.h). */
+#include "apps/games/solo.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "apps/engine.h"
+
+int zbc_solo_params(const uint8_t *params, size_t len, uint8_t f,
+                    struct zbc_solo_params *p, struct zbc_err *err)
+{
+    memset(p, 0, sizeof *p);
+    if (len == 0)
+        return 1;
+    if (f > ZBC_SOLO_FIELDS_MAX || len < f)
+        return zbc_fail(err, "params of %zu bytes: want none, the %u field "
+                             "byte%s, or those and a client seed", len, f,
+                        f == 1 ? "" : "s");
+    p->n_fields = f;
+    memcpy(p->field, params, f);
+    if (len == f)
+        return 1;
+    size_t n = params[f];
+    p->has_seed_byte = 1;
+    if (n > ZBC_ROLL_CLIENT_MAX)
+        return zbc_fail(err, "client seed is %zu bytes, at most %d allowed",
+                        n, ZBC_ROLL_CLIENT_MAX);
+    if (len != (size_t)f + 1 + n)
+        return zbc_fail(err, "client seed length says %zu bytes but %zu "
+                             "follow", n, len - f - 1);
+    for (size_t i = 0; i < n; i++) {
+        uint8_t c = params[f + 1 + i];
+        if (c < 0x20 || c > 0x7e)
+            return zbc_fail(err, "client seed must be printable ASCII (byte "
+                                 "%zu is 0x%02x)", i, c);
+    }
+    memcpy(p->seed, params + f + 1, n);
+    p->seed[n] = '\0';
+    p->seed_len = (uint8_t)n;
+    return 1;
+}
+
+int zbc_solo_seed_word(const char *key, const char *value, uint8_t *out,
+                       uint8_t f, size_t *len, const char *fields_hint,
+                       struct zbc_err *err)
+{
+    if (strcmp(key, "seed") != 0)
+        return zbc_fail(err, "no param '%.24s' (the params are %s and "
+                             "seed=TEXT)", key, fields_hint);
+    size_t n = strlen(value), room = ZBC_NAMED_PARAMS_MAX - (size_t)f - 1;
+    if (n > room)
+        return zbc_fail(err, "seed=%.20s... is %zu characters: at most %zu "
+                             "as a word (give longer seeds as hex params)",
+                        value, n, room);
+    for (size_t i = 0; i < n; i++)
+        if (value[i] < 0x21 || value[i] > 0x7e)
+            return zbc_fail(err, "seed must be printable ASCII");
+    out[f] = (uint8_t)n;
+    memcpy(out + f + 1, value, n);
+    *len = (size_t)f + 1 + n;
+    return 1;
+}
+
+int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
+                         char *out, size_t cap)
+{
+    if (p->n_fields != 1 || !p->has_seed_byte ||
+        p->seed_len > ZBC_NAMED_PARAMS_MAX - 2)
+        return 0;
+    for (size_t i = 0; i < p->seed_len; i++)
+        if (p->seed[i] == ' ' || p->seed[i] == ',')
+            return 0; /* words are split there */
+    int n = p->seed_len == 0
+                ? snprintf(out, cap, "%s=%u", key, p->field[0])
+                : snprintf(out, cap, "%s=%u,seed=%s", key, p->field[0],
+                           p->seed);
+    return n > 0 && (size_t)n < cap;
+}
+
+void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
+                            char out[ZBC_ROLL_CLIENT_MAX + 1])
+{
+    struct zbc_solo_params p;
+    struct zbc_err err;
+    out[0] = '\0';
+    if (zbc_solo_params(params, len, 1, &p, &err))
+        memcpy(out, p.seed, (size_t)p.seed_len + 1);
+}
