@@ -145,26 +145,18 @@ static int settle(struct actx *c, const char *why, struct zbc_err *err)
 }
 
 /* Applies the player's step (rolls: the float stream, NULL for a
- * cash-out); event app_move with data = the value after it, u64 LE. */
+ * cash-out); event app_move without data (the floats are recomputed from
+ * the seed, docs/protocol-apps.md §12). */
 static int step(struct actx *c, const uint8_t *move, size_t len,
                 struct zbc_roll *rolls, const uint8_t *tx_hash,
                 struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
-    const struct zbc_engine *e = zbc_app_engine(a);
     struct zbc_result res;
     int next;
     if (!zbc_app_play(a, 0, move, len, rolls, &res, &next, err))
         return 0;
     a->moves++;
-    struct zbc_game_state *st = malloc(sizeof *st);
-    if (st == NULL)
-        return zbc_fail(err, "out of memory playing a solo game");
-    int ok = e->decode(st, a->state, a->state_len, err);
-    uint64_t value = ok ? e->solo->value(st) : 0;
-    free(st);
-    if (!ok)
-        return 0;
     bool over = res.kind != ZBC_RESULT_ONGOING;
     struct zbc_event ev;
     zbc_apps_ev_init(&ev, ZBC_EVENT_APP_MOVE, c);
@@ -172,8 +164,6 @@ static int step(struct actx *c, const uint8_t *move, size_t len,
     ev.a = a->seat[0];
     ev.seat = 0;
     ev.amount = over ? 0 : (uint64_t)c->height + c->g->move_deadline;
-    zbc_put_le64(ev.data, value);
-    ev.data_len = 8;
     if (!zbc_apps_emit(c, &ev, move, len, err))
         return 0;
     if (over)

@@ -12,6 +12,12 @@
  *     u = first 4 bytes (big-endian) of HMAC-SHA256(server seed,
  *     "client:nonce:0"), computed here; outcome by the published rule
  *     (zbc_bet_outcome), equal to the settle event;
+ *   - multi-step solo games (mines): the escrow = floor(stake x maximum /
+ *     10000) - stake; every drawing step replayed on the float stream of
+ *     server seed = hex(seed of the block that applied it), the params'
+ *     client seed, nonce = id, one block after it was sent; the
+ *     settlement: floor(stake x the auditor's value / 10000) to the
+ *     player, no rake, the rest of the pot to the fund;
  *   - payouts: rake = floor(pot x rake_bps / 10000) on win / resign /
  *     timeout, none on a draw, a bet or an expiry; payouts + rake = money
  *     paid in; each seat's payout by the rule (win: pot - rake to the
@@ -337,6 +343,90 @@ static void do_activate(struct out *w, struct game *g,
          same ? "matches the node" : "DIFFERS from the node");
 }
 
+/* A step of a multi-step solo game: a drawing step one block after it
+ * was sent, on the float stream of that block's seed; a cash-out at once. */
+static void do_solo_move(struct out *w, struct game *g, const struct collect *c,
+                         const struct app_ev *x, const struct app_tx *t,
+                         const uint8_t (*seeds)[32], const char *nota)
+{
+    const struct zbc_event *e = &x->e;
+    const struct zbc_solo_ops *so = g->eng->solo;
+    uint32_t h = x->height;
+    struct zbc_err err;
+    char txh[65], seed_hex[65], client[ZBC_ROLL_CLIENT_MAX + 1];
+    zbc_hex_encode(txh, e->tx_hash, 32);
+    zbc_hex_encode(seed_hex, seeds[h], 32);
+    bool draws = so->move_draws(t->move, t->move_len);
+    if (draws && (!g->has_pend || memcmp(g->pend_hash, e->tx_hash, 32) != 0 ||
+                  h != g->pend_height + 1))
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": step %.16s... is resolved at height "
+                      "%u, not the block after it was included", c->id, txh,
+                      h);
+    if (!draws && t->height != h)
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": cash-out %.16s... applied at height "
+                      "%u, not in its own block %u", c->id, txh, h,
+                      t->height);
+    g->has_pend = false;
+    so->client_seed(c->params, c->params_len, client);
+    struct zbc_roll rolls;
+    zbc_roll_init_fair(&rolls, seeds[h], client, c->id);
+    if (!g->eng->apply_move(&g->st, 0, t->move, t->move_len,
+                            draws ? &rolls : NULL, &err))
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": the auditor's engine refuses step "
+                      "%s: %s", c->id, nota, err.msg);
+    uint64_t v = so->value(&g->st);
+    if (draws)
+        hist(w, h, "move",
+             json_pack("{s:s,s:s,s:s,s:s,s:I}", "move", nota, "tx_hash", txh,
+                       "server_seed", seed_hex, "client_seed", client,
+                       "nonce", (json_int_t)c->id),
+             "step %s resolved with the float stream HMAC_SHA256(server "
+             "seed = seed(%u) = %s, \"%s:%" PRIu64 ":round\"): value now "
+             "%" PRIu64 ".%04" PRIu64 "x", nota, h, seed_hex, client, c->id,
+             v / 10000, v % 10000);
+    else
+        hist(w, h, "move", json_pack("{s:s,s:s}", "move", nota, "tx_hash",
+                                     txh),
+             "%s applied at once: value %" PRIu64 ".%04" PRIu64 "x", nota,
+             v / 10000, v % 10000);
+}
+
+/* The settlement of a multi-step solo game against the auditor's value. */
+static void check_solo_end(struct out *w, const struct game *g,
+                           const struct collect *c, const struct app_ev *x)
+{
+    const struct zbc_solo_ops *so = g->eng->solo;
+    uint64_t max = so->max_multiplier(c->params, c->params_len);
+    unsigned __int128 r = (unsigned __int128)c->stake * max / 10000u;
+    uint64_t escrow = r > c->stake ? (uint64_t)r - c->stake : 0;
+    uint64_t want = (uint64_t)((unsigned __int128)c->stake *
+                               so->value(&g->st) / 10000u);
+    char ws[40], gs[40];
+    if (g->paid_in != c->stake + escrow) {
+        snprintf(ws, sizeof ws, "%" PRIu64, c->stake + escrow);
+        snprintf(gs, sizeof gs, "%" PRIu64, g->paid_in);
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
+                      "app %" PRIu64 ": the pot is not the stake and the "
+                      "escrow of the maximum return", c->id);
+    }
+    if (g->paid_seat[0] != want) {
+        snprintf(ws, sizeof ws, "%" PRIu64, want);
+        snprintf(gs, sizeof gs, "%" PRIu64, g->paid_seat[0]);
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
+                      "app %" PRIu64 ": the player was paid other than "
+                      "floor(stake x value / 10000)", c->id);
+    }
+    hist(w, x->height, "settle", json_pack("{s:I,s:I}", "escrow",
+                                           (json_int_t)escrow, "player",
+                                           (json_int_t)want),
+         "escrow %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000) - "
+         "stake; the player gets %" PRIu64 ", the fund the rest", escrow,
+         c->stake, max, want);
+}
+
 static void do_move(struct out *w, struct game *g, const struct collect *c,
                     const struct app_ev *x, const uint8_t (*seeds)[32])
 {
@@ -354,6 +444,10 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
     struct zbc_err err;
     if (g->eng == NULL || !g->started)
         return;
+    if (g->eng->solo != NULL) {
+        do_solo_move(w, g, c, x, t, seeds, nota);
+        return;
+    }
     if (!g->eng->dice) {
         if (!g->eng->apply_move(&g->st, e->seat, t->move, t->move_len, NULL,
                                 &err))
@@ -577,7 +671,10 @@ static void do_end(struct out *w, struct game *g, const struct collect *c,
                       "app %" PRIu64 ": payouts do not settle the pot",
                       c->id);
     }
-    check_seat_payouts(w, g, c, x, g->paid_in - want_rake);
+    if (g->eng != NULL && g->eng->solo != NULL && g->started)
+        check_solo_end(w, g, c, x);
+    else
+        check_seat_payouts(w, g, c, x, g->paid_in - want_rake);
 }
 
 /* Walks the collected events, printing and checking each. */
@@ -668,8 +765,13 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
                  "deadline %" PRIu64, e->seat, e->amount);
             break;
         case ZBC_EVENT_APP_CLAIM:
-            hist(w, h, "claim", NULL, "seat %u claims the timeout (deadline "
-                 "%" PRIu64 " passed)", e->seat, e->amount);
+            if (e->seat == ZBC_EVENT_NO_SEAT)
+                hist(w, h, "claim", NULL, "deadline %" PRIu64 " passed: the "
+                     "node settles the game at its cash-out value (%s)",
+                     e->amount, e->reason);
+            else
+                hist(w, h, "claim", NULL, "seat %u claims the timeout "
+                     "(deadline %" PRIu64 " passed)", e->seat, e->amount);
             break;
         case ZBC_EVENT_APP_RESIGN:
             hist(w, h, "resign", NULL, "seat %u resigns", e->seat);

@@ -120,6 +120,8 @@ static const struct {
     {"rps", "commit rock, reveal", "rounds=3 (rounds to win, 1-5, default 1)"},
     {"lines", "c3 g7 (from, to)", "rounds=30 (1-100, default 30)"},
     {"ludo", "order 2013 (token order)", NULL},
+    {"mines", "reveal C3 (columns A-E, rows 1-5), cashout",
+     "mines=3 (1-24, default 3), seed=TEXT (client seed, up to 14 characters)"},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
     {"monopoly", "roll, roll buy", NULL},

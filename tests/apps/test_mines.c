@@ -4,6 +4,7 @@
  * (docs/games.md, "Mines (type 28)"). */
 #include <jansson.h>
 
+#include "apps/app.h"
 #include "apps/engine.h"
 #include "apps/fair_pay.h"
 #include "crypto/bytes.h"
@@ -288,6 +289,58 @@ static void test_bad_state(void)
     CHECK_EQ_STR(err.msg, "mines state: the mines of a bust do not fit the board");
 }
 
+/* The app record's outcomes of a solo game (docs/protocol-apps.md §7): cashout and bust
+ * belong to solo types only, take no rake, and a bust pays nothing. */
+static void test_record_outcomes(void)
+{
+    static struct zbc_app a, b;
+    static uint8_t buf[ZBC_APP_RECORD_MAX];
+    struct zbc_err err;
+    memset(&a, 0, sizeof a);
+    a.type = 28;
+    a.status = ZBC_APP_FINISHED;
+    a.seats = a.n_seated = 1;
+    a.clock = ZBC_APP_NO_CLOCK;
+    a.stake = 100;
+    a.end = ZBC_END_CASHOUT;
+    a.winner = 0;
+    a.loser = ZBC_APP_NO_SEAT;
+    a.paid[0] = 112;
+    a.ended = 9;
+    a.seat[0].type = 0;
+    a.seat[0].len = 32;
+    memset(a.seat[0].payload, 0x22, 32);
+    size_t n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(n > 0 && zbc_app_decode(&b, buf, n, &err));
+    CHECK_EQ_STR(zbc_app_end_name(ZBC_END_CASHOUT), "cashout");
+    CHECK_EQ_STR(zbc_app_end_name(ZBC_END_BUST), "bust");
+    a.rake = 1;
+    n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK_EQ_STR(err.msg, "app record ending cashout takes no rake");
+    a.rake = 0;
+    a.end = ZBC_END_BUST;
+    n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK_EQ_STR(err.msg, "app record of a bust names a winner or pays");
+    a.winner = ZBC_APP_NO_SEAT;
+    a.paid[0] = 0;
+    n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(zbc_app_decode(&b, buf, n, &err));
+    a.type = 1; /* tic-tac-toe has no such ending */
+    a.seats = 2;
+    n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK_EQ_STR(err.msg, "app record ending bust does not fit app type 1");
+    a.type = 28; /* nor a solo game a win */
+    a.seats = 1;
+    a.end = ZBC_END_WIN;
+    a.winner = 0;
+    n = zbc_app_encode(&a, buf, sizeof buf);
+    CHECK(!zbc_app_decode(&b, buf, n, &err));
+    CHECK_EQ_STR(err.msg, "app record ending win does not fit app type 28");
+}
+
 int main(void)
 {
     E = zbc_engine_by_name("mines");
@@ -300,5 +353,6 @@ int main(void)
     TEST_RUN(test_bust_and_clear);
     TEST_RUN(test_notation);
     TEST_RUN(test_bad_state);
+    TEST_RUN(test_record_outcomes);
     return test_summary("apps_mines");
 }
