@@ -241,8 +241,12 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
         }
     }
     free(move);
-    checked(v, "replayed %zu moves (%zu with dice rolls from block seeds and move hashes)", moves,
-            rolled);
+    if (e->solo != NULL)
+        checked(v, "replayed %zu steps, each drawing step on the float stream of the seed of the "
+                "block that resolved it (client seed of the params, nonce %" PRIu64 ")", moves, id);
+    else
+        checked(v, "replayed %zu moves (%zu with dice rolls from block seeds and move hashes)",
+                moves, rolled);
     uint8_t *enc = malloc(ZBC_GAME_STATE_MAX);
     char *hex = malloc(2 * ZBC_GAME_STATE_MAX + 1);
     size_t n = enc != NULL ? e->encode(st, enc, ZBC_GAME_STATE_MAX) : 0;

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+"""Multi-step solo games against the apps fund on a real zbcd with --automine
+(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)"), played through the wallet:
+
+- mines: `zbc app create mines --params mines=3,seed=...`, then `zbc app move ID reveal C3`
+  until a bust or three safe tiles and `cashout`; every reveal is pending in its block and
+  resolved by the next block's seed, recomputed here independently with
+  tests/tools/fair_catalogue.py (written from docs/games.md, not from the C code): the mine
+  event over the hidden tiles; the escrow of the maximum return (2277x) and the exact
+  balances of the player and the fund; the result in words;
+- a game left alone is settled by the node at the start of block deadline + 1 at its
+  cash-out value (the stake back before any reveal), without a claim;
+- the 1 % rule refuses a game whose maximum return exceeds 1 % of the fund;
+- `zbc verify` and `zbc-audit app` recompute every step; a full `zbc-audit replay` of the
+  stopped node finds no divergence (state roots and the money invariant at every height).
+"""
+import json
+import os
+import sys
+
+from framework import (ZBC, ZbcTest, assert_equal, assert_true, audit_datadir_clean, run_audit,
+                       wait_until)
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+import fair_catalogue as fc  # noqa: E402
+
+FEE = 2_000_000
+MD = 6  # move_deadline in blocks
+MAX3 = 22770000  # mines=3: 0.99 x C(25, 3) = 2277x, in ten-thousandths
+
+
+def mines_multiplier(m, k):
+    """9900 x C(25, k) / C(25 - m, k), floored (docs/games.md "Payout tables")."""
+    from math import comb
+    return 9900 * comb(25, k) // comb(25 - m, k)
+
+
+class MultiStep(ZbcTest):
+    def mine(self, node, n):
+        with open(os.path.join(node.datadir, "api.token")) as f:
+            token = f.read().strip()
+        st, j = node.request("POST", "/api/v1/admin/mine", json.dumps({"blocks": n}),
+                             headers={"X-ZBC-Token": token}, timeout=60)
+        assert_equal(st, 200, "admin/mine %d: %r" % (n, j))
+
+    def seed_hex(self, height):
+        st, b = self.nodes[0].get("/api/v1/blocks/%d" % height)
+        assert_equal(st, 200, "block %d" % height)
+        return b["seed"]
+
+    def settled(self, app_id):
+        return wait_until(lambda: (lambda a: a if a["status"] == "finished" else None)(
+            self.app(app_id)), 30, "app %s finished" % app_id)
+
+    def play_mines(self, carol, fund):
+        before, fund0 = self.balance(carol), self.balance(fund)
+        client = "lucky7"
+        r = self.zbc("app", "create", "mines", "--stake", "1ZBC", "--params",
+                     "mines=3,seed=" + client, "--from", "carol", "--fee", FEE, "--wait")
+        app_id = r["app_id"]
+        a = self.app(app_id)
+        assert_equal((a["status"], a["clock"], int(a["pot"])), ("active", 0, ZBC * MAX3 // 10000),
+                     "active at once, seat 0 on the clock, the maximum in the pot")
+        esc = [h for h in a["history"] if h["kind"] == "app_escrow"][0]
+        assert_equal(int(esc["amount"]), ZBC * MAX3 // 10000 - ZBC, "escrow = 2277 - 1 ZBC")
+        revealed, fees, busted = [], 1, False
+        for tile in (12, 0, 24):  # C3, A1, E5
+            name = "ABCDE"[tile % 5] + str(tile // 5 + 1)
+            r = self.zbc("app", "move", app_id, "reveal", name, "--from", "carol", "--fee", FEE,
+                         "--wait")
+            fees += 1
+            a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(
+                self.app(app_id)), 30, "reveal %s resolved" % name)
+            step = [h for h in a["history"] if h["kind"] == "app_move"][-1]
+            pend = [h for h in a["history"] if h["kind"] == "app_pending"][-1]
+            assert_equal(step["height"], pend["height"] + 1, "resolved by the next block")
+            server = self.seed_hex(step["height"])
+            hidden = [t for t in range(25) if t not in revealed]
+            ev = fc.mines(fc.Stream(server, client, int(app_id)), len(hidden), 3)
+            mines_at = sorted(hidden[i] for i in ev["mines"])
+            if tile in mines_at:
+                assert_equal(a["view"]["status"], "bust", "%s is a mine of seed(%d)" %
+                             (name, step["height"]))
+                assert_equal(sorted(a["view"]["mines_at"]), mines_at, "the losing draw")
+                busted = True
+                break
+            revealed.append(tile)
+            assert_equal(a["view"]["revealed"], sorted(revealed), "%s is safe" % name)
+            want = mines_multiplier(3, len(revealed))
+            assert_equal(a["view"]["multiplier"], "%d.%04d" % (want // 10000, want % 10000),
+                         "cash-out value after %d reveals" % len(revealed))
+        if not busted:
+            r = self.zbc("app", "move", app_id, "cashout", "--from", "carol", "--fee", FEE,
+                         "--wait")
+            fees += 1
+        a = self.settled(app_id)
+        paid = 0 if busted else ZBC * mines_multiplier(3, len(revealed)) // 10000
+        assert_equal(a["result"]["outcome"], "bust" if busted else "cashout", "outcome")
+        assert_equal(self.balance(carol), before - fees * FEE - ZBC + paid, "player's balance")
+        assert_equal(self.balance(fund), fund0 + ZBC - paid, "fund: the stake in, the return out")
+        shown = self.zbc("app", "show", app_id, json_out=False).stdout
+        self.log("app show:\n" + shown)
+        assert_true(("bust: the stake of 1 ZBC went to the apps fund" in shown) if busted else
+                    ("cashed out at " in shown), "the result in words: %r" % shown)
+        assert_true("A B C D E" in shown, "the mines grid: %r" % shown)
+        self.log("mines %s: %s after %d safe reveals, paid %d" %
+                 (app_id, "bust" if busted else "cashout", len(revealed), paid))
+        return app_id
+
+    def clock(self, carol, fund):
+        node = self.nodes[0]
+        before, fund0 = self.balance(carol), self.balance(fund)
+        app_id = self.zbc("app", "create", "mines", "--stake", "1ZBC", "--from", "carol", "--fee",
+                          FEE, "--wait")["app_id"]
+        a = self.app(app_id)
+        deadline = a["deadline"]
+        self.mine(node, deadline - node.height())
+        a = self.app(app_id)
+        assert_equal(a["status"], "active", "still running at its deadline %d" % deadline)
+        # automine produces deadline + 1 by itself: the settlement is scheduled there
+        a = self.settled(app_id)
+        claim = [h for h in a["history"] if h["kind"] == "app_claim"]
+        assert_equal(len(claim), 1, "the node's own settlement")
+        assert_equal((claim[0]["height"], claim[0]["reason"]), (deadline + 1, "clock"),
+                     "settled at the start of deadline + 1")
+        assert_equal(a["result"]["outcome"], "cashout", "the cash-out value")
+        assert_equal(self.balance(carol), before - FEE, "the stake back, only the fee spent")
+        assert_equal(self.balance(fund), fund0, "the escrow back to the fund")
+        return app_id
+
+    def run_test(self):
+        carol = self.wallet_key("carol")
+        node = self.start_chain(balances=[(carol, 1000 * ZBC)], move_deadline=MD,
+                                fund_balance=300_000 * ZBC)
+        node.stop()
+        node.start(self.genesis_path, extra=["--automine"])
+        fund = self.genesis["fund_account"]
+        ids = [self.play_mines(carol, fund), self.clock(carol, fund)]
+        # 1 % of 300,000 ZBC: mines=3 at 2 ZBC may return 4554 ZBC, over 3000
+        r = self.zbc("app", "create", "mines", "--stake", "2ZBC", "--params", "mines=3",
+                     "--from", "carol", "--fee", FEE, expect=None)
+        assert_true(r.code != 0 and "exceeds 1% of the apps fund" in r.stdout + r.stderr,
+                    "the 1 %% rule: %r" % r)
+        for app_id in ids:
+            v = self.zbc("verify", app_id)
+            assert_equal(v["verified"], True, "zbc verify %s" % app_id)
+            self.log("verify %s:\n  %s" % (app_id, "\n  ".join(v["checks"])))
+            j = run_audit(self, "app", app_id, "--peer", node.api_url, "--genesis",
+                          self.genesis_path)
+            assert_equal((j["divergence_count"], j["status"]), (0, "finished"),
+                         "zbc-audit app %s" % app_id)
+        node.stop()
+        audit_datadir_clean(self, node.datadir, self.genesis_path)
+
+
+if __name__ == "__main__":
+    MultiStep().main()
