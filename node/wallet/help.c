@@ -122,6 +122,8 @@ static const struct {
     {"ludo", "order 2013 (token order)", NULL},
     {"mines", "reveal C3 (columns A-E, rows 1-5), cashout",
      "mines=3 (1-24, default 3), seed=TEXT (client seed, up to 14 characters)"},
+    {"tower", "climb 2 (the column, 1-4), cashout",
+     "difficulty=easy (easy, medium, hard, expert, master), seed=TEXT"},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
     {"monopoly", "roll, roll buy", NULL},
