@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Multi-step solo games against the apps fund on a real zbcd with --automine
-(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)"), played through the wallet:
+(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)"), played
+through the wallet:
 
 - mines: `zbc app create mines --params mines=3,seed=...`, then `zbc app move ID reveal C3`
   until a bust or three safe tiles and `cashout`; every reveal is pending in its block and
@@ -8,6 +9,8 @@
   tests/tools/fair_catalogue.py (written from docs/games.md, not from the C code): the mine
   event over the hidden tiles; the escrow of the maximum return (2277x) and the exact
   balances of the player and the fund; the result in words;
+- tower (medium): `climb 2` until a bust or two rows, then `cashout`, each row recomputed
+  from the resolving block's seed (row r of the tower event);
 - a game left alone is settled by the node at the start of block deadline + 1 at its
   cash-out value (the stake back before any reveal), without a claim;
 - the 1 % rule refuses a game whose maximum return exceeds 1 % of the fund;
@@ -108,6 +111,44 @@ class MultiStep(ZbcTest):
                  (app_id, "bust" if busted else "cashout", len(revealed), paid))
         return app_id
 
+    def play_tower(self, carol, fund):
+        """tower, medium (3 columns, 2 safe): climb column 2 until a bust or two rows, then
+        cash out; every row recomputed from the resolving block's seed."""
+        before, fund0 = self.balance(carol), self.balance(fund)
+        client = "tw"
+        app_id = self.zbc("app", "create", "tower", "--stake", "1ZBC", "--params",
+                          "difficulty=medium,seed=" + client, "--from", "carol", "--fee", FEE,
+                          "--wait")["app_id"]
+        rows, fees, busted = 0, 1, False
+        while rows < 2:
+            self.zbc("app", "move", app_id, "climb", "2", "--from", "carol", "--fee", FEE,
+                     "--wait")
+            fees += 1
+            a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(
+                self.app(app_id)), 30, "climb resolved")
+            step = [h for h in a["history"] if h["kind"] == "app_move"][-1]
+            safe = fc.tower(fc.Stream(self.seed_hex(step["height"]), client, int(app_id)),
+                            "medium")["rows"][rows]
+            if 1 not in safe:
+                assert_equal((a["view"]["status"], sorted(a["view"]["safe_columns"])),
+                             ("bust", sorted(safe)), "row %d: column 2 is not safe" % (rows + 1))
+                busted = True
+                break
+            rows += 1
+            assert_equal(a["view"]["picks"], [1] * rows, "row %d climbed" % rows)
+        if not busted:
+            self.zbc("app", "move", app_id, "cashout", "--from", "carol", "--fee", FEE, "--wait")
+            fees += 1
+        a = self.settled(app_id)
+        mult = 0 if busted else 9900 * 3 ** rows // 2 ** rows
+        paid = ZBC * mult // 10000
+        assert_equal(a["result"]["outcome"], "bust" if busted else "cashout", "tower outcome")
+        assert_equal(self.balance(carol), before - fees * FEE - ZBC + paid, "player's balance")
+        assert_equal(self.balance(fund), fund0 + ZBC - paid, "fund")
+        self.log("tower %s: %s after %d rows, paid %d" %
+                 (app_id, "bust" if busted else "cashout", rows, paid))
+        return app_id
+
     def clock(self, carol, fund):
         node = self.nodes[0]
         before, fund0 = self.balance(carol), self.balance(fund)
@@ -136,7 +177,8 @@ class MultiStep(ZbcTest):
         node.stop()
         node.start(self.genesis_path, extra=["--automine"])
         fund = self.genesis["fund_account"]
-        ids = [self.play_mines(carol, fund), self.clock(carol, fund)]
+        ids = [self.play_mines(carol, fund), self.play_tower(carol, fund),
+               self.clock(carol, fund)]
         # 1 % of 300,000 ZBC: mines=3 at 2 ZBC may return 4554 ZBC, over 3000
         r = self.zbc("app", "create", "mines", "--stake", "2ZBC", "--params", "mines=3",
                      "--from", "carol", "--fee", FEE, expect=None)
