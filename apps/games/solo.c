@@ -77,12 +77,24 @@ int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
     return n > 0 && (size_t)n < cap;
 }
 
-void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
-                            char out[ZBC_ROLL_CLIENT_MAX + 1])
+static void client_seed(const uint8_t *params, size_t len, uint8_t f,
+                        char out[ZBC_ROLL_CLIENT_MAX + 1])
 {
     struct zbc_solo_params p;
     struct zbc_err err;
     out[0] = '\0';
-    if (zbc_solo_params(params, len, 1, &p, &err))
+    if (zbc_solo_params(params, len, f, &p, &err))
         memcpy(out, p.seed, (size_t)p.seed_len + 1);
+}
+
+void zbc_solo_client_seed_0(const uint8_t *params, size_t len,
+                            char out[ZBC_ROLL_CLIENT_MAX + 1])
+{
+    client_seed(params, len, 0, out);
+}
+
+void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
+                            char out[ZBC_ROLL_CLIENT_MAX + 1])
+{
+    client_seed(params, len, 1, out);
 }

@@ -40,7 +40,9 @@ ZBC_WUR int zbc_solo_seed_word(const char *key, const char *value,
 int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
                          char *out, size_t cap);
 
-/* client_seed hooks for games with 1 field. */
+/* client_seed hooks for games with 0 and 1 field. */
+void zbc_solo_client_seed_0(const uint8_t *params, size_t len,
+                            char out[ZBC_ROLL_CLIENT_MAX + 1]);
 void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1]);
 

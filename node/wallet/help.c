@@ -124,6 +124,7 @@ static const struct {
      "mines=3 (1-24, default 3), seed=TEXT (client seed, up to 14 characters)"},
     {"tower", "climb 2 (the column, 1-4), cashout",
      "difficulty=easy (easy, medium, hard, expert, master), seed=TEXT"},
+    {"hilo", "deal, then higher, lower, skip, cashout", "seed=TEXT (client seed)"},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
     {"monopoly", "roll, roll buy", NULL},
