@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Multi-step solo games against the apps fund on a real zbcd with --automine
-(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)"), played
+(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)", "Hilo (type 30)"), played
 through the wallet:
 
 - mines: `zbc app create mines --params mines=3,seed=...`, then `zbc app move ID reveal C3`
@@ -11,6 +11,8 @@ through the wallet:
   balances of the player and the fund; the result in words;
 - tower (medium): `climb 2` until a bust or two rows, then `cashout`, each row recomputed
   from the resolving block's seed (row r of the tower event);
+- hilo: `deal`, guesses and `cashout`, each card recomputed as card k of the card event
+  of the block that drew it, the value chained as docs/games.md says;
 - a game left alone is settled by the node at the start of block deadline + 1 at its
   cash-out value (the stake back before any reveal), without a claim;
 - the 1 % rule refuses a game whose maximum return exceeds 1 % of the fund;
@@ -149,6 +151,52 @@ class MultiStep(ZbcTest):
                  (app_id, "bust" if busted else "cashout", rows, paid))
         return app_id
 
+    def play_hilo(self, carol, fund):
+        """hilo: deal, then up to two guesses (lower from 8 up, else higher) and a cash-out;
+        card k recomputed as card k of the card event of the block that drew it."""
+        before, fund0 = self.balance(carol), self.balance(fund)
+        client = "hl"
+        app_id = self.zbc("app", "create", "hilo", "--stake", "1ZBC", "--params",
+                          "seed=" + client, "--from", "carol", "--fee", FEE,
+                          "--wait")["app_id"]
+        fees, value, won, busted, cards = 1, 10000, 0, False, []
+        for word in ("deal", "guess", "guess"):
+            if word == "guess":
+                r = cards[-1] // 4
+                word = "lower" if r >= 6 else "higher"
+            self.zbc("app", "move", app_id, word, "--from", "carol", "--fee", FEE, "--wait")
+            fees += 1
+            a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(
+                self.app(app_id)), 30, "hilo %s resolved" % word)
+            step = [h for h in a["history"] if h["kind"] == "app_move"][-1]
+            k = len(cards)
+            card = fc.floor_n(fc.Stream(self.seed_hex(step["height"]), client,
+                                        int(app_id)).u(k), 52)
+            assert_equal(a["view"]["cards"][k]["index"], card,
+                         "card %d = card %d of seed(%d)" % (k, k, step["height"]))
+            if word != "deal":
+                frm, to = cards[-1] // 4, card // 4
+                w = frm if word == "lower" else 12 - frm
+                if not (to < frm if word == "lower" else to > frm):
+                    assert_equal(a["view"]["status"], "bust", "the guess lost")
+                    busted = True
+                    cards.append(card)
+                    break
+                value = value * (9900 * 13 // w) // 10000
+                won += 1
+            cards.append(card)
+        if not busted and won > 0:
+            self.zbc("app", "move", app_id, "cashout", "--from", "carol", "--fee", FEE, "--wait")
+            fees += 1
+        if not busted and won == 0:  # no won guess: settled by the clock
+            self.mine(self.nodes[0], int(self.app(app_id)["deadline"]) - self.nodes[0].height())
+        a = self.settled(app_id)
+        paid = 0 if busted else ZBC * value // 10000
+        assert_equal(self.balance(carol), before - fees * FEE - ZBC + paid, "player's balance")
+        assert_equal(self.balance(fund), fund0 + ZBC - paid, "fund")
+        self.log("hilo %s: cards %r, %s, paid %d" % (app_id, cards, a["result"]["outcome"], paid))
+        return app_id
+
     def clock(self, carol, fund):
         node = self.nodes[0]
         before, fund0 = self.balance(carol), self.balance(fund)
@@ -178,7 +226,7 @@ class MultiStep(ZbcTest):
         node.start(self.genesis_path, extra=["--automine"])
         fund = self.genesis["fund_account"]
         ids = [self.play_mines(carol, fund), self.play_tower(carol, fund),
-               self.clock(carol, fund)]
+               self.play_hilo(carol, fund), self.clock(carol, fund)]
         # 1 % of 300,000 ZBC: mines=3 at 2 ZBC may return 4554 ZBC, over 3000
         r = self.zbc("app", "create", "mines", "--stake", "2ZBC", "--params", "mines=3",
                      "--from", "carol", "--fee", FEE, expect=None)
