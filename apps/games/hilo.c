@@ -333,11 +333,8 @@ static int hilo_to_json(const struct zbc_game_state *st, char *out,
         zbc_text_printf(&tb, "%s{\"card\":\"%s\",\"index\":%u,\"move\":\"%s\"}",
                         i ? "," : "", name, s->card[i], how_word(s->how[i]));
     }
-    uint64_t v = hilo_value(st);
-    zbc_text_printf(&tb, "],\"won\":%u,\"multiplier\":\"%llu.%04llu\",\"turn\":%s}",
-                    s->won, (unsigned long long)(v / ZBC_FAIR_ONE),
-                    (unsigned long long)(v % ZBC_FAIR_ONE),
-                    s->status <= HILO_PLAYING ? "0" : "null");
+    zbc_text_printf(&tb, "],\"won\":%u,", s->won);
+    zbc_solo_json_tail(&tb, hilo_value(st), s->status <= HILO_PLAYING);
     return zbc_text_result(&tb);
 }
 
@@ -366,34 +363,19 @@ static int hilo_render(const struct zbc_game_state *st, char *out,
     }
     zbc_text_printf(&tb, "\n");
     uint32_t r = s->card[s->n - 1] / 4u;
-    switch (s->status) {
-    case HILO_PLAYING:
-        zbc_text_printf(&tb, "higher: %u of 13 ranks (x%llu.%04llu), lower: %u of 13 "
-                             "(x%llu.%04llu)\n",
-                        winning(HILO_HIGHER, r),
-                        (unsigned long long)(zbc_hilo_multiplier(winning(HILO_HIGHER, r), 13) /
-                                             ZBC_FAIR_ONE),
-                        (unsigned long long)(zbc_hilo_multiplier(winning(HILO_HIGHER, r), 13) %
-                                             ZBC_FAIR_ONE),
-                        winning(HILO_LOWER, r),
-                        (unsigned long long)(zbc_hilo_multiplier(winning(HILO_LOWER, r), 13) /
-                                             ZBC_FAIR_ONE),
-                        (unsigned long long)(zbc_hilo_multiplier(winning(HILO_LOWER, r), 13) %
-                                             ZBC_FAIR_ONE));
-        zbc_text_printf(&tb, "%u guess%s won; cash-out value %llu.%04llux\n", s->won,
-                        s->won == 1 ? "" : "es", (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
-        break;
-    case HILO_BUST:
+    char hi[32], lo[32], m[32];
+    zbc_solo_mult(hi, zbc_hilo_multiplier(winning(HILO_HIGHER, r), HILO_RANKS));
+    zbc_solo_mult(lo, zbc_hilo_multiplier(winning(HILO_LOWER, r), HILO_RANKS));
+    zbc_solo_mult(m, v);
+    if (s->status == HILO_PLAYING)
+        zbc_text_printf(&tb, "higher: %u of 13 ranks (x%s), lower: %u of 13 (x%s)\n"
+                             "%u guess%s won; cash-out value %sx\n",
+                        winning(HILO_HIGHER, r), hi, winning(HILO_LOWER, r), lo, s->won,
+                        s->won == 1 ? "" : "es", m);
+    else if (s->status == HILO_BUST)
         zbc_text_printf(&tb, "the guess lost: returns 0\n");
-        break;
-    default:
-        zbc_text_printf(&tb, "%s at %llu.%04llux\n",
-                        s->cashed ? "cashed out" : "ended",
-                        (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
-        break;
-    }
+    else
+        zbc_text_printf(&tb, "%s at %sx\n", s->cashed ? "cashed out" : "ended", m);
     return zbc_text_result(&tb);
 }
 

@@ -30,16 +30,16 @@ extern const struct zbc_engine zbc_engine_mines;
 #define MOVE_CASHOUT 2
 #define STATE_BYTES 12
 
-enum mines_status {
-    MINES_PLAYING = 0,
-    MINES_BUST = 1,    /* a revealed tile was a mine: returns 0 */
-    MINES_CASHOUT = 2, /* cashed out after k >= 1 safe reveals */
-    MINES_CLEARED = 3, /* every safe tile revealed: the top multiplier */
-};
+/* status: enum zbc_solo_status (a bust: a revealed tile was a mine;
+ * the top: every safe tile revealed) */
+#define MINES_PLAYING ZBC_SOLO_PLAYING
+#define MINES_BUST ZBC_SOLO_BUST
+#define MINES_CASHOUT ZBC_SOLO_CASHOUT
+#define MINES_CLEARED ZBC_SOLO_TOP
 
 struct mines_state {
     uint8_t mines;      /* 1..24 */
-    uint8_t status;     /* enum mines_status */
+    uint8_t status;     /* enum zbc_solo_status */
     uint8_t revealed_n; /* safe tiles revealed */
     uint8_t hit;        /* the mine revealed (bust), else MINES_NONE */
     uint32_t revealed;  /* bit t: tile t revealed safe */
@@ -62,10 +62,8 @@ static struct mines_state *ms(struct zbc_game_state *st)
 static int mines_read_params(const uint8_t *params, size_t len,
                              uint8_t *mines, struct zbc_err *err)
 {
-    struct zbc_solo_params p;
-    if (!zbc_solo_params(params, len, 1, &p, err))
+    if (!zbc_solo_field1(params, len, MINES_DEFAULT, mines, err))
         return 0;
-    *mines = p.n_fields ? p.field[0] : MINES_DEFAULT;
     if (*mines < 1 || *mines > ZBC_MINES_TILES - 1)
         return zbc_fail(err, "mines takes 1 to 24 mines, not %u", *mines);
     return 1;
@@ -98,25 +96,13 @@ static int mines_init(struct zbc_game_state *st, uint8_t seats,
 
 static int mines_turn(const struct zbc_game_state *st)
 {
-    return cms(st)->status == MINES_PLAYING ? 0 : ZBC_NOBODY;
+    return zbc_solo_turn(cms(st)->status);
 }
 
 static void mines_result(const struct zbc_game_state *st,
                          struct zbc_result *out)
 {
-    memset(out, 0, sizeof *out);
-    switch (cms(st)->status) {
-    case MINES_PLAYING:
-        out->kind = ZBC_RESULT_ONGOING;
-        break;
-    case MINES_BUST:
-        out->kind = ZBC_RESULT_DRAW; /* nobody won; the value (0) pays */
-        break;
-    default:
-        out->kind = ZBC_RESULT_WIN;
-        out->winner = 0;
-        break;
-    }
+    zbc_solo_result(cms(st)->status, out);
 }
 
 static int mines_check_move(const struct zbc_game_state *st, uint8_t seat,
@@ -290,12 +276,6 @@ static uint64_t mines_value(const struct zbc_game_state *st)
     return zbc_mines_multiplier(s->mines, s->revealed_n);
 }
 
-static const char *status_word(uint8_t status)
-{
-    static const char *const W[] = {"playing", "bust", "cashout", "cleared"};
-    return status <= MINES_CLEARED ? W[status] : "unknown";
-}
-
 static int mines_to_json(const struct zbc_game_state *st, char *out,
                          size_t cap)
 {
@@ -304,30 +284,16 @@ static int mines_to_json(const struct zbc_game_state *st, char *out,
     zbc_text_init(&tb, out, cap);
     uint64_t v = mines_value(st);
     zbc_text_printf(&tb, "{\"game\":\"mines\",\"mines\":%u,\"status\":\"%s\","
-                         "\"revealed\":[", s->mines, status_word(s->status));
-    bool first = true;
-    for (uint8_t t = 0; t < ZBC_MINES_TILES; t++)
-        if (s->revealed >> t & 1) {
-            zbc_text_printf(&tb, "%s%u", first ? "" : ",", t);
-            first = false;
-        }
-    zbc_text_printf(&tb, "],\"hit\":");
-    if (s->hit == MINES_NONE)
-        zbc_text_printf(&tb, "null,\"mines_at\":null,");
-    else {
-        zbc_text_printf(&tb, "%u,\"mines_at\":[", s->hit);
-        first = true;
-        for (uint8_t t = 0; t < ZBC_MINES_TILES; t++)
-            if (s->mine_mask >> t & 1) {
-                zbc_text_printf(&tb, "%s%u", first ? "" : ",", t);
-                first = false;
-            }
-        zbc_text_printf(&tb, "],");
+                         "\"revealed\":", s->mines, zbc_solo_status_word(s->status));
+    zbc_solo_bits_json(&tb, s->revealed, ZBC_MINES_TILES);
+    if (s->hit == MINES_NONE) {
+        zbc_text_printf(&tb, ",\"hit\":null,\"mines_at\":null,");
+    } else {
+        zbc_text_printf(&tb, ",\"hit\":%u,\"mines_at\":", s->hit);
+        zbc_solo_bits_json(&tb, s->mine_mask, ZBC_MINES_TILES);
+        zbc_text_printf(&tb, ",");
     }
-    zbc_text_printf(&tb, "\"multiplier\":\"%llu.%04llu\",\"turn\":%s}",
-                    (unsigned long long)(v / ZBC_FAIR_ONE),
-                    (unsigned long long)(v % ZBC_FAIR_ONE),
-                    s->status == MINES_PLAYING ? "0" : "null");
+    zbc_solo_json_tail(&tb, v, s->status == MINES_PLAYING);
     return zbc_text_result(&tb);
 }
 
@@ -360,22 +326,7 @@ static int mines_render(const struct zbc_game_state *st, char *out,
     }
     zbc_text_printf(&tb, "%u safe tile%s revealed; ", s->revealed_n,
                     s->revealed_n == 1 ? "" : "s");
-    switch (s->status) {
-    case MINES_PLAYING:
-        zbc_text_printf(&tb, "cash-out value %llu.%04llux\n",
-                        (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
-        break;
-    case MINES_BUST:
-        zbc_text_printf(&tb, "hit a mine: returns 0\n");
-        break;
-    default:
-        zbc_text_printf(&tb, "%s at %llu.%04llux\n",
-                        s->status == MINES_CLEARED ? "cleared" : "cashed out",
-                        (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
-        break;
-    }
+    zbc_solo_status_line(&tb, s->status, v, "hit a mine: returns 0");
     return zbc_text_result(&tb);
 }
 

@@ -1,10 +1,12 @@
 /* Params of the multi-step solo games (apps/games/solo.h). */
 #include "apps/games/solo.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "apps/engine.h"
+#include "apps/fair_pay.h"
 
 int zbc_solo_params(const uint8_t *params, size_t len, uint8_t f,
                     struct zbc_solo_params *p, struct zbc_err *err)
@@ -97,4 +99,76 @@ void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1])
 {
     client_seed(params, len, 1, out);
+}
+
+int zbc_solo_field1(const uint8_t *params, size_t len, uint8_t def,
+                    uint8_t *field, struct zbc_err *err)
+{
+    struct zbc_solo_params p;
+    if (!zbc_solo_params(params, len, 1, &p, err))
+        return 0;
+    *field = p.n_fields ? p.field[0] : def;
+    return 1;
+}
+
+int zbc_solo_turn(uint8_t status)
+{
+    return status == ZBC_SOLO_PLAYING ? 0 : ZBC_NOBODY;
+}
+
+void zbc_solo_result(uint8_t status, struct zbc_result *out)
+{
+    memset(out, 0, sizeof *out);
+    if (status == ZBC_SOLO_PLAYING)
+        out->kind = ZBC_RESULT_ONGOING;
+    else if (status == ZBC_SOLO_BUST)
+        out->kind = ZBC_RESULT_DRAW;
+    else
+        out->kind = ZBC_RESULT_WIN; /* winner 0 */
+}
+
+const char *zbc_solo_status_word(uint8_t status)
+{
+    static const char *const W[] = {"playing", "bust", "cashout", "cleared"};
+    return status <= ZBC_SOLO_TOP ? W[status] : "unknown";
+}
+
+void zbc_solo_bits_json(struct zbc_text *tb, uint32_t mask, unsigned n)
+{
+    bool first = true;
+    zbc_text_printf(tb, "[");
+    for (unsigned i = 0; i < n; i++)
+        if (mask >> i & 1) {
+            zbc_text_printf(tb, "%s%u", first ? "" : ",", i);
+            first = false;
+        }
+    zbc_text_printf(tb, "]");
+}
+
+void zbc_solo_mult(char out[32], uint64_t value)
+{
+    snprintf(out, 32, "%llu.%04llu", (unsigned long long)(value / ZBC_FAIR_ONE),
+             (unsigned long long)(value % ZBC_FAIR_ONE));
+}
+
+void zbc_solo_json_tail(struct zbc_text *tb, uint64_t value, bool playing)
+{
+    char m[32];
+    zbc_solo_mult(m, value);
+    zbc_text_printf(tb, "\"multiplier\":\"%s\",\"turn\":%s}", m,
+                    playing ? "0" : "null");
+}
+
+void zbc_solo_status_line(struct zbc_text *tb, uint8_t status, uint64_t value,
+                          const char *bust)
+{
+    char m[32];
+    zbc_solo_mult(m, value);
+    if (status == ZBC_SOLO_PLAYING)
+        zbc_text_printf(tb, "cash-out value %sx\n", m);
+    else if (status == ZBC_SOLO_BUST)
+        zbc_text_printf(tb, "%s\n", bust);
+    else
+        zbc_text_printf(tb, "%s at %sx\n",
+                        status == ZBC_SOLO_TOP ? "cleared" : "cashed out", m);
 }

@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "apps/engine.h"
+#include "apps/notation.h"
 #include "apps/roll.h"
 #include "crypto/err.h"
 
@@ -45,5 +47,36 @@ void zbc_solo_client_seed_0(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1]);
 void zbc_solo_client_seed_1(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1]);
+
+/* The one-field params of mines and tower: the field (def when the params
+ * are empty). */
+ZBC_WUR int zbc_solo_field1(const uint8_t *params, size_t len, uint8_t def,
+                            uint8_t *field, struct zbc_err *err);
+
+/* The status byte mines and tower share (docs/games.md, their state
+ * bytes): playing, bust, cashed out, the top step reached. */
+enum zbc_solo_status {
+    ZBC_SOLO_PLAYING = 0,
+    ZBC_SOLO_BUST = 1,
+    ZBC_SOLO_CASHOUT = 2,
+    ZBC_SOLO_TOP = 3,
+};
+/* turn / result of such a status: seat 0 while playing; a bust is a
+ * draw (nobody won, the value 0 pays), the other ends a win of seat 0. */
+int zbc_solo_turn(uint8_t status);
+void zbc_solo_result(uint8_t status, struct zbc_result *out);
+/* "playing", "bust", "cashout", "cleared". */
+const char *zbc_solo_status_word(uint8_t status);
+
+/* JSON "[i,j,...]" of the set bits of mask below n. */
+void zbc_solo_bits_json(struct zbc_text *tb, uint32_t mask, unsigned n);
+/* The views' tail: "\"multiplier\":\"X.XXXX\",\"turn\":0|null}". */
+void zbc_solo_json_tail(struct zbc_text *tb, uint64_t value, bool playing);
+/* The render's last line after "...; ": "cash-out value X.XXXXx",
+ * `bust` (a bust), or "cleared|cashed out at X.XXXXx". */
+void zbc_solo_status_line(struct zbc_text *tb, uint8_t status, uint64_t value,
+                          const char *bust);
+/* value in ten-thousandths as "X.XXXX". */
+void zbc_solo_mult(char out[32], uint64_t value);
 
 #endif

@@ -27,16 +27,16 @@ extern const struct zbc_engine zbc_engine_tower;
 #define MOVE_CASHOUT 2
 #define STATE_BYTES (5 + ZBC_TOWER_ROWS)
 
-enum tower_status {
-    TOWER_PLAYING = 0,
-    TOWER_BUST = 1,    /* a pick off the safe columns: returns 0 */
-    TOWER_CASHOUT = 2, /* cashed out after >= 1 row */
-    TOWER_CLEARED = 3, /* all nine rows climbed: the top multiplier */
-};
+/* status: enum zbc_solo_status (a bust: a pick off the safe columns; the
+ * top: all nine rows climbed) */
+#define TOWER_PLAYING ZBC_SOLO_PLAYING
+#define TOWER_BUST ZBC_SOLO_BUST
+#define TOWER_CASHOUT ZBC_SOLO_CASHOUT
+#define TOWER_CLEARED ZBC_SOLO_TOP
 
 struct tower_state {
     uint8_t difficulty;               /* 0 easy .. 4 master */
-    uint8_t status;                   /* enum tower_status */
+    uint8_t status;                   /* enum zbc_solo_status */
     uint8_t rows;                     /* rows climbed */
     uint8_t hit;                      /* bust: the column picked, else TOWER_NONE */
     uint8_t safe_mask;                /* bust: the safe columns of that row, else 0 */
@@ -68,10 +68,8 @@ static void shape(uint8_t difficulty, uint32_t *cols, uint32_t *safe,
 static int tower_read_params(const uint8_t *params, size_t len,
                              uint8_t *difficulty, struct zbc_err *err)
 {
-    struct zbc_solo_params p;
-    if (!zbc_solo_params(params, len, 1, &p, err))
+    if (!zbc_solo_field1(params, len, TOWER_DEFAULT, difficulty, err))
         return 0;
-    *difficulty = p.n_fields ? p.field[0] : TOWER_DEFAULT;
     if (*difficulty >= ZBC_TOWER_DIFFICULTIES)
         return zbc_fail(err, "tower difficulty %u is unknown (0 easy, 1 medium, "
                              "2 hard, 3 expert, 4 master)", *difficulty);
@@ -105,19 +103,13 @@ static int tower_init(struct zbc_game_state *st, uint8_t seats,
 
 static int tower_turn(const struct zbc_game_state *st)
 {
-    return cts(st)->status == TOWER_PLAYING ? 0 : ZBC_NOBODY;
+    return zbc_solo_turn(cts(st)->status);
 }
 
 static void tower_result(const struct zbc_game_state *st,
                          struct zbc_result *out)
 {
-    memset(out, 0, sizeof *out);
-    if (cts(st)->status == TOWER_PLAYING)
-        out->kind = ZBC_RESULT_ONGOING;
-    else if (cts(st)->status == TOWER_BUST)
-        out->kind = ZBC_RESULT_DRAW; /* nobody won; the value (0) pays */
-    else
-        out->kind = ZBC_RESULT_WIN;
+    zbc_solo_result(cts(st)->status, out);
 }
 
 static int tower_check_move(const struct zbc_game_state *st, uint8_t seat,
@@ -279,12 +271,6 @@ static uint64_t tower_value(const struct zbc_game_state *st)
     return zbc_tower_multiplier(s->difficulty, s->rows);
 }
 
-static const char *status_word(uint8_t status)
-{
-    static const char *const W[] = {"playing", "bust", "cashout", "cleared"};
-    return status <= TOWER_CLEARED ? W[status] : "unknown";
-}
-
 static int tower_to_json(const struct zbc_game_state *st, char *out,
                          size_t cap)
 {
@@ -297,26 +283,18 @@ static int tower_to_json(const struct zbc_game_state *st, char *out,
     uint64_t v = tower_value(st);
     zbc_text_printf(&tb, "{\"game\":\"tower\",\"difficulty\":\"%s\",\"columns\":%u,"
                          "\"safe\":%u,\"status\":\"%s\",\"picks\":[", name, cols,
-                    safe, status_word(s->status));
+                    safe, zbc_solo_status_word(s->status));
     for (unsigned r = 0; r < s->rows; r++)
         zbc_text_printf(&tb, "%s%u", r ? "," : "", s->pick[r]);
     zbc_text_printf(&tb, "],\"hit\":");
     if (s->hit == TOWER_NONE) {
         zbc_text_printf(&tb, "null,\"safe_columns\":null,");
     } else {
-        zbc_text_printf(&tb, "%u,\"safe_columns\":[", s->hit);
-        bool first = true;
-        for (unsigned c = 0; c < cols; c++)
-            if (s->safe_mask >> c & 1) {
-                zbc_text_printf(&tb, "%s%u", first ? "" : ",", c);
-                first = false;
-            }
-        zbc_text_printf(&tb, "],");
+        zbc_text_printf(&tb, "%u,\"safe_columns\":", s->hit);
+        zbc_solo_bits_json(&tb, s->safe_mask, cols);
+        zbc_text_printf(&tb, ",");
     }
-    zbc_text_printf(&tb, "\"multiplier\":\"%llu.%04llu\",\"turn\":%s}",
-                    (unsigned long long)(v / ZBC_FAIR_ONE),
-                    (unsigned long long)(v % ZBC_FAIR_ONE),
-                    s->status == TOWER_PLAYING ? "0" : "null");
+    zbc_solo_json_tail(&tb, v, s->status == TOWER_PLAYING);
     return zbc_text_result(&tb);
 }
 
@@ -352,17 +330,7 @@ static int tower_render(const struct zbc_game_state *st, char *out,
                                          : "");
     }
     zbc_text_printf(&tb, "%u row%s climbed; ", s->rows, s->rows == 1 ? "" : "s");
-    if (s->status == TOWER_PLAYING)
-        zbc_text_printf(&tb, "cash-out value %llu.%04llux\n",
-                        (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
-    else if (s->status == TOWER_BUST)
-        zbc_text_printf(&tb, "a losing pick: returns 0\n");
-    else
-        zbc_text_printf(&tb, "%s at %llu.%04llux\n",
-                        s->status == TOWER_CLEARED ? "cleared" : "cashed out",
-                        (unsigned long long)(v / ZBC_FAIR_ONE),
-                        (unsigned long long)(v % ZBC_FAIR_ONE));
+    zbc_solo_status_line(&tb, s->status, v, "a losing pick: returns 0");
     return zbc_text_result(&tb);
 }
 
