@@ -10,6 +10,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "testlib.h"
+#include "solo_vectors.h"
 
 static const struct zbc_engine *E;
 static struct zbc_game_state st;
@@ -29,27 +30,15 @@ static int step(const char *word, const uint8_t seed[32], const char *client,
  * order, named as the vector names them. */
 static void test_vectors(void)
 {
-    char *text = test_read_file(ZBC_VECTORS_DIR "/fair_catalogue.json");
-    CHECK(text != NULL);
-    if (text == NULL)
-        return;
-    json_error_t je;
-    json_t *root = json_loads(text, 0, &je);
-    free(text);
-    json_t *cases = json_object_get(root, "cases");
+    json_t *root = sv_load();
     int checked = 0;
-    for (size_t i = 0; i < json_array_size(cases); i++) {
-        json_t *c = json_array_get(cases, i);
-        if (strcmp(json_string_value(json_object_get(c, "game")), "hilo") != 0)
-            continue;
-        const char *client = json_string_value(json_object_get(c, "client_seed"));
-        if (strlen(client) > 64)
-            continue;
+    for (size_t i = 0; i < sv_count(root); i++) {
         uint8_t seed[32];
-        size_t n = 0;
-        CHECK(zbc_hex_decode(seed, sizeof seed, &n,
-                             json_string_value(json_object_get(c, "server_seed")), 64));
-        uint64_t nonce = (uint64_t)json_integer_value(json_object_get(c, "nonce"));
+        const char *client;
+        uint64_t nonce;
+        json_t *c = sv_case(root, i, "hilo", seed, &client, &nonce);
+        if (c == NULL)
+            continue;
         json_t *ev = json_object_get(c, "event");
         json_t *cards = json_object_get(ev, "cards"), *names = json_object_get(ev, "names");
         struct zbc_err err;
@@ -58,6 +47,7 @@ static void test_vectors(void)
             CHECK(step(k == 0 ? "deal" : "skip", seed, client, nonce, &err));
         static char buf[8192];
         CHECK(E->to_json(&st, buf, sizeof buf) > 0);
+        json_error_t je;
         json_t *view = json_loads(buf, 0, &je);
         json_t *got = json_object_get(view, "cards");
         CHECK_EQ_INT(json_array_size(got), json_array_size(cards));

@@ -9,6 +9,7 @@
 #include "apps/fair_pay.h"
 #include "crypto/hex.h"
 #include "testlib.h"
+#include "solo_vectors.h"
 
 static const struct zbc_engine *E;
 static struct zbc_game_state st;
@@ -35,31 +36,21 @@ static uint8_t difficulty_of(const char *name)
  * vector's row r holds the column. */
 static void test_vectors(void)
 {
-    char *text = test_read_file(ZBC_VECTORS_DIR "/fair_catalogue.json");
-    CHECK(text != NULL);
-    if (text == NULL)
-        return;
-    json_error_t je;
-    json_t *root = json_loads(text, 0, &je);
-    free(text);
-    json_t *cases = json_object_get(root, "cases");
+    json_t *root = sv_load();
     int checked = 0;
-    for (size_t i = 0; i < json_array_size(cases); i++) {
-        json_t *c = json_array_get(cases, i);
-        if (strcmp(json_string_value(json_object_get(c, "game")), "tower") != 0)
+    for (size_t i = 0; i < sv_count(root); i++) {
+        uint8_t seed[32];
+        const char *client;
+        uint64_t nonce;
+        json_t *c = sv_case(root, i, "tower", seed, &client, &nonce);
+        if (c == NULL)
             continue;
-        const char *client = json_string_value(json_object_get(c, "client_seed"));
         uint8_t d = difficulty_of(json_string_value(
             json_object_get(json_object_get(c, "params"), "difficulty")));
         uint32_t cols, safe;
         const char *name;
-        if (strlen(client) > 64 || !zbc_tower_shape(d, &cols, &safe, &name))
+        if (!zbc_tower_shape(d, &cols, &safe, &name))
             continue;
-        uint8_t seed[32];
-        size_t n = 0;
-        CHECK(zbc_hex_decode(seed, sizeof seed, &n,
-                             json_string_value(json_object_get(c, "server_seed")), 64));
-        uint64_t nonce = (uint64_t)json_integer_value(json_object_get(c, "nonce"));
         json_t *rows = json_object_get(json_object_get(c, "event"), "rows");
         for (uint8_t r = 0; r < ZBC_TOWER_ROWS; r++) {
             uint8_t mask = 0;
