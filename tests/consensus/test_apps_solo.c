@@ -283,11 +283,86 @@ static void test_clock_after_reveal(void)
     fx_free(&f);
 }
 
+/* Every solo game played to its end through blocks with legal moves from its engine
+ * (cash-outs, draws pending to the next block, the clock for the ones left alone):
+ * ax_block checks the money invariant and the undo record of every block; each game
+ * ends paying floor(stake x value / 10000) of its final position, the rest to the
+ * fund, and the player's and the fund's balances move by exactly that. */
+static void test_playouts(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    const char *games[] = {"mines", "tower", "hilo", "mines", "tower", "hilo"};
+    uint64_t ids[6], stake = 50;
+    uint8_t p[8] = {1, 0};
+    uint64_t fund0 = fx_balance(&f, &f.fund.addr), bal0 = fx_balance(&f, &f.a.addr);
+    for (int i = 0; i < 6; i++) {
+        const struct zbc_engine *e = zbc_engine_by_name(games[i]);
+        size_t plen = e->type == 30 ? 1 : 2; /* hilo: only the seed length */
+        if (e->type == 30)
+            p[0] = 0;
+        else
+            p[0] = e->type == 28 ? 2 : 1, p[1] = 0; /* mines=2, tower medium */
+        ids[i] = ax_create(&f, &f.a, e->type, stake, 1, p, (uint16_t)plen, NULL, FX_FEE);
+    }
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    uint64_t fees = 6 * FX_FEE, paid = 0;
+    uint64_t rng = 7;
+    static struct zbc_move moves[ZBC_MOVES_MAX];
+    static struct zbc_game_state st;
+    for (int round = 0; round < 80; round++) {
+        int active = 0;
+        for (int i = 0; i < 6; i++) {
+            struct zbc_app a;
+            ax_app(&f, ids[i], &a);
+            if (a.status != ZBC_APP_ACTIVE)
+                continue;
+            active++;
+            if (a.has_pending || (i >= 3 && round > 2))
+                continue; /* games 3..5 stop after a step or two: the clock ends them */
+            const struct zbc_engine *e = zbc_app_engine(&a);
+            struct zbc_err err;
+            CHECK(e->decode(&st, a.state, a.state_len, &err));
+            size_t n = e->gen_moves(&st, moves, ZBC_MOVES_MAX);
+            CHECK(n > 0);
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            const struct zbc_move *m = &moves[(rng >> 33) % n];
+            ax_move(&f, &f.a, ids[i], m->b, m->len);
+            fees += FX_FEE;
+        }
+        if (active == 0)
+            break;
+        CHECK(ax_block(&f, &ev));
+        zbc_events_free(&ev);
+    }
+    ax_until(&f, f.tip.height + f.g.move_deadline + 2);
+    for (int i = 0; i < 6; i++) {
+        struct zbc_app a;
+        ax_app(&f, ids[i], &a);
+        CHECK_EQ_INT(a.status, ZBC_APP_FINISHED);
+        CHECK(a.end == ZBC_END_CASHOUT || a.end == ZBC_END_BUST);
+        CHECK_EQ_INT(a.pot, 0);
+        const struct zbc_engine *e = zbc_app_engine(&a);
+        struct zbc_err err;
+        CHECK(e->decode(&st, a.state, a.state_len, &err));
+        uint64_t want = stake * e->solo->value(&st) / 10000;
+        CHECK_EQ_INT(a.paid[0], want);
+        paid += want;
+    }
+    CHECK_EQ_INT(fx_balance(&f, &f.a.addr), bal0 - fees - 6 * stake + paid);
+    CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), fund0 + 6 * stake - paid);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_fund_rule);
     TEST_RUN(test_reveal_and_cashout);
     TEST_RUN(test_clock);
     TEST_RUN(test_clock_after_reveal);
+    TEST_RUN(test_playouts);
     return test_summary("consensus_apps_solo");
 }
