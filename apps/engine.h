@@ -80,6 +80,14 @@ struct zbc_solo_ops {
     /* The client seed of the (checked) params, NUL-terminated. */
     void (*client_seed)(const uint8_t *params, size_t len,
                         char out[ZBC_ROLL_CLIENT_MAX + 1]);
+    /* Optional: stakes a (legal) move adds to the pot, paid by the player
+     * when the move is included (blackjack's double and split); NULL for
+     * none. */
+    uint32_t (*move_stake)(const uint8_t *move, size_t len);
+    /* Optional: the one-byte move the clock plays until the game is over
+     * (blackjack: stand), drawing from the settling block's stream; 0 for
+     * none (the clock pays the value as it is). */
+    uint8_t clock_move;
 };
 
 struct zbc_engine {

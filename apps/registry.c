@@ -19,6 +19,7 @@ extern const struct zbc_engine zbc_engine_ludo;
 extern const struct zbc_engine zbc_engine_mines;
 extern const struct zbc_engine zbc_engine_tower;
 extern const struct zbc_engine zbc_engine_hilo;
+extern const struct zbc_engine zbc_engine_blackjack;
 extern const struct zbc_engine zbc_engine_pig;
 extern const struct zbc_engine zbc_engine_race;
 extern const struct zbc_engine zbc_engine_monopoly;
@@ -39,6 +40,7 @@ static const struct zbc_engine *const ENGINES[] = {
     &zbc_engine_mines,
     &zbc_engine_tower,
     &zbc_engine_hilo,
+    &zbc_engine_blackjack,
     &zbc_engine_pig,
     &zbc_engine_race,
     &zbc_engine_monopoly,

@@ -528,7 +528,8 @@ static enum verdict check_seated_active(const struct zbc_checked_tx *ct,
 
 static enum verdict check_move(struct zbc_state *s,
                                const struct zbc_checked_tx *ct,
-                               struct zbc_app *a, struct zbc_err *err)
+                               uint64_t pending, struct zbc_app *a,
+                               struct zbc_err *err)
 {
     const struct zbc_body_app_move *m = &ct->body.u.move;
     uint64_t id = m->app_id;
@@ -556,6 +557,13 @@ static enum verdict check_move(struct zbc_state *s,
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
         return noop(err, "%s", illegal(&why));
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL) {
+        bool applies; /* a stake the move adds (blackjack) */
+        if (!zbc_apps_solo_check_stake(s, ct, a, pending, &applies, err))
+            return V_ERROR;
+        return applies ? V_APPLY : V_NOOP;
+    }
     return V_APPLY;
 }
 
@@ -619,7 +627,7 @@ static enum verdict check_with(struct zbc_state *s,
     case ZBC_TX_APP_JOIN:
         return check_join(s, ct, pending, a, err);
     case ZBC_TX_APP_MOVE:
-        return check_move(s, ct, a, err);
+        return check_move(s, ct, pending, a, err);
     case ZBC_TX_APP_RESIGN:
         return check_resign(s, ct, a, err);
     case ZBC_TX_APP_CLAIM:
@@ -650,15 +658,16 @@ int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
                       uint64_t *stake, struct zbc_err *err)
 {
     *stake = 0;
-    if (ct->body.type != ZBC_TX_APP_JOIN)
+    if (ct->body.type != ZBC_TX_APP_JOIN && ct->body.type != ZBC_TX_APP_MOVE)
         return 1;
     struct zbc_app *a = malloc(sizeof *a);
     if (a == NULL)
         return zbc_fail(err, "out of memory reading an app");
     bool found;
-    int ok = zbc_apps_get(s, ct->body.u.ref.app_id, a, &found, err);
+    int ok = zbc_apps_get(s, zbc_apps_tx_app_id(ct), a, &found, err);
     if (ok && found)
-        *stake = a->stake;
+        *stake = ct->body.type == ZBC_TX_APP_JOIN ? a->stake
+                                                  : zbc_apps_solo_move_stake(a, ct);
     free(a);
     return ok;
 }
@@ -1096,7 +1105,7 @@ static int begin_item(struct actx *c, const struct zbc_sched_item *it,
     case ZBC_SCHED_EXPIRE:
         return do_expire(c, err);
     case ZBC_SCHED_SOLO_CLOCK:
-        return zbc_apps_solo_clock(c, err);
+        return zbc_apps_solo_clock(c, seed, err);
     }
     return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
 }

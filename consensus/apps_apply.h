@@ -52,8 +52,9 @@ ZBC_WUR int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                            struct zbc_err *err);
 
 /* What an app transaction spends beyond fee and zbc_tx_cost: the stake
- * a JoinApp pays (0 for other types or an unknown app).  The mempool adds
- * it to the sender's pending spends. */
+ * a JoinApp pays, or the stake a solo game's AppMove adds (blackjack's
+ * double and split); 0 for other types or an unknown app.  The mempool
+ * adds it to the sender's pending spends. */
 ZBC_WUR int zbc_apps_tx_spend(struct zbc_state *s,
                               const struct zbc_checked_tx *ct,
                               uint64_t *stake, struct zbc_err *err);

@@ -59,6 +59,47 @@ int zbc_apps_solo_check_create(struct zbc_state *s, const struct zbc_genesis *g,
     return 1;
 }
 
+uint64_t zbc_apps_solo_move_stake(const struct zbc_app *a,
+                                  const struct zbc_checked_tx *ct)
+{
+    const struct zbc_solo_ops *so = solo_of(a);
+    const struct zbc_body_app_move *m = &ct->body.u.move;
+    if (so == NULL || so->move_stake == NULL)
+        return 0;
+    /* a legal move's units are 0 or 1; the product is checked below */
+    unsigned __int128 v = (unsigned __int128)so->move_stake(m->move, m->move_len) *
+                          a->stake;
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
+int zbc_apps_solo_check_stake(struct zbc_state *s,
+                              const struct zbc_checked_tx *ct,
+                              const struct zbc_app *a, uint64_t pending,
+                              bool *applies, struct zbc_err *err)
+{
+    uint64_t extra = zbc_apps_solo_move_stake(a, ct), bal;
+    *applies = false;
+    if (extra == 0) {
+        *applies = true;
+        return 1;
+    }
+    if (extra > UINT64_MAX - a->pot) {
+        zbc_fail(err, "app %" PRIu64 " pot would overflow", a->id);
+        return 1;
+    }
+    if (!zbc_ledger_balance(s, &ct->tx.sender, &bal, err))
+        return 0;
+    unsigned __int128 need = (unsigned __int128)(uint64_t)ct->tx.fee + extra + pending;
+    if (bal < need) {
+        zbc_fail(err, "insufficient balance: %" PRIu64 " held, %" PRIu64 " needed "
+                      "for the fee and the stake this move adds to app %" PRIu64,
+                 bal, (uint64_t)ct->tx.fee + extra, a->id);
+        return 1;
+    }
+    *applies = true;
+    return 1;
+}
+
 /* Deadline h + md and the clock item at deadline + 1. */
 static int arm(struct actx *c, struct zbc_err *err)
 {
@@ -178,6 +219,15 @@ int zbc_apps_solo_move(struct actx *c, const struct zbc_checked_tx *ct,
     const struct zbc_body_app_move *m = &ct->body.u.move;
     struct zbc_app *a = c->a;
     const struct zbc_solo_ops *so = solo_of(a);
+    uint64_t extra = zbc_apps_solo_move_stake(a, ct);
+    if (extra > 0) {
+        /* the stake a double or a split adds goes into the pot now */
+        if (extra > UINT64_MAX - a->pot)
+            return zbc_fail(err, "app %" PRIu64 " pot would overflow", a->id);
+        if (!zbc_ledger_debit(c->s, &ct->tx.sender, extra, err))
+            return 0;
+        a->pot += extra;
+    }
     if (!so->move_draws(m->move, m->move_len))
         return step(c, m->move, m->move_len, NULL, ct->hash, err);
     a->has_pending = true;
@@ -190,6 +240,7 @@ int zbc_apps_solo_move(struct actx *c, const struct zbc_checked_tx *ct,
     zbc_apps_ev_init(&e, ZBC_EVENT_APP_PENDING, c);
     e.a = ct->tx.sender;
     e.seat = 0;
+    e.amount = extra; /* the stake the move added (blackjack), else 0 */
     if (!zbc_apps_emit(c, &e, m->move, m->move_len, err))
         return 0;
     if (c->height == UINT32_MAX)
@@ -227,7 +278,8 @@ int zbc_apps_solo_resolve(struct actx *c, const uint8_t seed[32],
     return ok && zbc_apps_put(c->s, a, err);
 }
 
-int zbc_apps_solo_clock(struct actx *c, struct zbc_err *err)
+int zbc_apps_solo_clock(struct actx *c, const uint8_t seed[32],
+                        struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
     if (a->status != ZBC_APP_ACTIVE || a->has_pending ||
@@ -239,6 +291,35 @@ int zbc_apps_solo_clock(struct actx *c, struct zbc_err *err)
     e.seat = ZBC_EVENT_NO_SEAT; /* claimed by the node itself */
     e.amount = a->deadline;
     snprintf(e.reason, sizeof e.reason, "%s", "clock");
-    return zbc_apps_emit(c, &e, NULL, 0, err) && settle(c, "clock", err) &&
-           zbc_apps_put(c->s, a, err);
+    if (!zbc_apps_emit(c, &e, NULL, 0, err))
+        return 0;
+    /* a game with a clock move (blackjack: stand) plays it until it is over,
+     * drawing from this block's stream; one it does not apply to (before
+     * the deal) is paid its value as it is */
+    const struct zbc_solo_ops *so = solo_of(a);
+    uint8_t mv = so->clock_move;
+    struct zbc_err why;
+    for (int i = 0; mv != 0 && i < ZBC_MOVES_MAX; i++) {
+        int turn;
+        if (!zbc_app_turn(a, &turn, err))
+            return 0;
+        if (turn != 0 || !zbc_app_check_move(a, 0, &mv, 1, &why))
+            break;
+        char client[ZBC_ROLL_CLIENT_MAX + 1];
+        so->client_seed(a->params, a->params_len, client);
+        struct zbc_roll rolls;
+        zbc_roll_init_fair(&rolls, seed, client, a->id);
+        struct zbc_result res;
+        int next;
+        if (!zbc_app_play(a, 0, &mv, 1, &rolls, &res, &next, err))
+            return 0;
+        a->moves++;
+        zbc_apps_ev_init(&e, ZBC_EVENT_APP_MOVE, c);
+        e.a = a->seat[0];
+        e.seat = 0;
+        snprintf(e.reason, sizeof e.reason, "%s", "clock");
+        if (!zbc_apps_emit(c, &e, &mv, 1, err))
+            return 0;
+    }
+    return settle(c, "clock", err) && zbc_apps_put(c->s, a, err);
 }

@@ -425,14 +425,7 @@ static int hilo_params_word(const char *key, const char *value, uint8_t *out,
 static int hilo_params_text(const uint8_t *params, size_t len, char *out,
                             size_t cap)
 {
-    struct zbc_solo_params p;
-    struct zbc_err err;
-    if (!zbc_solo_params(params, len, 0, &p, &err) || !p.has_seed_byte ||
-        p.seed_len == 0 || p.seed_len > ZBC_NAMED_PARAMS_MAX - 1 ||
-        strpbrk(p.seed, " ,") != NULL)
-        return 0;
-    int n = snprintf(out, cap, "seed=%s", p.seed);
-    return n > 0 && (size_t)n < cap;
+    return zbc_solo_seed_text(params, len, out, cap);
 }
 
 static uint64_t hilo_max_multiplier(const uint8_t *params, size_t len)

@@ -79,6 +79,19 @@ int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
     return n > 0 && (size_t)n < cap;
 }
 
+int zbc_solo_seed_text(const uint8_t *params, size_t len, char *out,
+                       size_t cap)
+{
+    struct zbc_solo_params p;
+    struct zbc_err err;
+    if (!zbc_solo_params(params, len, 0, &p, &err) || !p.has_seed_byte ||
+        p.seed_len == 0 || p.seed_len > ZBC_NAMED_PARAMS_MAX - 1 ||
+        strpbrk(p.seed, " ,") != NULL)
+        return 0;
+    int n = snprintf(out, cap, "seed=%s", p.seed);
+    return n > 0 && (size_t)n < cap;
+}
+
 static void client_seed(const uint8_t *params, size_t len, uint8_t f,
                         char out[ZBC_ROLL_CLIENT_MAX + 1])
 {

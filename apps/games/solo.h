@@ -42,6 +42,11 @@ ZBC_WUR int zbc_solo_seed_word(const char *key, const char *value,
 int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
                          char *out, size_t cap);
 
+/* params_text of games whose params are only the client seed:
+ * "seed=TEXT"; 0 when the bytes have no word form or cap is too small. */
+int zbc_solo_seed_text(const uint8_t *params, size_t len, char *out,
+                       size_t cap);
+
 /* client_seed hooks for games with 0 and 1 field. */
 void zbc_solo_client_seed_0(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1]);

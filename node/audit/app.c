@@ -236,6 +236,7 @@ struct game {
     bool raked;
     unsigned seated;                   /* seats taken now */
     uint64_t paid_seat[ZBC_SEATS_MAX]; /* payout events per seat */
+    uint64_t added;           /* stakes solo moves added (blackjack) */
     uint32_t pend_height;     /* N of the pending move */
     uint8_t pend_hash[32];
     bool has_pend;
@@ -352,11 +353,29 @@ static void do_solo_move(struct out *w, struct game *g, const struct collect *c,
     const struct zbc_event *e = &x->e;
     const struct zbc_solo_ops *so = g->eng->solo;
     uint32_t h = x->height;
+    struct app_tx clock; /* a move the node played at the clock */
+    if (t == NULL) {
+        memset(&clock, 0, sizeof clock);
+        clock.height = h;
+        clock.move_len = 1;
+        clock.move[0] = so->clock_move;
+        t = &clock;
+        if (so->clock_move == 0 || strcmp(e->reason, "clock") != 0 ||
+            e->tx_index != ZBC_EVENT_NO_TX) {
+            zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                          "app %" PRIu64 ": a step names no move of this app",
+                          c->id);
+            return;
+        }
+    }
     struct zbc_err err;
     char txh[65], seed_hex[65], client[ZBC_ROLL_CLIENT_MAX + 1];
     zbc_hex_encode(txh, e->tx_hash, 32);
     zbc_hex_encode(seed_hex, seeds[h], 32);
     bool draws = so->move_draws(t->move, t->move_len);
+    if (t == &clock)
+        g->has_pend = true, g->pend_height = h - 1,
+        memcpy(g->pend_hash, e->tx_hash, 32); /* the clock draws in its block */
     if (draws && (!g->has_pend || memcmp(g->pend_hash, e->tx_hash, 32) != 0 ||
                   h != g->pend_height + 1))
         zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
@@ -405,8 +424,8 @@ static void check_solo_end(struct out *w, const struct game *g,
     uint64_t want = (uint64_t)((unsigned __int128)c->stake *
                                so->value(&g->st) / 10000u);
     char ws[40], gs[40];
-    if (g->paid_in != c->stake + escrow) {
-        snprintf(ws, sizeof ws, "%" PRIu64, c->stake + escrow);
+    if (g->paid_in != c->stake + escrow + g->added) {
+        snprintf(ws, sizeof ws, "%" PRIu64, c->stake + escrow + g->added);
         snprintf(gs, sizeof gs, "%" PRIu64, g->paid_in);
         zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
                       "app %" PRIu64 ": the pot is not the stake and the "
@@ -434,6 +453,11 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
     const struct app_tx *t = find_tx(c, e->tx_hash);
     char acc[ZBC_ADDR_TEXT_MAX], txh[65], nota[200];
     zbc_hex_encode(txh, e->tx_hash, 32);
+    if (t == NULL && g->eng != NULL && g->eng->solo != NULL && g->started) {
+        snprintf(nota, sizeof nota, "(the clock's move)");
+        do_solo_move(w, g, c, x, NULL, seeds, nota);
+        return;
+    }
     if (t == NULL) {
         zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, NULL, txh,
                       "app %" PRIu64 ": a move event names a transaction "
@@ -746,6 +770,8 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             g->has_pend = true;
             g->pend_height = h;
             memcpy(g->pend_hash, e->tx_hash, 32);
+            g->paid_in += e->amount; /* a stake the move added (blackjack) */
+            g->added += e->amount;
             hist(w, h, "pending", json_pack("{s:i,s:s,s:s}", "seat", e->seat,
                                             "move", nota, "tx_hash", txh),
                  "seat %u sends %s (tx %.16s...): pending, rolled with "

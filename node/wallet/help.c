@@ -125,6 +125,7 @@ static const struct {
     {"tower", "climb 2 (the column, 1-4), cashout",
      "difficulty=easy (easy, medium, hard, expert, master), seed=TEXT"},
     {"hilo", "deal, then higher, lower, skip, cashout", "seed=TEXT (client seed)"},
+    {"blackjack", "deal, then hit, stand, double, split", "seed=TEXT (client seed)"},
     {"pig", "roll, hold", NULL},
     {"race", "roll", NULL},
     {"monopoly", "roll, roll buy", NULL},

@@ -357,6 +357,119 @@ static void test_playouts(void)
     fx_free(&f);
 }
 
+/* Blackjack: a double puts one more stake into the pot when it is included (refused
+ * without the balance for it), the settlement pays floor(stake x value / 10000) of the
+ * replayed position, and a game left after the deal is stood by the node at its clock
+ * with the settling block's cards. */
+static void test_blackjack(void)
+{
+    struct fx f;
+    fx_init(&f);
+    ax_fund(&f);
+    struct zbc_events ev = {0};
+    uint64_t stake = 60000, cid[3], id = 0;
+    uint8_t p[1] = {0};
+    for (int i = 0; i < 3; i++)
+        cid[i] = ax_create(&f, &f.c, 31, stake, 1, p, 1, NULL, FX_FEE);
+    uint64_t id2 = ax_create(&f, &f.a, 31, 1000, 1, p, 1, NULL, FX_FEE);
+    CHECK(ax_block(&f, &ev));
+    const struct zbc_event *esc = ax_ev(&ev, ZBC_EVENT_APP_ESCROW, 0);
+    CHECK(esc != NULL && esc->amount == 7 * stake); /* the maximum: 8x */
+    zbc_events_free(&ev);
+    for (int i = 0; i < 3; i++)
+        ax_move(&f, &f.c, cid[i], (const uint8_t[]){1}, 1); /* deal */
+    ax_move(&f, &f.a, id2, (const uint8_t[]){1}, 1);
+    CHECK(ax_block(&f, &ev));
+    zbc_events_free(&ev);
+    CHECK(ax_block(&f, &ev)); /* the deals are resolved here */
+    zbc_events_free(&ev);
+    struct zbc_app a;
+    for (int i = 0; i < 3 && id == 0; i++) {
+        ax_app(&f, cid[i], &a);
+        if (a.status == ZBC_APP_ACTIVE)
+            id = cid[i]; /* a game the deal did not end (no natural) */
+    }
+    CHECK(id != 0);
+    ax_app(&f, id, &a);
+    {
+        /* c sends all but a fee and 500 away: without the fee and another 60000 its
+         * double is a no-op */
+        uint64_t bal = fx_balance(&f, &f.c.addr);
+        uint32_t i = ax_n++;
+        ax_refs[i].bytes = ax_buf[i];
+        ax_refs[i].len = (uint32_t)fx_send(ax_buf[i], &f, &f.c, &f.b.addr,
+                                           bal - 2 * FX_FEE - 500, FX_FEE, fx_now_s(&f));
+        uint32_t s = ax_move(&f, &f.c, id, (const uint8_t[]){4}, 1);
+        CHECK(ax_block(&f, &ev));
+        AX_NOOP(&ev, s, "insufficient balance");
+        AX_NOOP(&ev, s, "needed for the fee and the stake this move adds to app");
+        zbc_events_free(&ev);
+    }
+    /* a doubles its game when it can (two cards), else stands */
+    ax_app(&f, id2, &a);
+    uint64_t bal = fx_balance(&f, &f.a.addr), fund = fx_balance(&f, &f.fund.addr);
+    uint64_t put = 0;
+    if (a.status == ZBC_APP_ACTIVE) {
+        struct zbc_err err;
+        uint8_t dbl = 4;
+        bool can = zbc_app_check_move(&a, 0, &dbl, 1, &err);
+        printf("blackjack: a %s\n", can ? "doubles" : "stands");
+        ax_move(&f, &f.a, id2, (const uint8_t[]){(uint8_t)(can ? 4 : 3)}, 1);
+        CHECK(ax_block(&f, &ev));
+        const struct zbc_event *pe = ax_ev(&ev, ZBC_EVENT_APP_PENDING, 0);
+        CHECK(pe != NULL && pe->amount == (can ? 1000u : 0u));
+        zbc_events_free(&ev);
+        put = FX_FEE + (can ? 1000 : 0);
+        ax_app(&f, id2, &a);
+        CHECK_EQ_INT(a.pot, 8000 + (can ? 1000 : 0));
+        CHECK(ax_block(&f, &ev)); /* resolved: the dealer plays */
+        zbc_events_free(&ev);
+    }
+    ax_app(&f, id2, &a);
+    CHECK_EQ_INT(a.status, ZBC_APP_FINISHED);
+    static struct zbc_game_state st;
+    struct zbc_err err;
+    const struct zbc_engine *e = zbc_app_engine(&a);
+    CHECK(e->decode(&st, a.state, a.state_len, &err));
+    uint64_t ret = 1000 * e->solo->value(&st) / 10000;
+    CHECK_EQ_INT(a.paid[0], ret);
+    CHECK_EQ_INT(fx_balance(&f, &f.a.addr), bal - put + ret);
+    /* the fund gets back its escrow (7000), the stakes and what is not paid */
+    CHECK_EQ_INT(fx_balance(&f, &f.fund.addr), fund + 7000 + (put > FX_FEE ? 2000 : 1000) - ret);
+    /* c's game, left alone, is stood by the node at deadline + 1 */
+    ax_app(&f, id, &a);
+    CHECK_EQ_INT(a.status, ZBC_APP_ACTIVE);
+    {
+        uint64_t cb = fx_balance(&f, &f.c.addr);
+        ax_until(&f, (uint32_t)a.deadline);
+        ax_n = 0;
+        CHECK(ax_block(&f, &ev));
+        CHECK(ax_ev(&ev, ZBC_EVENT_APP_CLAIM, 0) != NULL);
+        const struct zbc_event *mv = ax_ev(&ev, ZBC_EVENT_APP_MOVE, 0);
+        CHECK(mv != NULL && strcmp(mv->reason, "clock") == 0);
+        zbc_events_free(&ev);
+        ax_app(&f, id, &a);
+        CHECK_EQ_INT(a.status, ZBC_APP_FINISHED);
+        CHECK(e->decode(&st, a.state, a.state_len, &err));
+        CHECK_EQ_INT(e->turn(&st), ZBC_NOBODY);
+        ret = stake * e->solo->value(&st) / 10000;
+        CHECK_EQ_INT(a.paid[0], ret);
+        /* c's other games still running ended by the same clock */
+        uint64_t all = 0;
+        for (int i = 0; i < 3; i++) {
+            ax_app(&f, cid[i], &a);
+            CHECK_EQ_INT(a.status, ZBC_APP_FINISHED);
+            if (a.ended == f.tip.height) {
+                CHECK(e->decode(&st, a.state, a.state_len, &err));
+                CHECK_EQ_INT(a.paid[0], stake * e->solo->value(&st) / 10000);
+                all += a.paid[0];
+            }
+        }
+        CHECK_EQ_INT(fx_balance(&f, &f.c.addr), cb + all);
+    }
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_fund_rule);
@@ -364,5 +477,6 @@ int main(void)
     TEST_RUN(test_clock);
     TEST_RUN(test_clock_after_reveal);
     TEST_RUN(test_playouts);
+    TEST_RUN(test_blackjack);
     return test_summary("consensus_apps_solo");
 }
