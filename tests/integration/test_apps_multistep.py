@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Multi-step solo games against the apps fund on a real zbcd with --automine
-(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)", "Hilo (type 30)"), played
+(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)", "Hilo (type 30)", "Blackjack (type 31)"), played
 through the wallet:
 
 - mines: `zbc app create mines --params mines=3,seed=...`, then `zbc app move ID reveal C3`
@@ -13,6 +13,8 @@ through the wallet:
   from the resolving block's seed (row r of the tower event);
 - hilo: `deal`, guesses and `cashout`, each card recomputed as card k of the card event
   of the block that drew it, the value chained as docs/games.md says;
+- blackjack: `deal` and `double` (the second stake leaves the balance with the move), each
+  card recomputed as card k of the card event of the block that drew it;
 - a game left alone is settled by the node at the start of block deadline + 1 at its
   cash-out value (the stake back before any reveal), without a claim;
 - the 1 % rule refuses a game whose maximum return exceeds 1 % of the fund;
@@ -197,6 +199,42 @@ class MultiStep(ZbcTest):
         self.log("hilo %s: cards %r, %s, paid %d" % (app_id, cards, a["result"]["outcome"], paid))
         return app_id
 
+    def play_blackjack(self, carol, fund):
+        """blackjack: deal, double when the hand has two cards, else stand; every card
+        recomputed as card k of the card event of the block that drew it; the doubled
+        stake leaves the balance with the move."""
+        before, fund0 = self.balance(carol), self.balance(fund)
+        client = "bj"
+        app_id = self.zbc("app", "create", "blackjack", "--stake", "1ZBC", "--params",
+                          "seed=" + client, "--from", "carol", "--fee", FEE,
+                          "--wait")["app_id"]
+        fees, put = 1, ZBC
+        for word in ("deal", "double"):
+            a = self.app(app_id)
+            if a["status"] != "active":
+                break
+            self.zbc("app", "move", app_id, word, "--from", "carol", "--fee", FEE, "--wait")
+            fees += 1
+            put += ZBC if word == "double" else 0
+            a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(
+                self.app(app_id)), 30, "blackjack %s resolved" % word)
+        a = self.settled(app_id)
+        # every card from the block that drew it: the deal's three (four with a natural)
+        # from the deal's block, the rest from the double's (its card, the dealer's)
+        steps = [h["height"] for h in a["history"] if h["kind"] == "app_move"]
+        state = bytes.fromhex(a["state_hex"])
+        drawn = list(state[2 + state[0]:])
+        for k, c in enumerate(drawn):
+            height = steps[0] if k < 3 or len(steps) == 1 else steps[1]
+            want = fc.floor_n(fc.Stream(self.seed_hex(height), client, int(app_id)).u(k), 52)
+            assert_equal(c, want, "card %d = card %d of seed(%d)" % (k, k, height))
+        paid = sum(int(p["amount"]) for p in a["result"]["payouts"] if p["reason"] == "cashout")
+        assert_equal(self.balance(carol), before - fees * FEE - put + paid, "player's balance")
+        assert_equal(self.balance(fund), fund0 + put - paid, "fund")
+        self.log("blackjack %s: %s, paid %d\n%s" % (app_id, a["result"]["outcome"], paid,
+                                                    a["board"]))
+        return app_id
+
     def clock(self, carol, fund):
         node = self.nodes[0]
         before, fund0 = self.balance(carol), self.balance(fund)
@@ -226,7 +264,8 @@ class MultiStep(ZbcTest):
         node.start(self.genesis_path, extra=["--automine"])
         fund = self.genesis["fund_account"]
         ids = [self.play_mines(carol, fund), self.play_tower(carol, fund),
-               self.play_hilo(carol, fund), self.clock(carol, fund)]
+               self.play_hilo(carol, fund), self.play_blackjack(carol, fund),
+               self.clock(carol, fund)]
         # 1 % of 300,000 ZBC: mines=3 at 2 ZBC may return 4554 ZBC, over 3000
         r = self.zbc("app", "create", "mines", "--stake", "2ZBC", "--params", "mines=3",
                      "--from", "carol", "--fee", FEE, expect=None)
