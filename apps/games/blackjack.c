@@ -331,15 +331,7 @@ static int bj_apply_move(struct zbc_game_state *st, uint8_t seat,
 static size_t bj_gen_moves(const struct zbc_game_state *st,
                            struct zbc_move *out, size_t cap)
 {
-    size_t n = 0;
-    struct zbc_err err;
-    for (uint8_t m = BJ_DEAL; m <= BJ_SPLIT && n < cap; m++)
-        if (bj_check_move(st, 0, &m, 1, &err)) {
-            out[n].len = 1;
-            out[n].b[0] = m;
-            n++;
-        }
-    return n;
+    return zbc_solo_gen_bytes(&zbc_engine_blackjack, st, BJ_DEAL, BJ_SPLIT, out, cap);
 }
 
 /* nm u8 | moves[nm] | n u8 | cards[n] */
@@ -478,38 +470,21 @@ static int bj_parse_move(const struct zbc_game_state *st, uint8_t seat,
 {
     (void)st;
     (void)seat;
-    struct zbc_tokens tk;
-    if (cap < 1)
-        return zbc_fail(err, "move buffer too small");
-    if (!zbc_notation_tokens(&tk, text, err))
-        return 0;
-    for (uint8_t m = BJ_DEAL; tk.count == 1 && m <= BJ_SPLIT; m++)
-        if (strcmp(tk.tok[0], WORDS[m]) == 0) {
-            move[0] = m;
-            *len = 1;
-            return 1;
-        }
-    return zbc_fail(err, "blackjack moves are deal, hit, stand, double or split, "
-                         "not \"%.40s\"", text);
+    return zbc_solo_parse_word(text, WORDS, BJ_DEAL, BJ_SPLIT, move, cap, len,
+                               "blackjack", "deal, hit, stand, double or split", err);
 }
 
 static int bj_format_move(const struct zbc_game_state *st, const uint8_t *move,
                           size_t len, char *out, size_t cap)
 {
     (void)st;
-    if (len != 1 || move[0] < BJ_DEAL || move[0] > BJ_SPLIT)
-        return 0;
-    int n = snprintf(out, cap, "%s", WORDS[move[0]]);
-    return n > 0 && (size_t)n < cap;
+    return zbc_solo_format_word(move, len, WORDS, BJ_DEAL, BJ_SPLIT, out, cap);
 }
 
 static int bj_params_word(const char *key, const char *value, uint8_t *out,
                           size_t *len, struct zbc_err *err)
 {
-    if (strcmp(key, "seed") != 0)
-        return zbc_fail(err, "no param '%.24s' (blackjack's one param is "
-                             "seed=TEXT)", key);
-    return zbc_solo_seed_word(key, value, out, 0, len, "seed=TEXT", err);
+    return zbc_solo_seed_only_word("blackjack", key, value, out, len, err);
 }
 
 static int bj_params_text(const uint8_t *params, size_t len, char *out,

@@ -212,15 +212,8 @@ static int hilo_apply_move(struct zbc_game_state *st, uint8_t seat,
 static size_t hilo_gen_moves(const struct zbc_game_state *st,
                              struct zbc_move *out, size_t cap)
 {
-    size_t n = 0;
-    struct zbc_err err;
-    for (uint8_t m = HILO_DEAL; m <= HILO_CASHOUT && n < cap; m++)
-        if (hilo_check_move(st, 0, &m, 1, &err)) {
-            out[n].len = 1;
-            out[n].b[0] = m;
-            n++;
-        }
-    return n;
+    return zbc_solo_gen_bytes(&zbc_engine_hilo, st, HILO_DEAL, HILO_CASHOUT, out,
+                              cap);
 }
 
 /* status u8 | n u8 | won u8 | cashed u8 | value u32 LE | n x (card u8,
@@ -387,19 +380,8 @@ static int hilo_parse_move(const struct zbc_game_state *st, uint8_t seat,
 {
     (void)st;
     (void)seat;
-    struct zbc_tokens tk;
-    if (cap < 1)
-        return zbc_fail(err, "move buffer too small");
-    if (!zbc_notation_tokens(&tk, text, err))
-        return 0;
-    for (uint8_t m = HILO_DEAL; tk.count == 1 && m <= HILO_CASHOUT; m++)
-        if (strcmp(tk.tok[0], WORDS[m]) == 0) {
-            move[0] = m;
-            *len = 1;
-            return 1;
-        }
-    return zbc_fail(err, "hilo moves are deal, higher, lower, skip or cashout, "
-                         "not \"%.40s\"", text);
+    return zbc_solo_parse_word(text, WORDS, HILO_DEAL, HILO_CASHOUT, move, cap, len,
+                               "hilo", "deal, higher, lower, skip or cashout", err);
 }
 
 static int hilo_format_move(const struct zbc_game_state *st,
@@ -407,19 +389,13 @@ static int hilo_format_move(const struct zbc_game_state *st,
                             size_t cap)
 {
     (void)st;
-    if (len != 1 || move[0] < HILO_DEAL || move[0] > HILO_CASHOUT)
-        return 0;
-    int n = snprintf(out, cap, "%s", WORDS[move[0]]);
-    return n > 0 && (size_t)n < cap;
+    return zbc_solo_format_word(move, len, WORDS, HILO_DEAL, HILO_CASHOUT, out, cap);
 }
 
 static int hilo_params_word(const char *key, const char *value, uint8_t *out,
                             size_t *len, struct zbc_err *err)
 {
-    if (strcmp(key, "seed") != 0)
-        return zbc_fail(err, "no param '%.24s' (hilo's one param is seed=TEXT)",
-                        key);
-    return zbc_solo_seed_word(key, value, out, 0, len, "seed=TEXT", err);
+    return zbc_solo_seed_only_word("hilo", key, value, out, len, err);
 }
 
 static int hilo_params_text(const uint8_t *params, size_t len, char *out,

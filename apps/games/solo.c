@@ -185,3 +185,59 @@ void zbc_solo_status_line(struct zbc_text *tb, uint8_t status, uint64_t value,
         zbc_text_printf(tb, "%s at %sx\n",
                         status == ZBC_SOLO_TOP ? "cleared" : "cashed out", m);
 }
+
+int zbc_solo_parse_word(const char *text, const char *const *words,
+                        uint8_t first, uint8_t last, uint8_t *move, size_t cap,
+                        size_t *len, const char *game, const char *list,
+                        struct zbc_err *err)
+{
+    struct zbc_tokens tk;
+    if (cap < 1)
+        return zbc_fail(err, "move buffer too small");
+    if (!zbc_notation_tokens(&tk, text, err))
+        return 0;
+    for (unsigned m = first; tk.count == 1 && m <= last; m++)
+        if (strcmp(tk.tok[0], words[m]) == 0) {
+            move[0] = (uint8_t)m;
+            *len = 1;
+            return 1;
+        }
+    return zbc_fail(err, "%s moves are %s, not \"%.40s\"", game, list, text);
+}
+
+int zbc_solo_format_word(const uint8_t *move, size_t len,
+                         const char *const *words, uint8_t first, uint8_t last,
+                         char *out, size_t cap)
+{
+    if (len != 1 || move[0] < first || move[0] > last)
+        return 0;
+    int n = snprintf(out, cap, "%s", words[move[0]]);
+    return n > 0 && (size_t)n < cap;
+}
+
+size_t zbc_solo_gen_bytes(const struct zbc_engine *e,
+                          const struct zbc_game_state *st, uint8_t first,
+                          uint8_t last, struct zbc_move *out, size_t cap)
+{
+    size_t n = 0;
+    struct zbc_err err;
+    for (unsigned m = first; m <= last && n < cap; m++) {
+        uint8_t b = (uint8_t)m;
+        if (e->check_move(st, 0, &b, 1, &err)) {
+            out[n].len = 1;
+            out[n].b[0] = b;
+            n++;
+        }
+    }
+    return n;
+}
+
+int zbc_solo_seed_only_word(const char *game, const char *key,
+                            const char *value, uint8_t *out, size_t *len,
+                            struct zbc_err *err)
+{
+    if (strcmp(key, "seed") != 0)
+        return zbc_fail(err, "no param '%.24s' (%s's one param is seed=TEXT)",
+                        key, game);
+    return zbc_solo_seed_word(key, value, out, 0, len, "seed=TEXT", err);
+}

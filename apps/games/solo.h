@@ -47,6 +47,24 @@ int zbc_solo_params_text(const struct zbc_solo_params *p, const char *key,
 int zbc_solo_seed_text(const uint8_t *params, size_t len, char *out,
                        size_t cap);
 
+/* Games whose moves are one byte named by a word (hilo, blackjack):
+ * words[first..last]. */
+ZBC_WUR int zbc_solo_parse_word(const char *text, const char *const *words,
+                                uint8_t first, uint8_t last, uint8_t *move,
+                                size_t cap, size_t *len, const char *game,
+                                const char *list, struct zbc_err *err);
+int zbc_solo_format_word(const uint8_t *move, size_t len,
+                         const char *const *words, uint8_t first,
+                         uint8_t last, char *out, size_t cap);
+/* gen_moves of such a game: every byte first..last check_move accepts. */
+size_t zbc_solo_gen_bytes(const struct zbc_engine *e,
+                          const struct zbc_game_state *st, uint8_t first,
+                          uint8_t last, struct zbc_move *out, size_t cap);
+/* params_word of games whose one param is seed=TEXT. */
+ZBC_WUR int zbc_solo_seed_only_word(const char *game, const char *key,
+                                    const char *value, uint8_t *out,
+                                    size_t *len, struct zbc_err *err);
+
 /* client_seed hooks for games with 0 and 1 field. */
 void zbc_solo_client_seed_0(const uint8_t *params, size_t len,
                             char out[ZBC_ROLL_CLIENT_MAX + 1]);
