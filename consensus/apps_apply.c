@@ -10,7 +10,7 @@
 
 #include "apps/fair.h"
 #include "crypto/bytes.h"
-#include "consensus/apps_ctx.h"
+#include "consensus/apps_internal.h"
 #include "consensus/ledger.h"
 
 uint64_t zbc_apps_tx_app_id(const struct zbc_checked_tx *ct)
@@ -1139,50 +1139,6 @@ int zbc_apps_begin_block(struct zbc_state *s, const struct zbc_genesis *g,
     return ok && zbc_state_del(s, ZBC_TABLE_PENDING, key, 4, err);
 }
 
-/* ---- the steps consensus/apps_solo.c shares (apps_ctx.h) ---- */
-
-void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
-                      const struct actx *c)
-{
-    ev_init(e, kind, c);
-}
-
-int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
-                  const uint8_t *move, size_t move_len, struct zbc_err *err)
-{
-    return emit(c, e, move, move_len, err);
-}
-
-int zbc_apps_pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
-                 uint64_t amount, const char *why, struct zbc_err *err)
-{
-    return pay(c, seat, to, amount, why, err);
-}
-
-int zbc_apps_finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
-                    uint8_t loser, const char *reason, struct zbc_err *err)
-{
-    return finish(c, how, winner, loser, reason, err);
-}
-
-int zbc_apps_sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
-                       uint64_t id, struct zbc_err *err)
-{
-    return sched_add(s, height, kind, id, err);
-}
-
-int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
-                 struct zbc_err *err)
-{
-    return app_put(s, a, err);
-}
-
-int zbc_apps_discard_pending(struct actx *c, const char *reason,
-                             struct zbc_err *err)
-{
-    return discard_pending(c, reason, err);
-}
-
 /* ---- money invariant ---- */
 
 struct pot_scan {
@@ -1216,4 +1172,48 @@ int zbc_apps_sum_pots(struct zbc_state *s, uint64_t *sum, struct zbc_err *err)
     free(p.a);
     *sum = p.sum;
     return ok;
+}
+
+/* ---- shared with the round modules (consensus/apps_internal.h) ---- */
+
+void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
+                      const struct actx *c)
+{
+    ev_init(e, kind, c);
+}
+
+int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
+                  const uint8_t *move, size_t move_len, struct zbc_err *err)
+{
+    return emit(c, e, move, move_len, err);
+}
+
+int zbc_apps_finish(struct actx *c, enum zbc_app_end how, uint8_t winner,
+                    uint8_t loser, const char *reason, struct zbc_err *err)
+{
+    return finish(c, how, winner, loser, reason, err);
+}
+
+int zbc_apps_pay(struct actx *c, uint8_t seat, const struct zbc_addr *to,
+                 uint64_t amount, const char *why, struct zbc_err *err)
+{
+    return pay(c, seat, to, amount, why, err);
+}
+
+int zbc_apps_sched_add(struct zbc_state *s, uint32_t height, uint8_t kind,
+                       uint64_t id, struct zbc_err *err)
+{
+    return sched_add(s, height, kind, id, err);
+}
+
+int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
+                 struct zbc_err *err)
+{
+    return app_put(s, a, err);
+}
+
+int zbc_apps_discard_pending(struct actx *c, const char *reason,
+                             struct zbc_err *err)
+{
+    return discard_pending(c, reason, err);
 }

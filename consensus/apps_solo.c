@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "apps/fair_pay.h"
-#include "consensus/apps_ctx.h"
+#include "consensus/apps_internal.h"
 #include "consensus/ledger.h"
 #include "crypto/bytes.h"
 

@@ -1,12 +1,10 @@
-/* The apply context and the money, event and schedule steps that
- * consensus/apps_apply.c shares with the app kinds kept in their own files
- * (consensus/apps_solo.c: multi-step solo games, docs/protocol-apps.md
- * §12).  Private to consensus/apps_*.c. */
-#ifndef ZBC_APPS_CTX_H
-#define ZBC_APPS_CTX_H
-
-#include <stdbool.h>
-#include <stdint.h>
+/* Private to consensus/apps_*.c: the context of one app's work and the
+ * helpers of consensus/apps_apply.c that the round modules
+ * (consensus/apps_crash.c, consensus/apps_solo.c) share — events with the
+ * app's history, the ending, the schedule and the record write
+ * (docs/protocol-apps.md). */
+#ifndef ZBC_APPS_INTERNAL_H
+#define ZBC_APPS_INTERNAL_H
 
 #include "consensus/apps_apply.h"
 
@@ -20,25 +18,28 @@ struct actx {
     const uint8_t *tx_hash; /* NULL for block-level work */
 };
 
-/* An event of c's app (a, b empty, no seat). */
+/* An event of the app c->a named by c's transaction (or block work). */
 void zbc_apps_ev_init(struct zbc_event *e, enum zbc_event_kind kind,
                       const struct actx *c);
-/* Pushes the event and appends it (with the move bytes) to the history. */
+/* Pushes the event and appends it (and the move bytes) to the history. */
 ZBC_WUR int zbc_apps_emit(struct actx *c, const struct zbc_event *e,
                           const uint8_t *move, size_t move_len,
                           struct zbc_err *err);
-/* Pays from the pot (event app_payout; seat 0xff = the fund). */
-ZBC_WUR int zbc_apps_pay(struct actx *c, uint8_t seat,
-                         const struct zbc_addr *to, uint64_t amount,
-                         const char *why, struct zbc_err *err);
-/* Records the outcome (the pot must be 0; event app_end). */
+/* Ends c->a (its pot must be 0) with the outcome; event app_end. */
 ZBC_WUR int zbc_apps_finish(struct actx *c, enum zbc_app_end how,
                             uint8_t winner, uint8_t loser, const char *reason,
                             struct zbc_err *err);
+/* Pays `amount` of the pot to `to` (seat 0xff: not a seat); app_payout. */
+ZBC_WUR int zbc_apps_pay(struct actx *c, uint8_t seat,
+                         const struct zbc_addr *to, uint64_t amount,
+                         const char *why, struct zbc_err *err);
+/* Schedules (kind, id) for the start of block `height`. */
 ZBC_WUR int zbc_apps_sched_add(struct zbc_state *s, uint32_t height,
                                uint8_t kind, uint64_t id, struct zbc_err *err);
+/* Writes the app record. */
 ZBC_WUR int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
                          struct zbc_err *err);
+
 /* Drops the pending move (event app_discard with reason). */
 ZBC_WUR int zbc_apps_discard_pending(struct actx *c, const char *reason,
                                      struct zbc_err *err);
