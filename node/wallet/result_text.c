@@ -215,8 +215,14 @@ int zbc_result_text(const json_t *app, char *out, size_t cap)
         if (strcmp(f.outcome, "bust") == 0)
             zbc_text_printf(&t, "bust: the stake of %s went to the apps fund", st);
         else
-            zbc_text_printf(&t, "%s at %sx: paid %s for a stake of %s (%s %s)",
-                            clock ? "settled by the clock" : "cashed out",
+            zbc_text_printf(&t, "%s %sx: paid %s for a stake of %s (%s %s)",
+                            clock ? "settled by the clock at"
+                            : strcmp(str(json_object_get(app, "view"), "status")
+                                         ? str(json_object_get(app, "view"), "status")
+                                         : "",
+                                     "cashout") == 0
+                                ? "cashed out at"
+                                : "returned",
                             mult != NULL ? mult : "?", amt, st,
                             got >= stake ? "won" : "lost", diff);
         goto done;

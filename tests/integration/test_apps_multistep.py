@@ -109,7 +109,7 @@ class MultiStep(ZbcTest):
         shown = self.zbc("app", "show", app_id, json_out=False).stdout
         self.log("app show:\n" + shown)
         assert_true(("bust: the stake of 1 ZBC went to the apps fund" in shown) if busted else
-                    ("cashed out at " in shown), "the result in words: %r" % shown)
+                    ("cashed out at " in shown or "returned " in shown), "the result in words: %r" % shown)
         assert_true("A B C D E" in shown, "the mines grid: %r" % shown)
         self.log("mines %s: %s after %d safe reveals, paid %d" %
                  (app_id, "bust" if busted else "cashout", len(revealed), paid))

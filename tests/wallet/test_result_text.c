@@ -320,7 +320,8 @@ static void test_view_rolls(void)
 /* Multi-step solo games (mines): cashed out, settled by the clock, bust. */
 static void test_solo_results(void)
 {
-    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"1.1250\"},"
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"1.1250\","
+                 "\"status\":\"cashout\"},"
                  "\"history\":[{\"kind\":\"app_end\",\"reason\":\"cashout\"}],"
                  "\"result\":{\"outcome\":\"cashout\",\"winner\":0,\"winners\":[0],"
                  "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":112500000}]}}",
@@ -332,6 +333,12 @@ static void test_solo_results(void)
                  "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":100000000}]}}",
                  "settled by the clock at 1.0000x: paid 1 ZBC for a stake of 1 ZBC (won 0 ZBC)",
                  -1);
+    /* blackjack: a doubled hand pushed, 2x back (not a cash-out) */
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"2.0000\","
+                 "\"status\":\"over\"},\"history\":[{\"kind\":\"app_end\",\"reason\":\"cashout\"}],"
+                 "\"result\":{\"outcome\":\"cashout\",\"winner\":0,\"winners\":[0],"
+                 "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":200000000}]}}",
+                 "returned 2.0000x: paid 2 ZBC for a stake of 1 ZBC (won 1 ZBC)", 0);
     check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"0.0000\"},"
                  "\"result\":{\"outcome\":\"bust\",\"winner\":null,\"winners\":[],"
                  "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":0}]}}",
