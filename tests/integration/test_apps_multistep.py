@@ -17,6 +17,7 @@ through the wallet:
   card recomputed as card k of the card event of the block that drew it;
 - a game left alone is settled by the node at the start of block deadline + 1 at its
   cash-out value (the stake back before any reveal), without a claim;
+- a dealt blackjack game left alone is stood by the node at deadline + 1;
 - the 1 % rule refuses a game whose maximum return exceeds 1 % of the fund;
 - `zbc verify` and `zbc-audit app` recompute every step; a full `zbc-audit replay` of the
   stopped node finds no divergence (state roots and the money invariant at every height).
@@ -256,6 +257,30 @@ class MultiStep(ZbcTest):
         assert_equal(self.balance(fund), fund0, "the escrow back to the fund")
         return app_id
 
+    def blackjack_clock(self, carol, fund):
+        """A dealt blackjack game left alone: the node stands it at deadline + 1 (an
+        app_move with reason clock, the dealer drawing from that block's seed)."""
+        node = self.nodes[0]
+        before, fund0 = self.balance(carol), self.balance(fund)
+        app_id = self.zbc("app", "create", "blackjack", "--stake", "1ZBC", "--from", "carol",
+                          "--fee", FEE, "--wait")["app_id"]
+        self.zbc("app", "move", app_id, "deal", "--from", "carol", "--fee", FEE, "--wait")
+        a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(
+            self.app(app_id)), 30, "deal resolved")
+        if a["status"] == "active":
+            deadline = int(a["deadline"])
+            self.mine(node, deadline - node.height())
+            a = self.settled(app_id)
+            clock = [h for h in a["history"] if h["kind"] == "app_move" and
+                     h.get("reason") == "clock"]
+            assert_true(len(clock) >= 1, "the node stood the hand: %r" % a["history"])
+            assert_equal(clock[0]["height"], deadline + 1, "at deadline + 1")
+        paid = sum(int(p["amount"]) for p in a["result"]["payouts"] if p["reason"] == "cashout")
+        assert_equal(self.balance(carol), before - 2 * FEE - ZBC + paid, "player's balance")
+        assert_equal(self.balance(fund), fund0 + ZBC - paid, "fund")
+        self.log("blackjack by the clock %s: paid %d\n%s" % (app_id, paid, a["board"]))
+        return app_id
+
     def run_test(self):
         carol = self.wallet_key("carol")
         node = self.start_chain(balances=[(carol, 1000 * ZBC)], move_deadline=MD,
@@ -265,7 +290,7 @@ class MultiStep(ZbcTest):
         fund = self.genesis["fund_account"]
         ids = [self.play_mines(carol, fund), self.play_tower(carol, fund),
                self.play_hilo(carol, fund), self.play_blackjack(carol, fund),
-               self.clock(carol, fund)]
+               self.clock(carol, fund), self.blackjack_clock(carol, fund)]
         # 1 % of 300,000 ZBC: mines=3 at 2 ZBC may return 4554 ZBC, over 3000
         r = self.zbc("app", "create", "mines", "--stake", "2ZBC", "--params", "mines=3",
                      "--from", "carol", "--fee", FEE, expect=None)
