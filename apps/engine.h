@@ -61,7 +61,7 @@ struct zbc_result {
 };
 
 /* Multi-step solo games against the apps fund (mines, ...;
- * docs/protocol-apps.md §12).  Amounts are multipliers in ten-thousandths
+ * docs/protocol-apps.md §13).  Amounts are multipliers in ten-thousandths
  * of the stake (ZBC_FAIR_ONE of apps/fair_pay.h); a game returns
  * floor(stake x value / 10000).  Such an engine has min_seats = max_seats
  * = 1, `dice` set, and draws from zbc_roll_fair of the stream it is given

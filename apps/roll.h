@@ -12,7 +12,7 @@
  * n take 4 bytes LE, accepted when v < 2^32 - (2^32 % n).  Engines never
  * see the seed.
  *
- * The float mode (multi-step solo games, docs/protocol-apps.md §12): the
+ * The float mode (multi-step solo games, docs/protocol-apps.md §13): the
  * provably-fair float stream of apps/fair_events.h with server_seed = the
  * lower-case hex of the seed, the client seed of the game's params and
  * nonce = the app id.  Engines reach it through zbc_roll_fair; a hash

@@ -44,7 +44,7 @@ ZBC_WUR int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
 ZBC_WUR int zbc_apps_discard_pending(struct actx *c, const char *reason,
                                      struct zbc_err *err);
 
-/* ---- consensus/apps_solo.c (docs/protocol-apps.md §12) ---- */
+/* ---- consensus/apps_solo.c (docs/protocol-apps.md §13) ---- */
 
 /* CreateApp of a multi-step solo game: the fund and 1 % rules.  1 with
  * *applies (false: err = the no-op reason), 0 on a backend failure. */

@@ -1,7 +1,7 @@
 /* Multi-step solo games against the apps fund on chain (mines, ...):
  * escrow and the 1 % rule at creation, pending steps resolved by the next
  * block's float stream, cash-outs, the settlement and the clock
- * (docs/protocol-apps.md §12). */
+ * (docs/protocol-apps.md §13). */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -187,7 +187,7 @@ static int settle(struct actx *c, const char *why, struct zbc_err *err)
 
 /* Applies the player's step (rolls: the float stream, NULL for a
  * cash-out); event app_move without data (the floats are recomputed from
- * the seed, docs/protocol-apps.md §12). */
+ * the seed, docs/protocol-apps.md §13). */
 static int step(struct actx *c, const uint8_t *move, size_t len,
                 struct zbc_roll *rolls, const uint8_t *tx_hash,
                 struct zbc_err *err)

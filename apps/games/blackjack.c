@@ -1,5 +1,5 @@
 /* Blackjack (type 31, one seat against the apps fund): docs/games.md, section
- * "Blackjack (type 31)"; on chain docs/protocol-apps.md §12.
+ * "Blackjack (type 31)"; on chain docs/protocol-apps.md §13.
  *
  * The rules whose exact RTP is 99 % (docs/games.md, "Payout tables"): an
  * infinite deck (the game's card k is card k of the catalogue's card event

@@ -1,5 +1,5 @@
 /* Hilo (type 30, one seat against the apps fund): docs/games.md, section
- * "Hilo (type 30)"; on chain docs/protocol-apps.md §12.
+ * "Hilo (type 30)"; on chain docs/protocol-apps.md §13.
  *
  * The game's card k is card k of the catalogue's card event of the block
  * that draws it (float k of that block's stream, CARDS rank-major 2..A,

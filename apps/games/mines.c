@@ -1,5 +1,5 @@
 /* Mines (type 28, one seat against the apps fund): docs/games.md, section
- * "Mines (type 28)"; on chain docs/protocol-apps.md §12.
+ * "Mines (type 28)"; on chain docs/protocol-apps.md §13.
  *
  * 25 tiles (5 x 5, columns A-E, rows 1-5), m mines (1-24).  A reveal is a
  * pending move resolved by the next block's float stream: with k tiles

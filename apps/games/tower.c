@@ -1,5 +1,5 @@
 /* Tower (type 29, one seat against the apps fund): docs/games.md, section
- * "Tower (type 29)"; on chain docs/protocol-apps.md §12.
+ * "Tower (type 29)"; on chain docs/protocol-apps.md §13.
  *
  * Nine rows of C columns of which S are safe (the five difficulties of
  * apps/fair_events.h).  Climbing row r (picking a column) is a pending move

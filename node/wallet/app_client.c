@@ -88,7 +88,7 @@ static int check_history_entry(const json_t *e, struct zbc_err *err)
         return 0;
     if (strcmp(kind, "app_move") == 0) {
         /* a move the node played at a solo game's clock has no transaction
-         * (docs/protocol-apps.md §12) */
+         * (docs/protocol-apps.md §13) */
         const char *why = json_string_value(json_object_get(e, "reason"));
         bool clock = why != NULL && strcmp(why, "clock") == 0 &&
                      zbc_reply_absent(e, "tx_hash");

@@ -402,7 +402,7 @@ static int verify_unstarted(struct vctx *v, uint8_t seats, const json_t *r)
     return 1;
 }
 
-/* A multi-step solo game (docs/protocol-apps.md §12): the escrow at
+/* A multi-step solo game (docs/protocol-apps.md §13): the escrow at
  * creation and the settlement at the replayed value. */
 static int verify_solo(struct vctx *v, const struct zbc_engine *e,
                        const struct zbc_game_state *st)

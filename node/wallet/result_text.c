@@ -197,7 +197,7 @@ int zbc_result_text(const json_t *app, char *out, size_t cap)
         return (int)strlen(out);
     }
     if (strcmp(f.outcome, "cashout") == 0 || strcmp(f.outcome, "bust") == 0) {
-        /* a multi-step solo game (docs/protocol-apps.md §12): the engine's
+        /* a multi-step solo game (docs/protocol-apps.md §13): the engine's
          * multiplier from its view, the amounts from the result, the
          * clock from the history's app_end reason */
         const char *mult = str(json_object_get(app, "view"), "multiplier");

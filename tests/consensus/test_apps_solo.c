@@ -1,5 +1,5 @@
 /* Multi-step solo games against the apps fund through blocks (docs/protocol-apps.md
- * §12), with mines: the escrow and the 1 % rule at their boundary, reveals pending
+ * §13), with mines: the escrow and the 1 % rule at their boundary, reveals pending
  * until the next block and resolved by its seed (the mines recomputed here with the
  * catalogue's event function, itself checked against independent Python vectors in
  * tests/apps/test_fair_events.c), the cash-out amounts, busts, the settlement by the

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Multi-step solo games against the apps fund on a real zbcd with --automine
-(docs/protocol-apps.md §12, docs/games.md "Mines (type 28)", "Tower (type 29)", "Hilo (type 30)", "Blackjack (type 31)"), played
+(docs/protocol-apps.md §13, docs/games.md "Mines (type 28)", "Tower (type 29)", "Hilo (type 30)", "Blackjack (type 31)"), played
 through the wallet:
 
 - mines: `zbc app create mines --params mines=3,seed=...`, then `zbc app move ID reveal C3`
