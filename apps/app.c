@@ -104,7 +104,7 @@ static int check_outcome(const struct zbc_app *a, struct zbc_err *err)
     bool ended = a->status == ZBC_APP_FINISHED ||
                  a->status == ZBC_APP_ABANDONED;
     unsigned __int128 sum = a->rake;
-    if (a->end > ZBC_END_EXPIRED)
+    if (a->end > ZBC_END_BUST)
         return zbc_fail(err, "app record ending %u is unknown", a->end);
     if (a->winner != none && a->winner >= a->n_seated)
         return zbc_fail(err, "app record winner seat %u is out of range",
@@ -145,7 +145,14 @@ static int check_outcome(const struct zbc_app *a, struct zbc_err *err)
                              "%s", a->winner, zbc_app_end_name(a->end));
     if (a->end == ZBC_END_WIN && a->winner == none)
         return zbc_fail(err, "app record of a win names no winner");
-    if ((a->end == ZBC_END_DRAW || abandoned) && a->rake != 0)
+    bool solo = a->end == ZBC_END_CASHOUT || a->end == ZBC_END_BUST;
+    const struct zbc_engine *e = zbc_engine_by_type(a->type);
+    if (solo != (e != NULL && e->solo != NULL))
+        return zbc_fail(err, "app record ending %s does not fit app type %u",
+                        zbc_app_end_name(a->end), a->type);
+    if (a->end == ZBC_END_BUST && (a->winner != none || a->paid[0] != 0))
+        return zbc_fail(err, "app record of a bust names a winner or pays");
+    if ((a->end == ZBC_END_DRAW || abandoned || solo) && a->rake != 0)
         return zbc_fail(err, "app record ending %s takes no rake",
                         zbc_app_end_name(a->end));
     return 1;
@@ -461,6 +468,10 @@ const char *zbc_app_end_name(enum zbc_app_end e)
         return "abandoned";
     case ZBC_END_EXPIRED:
         return "expired";
+    case ZBC_END_CASHOUT:
+        return "cashout";
+    case ZBC_END_BUST:
+        return "bust";
     }
     return "unknown";
 }

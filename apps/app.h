@@ -48,6 +48,11 @@ enum zbc_app_end {
     ZBC_END_BET = 5,       /* a solo bet was settled */
     ZBC_END_ABANDONED = 6, /* every seat left an Open app */
     ZBC_END_EXPIRED = 7,   /* an Open app reached its open deadline */
+    ZBC_END_CASHOUT = 8,   /* a multi-step solo game paid its value > 0
+                              (cash-out, the top step, or the clock):
+                              winner = 0 when it returned more than the
+                              stake */
+    ZBC_END_BUST = 9,      /* a multi-step solo game ended returning 0 */
 };
 
 struct zbc_app {
@@ -168,7 +173,8 @@ ZBC_WUR int zbc_app_play(struct zbc_app *a, uint8_t seat, const uint8_t *move,
                          struct zbc_err *err);
 
 /* Text names ("open", "active", "finished", "abandoned"; "none", "win",
- * "draw", "resign", "timeout", "bet", "abandoned", "expired") for events,
+ * "draw", "resign", "timeout", "bet", "abandoned", "expired", "cashout",
+ * "bust") for events,
  * docs and the API. */
 const char *zbc_app_status_name(enum zbc_app_status s);
 const char *zbc_app_end_name(enum zbc_app_end e);

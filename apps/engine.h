@@ -60,6 +60,36 @@ struct zbc_result {
     uint8_t out_mask; /* bit s set: seat s is out (bankrupt, board full, ...) */
 };
 
+/* Multi-step solo games against the apps fund (mines, ...;
+ * docs/protocol-apps.md §13).  Amounts are multipliers in ten-thousandths
+ * of the stake (ZBC_FAIR_ONE of apps/fair_pay.h); a game returns
+ * floor(stake x value / 10000).  Such an engine has min_seats = max_seats
+ * = 1, `dice` set, and draws from zbc_roll_fair of the stream it is given
+ * (on chain: the float stream of the seed of the block resolving the
+ * step, the client seed of the params and nonce = the app id). */
+struct zbc_solo_ops {
+    /* The most a game with these (checked) params can return: escrowed
+     * from the apps fund at creation. */
+    uint64_t (*max_multiplier)(const uint8_t *params, size_t len);
+    /* What the game returns now: the cash-out value while it goes on (what
+     * the clock settles at), the final value once it is over. */
+    uint64_t (*value)(const struct zbc_game_state *st);
+    /* Whether a (legal) move is resolved by the next block's seed (a
+     * pending move) or applied in its own block (a cash-out). */
+    bool (*move_draws)(const uint8_t *move, size_t len);
+    /* The client seed of the (checked) params, NUL-terminated. */
+    void (*client_seed)(const uint8_t *params, size_t len,
+                        char out[ZBC_ROLL_CLIENT_MAX + 1]);
+    /* Optional: stakes a (legal) move adds to the pot, paid by the player
+     * when the move is included (blackjack's double and split); NULL for
+     * none. */
+    uint32_t (*move_stake)(const uint8_t *move, size_t len);
+    /* Optional: the one-byte move the clock plays until the game is over
+     * (blackjack: stand), drawing from the settling block's stream; 0 for
+     * none (the clock pays the value as it is). */
+    uint8_t clock_move;
+};
+
 struct zbc_engine {
     uint8_t type;        /* type code (docs/protocol-apps.md) */
     const char *name;    /* "chess", "tictactoe", ... (CLI and JSON name) */
@@ -152,6 +182,8 @@ struct zbc_engine {
      * good, about 100 per pawn or disc; a finished game is scored by
      * result(), never by eval.  NULL: the search uses results only. */
     int32_t (*eval)(const struct zbc_game_state *st, uint8_t seat);
+    /* A multi-step solo game against the apps fund (NULL for the others). */
+    const struct zbc_solo_ops *solo;
 };
 
 /* ---- steps every engine shares (apps/engine.c) ---- */

@@ -16,6 +16,10 @@ extern const struct zbc_engine zbc_engine_dots;
 extern const struct zbc_engine zbc_engine_rps;
 extern const struct zbc_engine zbc_engine_lines;
 extern const struct zbc_engine zbc_engine_ludo;
+extern const struct zbc_engine zbc_engine_mines;
+extern const struct zbc_engine zbc_engine_tower;
+extern const struct zbc_engine zbc_engine_hilo;
+extern const struct zbc_engine zbc_engine_blackjack;
 extern const struct zbc_engine zbc_engine_pig;
 extern const struct zbc_engine zbc_engine_race;
 extern const struct zbc_engine zbc_engine_monopoly;
@@ -33,6 +37,10 @@ static const struct zbc_engine *const ENGINES[] = {
     &zbc_engine_rps,
     &zbc_engine_lines,
     &zbc_engine_ludo,
+    &zbc_engine_mines,
+    &zbc_engine_tower,
+    &zbc_engine_hilo,
+    &zbc_engine_blackjack,
     &zbc_engine_pig,
     &zbc_engine_race,
     &zbc_engine_monopoly,

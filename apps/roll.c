@@ -2,8 +2,10 @@
 
 #include <string.h>
 
+#include "apps/fair.h"
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
+#include "crypto/hex.h"
 
 static const char DICE_TAG[] = "ZBC-DICE";
 
@@ -101,4 +103,37 @@ int zbc_roll_d6(struct zbc_roll *r, uint8_t *out)
         return 0;
     *out = (uint8_t)(v + 1);
     return 1;
+}
+
+void zbc_roll_init_fair(struct zbc_roll *r, const uint8_t seed[32],
+                        const char *client_seed, uint64_t nonce)
+{
+    zbc_roll_init(r, seed, (const uint8_t *)"", 0);
+    r->fair = true;
+    zbc_fair_server_seed(r->fair_server, seed);
+    size_t n = strlen(client_seed);
+    if (n > ZBC_ROLL_CLIENT_MAX)
+        n = ZBC_ROLL_CLIENT_MAX;
+    memcpy(r->fair_client, client_seed, n);
+    r->fair_client[n] = '\0';
+    r->fair_nonce = nonce;
+    zbc_fair_stream_init(&r->fs, r->fair_server, r->fair_client, nonce);
+}
+
+struct zbc_fair_stream *zbc_roll_fair(struct zbc_roll *r)
+{
+    if (r->literal)
+        return NULL;
+    if (!r->fair) {
+        /* a hash stream's float view: hex(seed), hex(tag), nonce 0 */
+        r->fair = true;
+        zbc_fair_server_seed(r->fair_server, r->seed);
+        zbc_hex_encode(r->fair_client, r->tag, r->tag_len);
+        r->fair_nonce = 0;
+        zbc_fair_stream_init(&r->fs, r->fair_server, r->fair_client, 0);
+    }
+    /* the strings live in r: point at them again (r may have been copied) */
+    r->fs.server_seed = r->fair_server;
+    r->fs.client_seed = r->fair_client;
+    return &r->fs;
 }

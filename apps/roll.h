@@ -10,7 +10,15 @@
  * Uniform draws use rejection sampling, one byte per draw for n <= 256:
  * a byte b is accepted when b < 256 - (256 % n) and yields b % n; larger
  * n take 4 bytes LE, accepted when v < 2^32 - (2^32 % n).  Engines never
- * see the seed. */
+ * see the seed.
+ *
+ * The float mode (multi-step solo games, docs/protocol-apps.md §13): the
+ * provably-fair float stream of apps/fair_events.h with server_seed = the
+ * lower-case hex of the seed, the client seed of the game's params and
+ * nonce = the app id.  Engines reach it through zbc_roll_fair; a hash
+ * stream (tools, property tests) answers there with server_seed = hex of
+ * its seed, client_seed = hex of its tag and nonce 0; a literal stream has
+ * no float stream. */
 #ifndef ZBC_ROLL_H
 #define ZBC_ROLL_H
 
@@ -18,9 +26,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "apps/fair_events.h"
 #include "crypto/err.h"
 
 #define ZBC_ROLL_LITERAL_MAX 512
+#define ZBC_ROLL_CLIENT_MAX 64 /* = ZBC_CLIENT_SEED_MAX of apps/fair.h */
 
 struct zbc_roll {
     bool literal;
@@ -33,6 +43,11 @@ struct zbc_roll {
     uint8_t lit[ZBC_ROLL_LITERAL_MAX];
     size_t lit_len;
     uint64_t used;          /* bytes consumed so far (for audits) */
+    bool fair;              /* float mode (zbc_roll_init_fair) */
+    char fair_server[65];   /* float stream: server seed, client seed, nonce */
+    char fair_client[2 * 32 + 1];
+    uint64_t fair_nonce;
+    struct zbc_fair_stream fs;
 };
 
 /* Hash-derived stream; tag_len <= 32. */
@@ -41,6 +56,15 @@ void zbc_roll_init(struct zbc_roll *r, const uint8_t seed[32],
 /* Literal stream for tests and tools; fails when len > ZBC_ROLL_LITERAL_MAX. */
 ZBC_WUR int zbc_roll_init_literal(struct zbc_roll *r, const uint8_t *bytes,
                                   size_t len);
+
+/* Float mode: server_seed = hex(seed), client_seed (printable ASCII,
+ * at most ZBC_ROLL_CLIENT_MAX characters; longer is cut), nonce. */
+void zbc_roll_init_fair(struct zbc_roll *r, const uint8_t seed[32],
+                        const char *client_seed, uint64_t nonce);
+/* The float stream of r (the stream's floats 0, 1, ... are read with
+ * zbc_fair_stream_u32); NULL for a literal stream.  The pointer is valid
+ * until r is moved. */
+struct zbc_fair_stream *zbc_roll_fair(struct zbc_roll *r);
 
 ZBC_WUR int zbc_roll_byte(struct zbc_roll *r, uint8_t *out);
 /* Uniform value in [0, n), n >= 1. */

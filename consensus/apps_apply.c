@@ -426,6 +426,13 @@ static enum verdict check_create(struct zbc_state *s,
         return V_ERROR;
     if (found)
         return noop(err, "app id %" PRIu64 " already exists", id);
+    const struct zbc_engine *eng = zbc_engine_by_type(b->app_type);
+    if (eng != NULL && eng->solo != NULL) {
+        bool applies;
+        if (!zbc_apps_solo_check_create(s, g, ct, &applies, err))
+            return V_ERROR;
+        return applies ? V_APPLY : V_NOOP;
+    }
     if (!zbc_bet_is_solo(b->app_type)) {
         if (ct->tx.sender.type != ZBC_ACCT_ZBC)
             return noop(err, MULTI_ZBC);
@@ -523,7 +530,8 @@ static enum verdict check_seated_active(const struct zbc_checked_tx *ct,
 
 static enum verdict check_move(struct zbc_state *s,
                                const struct zbc_checked_tx *ct,
-                               struct zbc_app *a, struct zbc_err *err)
+                               uint64_t pending, struct zbc_app *a,
+                               struct zbc_err *err)
 {
     const struct zbc_body_app_move *m = &ct->body.u.move;
     uint64_t id = m->app_id;
@@ -551,6 +559,13 @@ static enum verdict check_move(struct zbc_state *s,
     struct zbc_err why;
     if (!zbc_app_check_move(a, (uint8_t)seat, m->move, m->move_len, &why))
         return noop(err, "%s", illegal(&why));
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL) {
+        bool applies; /* a stake the move adds (blackjack) */
+        if (!zbc_apps_solo_check_stake(s, ct, a, pending, &applies, err))
+            return V_ERROR;
+        return applies ? V_APPLY : V_NOOP;
+    }
     return V_APPLY;
 }
 
@@ -564,6 +579,11 @@ static enum verdict check_resign(struct zbc_state *s,
         return rc;
     if (zbc_app_seat_of(a, &ct->tx.sender) < 0)
         return noop(err, "sender is not seated in app %" PRIu64, id);
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return noop(err, "app %" PRIu64 " is a solo game against the apps "
+                         "fund: it cannot be resigned (cash out, or let its "
+                         "clock settle it)", id);
     return V_APPLY;
 }
 
@@ -609,7 +629,7 @@ static enum verdict check_with(struct zbc_state *s,
     case ZBC_TX_APP_JOIN:
         return check_join(s, ct, pending, a, err);
     case ZBC_TX_APP_MOVE:
-        return check_move(s, ct, a, err);
+        return check_move(s, ct, pending, a, err);
     case ZBC_TX_APP_RESIGN:
         return check_resign(s, ct, a, err);
     case ZBC_TX_APP_CLAIM:
@@ -645,17 +665,22 @@ int zbc_apps_tx_spend(struct zbc_state *s, const struct zbc_checked_tx *ct,
                       uint64_t *stake, struct zbc_err *err)
 {
     *stake = 0;
-    if (ct->body.type == ZBC_TX_APP_MOVE)
-        return zbc_crash_tx_spend(s, ct, stake, err);
-    if (ct->body.type != ZBC_TX_APP_JOIN)
+    if (ct->body.type == ZBC_TX_APP_MOVE) { /* a crash entry's stake */
+        if (!zbc_crash_tx_spend(s, ct, stake, err))
+            return 0;
+        if (*stake > 0)
+            return 1;
+    }
+    if (ct->body.type != ZBC_TX_APP_JOIN && ct->body.type != ZBC_TX_APP_MOVE)
         return 1;
     struct zbc_app *a = malloc(sizeof *a);
     if (a == NULL)
         return zbc_fail(err, "out of memory reading an app");
     bool found;
-    int ok = zbc_apps_get(s, ct->body.u.ref.app_id, a, &found, err);
+    int ok = zbc_apps_get(s, zbc_apps_tx_app_id(ct), a, &found, err);
     if (ok && found)
-        *stake = a->stake;
+        *stake = ct->body.type == ZBC_TX_APP_JOIN ? a->stake
+                                                  : zbc_apps_solo_move_stake(a, ct);
     free(a);
     return ok;
 }
@@ -694,6 +719,9 @@ static int apply_create(struct actx *c, const struct zbc_checked_tx *ct,
     e.amount = b->stake;
     if (!emit(c, &e, NULL, 0, err))
         return 0;
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_start(c, err);
     if (!zbc_bet_is_solo(a->type)) {
         /* an Open app nobody fills expires (never when the height would
          * pass u32: docs/protocol-apps.md §2) */
@@ -821,9 +849,14 @@ static int apply_move(struct actx *c, const struct zbc_checked_tx *ct,
         e.a = ct->tx.sender;
         e.seat = seat;
         e.amount = a->deadline;
-        return emit(c, &e, NULL, 0, err);
+        if (!emit(c, &e, NULL, 0, err))
+            return 0;
+        const struct zbc_engine *se = zbc_app_engine(a);
+        return se == NULL || se->solo == NULL || zbc_apps_solo_arm(c, err);
     }
     const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_move(c, ct, err);
     if (eng != NULL && eng->dice) {
         a->has_pending = true;
         a->pending_seat = seat;
@@ -986,6 +1019,9 @@ static int do_move(struct actx *c, const uint8_t seed[32],
     struct zbc_app *a = c->a;
     if (a->status != ZBC_APP_ACTIVE || !a->has_pending)
         return 1; /* discarded when the app ended */
+    const struct zbc_engine *eng = zbc_app_engine(a);
+    if (eng != NULL && eng->solo != NULL)
+        return zbc_apps_solo_resolve(c, seed, err);
     uint8_t seat = a->pending_seat, hash[32], move[ZBC_MOVE_WIRE_MAX];
     uint16_t len = a->pending_len;
     memcpy(hash, a->pending_hash, 32);
@@ -1086,6 +1122,8 @@ static int begin_item(struct actx *c, const struct zbc_sched_item *it,
         return do_expire(c, err);
     case ZBC_SCHED_CRASH:
         return zbc_crash_settle(c, seed, err);
+    case ZBC_SCHED_SOLO_CLOCK:
+        return zbc_apps_solo_clock(c, seed, err);
     }
     return zbc_fail(err, "schedule item kind %u is unknown", it->kind);
 }
@@ -1190,4 +1228,10 @@ int zbc_apps_put(struct zbc_state *s, const struct zbc_app *a,
                  struct zbc_err *err)
 {
     return app_put(s, a, err);
+}
+
+int zbc_apps_discard_pending(struct actx *c, const char *reason,
+                             struct zbc_err *err)
+{
+    return discard_pending(c, reason, err);
 }

@@ -36,6 +36,8 @@ enum zbc_sched_kind {
     ZBC_SCHED_BET = 3,      /* settle a solo bet (N + 1) */
     ZBC_SCHED_EXPIRE = 4,   /* refund an Open app nobody filled
                                (created + genesis open_deadline) */
+    ZBC_SCHED_SOLO_CLOCK = 5, /* settle a multi-step solo game whose
+                                 deadline passed (deadline + 1) */
     ZBC_SCHED_CRASH = 6,    /* settle a crash round (close + 1,
                                consensus/apps_crash.h) */
 };
@@ -52,8 +54,9 @@ ZBC_WUR int zbc_apps_check(struct zbc_state *s, const struct zbc_genesis *g,
                            struct zbc_err *err);
 
 /* What an app transaction spends beyond fee and zbc_tx_cost: the stake
- * a JoinApp pays (0 for other types or an unknown app).  The mempool adds
- * it to the sender's pending spends. */
+ * a JoinApp pays, or the stake a solo game's AppMove adds (blackjack's
+ * double and split); 0 for other types or an unknown app.  The mempool
+ * adds it to the sender's pending spends. */
 ZBC_WUR int zbc_apps_tx_spend(struct zbc_state *s,
                               const struct zbc_checked_tx *ct,
                               uint64_t *stake, struct zbc_err *err);

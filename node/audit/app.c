@@ -14,6 +14,12 @@
  *     (zbc_bet_outcome), equal to the settle event; a catalogue bet's
  *     every step (plinko rows, keno draws, cards, wheel segment) from its
  *     floats, one "bet-step" line each, and its event as data;
+ *   - multi-step solo games (mines): the escrow = floor(stake x maximum /
+ *     10000) - stake; every drawing step replayed on the float stream of
+ *     server seed = hex(seed of the block that applied it), the params'
+ *     client seed, nonce = id, one block after it was sent; the
+ *     settlement: floor(stake x the auditor's value / 10000) to the
+ *     player, no rake, the rest of the pot to the fund;
  *   - payouts: rake = floor(pot x rake_bps / 10000) on win / resign /
  *     timeout, none on a draw, a bet or an expiry; payouts + rake = money
  *     paid in; each seat's payout by the rule (win: pot - rake to the
@@ -238,6 +244,7 @@ struct game {
     bool raked;
     unsigned seated;                   /* seats taken now */
     uint64_t paid_seat[ZBC_SEATS_MAX]; /* payout events per seat */
+    uint64_t added;           /* stakes solo moves added (blackjack) */
     uint32_t pend_height;     /* N of the pending move */
     uint8_t pend_hash[32];
     bool has_pend;
@@ -345,6 +352,108 @@ static void do_activate(struct out *w, struct game *g,
          same ? "matches the node" : "DIFFERS from the node");
 }
 
+/* A step of a multi-step solo game: a drawing step one block after it
+ * was sent, on the float stream of that block's seed; a cash-out at once. */
+static void do_solo_move(struct out *w, struct game *g, const struct collect *c,
+                         const struct app_ev *x, const struct app_tx *t,
+                         const uint8_t (*seeds)[32], const char *nota)
+{
+    const struct zbc_event *e = &x->e;
+    const struct zbc_solo_ops *so = g->eng->solo;
+    uint32_t h = x->height;
+    struct app_tx clock; /* a move the node played at the clock */
+    if (t == NULL) {
+        memset(&clock, 0, sizeof clock);
+        clock.height = h;
+        clock.move_len = 1;
+        clock.move[0] = so->clock_move;
+        t = &clock;
+        if (so->clock_move == 0 || strcmp(e->reason, "clock") != 0 ||
+            e->tx_index != ZBC_EVENT_NO_TX) {
+            zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                          "app %" PRIu64 ": a step names no move of this app",
+                          c->id);
+            return;
+        }
+    }
+    struct zbc_err err;
+    char txh[65], seed_hex[65], client[ZBC_ROLL_CLIENT_MAX + 1];
+    zbc_hex_encode(txh, e->tx_hash, 32);
+    zbc_hex_encode(seed_hex, seeds[h], 32);
+    bool draws = so->move_draws(t->move, t->move_len);
+    if (t == &clock)
+        g->has_pend = true, g->pend_height = h - 1,
+        memcpy(g->pend_hash, e->tx_hash, 32); /* the clock draws in its block */
+    if (draws && (!g->has_pend || memcmp(g->pend_hash, e->tx_hash, 32) != 0 ||
+                  h != g->pend_height + 1))
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": step %.16s... is resolved at height "
+                      "%u, not the block after it was included", c->id, txh,
+                      h);
+    if (!draws && t->height != h)
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": cash-out %.16s... applied at height "
+                      "%u, not in its own block %u", c->id, txh, h,
+                      t->height);
+    g->has_pend = false;
+    so->client_seed(c->params, c->params_len, client);
+    struct zbc_roll rolls;
+    zbc_roll_init_fair(&rolls, seeds[h], client, c->id);
+    if (!g->eng->apply_move(&g->st, 0, t->move, t->move_len,
+                            draws ? &rolls : NULL, &err))
+        zbc_audit_add(w->r, h, ZBC_AUDIT_APP, NULL, NULL,
+                      "app %" PRIu64 ": the auditor's engine refuses step "
+                      "%s: %s", c->id, nota, err.msg);
+    uint64_t v = so->value(&g->st);
+    if (draws)
+        hist(w, h, "move",
+             json_pack("{s:s,s:s,s:s,s:s,s:I}", "move", nota, "tx_hash", txh,
+                       "server_seed", seed_hex, "client_seed", client,
+                       "nonce", (json_int_t)c->id),
+             "step %s resolved with the float stream HMAC_SHA256(server "
+             "seed = seed(%u) = %s, \"%s:%" PRIu64 ":round\"): value now "
+             "%" PRIu64 ".%04" PRIu64 "x", nota, h, seed_hex, client, c->id,
+             v / 10000, v % 10000);
+    else
+        hist(w, h, "move", json_pack("{s:s,s:s}", "move", nota, "tx_hash",
+                                     txh),
+             "%s applied at once: value %" PRIu64 ".%04" PRIu64 "x", nota,
+             v / 10000, v % 10000);
+}
+
+/* The settlement of a multi-step solo game against the auditor's value. */
+static void check_solo_end(struct out *w, const struct game *g,
+                           const struct collect *c, const struct app_ev *x)
+{
+    const struct zbc_solo_ops *so = g->eng->solo;
+    uint64_t max = so->max_multiplier(c->params, c->params_len);
+    unsigned __int128 r = (unsigned __int128)c->stake * max / 10000u;
+    uint64_t escrow = r > c->stake ? (uint64_t)r - c->stake : 0;
+    uint64_t want = (uint64_t)((unsigned __int128)c->stake *
+                               so->value(&g->st) / 10000u);
+    char ws[40], gs[40];
+    if (g->paid_in != c->stake + escrow + g->added) {
+        snprintf(ws, sizeof ws, "%" PRIu64, c->stake + escrow + g->added);
+        snprintf(gs, sizeof gs, "%" PRIu64, g->paid_in);
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
+                      "app %" PRIu64 ": the pot is not the stake and the "
+                      "escrow of the maximum return", c->id);
+    }
+    if (g->paid_seat[0] != want) {
+        snprintf(ws, sizeof ws, "%" PRIu64, want);
+        snprintf(gs, sizeof gs, "%" PRIu64, g->paid_seat[0]);
+        zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, ws, gs,
+                      "app %" PRIu64 ": the player was paid other than "
+                      "floor(stake x value / 10000)", c->id);
+    }
+    hist(w, x->height, "settle", json_pack("{s:I,s:I}", "escrow",
+                                           (json_int_t)escrow, "player",
+                                           (json_int_t)want),
+         "escrow %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000) - "
+         "stake; the player gets %" PRIu64 ", the fund the rest", escrow,
+         c->stake, max, want);
+}
+
 static void do_move(struct out *w, struct game *g, const struct collect *c,
                     const struct app_ev *x, const uint8_t (*seeds)[32])
 {
@@ -352,6 +461,11 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
     const struct app_tx *t = find_tx(c, e->tx_hash);
     char acc[ZBC_ADDR_TEXT_MAX], txh[65], nota[200];
     zbc_hex_encode(txh, e->tx_hash, 32);
+    if (t == NULL && g->eng != NULL && g->eng->solo != NULL && g->started) {
+        snprintf(nota, sizeof nota, "(the clock's move)");
+        do_solo_move(w, g, c, x, NULL, seeds, nota);
+        return;
+    }
     if (t == NULL) {
         zbc_audit_add(w->r, x->height, ZBC_AUDIT_APP, NULL, txh,
                       "app %" PRIu64 ": a move event names a transaction "
@@ -362,6 +476,10 @@ static void do_move(struct out *w, struct game *g, const struct collect *c,
     struct zbc_err err;
     if (g->eng == NULL || !g->started)
         return;
+    if (g->eng->solo != NULL) {
+        do_solo_move(w, g, c, x, t, seeds, nota);
+        return;
+    }
     if (!g->eng->dice) {
         if (!g->eng->apply_move(&g->st, e->seat, t->move, t->move_len, NULL,
                                 &err))
@@ -687,7 +805,10 @@ static void do_end(struct out *w, struct game *g, const struct collect *c,
                       "app %" PRIu64 ": payouts do not settle the pot",
                       c->id);
     }
-    check_seat_payouts(w, g, c, x, g->paid_in - want_rake);
+    if (g->eng != NULL && g->eng->solo != NULL && g->started)
+        check_solo_end(w, g, c, x);
+    else
+        check_seat_payouts(w, g, c, x, g->paid_in - want_rake);
 }
 
 /* Walks the collected events, printing and checking each. */
@@ -764,6 +885,8 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
             g->has_pend = true;
             g->pend_height = h;
             memcpy(g->pend_hash, e->tx_hash, 32);
+            g->paid_in += e->amount; /* a stake the move added (blackjack) */
+            g->added += e->amount;
             hist(w, h, "pending", json_pack("{s:i,s:s,s:s}", "seat", e->seat,
                                             "move", nota, "tx_hash", txh),
                  "seat %u sends %s (tx %.16s...): pending, rolled with "
@@ -783,8 +906,13 @@ static void walk(struct out *w, struct game *g, const struct collect *c,
                  "deadline %" PRIu64, e->seat, e->amount);
             break;
         case ZBC_EVENT_APP_CLAIM:
-            hist(w, h, "claim", NULL, "seat %u claims the timeout (deadline "
-                 "%" PRIu64 " passed)", e->seat, e->amount);
+            if (e->seat == ZBC_EVENT_NO_SEAT)
+                hist(w, h, "claim", NULL, "deadline %" PRIu64 " passed: the "
+                     "node settles the game at its cash-out value (%s)",
+                     e->amount, e->reason);
+            else
+                hist(w, h, "claim", NULL, "seat %u claims the timeout "
+                     "(deadline %" PRIu64 " passed)", e->seat, e->amount);
             break;
         case ZBC_EVENT_APP_RESIGN:
             hist(w, h, "resign", NULL, "seat %u resigns", e->seat);

@@ -86,12 +86,18 @@ static int check_history_entry(const json_t *e, struct zbc_err *err)
         !zbc_reply_u64(e, "seq", 0, UINT64_MAX, what, &v, err) ||
         !zbc_reply_u64(e, "height", 0, UINT32_MAX, what, &v, err))
         return 0;
-    if (strcmp(kind, "app_move") == 0)
+    if (strcmp(kind, "app_move") == 0) {
+        /* a move the node played at a solo game's clock has no transaction
+         * (docs/protocol-apps.md §13) */
+        const char *why = json_string_value(json_object_get(e, "reason"));
+        bool clock = why != NULL && strcmp(why, "clock") == 0 &&
+                     zbc_reply_absent(e, "tx_hash");
         return zbc_reply_u64(e, "seat", 0, 255, what, &v, err) &&
                zbc_reply_str(e, "move_hex", what, &s, err) &&
-               zbc_reply_str(e, "tx_hash", what, &s, err) &&
+               (clock || zbc_reply_str(e, "tx_hash", what, &s, err)) &&
                (zbc_reply_absent(e, "rolls_hex") || zbc_reply_str(e, "rolls_hex", what, &s, err)) &&
                opt_u64(e, "roll_bytes_used", UINT64_MAX, what, err);
+    }
     if (strcmp(kind, "app_activate") == 0)
         return opt_u64(e, "seat", 255, what, err);
     if (strcmp(kind, "bet_settle") == 0)

@@ -11,7 +11,12 @@
  *   game:     the first-seat draw (seed(J+2)), the start position and
  *             every dice roll (seed of the applying block, move tx hash),
  *             a full engine replay of the recorded moves compared with the
- *             node's state, the result, the rake and every payout. */
+ *             node's state, the result, the rake and every payout;
+ *   multi-step solo game (mines): the escrow of the maximum return, every
+ *             step replayed on the float stream of the seed of the block
+ *             that resolved it (client seed of the params, nonce = the
+ *             app id), the node's state, and the settlement: floor(stake
+ *             x value / 10000) to the player, the rest to the fund. */
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -318,7 +323,16 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
                              num(h, "seq"));
         }
         struct zbc_roll r;
-        if (e->dice) {
+        if (e->solo != NULL) {
+            /* the float stream of the block that resolved the step */
+            char client[ZBC_ROLL_CLIENT_MAX + 1];
+            if (!zbc_app_block_seed(seed, v->o, (uint32_t)num(h, "height"), f)) {
+                free(move);
+                return 0;
+            }
+            e->solo->client_seed(params, plen, client);
+            zbc_roll_init_fair(&r, seed, client, id);
+        } else if (e->dice) {
             if (strlen(str(h, "tx_hash")) != 64 || !zbc_hex_decode_exact(hash, 32, str(h, "tx_hash")) ||
                 !zbc_app_block_seed(seed, v->o, (uint32_t)num(h, "height"), f)) {
                 free(move);
@@ -334,7 +348,7 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
             break;
         }
         moves++;
-        if (e->dice) {
+        if (e->dice && e->solo == NULL) {
             /* the rolls the node recorded are the first bytes of the stream */
             uint8_t rec[ZBC_EVENT_DATA_MAX], again;
             size_t rlen;
@@ -355,8 +369,12 @@ static int replay(struct vctx *v, const struct zbc_engine *e, uint64_t id, uint8
         }
     }
     free(move);
-    checked(v, "replayed %zu moves (%zu with dice rolls from block seeds and move hashes)", moves,
-            rolled);
+    if (e->solo != NULL)
+        checked(v, "replayed %zu steps, each drawing step on the float stream of the seed of the "
+                "block that resolved it (client seed of the params, nonce %" PRIu64 ")", moves, id);
+    else
+        checked(v, "replayed %zu moves (%zu with dice rolls from block seeds and move hashes)",
+                moves, rolled);
     uint8_t *enc = malloc(ZBC_GAME_STATE_MAX);
     char *hex = malloc(2 * ZBC_GAME_STATE_MAX + 1);
     size_t n = enc != NULL ? e->encode(st, enc, ZBC_GAME_STATE_MAX) : 0;
@@ -517,6 +535,54 @@ static int verify_unstarted(struct vctx *v, uint8_t seats, const json_t *r)
     return 1;
 }
 
+/* A multi-step solo game (docs/protocol-apps.md §13): the escrow at
+ * creation and the settlement at the replayed value. */
+static int verify_solo(struct vctx *v, const struct zbc_engine *e,
+                       const struct zbc_game_state *st)
+{
+    uint8_t params[ZBC_APP_PARAMS_MAX];
+    size_t plen;
+    uint64_t stake = (uint64_t)num(v->app, "stake");
+    if (!hex_bytes(params, sizeof params, &plen, str(v->app, "params_hex")))
+        return mismatch(v, "the app's params are not hex");
+    uint64_t max = e->solo->max_multiplier(params, plen);
+    unsigned __int128 r = (unsigned __int128)stake * max / 10000u;
+    uint64_t want_escrow = r > stake ? (uint64_t)r - stake : 0;
+    const json_t *esc = entry(v->app, "app_escrow");
+    if (esc == NULL || (uint64_t)num(esc, "amount") != want_escrow)
+        mismatch(v, "the escrow from the apps fund is %lld, the maximum return gives %" PRIu64,
+                 esc != NULL ? num(esc, "amount") : -1, want_escrow);
+    else
+        checked(v, "escrow %" PRIu64 " = floor(%" PRIu64 " x %" PRIu64 " / 10000) - stake",
+                want_escrow, stake, max);
+    const json_t *res = json_object_get(v->app, "result");
+    uint64_t value = e->solo->value(st);
+    if (!json_is_object(res)) {
+        if (e->turn(st) == ZBC_NOBODY)
+            mismatch(v, "the replayed game is over but the node shows no result");
+        checked(v, "the game goes on: cash-out value %" PRIu64 ".%04" PRIu64 "x",
+                value / 10000, value % 10000);
+        return 1;
+    }
+    uint64_t ret = (uint64_t)((unsigned __int128)stake * value / 10000u);
+    const char *want = ret > 0 ? "cashout" : "bust";
+    if (strcmp(str(res, "outcome"), want) != 0)
+        mismatch(v, "the node says %s, the replay gives %s", str(res, "outcome"), want);
+    if (num(res, "rake") != 0)
+        mismatch(v, "rake: the node took %lld from a solo game", num(res, "rake"));
+    int winner = seat_field(res, "winner");
+    if (winner != (ret > stake ? 0 : -1))
+        mismatch(v, "the node names winner %d; returning %" PRIu64 " of a stake of %" PRIu64
+                 " gives %d", winner, ret, stake, ret > stake ? 0 : -1);
+    uint64_t w[ZBC_SEATS_MAX] = {ret};
+    bool paid[ZBC_SEATS_MAX] = {true};
+    compare_paid(v, res, 1, w, paid, want);
+    checked(v, "settled at %" PRIu64 ".%04" PRIu64 "x: floor(%" PRIu64 " x %" PRIu64
+            " / 10000) = %" PRIu64 " to the player, the rest to the apps fund",
+            value / 10000, value % 10000, stake, value, ret);
+    return 1;
+}
+
 static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
 {
     const struct zbc_engine *e = zbc_engine_by_type((uint8_t)num(v->app, "type"));
@@ -539,7 +605,9 @@ static int verify_game(struct vctx *v, uint64_t id, struct zbc_wfail *f)
     struct zbc_result res;
     if (st == NULL)
         return zbc_wfail(f, ZBC_EXIT_INTERNAL, "out of memory");
-    int ok = replay(v, e, id, seats, st, &res, f) && verify_payouts(v, seats, rake_bps, &res, f);
+    int ok = replay(v, e, id, seats, st, &res, f) &&
+             (e->solo != NULL ? verify_solo(v, e, st)
+                              : verify_payouts(v, seats, rake_bps, &res, f));
     free(st);
     return ok;
 }

@@ -198,6 +198,37 @@ int zbc_result_text(const json_t *app, char *out, size_t cap)
             zbc_text_printf(&t, "bet settled");
         return (int)strlen(out);
     }
+    if (strcmp(f.outcome, "cashout") == 0 || strcmp(f.outcome, "bust") == 0) {
+        /* a multi-step solo game (docs/protocol-apps.md §13): the engine's
+         * multiplier from its view, the amounts from the result, the
+         * clock from the history's app_end reason */
+        const char *mult = str(json_object_get(app, "view"), "multiplier");
+        uint64_t stake = amount_of(app, "stake"), got = paid_to(r, 0);
+        bool clock = false;
+        size_t i;
+        json_t *h;
+        json_array_foreach(json_object_get(app, "history"), i, h)
+            if (strcmp(str(h, "kind") ? str(h, "kind") : "", "app_end") == 0)
+                clock = strcmp(str(h, "reason") ? str(h, "reason") : "", "clock") == 0;
+        char st[32], diff[32];
+        zbc_amount_format(st, stake);
+        zbc_amount_format(amt, got);
+        zbc_amount_format(diff, got >= stake ? got - stake : stake - got);
+        if (strcmp(f.outcome, "bust") == 0)
+            zbc_text_printf(&t, "bust: the stake of %s went to the apps fund", st);
+        else
+            zbc_text_printf(&t, "%s %sx: paid %s for a stake of %s (%s %s)",
+                            clock ? "settled by the clock at"
+                            : strcmp(str(json_object_get(app, "view"), "status")
+                                         ? str(json_object_get(app, "view"), "status")
+                                         : "",
+                                     "cashout") == 0
+                                ? "cashed out at"
+                                : "returned",
+                            mult != NULL ? mult : "?", amt, st,
+                            got >= stake ? "won" : "lost", diff);
+        goto done;
+    }
     if (strcmp(f.outcome, "draw") == 0) {
         zbc_text_printf(&t, "draw: stakes returned");
     } else if (strcmp(f.outcome, "expired") == 0) {
@@ -231,6 +262,7 @@ int zbc_result_text(const json_t *app, char *out, size_t cap)
         zbc_amount_format(amt, rake);
         zbc_text_printf(&t, " (rake %s)", amt);
     }
+done:;
     int n = zbc_text_result(&t);
     if (n < 0 && cap > 0)
         out[0] = '\0';

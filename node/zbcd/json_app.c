@@ -383,6 +383,14 @@ static void reason_text(char *out, size_t cap, const struct zbc_app *a,
         snprintf(out, cap, "nobody filled the seats before the open "
                            "deadline; every stake went back");
         return;
+    case ZBC_END_CASHOUT:
+        snprintf(out, cap, "the player was paid %llu; the rest went back to "
+                           "the apps fund", (unsigned long long)a->paid[0]);
+        return;
+    case ZBC_END_BUST:
+        snprintf(out, cap, "the player lost the stake; the pot went back to "
+                           "the apps fund");
+        return;
     case ZBC_END_NONE:
         break;
     }
@@ -405,6 +413,7 @@ static uint8_t winner_seats(const struct zbc_app *a, uint8_t out)
     switch ((enum zbc_app_end)a->end) {
     case ZBC_END_WIN:
     case ZBC_END_BET:
+    case ZBC_END_CASHOUT:
         return a->winner < a->n_seated ? (uint8_t)(1u << a->winner) : 0;
     case ZBC_END_RESIGN:
     case ZBC_END_TIMEOUT:

@@ -197,11 +197,14 @@ static int app_end_fields(json_t *o, const struct zbc_event *e,
                           struct zbc_err *err)
 {
     static const char *const same[] = {"win", "resign", "timeout",
-                                       "abandoned", "expired"};
+                                       "abandoned", "expired", "cashout",
+                                       "bust"};
     const char *outcome = "draw"; /* "draw" or an engine's start failure */
     for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
         if (strcmp(e->reason, same[i]) == 0)
             outcome = same[i];
+    if (strcmp(e->reason, "clock") == 0) /* a solo game settled by its clock */
+        outcome = "cashout";
     if (strncmp(e->reason, "bet ", 4) == 0 ||
         strncmp(e->reason, "crash at ", 9) == 0) /* a crash round's bets */
         outcome = "bet";

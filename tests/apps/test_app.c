@@ -87,9 +87,9 @@ static void test_record_roundtrip(void)
     CHECK(!zbc_app_decode(&b, buf, n, &err));
     CHECK(strstr(err.msg, "clock") != NULL);
     buf[6] = save;
-    save = buf[55], buf[55] = 8;
+    save = buf[55], buf[55] = 10;
     CHECK(!zbc_app_decode(&b, buf, n, &err));
-    CHECK(strstr(err.msg, "ending 8 is unknown") != NULL);
+    CHECK(strstr(err.msg, "ending 10 is unknown") != NULL);
     buf[55] = save;
     /* an Active app carries no outcome */
     save = buf[56], buf[56] = 1;

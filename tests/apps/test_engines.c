@@ -112,20 +112,20 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
             junk[i] = (uint8_t)rnd();
         if (!e->secret_moves && e->check_move(&st, (uint8_t)t, junk, jl, &err))
             CHECK(in_list(junk, jl, n));
-        if (seats < 2)
-            return -1;
-        /* another seat may not move */
-        uint8_t other = (uint8_t)((t + 1 + rnd() % (seats - 1)) % seats);
-        CHECK(!e->check_move(&st, other, moves[0].b, moves[0].len, &err));
         char want[64];
-        snprintf(want, sizeof want, "not your turn: seat %d is to move", t);
-        CHECK_EQ_STR(err.msg, want);
         CHECK(!e->check_move(&st, (uint8_t)t, moves[0].b, 0, &err));
         snprintf(want, sizeof want, "empty %s move", e->name);
         CHECK_EQ_STR(err.msg, want);
+        struct zbc_roll r2;
+        /* another seat may not move (a one-seat game has none: the
+         * seat count itself, one past the last seat, is tried) */
+        uint8_t other = seats < 2 ? seats
+                                  : (uint8_t)((t + 1 + rnd() % (seats - 1)) % seats);
+        CHECK(!e->check_move(&st, other, moves[0].b, moves[0].len, &err));
+        snprintf(want, sizeof want, "not your turn: seat %d is to move", t);
+        CHECK_EQ_STR(err.msg, want);
         /* a failed apply leaves the state unchanged */
         size_t nb = e->encode(&st, enc1, sizeof enc1);
-        struct zbc_roll r2;
         roll_for(&r2, game, (uint64_t)ply);
         if (!e->apply_move(&st, other, moves[0].b, moves[0].len, e->dice ? &r2 : NULL, &err)) {
             CHECK_EQ_INT(e->encode(&st, enc2, sizeof enc2), nb);

@@ -259,6 +259,7 @@ static void test_app_view(void)
         {"history.0.kind", "1", "\"kind\" must be a string"},
         {"history.0.seat", "DELETE", "has no \"seat\""},
         {"history.0.move_hex", "[]", "\"move_hex\" must be a string, not an array"},
+        {"history.0.tx_hash", "null", "\"tx_hash\" must be a string, not null"},
         {"history.0.height", "4294967296", "\"height\" 4294967296 is not in 0..4294967295"},
         {"history.1.win", "0", "\"win\" must be a boolean, not an integer"},
         {"history.1.amount", "DELETE", "has no \"amount\""},
@@ -271,6 +272,13 @@ static void test_app_view(void)
         {"result.payouts", "{}", "\"payouts\" must be an array"},
     };
     view_cases(zbc_app_check_verify, verify, sizeof verify / sizeof verify[0]);
+    /* a move the node played at a solo game's clock has no transaction */
+    j = app_view("history.0.tx_hash", "null");
+    json_object_set_new(json_array_get(json_object_get(j, "history"), 0), "reason",
+                        json_string("clock"));
+    struct zbc_err cerr;
+    CHECK(zbc_app_check_verify(j, &cerr));
+    json_decref(j);
     /* a list entry needs no state_hex, history or result */
     j = app_view("state_hex", "DELETE");
     json_object_del(j, "history");

@@ -317,9 +317,38 @@ static void test_view_rolls(void)
                      "app_move  seat 0 roll: rolled 4\n", "fd03");
 }
 
+/* Multi-step solo games (mines): cashed out, settled by the clock, bust. */
+static void test_solo_results(void)
+{
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"1.1250\","
+                 "\"status\":\"cashout\"},"
+                 "\"history\":[{\"kind\":\"app_end\",\"reason\":\"cashout\"}],"
+                 "\"result\":{\"outcome\":\"cashout\",\"winner\":0,\"winners\":[0],"
+                 "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":112500000}]}}",
+                 "cashed out at 1.1250x: paid 1.125 ZBC for a stake of 1 ZBC (won 0.125 ZBC)", 0);
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"1.0000\"},"
+                 "\"history\":[{\"kind\":\"app_claim\",\"reason\":\"clock\"},"
+                 "{\"kind\":\"app_end\",\"reason\":\"clock\"}],"
+                 "\"result\":{\"outcome\":\"cashout\",\"winner\":null,\"winners\":[],"
+                 "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":100000000}]}}",
+                 "settled by the clock at 1.0000x: paid 1 ZBC for a stake of 1 ZBC (won 0 ZBC)",
+                 -1);
+    /* blackjack: a doubled hand pushed, 2x back (not a cash-out) */
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"2.0000\","
+                 "\"status\":\"over\"},\"history\":[{\"kind\":\"app_end\",\"reason\":\"cashout\"}],"
+                 "\"result\":{\"outcome\":\"cashout\",\"winner\":0,\"winners\":[0],"
+                 "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":200000000}]}}",
+                 "returned 2.0000x: paid 2 ZBC for a stake of 1 ZBC (won 1 ZBC)", 0);
+    check_result("{\"seats\":1,\"stake\":100000000,\"view\":{\"multiplier\":\"0.0000\"},"
+                 "\"result\":{\"outcome\":\"bust\",\"winner\":null,\"winners\":[],"
+                 "\"rake\":0,\"paid\":[{\"seat\":0,\"amount\":0}]}}",
+                 "bust: the stake of 1 ZBC went to the apps fund", -1);
+}
+
 int main(void)
 {
     TEST_RUN(test_results);
+    TEST_RUN(test_solo_results);
     TEST_RUN(test_results_old_node);
     TEST_RUN(test_results_hostile);
     TEST_RUN(test_end_events);
