@@ -227,7 +227,10 @@ static void test_every_engine_legal(void)
                 }
             }
         printf("%-10s %d searches\n", e->name, searched);
-        if (!e->secret_moves) /* battleship and rps list no move while a secret is due */
+        /* battleship and rps list no move while a secret is due; a solo
+         * game against the fund (blackjack: deal, then often over at once)
+         * may end before a search is drawn: it has no opponent to play */
+        if (!e->secret_moves && e->solo == NULL)
             CHECK(searched > 0);
     }
 }
