@@ -170,10 +170,15 @@ char *zbc_help_games(void)
         const char *ex = zbc_help_game_example((*e)->name);
         const char *pw = game_params((*e)->name);
         if ((*e)->min_seats == (*e)->max_seats)
-            zbc_textbuf_add(&b, "  %-11s %u seats", (*e)->name, (*e)->min_seats);
+            zbc_textbuf_add(&b, "  %-11s %u seat%s", (*e)->name, (*e)->min_seats,
+                            (*e)->min_seats == 1 ? "" : "s");
         else
             zbc_textbuf_add(&b, "  %-11s %u-%u seats", (*e)->name, (*e)->min_seats, (*e)->max_seats);
-        zbc_textbuf_add(&b, "%s%s%s\n", (*e)->dice ? ", dice" : "", pw != NULL ? "; --params " : "",
+        zbc_textbuf_add(&b, "%s%s%s\n",
+                        (*e)->solo != NULL ? ", against the apps fund"
+                        : (*e)->dice       ? ", dice"
+                                           : "",
+                        pw != NULL ? "; --params " : "",
             pw != NULL ? pw : "");
         zbc_textbuf_add(&b, "              moves: %s\n", ex != NULL ? ex : "see docs/games.md");
     }
