@@ -189,7 +189,7 @@ static int json_u64(uint64_t *out, const json_t *v, const char *name,
 static int json_u32_in(uint32_t *out, const json_t *v, const struct range *r,
                        struct zbc_err *err)
 {
-    uint64_t x;
+    uint64_t x = 0; /* set by json_u64 on success; gcc -O3 cannot see it */
     if (!json_u64(&x, v, r->name, false, err) || !in_range(r, x, err))
         return 0;
     *out = (uint32_t)x;
