@@ -409,7 +409,9 @@ class WebExplorer(ZbcTest):
         self.submit(d, "app-create", {"stake": "1"})
         app_id = wait_until(lambda: self.q(d, "[data-status=app-create]")[0].get_attribute("data-app"),
                             PAGE_S, "the game created: %s" % self.status(d, "app-create"))
-        wait_until(lambda: self.app(app_id)["status"] == "open", PAGE_S, "app %s on chain" % app_id)
+        # the page names the app once the node admitted its CreateApp: 404 until a block has it
+        wait_until(lambda: (lambda st, j: st == 200 and j["status"] == "open")(
+            *node.get("/api/v1/apps/%s" % app_id)), PAGE_S, "app %s on chain" % app_id)
         assert_equal(self.app(app_id)["game"], game, "the game created")
         d.get(node.api_url + "/#/app/" + app_id)
         self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
