@@ -82,11 +82,6 @@ class LyingProxy(http.server.BaseHTTPRequestHandler):
 
 
 class DiceBets(ZbcTest):
-    def app(self, app_id):
-        st, j = self.nodes[0].get("/api/v1/apps/%s" % app_id)
-        assert_equal(st, 200, "GET app %s" % app_id)
-        return j
-
     def seed(self, height):
         st, b = self.nodes[0].get("/api/v1/blocks/%d" % height)
         assert_equal(st, 200, "block %d" % height)

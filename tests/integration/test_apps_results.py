@@ -44,11 +44,6 @@ class Doctor(http.server.BaseHTTPRequestHandler):
 
 
 class AppResults(ZbcTest):
-    def app(self, app_id):
-        st, j = self.nodes[0].get("/api/v1/apps/%s" % app_id)
-        assert_equal(st, 200, "GET app %s" % app_id)
-        return j
-
     def started(self, app_id):
         return wait_until(lambda: (lambda a: a if a["clock"] is not None and not a["has_pending"]
                                    else None)(self.app(app_id)), 30, "app %s clock" % app_id)
