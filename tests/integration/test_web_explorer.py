@@ -41,16 +41,11 @@ request).
 selenium is missing (scripts/deps installs them)."""
 import json
 import os
-import shutil
-import sys
 import time
 
-import genesis as genesis_mod
-from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true, wait_until
+from framework import ZBC, TestFailure, assert_equal, assert_true, wait_until
+from webtest import FEE, PAGE_S, BrowserTest
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
-FEE = 2000000
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "zoobc")
 SEED = "51bae95d58f32304a5c9d894819989a4fb04da6115d9a43612a026e7a5dd5d96"
 SEED2 = "0f" * 32
@@ -68,74 +63,9 @@ fetch('/api/v1/transactions', {method: 'POST', headers: {'Content-Type': 'applic
   .then((r) => r.json().then((j) => done([r.status, j])))
   .catch((e) => done([0, String(e)]));
 """
-PAGE_S = 15  # what one page may take to show on the shared 2-core machine
 
 
-def load_selenium():
-    """Debian's python3-selenium lives in the system's dist-packages, which
-    another Python (pyenv) does not search."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
-        sys.path.append("/usr/lib/python3/dist-packages")
-        try:
-            import selenium  # noqa: F401
-        except ImportError:
-            return None
-    from selenium import webdriver
-    return webdriver
-
-
-class WebExplorer(ZbcTest):
-    def token(self, node):
-        with open(os.path.join(node.datadir, "api.token")) as f:
-            return f.read().strip()
-
-    def mine(self, node, n):
-        st, j = node.request("POST", "/api/v1/admin/mine", '{"blocks": %d}' % n,
-                             headers={"X-ZBC-Token": self.token(node)}, timeout=60)
-        assert_equal(st, 200, "admin/mine: %r" % j)
-
-    def browser(self, webdriver):
-        from selenium.webdriver.chrome.service import Service
-        opts = webdriver.ChromeOptions()
-        opts.binary_location = CHROMIUM
-        for a in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                  "--window-size=1280,1000", "--no-first-run", "--disable-extensions"):
-            opts.add_argument(a)
-        opts.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-        svc = Service(executable_path=CHROMEDRIVER,
-                      log_path=os.path.join(self.tmpdir, "chromedriver.log"))
-        return webdriver.Chrome(service=svc, options=opts)
-
-    def console_errors(self, d, where):
-        """Fails on any SEVERE console entry since the last call."""
-        bad = [e for e in d.get_log("browser") if e.get("level") == "SEVERE"]
-        if bad:
-            raise TestFailure("console errors on %s:\n%s" % (where, "\n".join(e["message"] for e in bad)))
-
-    def shot(self, d, name):
-        path = os.path.join(self.artefacts, name + ".png")
-        d.save_screenshot(path)
-        self.log("screenshot %s" % path)
-
-    def q(self, d, css):
-        return d.find_elements("css selector", css)
-
-    def text(self, d, css):
-        els = self.q(d, css)
-        return els[0].text if els else None
-
-    def wait_view(self, d, route, contains, what):
-        """Waits until #view shows route and its text contains `contains`."""
-        def shown():
-            v = self.q(d, "#view")
-            if not v or v[0].get_attribute("data-route") != route:
-                return None
-            t = v[0].text
-            return t if contains in t else None
-        return wait_until(shown, PAGE_S, what, interval=0.1)
-
+class WebExplorer(BrowserTest):
     def search(self, d, text, route, contains):
         box = self.q(d, "#search-input")[0]
         box.clear()
@@ -144,27 +74,11 @@ class WebExplorer(ZbcTest):
         return self.wait_view(d, route, contains, "search %r -> %s" % (text, route))
 
     def run_test(self):
-        webdriver = load_selenium()
-        missing = [p for p in (CHROMIUM, CHROMEDRIVER) if not os.access(p, os.X_OK)]
-        if webdriver is None or missing:
-            print("SKIP: no chromium (%s missing; scripts/deps installs chromium, chromium-driver "
-                  "and python3-selenium)" % ", ".join(missing or ["selenium"]))
+        webdriver = self.start_web()
+        if webdriver is None:
             return
-        self.artefacts = os.path.join(os.path.abspath(self.args.build), "web-artefacts")
-        shutil.rmtree(self.artefacts, ignore_errors=True)
-        os.makedirs(self.artefacts)
-
-        alice = self.wallet_key("alice")
-        bob = self.wallet_key("bob")
-        fund = self.wallet_key("apps-fund")
-        node = self.add_node()
-        key = node.init()
-        g = genesis_mod.make_genesis([key], fund, [(alice, 1000 * ZBC), (bob, 1000 * ZBC)],
-                                     block_time_ms=5, smith_delay_ms=5)
-        self.genesis_path = os.path.join(self.tmpdir, "genesis.json")
-        genesis_mod.write_genesis(self.genesis_path, g)
-        node.start(self.genesis_path, extra=["--automine"])
-        self.mine(node, 3)
+        node = self.automine_node()
+        alice, bob = self.alice, self.bob
         r = self.zbc("send", "--from", "alice", bob, "1.5ZBC", "--fee", FEE, "--wait")
         tx = r["transaction_hash"]
         st = self.wait_confirmed(tx)
@@ -175,8 +89,7 @@ class WebExplorer(ZbcTest):
         tip = node.height()
         self.log("chain: transfer in block %d, app %s, tip %d" % (tx_height, app_id, tip))
 
-        self.webdriver = webdriver
-        d = self.browser(webdriver)
+        d = self.browser()
         try:
             self.explore(d, node, tx, tx_height, app_id, alice, bob)
         finally:
@@ -269,16 +182,6 @@ class WebExplorer(ZbcTest):
         self.board(d, node, app_id, {alice: "alice", bob: "bob"})
         self.play_in_browsers(d, node, alice)
 
-    def submit(self, d, form, values):
-        for name, value in values.items():
-            el = self.q(d, "#%s [name=%s]" % (form, name))[0]
-            el.clear()
-            el.send_keys(value)
-        self.q(d, "#%s button" % form)[0].click()
-
-    def status(self, d, form):
-        return self.text(d, "[data-status=%s]" % form) or ""
-
     def wallet_page(self, d, node, bob):
         pp = "correct horse battery"
         d.get(node.api_url + "/#/wallet")
@@ -335,23 +238,10 @@ class WebExplorer(ZbcTest):
         self.submit(d, "key-forget", {"confirm": "FORGET"})
         self.wait_view(d, "wallet", "Import a seed", "the new key forgotten")
 
-    def import_key(self, d, node, seed, pp):
-        d.get(node.api_url + "/#/wallet")
-        v = self.wait_view(d, "wallet", "Wallet", "the wallet page")
-        if "Lock" in v:
-            self.q(d, "#key-lock button")[0].click()
-            self.wait_view(d, "wallet", "Forget this key", "locked")
-        if "Forget this key" in self.q(d, "#view")[0].text:
-            self.submit(d, "key-forget", {"confirm": "FORGET"})
-            self.wait_view(d, "wallet", "Import a seed", "forgotten")
-        self.submit(d, "key-import", {"seed": seed, "passphrase": pp, "again": pp})
-        self.wait_view(d, "wallet", "Start a game", "the key imported")
-        return self.text(d, "[data-field=wallet-address]")
-
     def play_in_browsers(self, d, node, alice):
         pp = "two players, two browsers"
         a_addr = self.import_key(d, node, SEED, pp)
-        d2 = self.browser(self.webdriver)
+        d2 = self.browser()
         try:
             # funded first, so its wallet page finds an account (no 404)
             self.zbc("send", "--from", "alice", self.zbc("key", "derive", SEED2, node=False)["address"],
@@ -391,50 +281,21 @@ class WebExplorer(ZbcTest):
         self.q(drv, sel)[0].click()
 
     def click_chess(self, drv, move):
+        """Two clicks, from then to.  The board is redrawn on each event of
+        the app's stream (a late one can land between the clicks and clear
+        the selection): then the pair is clicked again."""
         src = "svg.chess rect.playable[data-square=%s]" % move[:2]
-        wait_until(lambda: self.q(drv, src), PAGE_S, "%s playable for the mover" % move[:2])
-        self.q(drv, src)[0].click()
         dst = "svg.chess rect.target[data-square=%s]" % move[2:4]
-        wait_until(lambda: self.q(drv, dst), PAGE_S, "%s a target after selecting %s" % (move[2:4], move[:2]))
-        self.q(drv, dst)[0].click()
-
-    def browser_game(self, d, d2, node, drivers, game, moves, click):
-        """d starts `game` for 1 ZBC on its wallet page, d2 joins with the
-        app page's button, then the seat to move clicks each move; both
-        pages end showing the result in words.  Returns the app."""
-        from selenium.webdriver.support.ui import Select
-        d.get(node.api_url + "/#/wallet")
-        self.wait_view(d, "wallet", "Start a game", "the wallet page")
-        Select(self.q(d, "#app-create select[name=game]")[0]).select_by_value(game)
-        self.submit(d, "app-create", {"stake": "1"})
-        app_id = wait_until(lambda: self.q(d, "[data-status=app-create]")[0].get_attribute("data-app"),
-                            PAGE_S, "the game created: %s" % self.status(d, "app-create"))
-        # the page names the app once the node admitted its CreateApp: 404 until a block has it
-        wait_until(lambda: (lambda st, j: st == 200 and j["status"] == "open")(
-            *node.get("/api/v1/apps/%s" % app_id)), PAGE_S, "app %s on chain" % app_id)
-        assert_equal(self.app(app_id)["game"], game, "the game created")
-        d.get(node.api_url + "/#/app/" + app_id)
-        self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
-        d2.get(node.api_url + "/#/app/" + app_id)
-        self.wait_view(d2, "app", "Join for 1 ZBC", "the join button")
-        self.q(d2, "#app-join")[0].click()
-        self.app_ready(app_id)
-        for move in moves:
-            a = self.app(app_id)
-            mover = drivers[a["players"][a["turn"]]["address"]]
-            click(mover, move)
-            n = a["moves"]
-            wait_until(lambda: self.app(app_id)["moves"] > n, PAGE_S,
-                       "%s %s on chain (%s)" % (game, move, self.status(mover, "app-action")))
-        a = self.app(app_id)
-        assert_equal(a["status"], "finished", "the %s game settled" % game)
-        winner = a["result"]["winner"]
-        want = "seat %d (%s) won 1.98 ZBC (rake 0.02 ZBC)" % (winner, a["players"][winner]["address"])
-        for drv in (d, d2):
-            wait_until(lambda: self.text(drv, "[data-field=result]") == want, PAGE_S,
-                       "the result in words: %r" % want)
-        self.log("%s played to settlement in two browsers: %s" % (game, want))
-        return a
+        for attempt in range(3):
+            wait_until(lambda: self.q(drv, src), PAGE_S, "%s playable for the mover" % move[:2])
+            self.q(drv, src)[0].click()
+            try:
+                wait_until(lambda: self.q(drv, dst), 2, "%s a target after selecting %s" % (move[2:4], move[:2]))
+                self.q(drv, dst)[0].click()
+                return
+            except Exception:  # noqa: BLE001 (not there yet, or a stale element)
+                self.log("the board was redrawn between the clicks of %s; again" % move)
+        raise TestFailure("could not click %s on the chess board" % move)
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""
