@@ -24,7 +24,8 @@ export function legalMoves(app) {
   return Array.isArray(app.legal_moves) ? app.legal_moves.filter((m) => typeof m === 'string') : [];
 }
 
-// "cell legal last" from [name, on] pairs (the names whose flag is set).
+// A class list: cls('cell', ['legal', isLegal], ['last', isLast]) is
+// "cell legal" when only isLegal is true (plain names always count).
 export function cls(...pairs) {
   return pairs.filter((p) => (Array.isArray(p) ? p[1] : p)).map((p) => (Array.isArray(p) ? p[0] : p)).join(' ');
 }
