@@ -1,11 +1,16 @@
 // Chess as SVG from the engine's JSON view (docs/games.md "Chess": board
 // ranks 8 down to 1, files a-h, FEN letters, '.' empty; moves "e2e4", move
-// bytes from ‖ to with a1 = 0 ... h8 = 63).  White is at the bottom.  Every
-// piece is a <text> with data-square and data-piece (its FEN letter);
-// squares where a legal move of the side to move starts have class
-// "legal".  Playing: a click on such a square selects it and marks its
-// targets "target"; a click on a target sends the move.
+// bytes from ‖ to with a1 = 0 ... h8 = 63).  White is at the bottom, except
+// for the player holding black (the unlocked wallet key's seat is
+// black_seat), who sees black at the bottom (docs/web.md §6); data-square
+// always names the square drawn there.  Every piece is a <text> with
+// data-square and data-piece (its FEN letter); squares where a legal move
+// of the side to move starts have class "legal".  Playing: a click on such
+// a square selects it and marks its targets "target"; a click on a target
+// sends the move.
 import { s } from './svg.js';
+import { cls, legalMoves, picker } from './grid.js';
+import { unlockedAddress } from '../wallet.js';
 
 const SQ = 60;
 const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
@@ -24,52 +29,43 @@ export function moveBytes(notation) {
   return Uint8Array.of(index(m[1]), index(m[2]));
 }
 
-export function render(view, app, onMove = null) {
-  const moves = (app.legal_moves || []).map((m) => [m.slice(0, 2), m.slice(2, 4)]);
-  const starts = new Set(moves.map((m) => m[0]));
+// Whether the unlocked wallet key holds black in this app.
+function holdsBlack(view, app) {
+  const me = unlockedAddress();
+  const p = me && Array.isArray(app.players) ? app.players.find((q) => q.address === me) : null;
+  return !!p && Number.isInteger(view.black_seat) && p.seat === view.black_seat;
+}
+
+// opts.flip: true draws black at the bottom, false white; by default the
+// side of the unlocked key's seat (white when it holds none).
+export function render(view, app, onMove = null, opts = {}) {
+  const flip = typeof opts.flip === 'boolean' ? opts.flip : holdsBlack(view, app);
+  const moves = legalMoves(app).filter((m) => /^[a-h][1-8][a-h][1-8]/.test(m))
+    .map((m) => ({ path: [m.slice(0, 2), m.slice(2, 4)], notation: m }));
+  const starts = new Set(moves.map((m) => m.path[0]));
   const svg = s('svg', { viewBox: `0 0 ${8 * SQ} ${8 * SQ}`, width: 8 * SQ, height: 8 * SQ,
-    class: 'board chess', 'data-game': 'chess', role: 'img', 'aria-label': 'chess board' });
+    class: 'board chess' + (flip ? ' flipped' : ''), 'data-game': 'chess', 'data-bottom': flip ? 'black' : 'white',
+    role: 'img', 'aria-label': `chess board, ${flip ? 'black' : 'white'} at the bottom` });
   const rects = {};
-  let selected = null;
-  const mark = () => {
-    for (const [sq, rect] of Object.entries(rects)) {
-      rect.classList.toggle('selected', sq === selected);
-      rect.classList.toggle('target', selected !== null && moves.some((m) => m[0] === selected && m[1] === sq));
-    }
-  };
   const last = typeof view.last_move === 'string' ? [view.last_move.slice(0, 2), view.last_move.slice(2, 4)] : [];
-  for (let row = 0; row < 8; row++) {
+  for (let row = 0; row < 8; row++) { // view.board[row] is rank 8 - row
     for (let f = 0; f < 8; f++) {
       const square = String.fromCharCode(97 + f) + (8 - row);
-      const dark = (row + f) % 2 === 1;
-      const cls = ['cell', dark ? 'dark' : 'light', starts.has(square) ? 'legal' : '',
-        last.includes(square) ? 'last' : '', onMove && starts.has(square) ? 'playable' : ''];
-      const rect = s('rect', { x: f * SQ, y: row * SQ, width: SQ, height: SQ, 'data-square': square,
-        class: cls.join(' ').replace(/ +/g, ' ').trim() });
+      const x = (flip ? 7 - f : f) * SQ;
+      const y = (flip ? 7 - row : row) * SQ;
+      const rect = s('rect', { x, y, width: SQ, height: SQ, 'data-square': square,
+        class: cls('cell', (row + f) % 2 === 1 ? 'dark' : 'light', ['legal', starts.has(square)],
+          ['last', last.includes(square)], ['playable', onMove && starts.has(square)]) });
       rects[square] = rect;
       svg.append(rect);
-      const p = view.board && view.board[row] ? view.board[row][f] : '.';
+      const p = view.board && typeof view.board[row] === 'string' ? view.board[row][f] : '.';
       if (p && p !== '.' && GLYPH[p]) {
-        svg.append(s('text', { x: f * SQ + SQ / 2, y: row * SQ + SQ * 0.78, 'text-anchor': 'middle',
+        svg.append(s('text', { x: x + SQ / 2, y: y + SQ * 0.78, 'text-anchor': 'middle',
           'data-square': square, 'data-piece': p, class: 'piece ' + (p === p.toUpperCase() ? 'white' : 'black') },
         GLYPH[p]));
       }
     }
   }
-  if (onMove) {
-    svg.addEventListener('click', (ev) => {
-      const sq = ev.target.getAttribute && ev.target.getAttribute('data-square');
-      if (!sq) return;
-      if (selected && moves.some((m) => m[0] === selected && m[1] === sq)) {
-        const from = selected;
-        selected = null;
-        mark();
-        onMove(from + sq);
-        return;
-      }
-      selected = starts.has(sq) ? sq : null;
-      mark();
-    });
-  }
+  if (onMove) picker(svg, rects, moves, onMove);
   return svg;
 }

@@ -3,11 +3,17 @@
 // engine's text board.
 import * as chess from './chess.js';
 import * as tictactoe from './tictactoe.js';
+import * as connect4 from './connect4.js';
+import * as checkers from './checkers.js';
+import * as reversi from './reversi.js';
+import * as gomoku from './gomoku.js';
+import * as dots from './dots.js';
+import * as lines from './lines.js';
 
-const BOARDS = { tictactoe, chess };
+const BOARDS = { tictactoe, chess, connect4, checkers, reversi, gomoku, dots, lines };
 
 // Type codes of the games the page can start (docs/games.md's table).
-export const GAME_TYPES = { tictactoe: 1, chess: 2 };
+export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, dots: 8, lines: 10 };
 
 // The board's <svg>, or null for a game without a module.  onMove(notation)
 // is called when the player clicks a legal move (null: not their turn).
