@@ -382,8 +382,7 @@ class WebBoardsTest(BrowserTest):
         assert_equal((a["result"]["outcome"], a["result"]["winner"]), ("win", a["view"]["black_seat"]),
                      "black mated white")
         def pieces():
-            return {t.get_attribute("data-square"): t.get_attribute("data-piece")
-                    for t in self.q(d, "svg.board.chess text[data-piece]")}
+            return self.pieces(d, "svg.board.chess text[data-piece]")
         wait_until(lambda: pieces().get("h4") == "q", PAGE_S, "the black queen on h4")
         assert_equal(len(pieces()), 32, "32 pieces")
         # flipped: file h is the left column, rank 4 the fourth row from the top

@@ -262,8 +262,7 @@ class WebExplorer(BrowserTest):
             assert_equal((a["result"]["outcome"], a["result"]["winner"]), ("win", a["view"]["black_seat"]),
                          "black mated white")
             for drv in (d, d2):
-                pieces = {t.get_attribute("data-square"): t.get_attribute("data-piece")
-                          for t in self.q(drv, "svg.chess text[data-piece]")}
+                pieces = self.pieces(drv, "svg.chess text[data-piece]")
                 assert_equal(len(pieces), 32, "32 pieces on the board")
                 for sq, p in (("h4", "q"), ("f3", "P"), ("g4", "P"), ("e5", "p"), ("e1", "K"), ("d8", None)):
                     assert_equal(pieces.get(sq), p, "the piece on %s after the fool's mate" % sq)
@@ -299,8 +298,7 @@ class WebExplorer(BrowserTest):
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""
-        return {g.get_attribute("data-square"): g.get_attribute("data-piece")
-                for g in self.q(d, "svg.tictactoe g[data-piece]")}
+        return self.pieces(d, "svg.tictactoe g[data-piece]")
 
     def want_marks(self, app):
         out = {}

@@ -107,6 +107,16 @@ class BrowserTest(ZbcTest):
         els = self.q(d, css)
         return els[0].text if els else None
 
+    def pieces(self, d, css):
+        """{data-square: data-piece} of the elements matching css, read in
+        one script: the board is redrawn on each event of the app's stream,
+        and element handles read one by one can go stale between reads."""
+        return d.execute_script("""
+            const out = {};
+            for (const el of document.querySelectorAll(arguments[0]))
+              out[el.getAttribute('data-square')] = el.getAttribute('data-piece');
+            return out;""", css)
+
     def wait_view(self, d, route, contains, what):
         """Waits until #view shows route and its text contains `contains`."""
         def shown():
