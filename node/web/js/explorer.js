@@ -6,6 +6,8 @@ import { zbc, when, ago, resultText, eventText } from './words.js';
 import { boardFor, moveBytes } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
+import { betResult } from './bets.js';
+import { joinPanel } from './boards/crash.js';
 
 const LATEST = 15;
 
@@ -218,7 +220,7 @@ function board(a, onMove) {
 
 export async function app(id) {
   const a = await get('apps/' + enc(id));
-  const result = resultText(a);
+  const result = betResult(a) || resultText(a);
   const { panel, onMove } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
     e.notation || eventText(e), txLink(e.tx_hash)]);
@@ -238,6 +240,7 @@ export async function app(id) {
     h('h2', {}, 'Players'),
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
     panel,
+    joinPanel(a),
     board(a, onMove),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),

@@ -3,8 +3,17 @@
 // engine's text board.
 import * as chess from './chess.js';
 import * as tictactoe from './tictactoe.js';
+import * as bet from './bet.js';
+import * as blackjack from './blackjack.js';
+import * as crash from './crash.js';
+import * as hilo from './hilo.js';
+import * as mines from './mines.js';
+import * as tower from './tower.js';
 
-const BOARDS = { tictactoe, chess };
+// bets and crash draw from the app itself (no engine view: `viewless`);
+// they are created by the wallet page's "Place a bet" form, not "Start a game"
+const BOARDS = { tictactoe, chess, mines, tower, hilo, blackjack, crash, dice: bet, coin: bet, roulette: bet,
+  limbo: bet, plinko: bet, keno: bet, wheel: bet, baccarat: bet, blitz: bet };
 
 // Type codes of the games the page can start (docs/games.md's table).
 export const GAME_TYPES = { tictactoe: 1, chess: 2 };
@@ -13,7 +22,7 @@ export const GAME_TYPES = { tictactoe: 1, chess: 2 };
 // is called when the player clicks a legal move (null: not their turn).
 export function boardFor(app, onMove = null) {
   const m = BOARDS[app.game];
-  return m && app.view && typeof app.view === 'object' ? m.render(app.view, app, onMove) : null;
+  return m && (m.viewless || (app.view && typeof app.view === 'object')) ? m.render(app.view, app, onMove) : null;
 }
 
 // The move bytes of a notation, for a game with a board module.
