@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bets, solo games and crash rounds in the browser client (docs/web.md §7),
+"""Bets, solo games and crash rounds in the browser client (docs/web.md "Bets and solo games"),
 headless Chromium against an automine devnet:
 
 - five solo bets placed from the wallet page's "Place a bet" form (dice,

@@ -1,4 +1,4 @@
-// Solo bets in the page (docs/web.md §7 "Bets and solo games"): the words
+// Solo bets in the page (docs/web.md "Bets and solo games"): the words
 // `zbc bet` takes, the params bytes it builds (docs/games.md "Solo bets",
 // "The five catalogue bets on chain"), the payout tables the wallet prints
 // multipliers from (docs/games.md "Payout tables") and a settled bet in the

@@ -150,7 +150,7 @@ export async function page(rerender) {
   return out;
 }
 
-// "Place a bet" and "Play a solo game" (docs/web.md §7): a solo bet in the
+// "Place a bet" and "Play a solo game" (docs/web.md "Bets and solo games"): a solo bet in the
 // words of `zbc bet GAME …` (the same params bytes), or a multi-step solo
 // game (mines, tower, hilo, blackjack) as `zbc app create GAME --params`
 // builds it; each is a CreateApp for one seat, linked when sent.

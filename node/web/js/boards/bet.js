@@ -1,4 +1,4 @@
-// The solo bets' boards (docs/web.md §7): the bet's parameters, the block
+// The solo bets' boards (docs/web.md "Bets and solo games"): the bet's parameters, the block
 // whose seed decides it, then what the node's bet_settle entry says was
 // rolled (docs/games.md "What bet_settle carries"), drawn per game, and
 // the payout in the wallet's words (bets.js:betText).  The rolled value is

@@ -1,4 +1,4 @@
-// Pieces the bet and solo-game boards share (docs/web.md §7): a caption
+// Pieces the bet and solo-game boards share (docs/web.md "Bets and solo games"): a caption
 // line, a playing card, a move button drawn in the SVG (a rect with
 // data-square = the move's notation, class legal/playable from
 // legal_moves), and the "waiting for the next block" line of a pending

@@ -45,7 +45,7 @@ export function render(_view, app) {
   const entries = Array.isArray(c.entries) ? c.entries : [];
   const point = Number.isInteger(c.crash_point) ? c.crash_point : null;
   const top = Math.max(200, point || 0, ...entries.map((e) => Number(e.target) || 0)) * 1.1;
-  const W = 640;
+  const W = 1000;
   const scale = (t) => 20 + ((W - 60) * Math.log(t / 100)) / Math.log(top / 100);
   const height = 130 + entries.length * 22;
   const svg = s('svg', { viewBox: `0 0 ${W} ${height}`, width: W, class: 'board crash', 'data-game': 'crash',
