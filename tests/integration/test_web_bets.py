@@ -17,6 +17,10 @@ headless Chromium against an automine devnet:
   the page enters it (its AppMove bytes equal `zbc crash join --offline`),
   and once settled the crash point equals the node's and every entry reads
   as `zbc crash show` says it;
+- app views a hostile node could send (fields of the wrong type, a
+  billion tower columns, params out of range) are refused by the board
+  modules with a sentence naming the field (the app page then shows it
+  beside the engine's text board), never a script error;
 - any SEVERE console entry fails; screenshots bet-<kind>.png and
   board-<game>.png in BUILD/web-artefacts/."""
 from framework import assert_equal, assert_true, wait_until
@@ -37,6 +41,31 @@ import('/js/boards/index.js').then((m) => {
   done(p ? p.textContent : null);
 }).catch((e) => done(String(e)));
 """
+
+HOSTILE_JS = """
+const done = arguments[arguments.length - 1];
+import('/js/boards/index.js').then((m) => done(arguments[0].map((app) => {
+  try {
+    const svg = m.boardFor(app, null);
+    return 'drawn: ' + (svg ? svg.textContent.slice(0, 60) : 'nothing');
+  } catch (e) { return 'refused: ' + e.message; }
+}))).catch((e) => done(String(e)));
+"""
+# app views a hostile node could send, and what the board module says
+HOSTILE = [
+    ({"game": "mines", "view": {"mines": 3, "revealed": 5}}, "refused: the view's revealed tiles is not a list"),
+    ({"game": "mines", "view": {"mines": 99, "revealed": []}}, "refused: the view's mine count must be 1-24, not 99"),
+    ({"game": "tower", "view": {"columns": 1000000000, "picks": []}},
+     "refused: the view's column count must be 2-4, not 1000000000"),
+    ({"game": "blackjack", "view": {"hands": [{"cards": "K"}]}}, "refused: the view's hand cards is not a list"),
+    ({"game": "hilo", "view": {"cards": [None, 5], "won": 0}}, "drawn: "),
+    ({"game": "crash", "crash": {"entries": "all"}}, "refused: the view's crash entries is not a list"),
+    ({"game": "plinko", "type": 23, "params_hex": "ff0003616263"},
+     "refused: the plinko params are out of range (ff0003616263)"),
+    ({"game": "keno", "type": 24, "params_hex": "zz"}, "drawn: the params do not read as a bet"),
+    ({"game": "dice", "type": 16, "params_hex": "0001000161",
+      "history": [{"kind": "bet_settle", "value": "a lot", "win": True, "amount": 5}]}, "drawn: dice under 0.01"),
+]
 
 
 def TILE(t):
@@ -281,6 +310,13 @@ class WebBets(BrowserTest):
             self.shot(d, "board-" + game)
             self.console_errors(d, "the %s board" % game)
 
+    def hostile_views(self, d):
+        got = d.execute_async_script(HOSTILE_JS, [a for a, _ in HOSTILE])
+        for (app, want), g in zip(HOSTILE, got):
+            assert_true(isinstance(g, str) and g.startswith(want), "hostile %r: %r, want %r" % (app, g, want))
+        self.console_errors(d, "hostile views")
+        self.log("%d hostile app views: refused with their sentence or drawn without them" % len(HOSTILE))
+
     def run_test(self):
         webdriver = self.start_web()
         if webdriver is None:
@@ -294,6 +330,7 @@ class WebBets(BrowserTest):
         d = self.browser()
         try:
             assert_equal(self.import_key(d, node, SEED, PP), page_addr, "the page's key")
+            self.hostile_views(d)
             ids = self.page_bets(d, node)
             for kind, words in WALLET_BETS:
                 r = self.zbc("bet", kind, *words.split(), "--stake", "1ZBC", "--from", "alice")

@@ -213,7 +213,13 @@ function play(a) {
 // The game's SVG board when it has a module (docs/web.md §6), else the
 // engine's text board.
 function board(a, onMove) {
-  const svg = boardFor(a, onMove);
+  let svg;
+  try {
+    svg = boardFor(a, onMove);
+  } catch (e) { // a view the module cannot read: say why, keep the rest of the page
+    return [h('h2', {}, 'Board'), h('p', { class: 'error', 'data-field': 'board-error' }, e.message),
+      a.board ? h('pre', { class: 'board' }, a.board) : null];
+  }
   if (svg) return [h('h2', {}, 'Board'), svg];
   return a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null;
 }

@@ -187,6 +187,10 @@ const DRAW = { dice, coin, roulette, limbo, plinko, keno, wheel, baccarat, blitz
 
 export function render(_view, app) {
   const b = betOfApp(app);
+  if (b && ((b.game === 'plinko' && (b.rows < 8 || b.rows > 16)) || (b.game === 'blitz' && (b.cards < 2 || b.cards > 16)) ||
+    (b.game === 'wheel' && ![10, 20, 30, 40, 50].includes(b.segments)))) {
+    throw new Error(`the ${b.game} params are out of range (${app.params_hex})`);
+  }
   const svg = s('svg', { viewBox: `0 0 ${WIDTH} 400`, width: WIDTH, class: `board bet ${app.game}`,
     'data-game': app.game, role: 'img', 'aria-label': `${app.game} bet` });
   if (!b) {

@@ -41,3 +41,16 @@ export function pendingLine(app, x, y) {
 export function legalSet(app) {
   return new Set(app.status === 'active' ? app.legal_moves || [] : []);
 }
+
+// A field of a view from the node, checked (a hostile node's view must not
+// break the page): an array, or an integer in [lo, hi].
+export function list(x, what) {
+  if (x === null || x === undefined) return [];
+  if (!Array.isArray(x) || x.length > 1000) throw new Error(`the view's ${what} is not a list`);
+  return x;
+}
+
+export function int(x, lo, hi, what) {
+  if (!Number.isInteger(x) || x < lo || x > hi) throw new Error(`the view's ${what} must be ${lo}-${hi}, not ${JSON.stringify(x)}`);
+  return x;
+}

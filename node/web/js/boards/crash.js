@@ -5,7 +5,7 @@
 // crash point (data-piece="outcome") with each entry cashed out or
 // crashed — the words of `zbc crash show` (node/wallet/cmd_crash.c).
 import { s } from './svg.js';
-import { caption } from './betparts.js';
+import { caption, list } from './betparts.js';
 import { hundredthsText } from '../bets.js';
 import { zbc } from '../words.js';
 import { h, link } from '../dom.js';
@@ -42,7 +42,7 @@ export function entryWords(e, i) {
 
 export function render(_view, app) {
   const c = app.crash || {};
-  const entries = Array.isArray(c.entries) ? c.entries : [];
+  const entries = list(c.entries, 'crash entries').map((e) => (e && typeof e === 'object' ? e : {}));
   const point = Number.isInteger(c.crash_point) ? c.crash_point : null;
   const top = Math.max(200, point || 0, ...entries.map((e) => Number(e.target) || 0)) * 1.1;
   const W = 1000;

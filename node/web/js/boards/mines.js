@@ -4,7 +4,7 @@
 // pieces (data-piece "safe", "mine", "hit").  A click on a legal tile
 // sends "reveal C3"; the cash-out button sends "cashout".
 import { s } from './svg.js';
-import { caption, legalSet, moveButton, pendingLine } from './betparts.js';
+import { caption, int, legalSet, list, moveButton, pendingLine } from './betparts.js';
 
 const CELL = 60;
 const TOP = 30;
@@ -22,8 +22,9 @@ export function moveBytes(notation) {
 
 export function render(view, app, onMove = null) {
   const legal = legalSet(app);
-  const revealed = new Set(view.revealed || []);
-  const mines = new Set(view.mines_at || []);
+  const revealed = new Set(list(view.revealed, 'revealed tiles'));
+  const mines = new Set(list(view.mines_at, 'mines'));
+  int(view.mines, 1, 24, 'mine count');
   const svg = s('svg', { viewBox: `0 0 ${5 * CELL + 200} ${5 * CELL + TOP + 50}`, width: 5 * CELL + 200,
     class: 'board mines', 'data-game': 'mines', role: 'img', 'aria-label': 'mines board' });
   svg.append(caption(0, 20, `${view.mines} mines on 25 tiles · ${view.status} · value ${view.multiplier}x`,

@@ -4,7 +4,7 @@
 // losing pick and that row's safe columns are pieces ("climbed", "hit",
 // "safe").  The next row's cells are the legal "climb N" moves.
 import { s } from './svg.js';
-import { caption, legalSet, moveButton, pendingLine } from './betparts.js';
+import { caption, int, legalSet, list, moveButton, pendingLine } from './betparts.js';
 
 const W = 70;
 const H = 34;
@@ -19,8 +19,9 @@ export function moveBytes(notation) {
 
 export function render(view, app, onMove = null) {
   const legal = legalSet(app);
-  const cols = view.columns;
-  const picks = view.picks || [];
+  const cols = int(view.columns, 2, 4, 'column count');
+  const picks = list(view.picks, 'picks');
+  list(view.safe_columns, 'safe columns');
   const bustRow = view.status === 'bust' ? picks.length : -1;
   const svg = s('svg', { viewBox: `0 0 ${cols * W + 220} ${9 * H + TOP + 50}`, width: cols * W + 220,
     class: 'board tower', 'data-game': 'tower', role: 'img', 'aria-label': 'tower board' });
