@@ -6,6 +6,8 @@ import { zbc, when, ago, resultText, eventText } from './words.js';
 import { boardFor, moveBytes } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
+import { betResult } from './bets.js';
+import { joinPanel } from './boards/crash.js';
 
 const LATEST = 15;
 
@@ -211,14 +213,20 @@ function play(a) {
 // The game's SVG board when it has a module (docs/web.md §6), else the
 // engine's text board.
 function board(a, onMove) {
-  const svg = boardFor(a, onMove);
+  let svg;
+  try {
+    svg = boardFor(a, onMove);
+  } catch (e) { // a view the module cannot read: say why, keep the rest of the page
+    return [h('h2', {}, 'Board'), h('p', { class: 'error', 'data-field': 'board-error' }, e.message),
+      a.board ? h('pre', { class: 'board' }, a.board) : null];
+  }
   if (svg) return [h('h2', {}, 'Board'), svg];
   return a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null;
 }
 
 export async function app(id) {
   const a = await get('apps/' + enc(id));
-  const result = resultText(a);
+  const result = betResult(a) || resultText(a);
   const { panel, onMove } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
     e.notation || eventText(e), txLink(e.tx_hash)]);
@@ -238,6 +246,7 @@ export async function app(id) {
     h('h2', {}, 'Players'),
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
     panel,
+    joinPanel(a),
     board(a, onMove),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),

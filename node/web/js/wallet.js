@@ -6,6 +6,7 @@ import { zbc } from './words.js';
 import * as ks from './keystore.js';
 import { bytesToHex, createAppBody, hexToBytes, publicKey, sign, unsignedTx, TX } from './tx.js';
 import { GAME_TYPES } from './boards/index.js';
+import { BET_TYPES, BET_USAGE, KENO_RISKS, betOfWords, betParams, soloParams, SOLO_TYPES } from './bets.js';
 
 let seed = null; // the unlocked seed: this page's memory only
 
@@ -141,11 +142,61 @@ export async function page(rerender) {
     status.replaceChildren('created: ', link('#/app/' + id, `app ${id}`));
     status.dataset.app = id;
   }));
+  out.push(...placeBet());
   out.push(form('key-lock', [], 'Lock', async () => {
     seed = null;
     rerender();
   }));
   return out;
+}
+
+// "Place a bet" and "Play a solo game" (docs/web.md "Bets and solo games"): a solo bet in the
+// words of `zbc bet GAME …` (the same params bytes), or a multi-step solo
+// game (mines, tower, hilo, blackjack) as `zbc app create GAME --params`
+// builds it; each is a CreateApp for one seat, linked when sent.
+function randomClientSeed() {
+  return bytesToHex(crypto.getRandomValues(new Uint8Array(8)));
+}
+
+function created(status, hash, what) {
+  const id = appIdOf(hash);
+  status.className = 'form-status ok';
+  status.replaceChildren(`${what}: `, link('#/app/' + id, `app ${id}`));
+  status.dataset.app = id;
+  status.dataset.tx = hash;
+}
+
+function placeBet() {
+  const select = (name, options) => h('select', { name }, options.map((g) => h('option', { value: g }, g)));
+  const usage = h('p', { class: 'muted', 'data-field': 'bet-usage' });
+  const games = select('game', Object.keys(BET_TYPES));
+  const showUsage = () => { usage.textContent = `${games.value}: ${BET_USAGE[games.value]}`; };
+  games.addEventListener('change', showUsage);
+  showUsage();
+  return [
+    h('h2', {}, 'Place a bet'), usage,
+    form('bet-place', [h('label', {}, 'game', games), input('bet', 'words', { size: 30, placeholder: 'under 49.5' }),
+      h('label', {}, 'keno risk', select('risk', KENO_RISKS)), input('stake (ZBC)', 'stake'),
+      input('client seed (optional)', 'seed', { size: 20 })], 'Place the bet', async (v, status) => {
+      const words = v.words.trim().split(/\s+/).filter((w) => w !== '');
+      const bet = betOfWords([v.game, ...words], v.game === 'keno' ? v.risk : null);
+      const params = betParams(bet, v.seed.trim() || randomClientSeed());
+      const { hash } = await submit(TX.CREATE_APP, createAppBody({ appType: BET_TYPES[v.game],
+        stake: parseZbc(v.stake), seats: 1, params }));
+      created(status, hash, `${v.game} bet placed (settled by the next block)`);
+    }),
+    h('h2', {}, 'Play a solo game'),
+    h('p', { class: 'muted' }, 'mines: mines 1-24 (default 3); tower: difficulty easy, medium, hard, expert or master; ' +
+      'hilo and blackjack take none.'),
+    form('solo-create', [h('label', {}, 'game', select('game', Object.keys(SOLO_TYPES))),
+      input('mines / difficulty', 'field', { size: 10 }), input('stake (ZBC)', 'stake'),
+      input('client seed (optional)', 'seed', { size: 20 })], 'Start', async (v, status) => {
+      const params = soloParams(v.game, v.field.trim(), v.seed.trim());
+      const { hash } = await submit(TX.CREATE_APP, createAppBody({ appType: SOLO_TYPES[v.game],
+        stake: parseZbc(v.stake), seats: 1, params }));
+      created(status, hash, `${v.game} started`);
+    }),
+  ];
 }
 
 export function newSeedNotice(hex) {

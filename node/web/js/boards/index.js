@@ -9,8 +9,18 @@ import * as reversi from './reversi.js';
 import * as gomoku from './gomoku.js';
 import * as dots from './dots.js';
 import * as lines from './lines.js';
+import * as bet from './bet.js';
+import * as blackjack from './blackjack.js';
+import * as crash from './crash.js';
+import * as hilo from './hilo.js';
+import * as mines from './mines.js';
+import * as tower from './tower.js';
 
-const BOARDS = { tictactoe, chess, connect4, checkers, reversi, gomoku, dots, lines };
+// bets and crash draw from the app itself (no engine view: `viewless`);
+// they are created by the wallet page's "Place a bet" form, not "Start a game"
+const BOARDS = { tictactoe, chess, connect4, checkers, reversi, gomoku, dots, lines,
+  mines, tower, hilo, blackjack, crash, dice: bet, coin: bet, roulette: bet,
+  limbo: bet, plinko: bet, keno: bet, wheel: bet, baccarat: bet, blitz: bet };
 
 // Type codes of the games the page can start (docs/games.md's table).
 export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, dots: 8, lines: 10 };
@@ -19,7 +29,7 @@ export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, re
 // is called when the player clicks a legal move (null: not their turn).
 export function boardFor(app, onMove = null) {
   const m = BOARDS[app.game];
-  return m && app.view && typeof app.view === 'object' ? m.render(app.view, app, onMove) : null;
+  return m && (m.viewless || (app.view && typeof app.view === 'object')) ? m.render(app.view, app, onMove) : null;
 }
 
 // The move bytes of a notation, for a game with a board module.
