@@ -3,7 +3,7 @@
 import { get, find, enc } from './api.js';
 import { h, fields, table, link, short } from './dom.js';
 import { zbc, when, ago, resultText, eventText } from './words.js';
-import { boardFor, moveBytes } from './boards/index.js';
+import { boardFor, moveFor, autoMove } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
 
@@ -171,15 +171,20 @@ export async function apps(params, go) {
 // join, move by clicking the board, resign, claim a timeout.  Each sends a
 // transaction signed in the page; the page follows the app's event
 // stream, so the board changes when the block lands.
+// Moves a board module sends by itself (autoMove), by app, moves and
+// notation: sent once per position.
+const autoSent = new Set();
+
 function play(a) {
   const me = unlockedAddress();
-  if (!me) return { panel: null, onMove: null };
+  if (!me) return { panel: null, onMove: null, ctx: null };
   const status = h('span', { class: 'form-status', 'data-status': 'app-action' });
+  // body: the bytes, or an async function giving them (a board's moveFor)
   const act = async (what, type, body) => {
     status.className = 'form-status muted';
     status.textContent = what + '…';
     try {
-      const { hash } = await submit(type, body);
+      const { hash } = await submit(type, typeof body === 'function' ? await body() : body);
       status.className = 'form-status ok';
       status.replaceChildren(`${what}: sent `, link('#/tx/' + hash, h('code', {}, short(hash))), ', waiting for its block');
     } catch (e) {
@@ -202,16 +207,33 @@ function play(a) {
     buttons.push(h('button', { id: 'app-claim', onclick: () => act('claim', TX.CLAIM_APP_TIMEOUT, appIdBody(a.id)) },
       'Claim the timeout'));
   }
-  const onMove = myTurn ? (n) => act(`move ${n}`, TX.APP_MOVE, appMoveBody(a.id, moveBytes(a.game, n))) : null;
+  const ctx = { address: me, seat: seated ? seat : null };
+  const send = (n) => act(`move ${n}`, TX.APP_MOVE, async () => appMoveBody(a.id, await moveFor(a, n, ctx)));
+  const onMove = myTurn ? send : null;
+  let auto = null;
+  if (myTurn) {
+    try {
+      auto = autoMove(a, ctx);
+    } catch (e) {
+      status.className = 'form-status error';
+      status.textContent = e.message;
+    }
+  }
+  if (auto !== null && !autoSent.has(`${a.id}:${a.moves}:${auto}`)) {
+    autoSent.add(`${a.id}:${a.moves}:${auto}`);
+    setTimeout(() => send(auto), 0);
+  }
   const words = !seated ? 'you (the wallet\'s key) hold no seat here'
-    : myTurn ? 'your move: click a highlighted square' : `you hold seat ${seat}`;
-  return { panel: h('p', { class: 'play' }, h('span', { 'data-field': 'you' }, words), ' ', buttons, ' ', status), onMove };
+    : auto !== null ? `you hold seat ${seat}: the page sends your ${auto}`
+      : myTurn ? 'your move: click a highlighted square' : `you hold seat ${seat}`;
+  return { panel: h('p', { class: 'play' }, h('span', { 'data-field': 'you' }, words), ' ', buttons, ' ', status),
+    onMove, ctx };
 }
 
 // The game's SVG board when it has a module (docs/web.md §6), else the
 // engine's text board.
-function board(a, onMove) {
-  const svg = boardFor(a, onMove);
+function board(a, onMove, ctx) {
+  const svg = boardFor(a, onMove, ctx);
   if (svg) return [h('h2', {}, 'Board'), svg];
   return a.board ? [h('h2', {}, 'Board'), h('pre', { class: 'board' }, a.board)] : null;
 }
@@ -219,7 +241,7 @@ function board(a, onMove) {
 export async function app(id) {
   const a = await get('apps/' + enc(id));
   const result = resultText(a);
-  const { panel, onMove } = play(a);
+  const { panel, onMove, ctx } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
     e.notation || eventText(e), txLink(e.tx_hash)]);
   return [
@@ -238,7 +260,7 @@ export async function app(id) {
     h('h2', {}, 'Players'),
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
     panel,
-    board(a, onMove),
+    board(a, onMove, ctx),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
   ];
