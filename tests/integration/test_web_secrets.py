@@ -14,14 +14,19 @@
   random fleet (the Random button) and commits it with its button: the
   commit on chain is 03 ‖ the commitment of the stored fleet and salts, and
   the page's fleet grid shows exactly the stored ship cells.  A reload
-  and an unlock keep the fleet.  Then alice fires at the page's water and
+  and an unlock keep the fleet.  With its record removed the page says
+  "this browser has no fleet for app N…" and offers the wallet's secret
+  file: bad JSON, another game's file, a bad is_ship or salts, and a file
+  that is not the committed fleet are refused with their reasons; the
+  wallet's file brings the fleet back; an altered record is refused.  Then alice fires at the page's water and
   the page clicks alice's ship cells; each page shot carries the reveal of
   alice's last shot (tag 2, its salt and nothing else), alice's 17th-hit
   reveal goes alone, and the page sends the final open (3301 bytes) by
   itself.  Before the open no request carries the salt of a cell alice did
   not shoot.  The page wins; its shots grid shows alice's whole fleet hit.
 - Every SEVERE console entry fails the test.  Screenshots:
-  BUILD/web-artefacts/board-rps.png, board-battleship.png.
+  BUILD/web-artefacts/board-rps.png (the end), board-rps-committed.png
+  (the page's sealed choice), board-battleship.png.
 
 "SKIP: no chromium" only when chromium, chromedriver or selenium is missing."""
 import hashlib
@@ -196,15 +201,17 @@ class WebSecrets(BrowserTest):
                 self.sealed(d, app_id, [salt])
                 wait_until(lambda: self.q(d, "svg.board.rps [data-square=seat%d][data-piece=committed]" % me),
                            PAGE_S, "the page's hand shows its commitment")
+                self.shot(d, "board-rps-committed")
             else:
                 # the page reveals by itself: nothing to click
-                self.assert_not_sent(d, [salt], "before the page's reveal")
                 self.wait_moves(d, app_id, n, "the page's automatic reveal")
                 reveal = [m for m in self.moves(app_id) if m["seat"] == me][-1]["move_hex"]
                 assert_equal(reveal, "0101" + salt, "the reveal is 01 ‖ rock ‖ salt")
         a = self.settled(d, app_id, me)
         sent = [r for r in self.recorded(d) if salt in r.lower()]
-        assert_equal(len(sent), 1, "exactly one request (the reveal) carried the salt: %r" % [x[:80] for x in sent])
+        # the page reveals at once, so "before" is checked after: only the reveal ever carried the salt
+        assert_equal(len(sent), 1, "exactly one request carried the salt: %r" % [x[:80] for x in sent])
+        assert_true(("0101" + salt) in sent[0].lower(), "that request is the reveal: %r" % sent[0][:200])
         want = {me: "rock", 1 - me: "scissors"}
         for seat, choice in want.items():
             wait_until(lambda: self.q(d, "svg.board.rps [data-square=seat%d][data-piece=%s]" % (seat, choice)),
@@ -258,6 +265,8 @@ class WebSecrets(BrowserTest):
         self.record(d)
         wait_until(lambda: self.fleet_squares(d) == want, PAGE_S, "the fleet after a reload and unlock")
 
+        self.lost_and_imported(d, node, app_id, sec, want)
+
         water = [name(c) for c in range(100) if c not in ships]
         shot = set()  # the cells of the page's board alice shot at
         for i, target in enumerate(FLEET_A):
@@ -289,6 +298,71 @@ class WebSecrets(BrowserTest):
         assert_equal(self.fleet_squares(d), want, "the page's fleet at the end")
         self.shot(d, "board-battleship")
         self.log("battleship app %s: the page committed a random fleet, shot alice's, opened and won" % app_id)
+
+
+    def app_page(self, d, node, app_id):
+        """Draws the app page again (a route change and back)."""
+        d.get(node.api_url + "/#/")
+        self.wait_view(d, "", "Latest blocks", "the home page")
+        d.get(node.api_url + "/#/app/" + app_id)
+        wait_until(lambda: self.q(d, "#view[data-route=app] svg.board.battleship"), PAGE_S, "the app page")
+
+    def lost_text(self, d):
+        return d.execute_script("const e = document.querySelector('[data-field=secret-lost]');"
+                                "return e ? e.textContent : null")
+
+    def try_import(self, d, text, expect):
+        area = self.q(d, "p.secret-import textarea")[0]
+        d.execute_script("arguments[0].value = arguments[1]", area, text)
+        self.q(d, "#secret-import")[0].click()
+        if expect is None:
+            return
+        wait_until(lambda: d.execute_script("const e = document.querySelector('p.secret-import .form-status');"
+                                            "return e && e.textContent === arguments[0]", expect),
+                   PAGE_S, "the import refused with %r" % expect)
+
+    def lost_and_imported(self, d, node, app_id, sec, want):
+        """Without its record the page says the fleet is lost and offers
+        the wallet's secret file; hostile files are refused with their
+        reason, the right one (the wallet's format) brings the fleet back;
+        an altered record is refused."""
+        slot = "zbc.secret.v1.%s.%s" % (app_id, self.page_addr)
+        raw = d.execute_script("return localStorage.getItem(arguments[0])", slot)
+        d.execute_script("localStorage.removeItem(arguments[0])", slot)
+        self.app_page(d, node, app_id)
+        want_lost = ("this browser has no fleet for app %s: the secrets stay where they were made (the wallet's "
+                     "secret file, or another browser); without them this seat cannot reveal and will lose on "
+                     "time" % app_id)
+        wait_until(lambda: self.lost_text(d) == want_lost, PAGE_S, "the lost-fleet sentence (%r)" % self.lost_text(d))
+        assert_equal(self.fleet_squares(d), [], "no fleet drawn without its secret")
+        other = dict(sec, salts="11" * 3200)
+        for text, expect in [
+                ("{not json", "the wallet's secret file is JSON: paste the whole file"),
+                ('{"game": "rps", "choice": 1, "salt": "%s"}' % ("ab" * 32), "that file holds rps secrets, this app is battleship"),
+                ('{"game": "chess"}', "no secrets are kept for the game 'chess' (battleship and rps only)"),
+                ('{"game": "battleship", "is_ship": "%s", "salts": "%s"}' % ("02" * 100, sec["salts"]),
+                 "a battleship secret's is_ship is 100 bytes of 00 or 01 in hex (200 characters)"),
+                ('{"game": "battleship", "is_ship": "%s", "salts": "%s"}' % (sec["is_ship"], "00" * 10),
+                 "a battleship secret's salts are 3200 bytes in hex (6400 characters)"),
+                (json.dumps(other), "that file is not the fleet seat 1 committed in app %s" % app_id)]:
+            self.try_import(d, text, expect)
+        assert_true(d.execute_script("return localStorage.getItem(arguments[0])", slot) is None,
+                    "a refused file stores nothing")
+        # the wallet's secret file, as `zbc` writes it (docs/wallet.md "Secret files")
+        self.try_import(d, json.dumps({"game": "battleship", "is_ship": sec["is_ship"], "salts": sec["salts"]}), None)
+        wait_until(lambda: self.fleet_squares(d) == want, PAGE_S, "the imported fleet drawn")
+        assert_equal(self.secret(d, app_id), sec, "the imported secret")
+        # an altered record does not open
+        rec = json.loads(raw)
+        rec["box"] = ("0" if rec["box"][0] != "0" else "1") + rec["box"][1:]
+        d.execute_script("localStorage.setItem(arguments[0], arguments[1])", slot, json.dumps(rec))
+        self.app_page(d, node, app_id)
+        want_bad = "the secrets stored for app %s do not open with this key (altered, or another key's)" % app_id
+        wait_until(lambda: self.lost_text(d) == want_bad, PAGE_S, "the altered record refused (%r)" % self.lost_text(d))
+        d.execute_script("localStorage.setItem(arguments[0], arguments[1])", slot, raw)
+        self.app_page(d, node, app_id)
+        wait_until(lambda: self.fleet_squares(d) == want, PAGE_S, "the fleet back")
+        self.record(d)
 
 
 if __name__ == "__main__":

@@ -399,6 +399,6 @@ export function render(view, app, onMove = null, ctx = null) {
   else if (toMove !== null && toMove !== undefined) words.push(`seat ${toMove} to ${view.awaiting}`);
   wrap.append(svgOf(fleet, shots), h('p', { class: 'muted', 'data-field': 'battleship-state' },
     `hits on ${me === null ? 'seat 0' : 'your fleet'}: ${view.boards[own].ship_hits} of 17; ` +
-    `hits on seat ${other}: ${view.boards[other].ship_hits} of 17. `, words), notes);
+    `hits on seat ${other}: ${view.boards[other].ship_hits} of 17. `, words), ...notes);
   return wrap;
 }

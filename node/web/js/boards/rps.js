@@ -14,8 +14,27 @@ import * as secrets from '../secrets.js';
 
 const CHOICE = { rock: 1, scissors: 2, paper: 3 };
 const NAME = { 1: 'rock', 2: 'scissors', 3: 'paper' };
-const GLYPH = { rock: '✊', paper: '✋', scissors: '✌' };
 const W = 560;
+
+// A choice drawn in plain shapes (fonts without emoji draw nothing for ✊):
+// rock a stone, paper a sheet, scissors two blades and two rings;
+// centred on cx, cy.
+function icon(choice, cx, cy, k = 1) {
+  const g = s('g', { class: 'icon ' + choice, transform: `translate(${cx} ${cy}) scale(${k})` });
+  if (choice === 'rock') {
+    g.append(s('path', { d: 'M-28 6 C-30 -14 -12 -26 4 -24 C22 -22 30 -8 27 8 C24 22 6 26 -8 24 C-20 22 -27 16 -28 6 Z' }));
+  } else if (choice === 'paper') {
+    g.append(s('rect', { x: -20, y: -27, width: 40, height: 54, rx: 3 }));
+    for (const y of [-14, -4, 6, 16]) g.append(s('line', { x1: -12, y1: y, x2: 12, y2: y }));
+  } else if (choice === 'scissors') {
+    g.append(s('line', { x1: -7, y1: 10, x2: 16, y2: -28 }), s('line', { x1: 7, y1: 10, x2: -16, y2: -28 }),
+      s('circle', { cx: -11, cy: 18, r: 8 }), s('circle', { cx: 11, cy: 18, r: 8 }));
+  } else {
+    g.append(s('rect', { x: -24, y: -24, width: 48, height: 48, rx: 6 }),
+      s('text', { x: 0, y: 12, 'text-anchor': 'middle' }, '?'));
+  }
+  return g;
+}
 
 function commitHash(sec) {
   return sha3_256(concat(Uint8Array.of(sec.choice), hexToBytes(sec.salt)));
@@ -85,7 +104,8 @@ export function render(view, app, onMove = null, ctx = null) {
   const { sec, error } = me === null ? { sec: null, error: null } : stored(app, ctx);
   const mine = sec && committedOnChain(app, sec) ? NAME[sec.choice] : null;
   const choosing = me !== null && onMove && view.phase === 'commit' && view.turn === me;
-  const svg = s('svg', { viewBox: `0 0 ${W} 250`, width: W, height: 250, class: 'board rps', 'data-game': 'rps',
+  const height = view.phase === 'over' ? 170 : 250;
+  const svg = s('svg', { viewBox: `0 0 ${W} ${height}`, width: W, height, class: 'board rps', 'data-game': 'rps',
     role: 'img', 'aria-label': 'rock-paper-scissors' });
   for (const seat of [0, 1]) {
     const x = seat * W / 2;
@@ -98,25 +118,27 @@ export function render(view, app, onMove = null, ctx = null) {
     // this round's reveal or commitment; with neither, the last round's choice
     const before = !revealed && !committed && view.last_round ? view.last_round.choices[seat] : null;
     let piece = null;
-    if (revealed) piece = [revealed, GLYPH[revealed], 'choice'];
-    else if (committed) piece = ['committed', seat === me && mine ? GLYPH[mine] : '?', 'choice sealed'];
-    else if (before) piece = [before, GLYPH[before], 'choice last'];
+    if (revealed) piece = [revealed, revealed, 'choice'];
+    else if (committed) piece = ['committed', seat === me && mine ? mine : 'sealed', 'choice sealed'];
+    else if (before) piece = [before, before, 'choice last'];
     if (piece) {
-      svg.append(s('text', { x: x + W / 4, y: 102, 'text-anchor': 'middle', 'data-square': `seat${seat}`,
-        'data-piece': piece[0], class: piece[2] }, piece[1]));
+      svg.append(s('g', { 'data-square': `seat${seat}`, 'data-piece': piece[0], class: piece[2] },
+        icon(piece[1], x + W / 4, 84)));
     }
     const words = revealed ? `revealed ${revealed}` : committed ? (seat === me && mine ? `committed ${mine} (secret)`
       : 'committed') : view.turn === seat ? `to ${view.phase}` : before ? `last round: ${before}` : '';
     svg.append(s('text', { x: x + W / 4, y: 154, 'text-anchor': 'middle', class: 'label' }, words));
   }
-  const names = ['rock', 'paper', 'scissors'];
-  names.forEach((n, i) => {
-    const x = W / 2 - 165 + i * 115;
-    const rect = s('rect', { x, y: 176, width: 100, height: 60, rx: 8, 'data-square': n,
-      class: 'pick' + (choosing ? ' legal playable' : '') });
-    if (choosing) rect.addEventListener('click', () => onMove('commit ' + n));
-    svg.append(rect, s('text', { x: x + 50, y: 214, 'text-anchor': 'middle', class: 'pick-label' }, `${GLYPH[n]} ${n}`));
-  });
+  if (view.phase !== 'over') {
+    ['rock', 'paper', 'scissors'].forEach((n, i) => {
+      const x = W / 2 - 165 + i * 115;
+      const rect = s('rect', { x, y: 176, width: 100, height: 60, rx: 8, 'data-square': n,
+        class: 'pick' + (choosing ? ' legal playable' : '') });
+      if (choosing) rect.addEventListener('click', () => onMove('commit ' + n));
+      svg.append(rect, icon(n, x + 24, 206, 0.6), s('text', { x: x + 66, y: 212, 'text-anchor': 'middle',
+        class: 'pick-label' }, n));
+    });
+  }
   const lines = [];
   const lr = view.last_round;
   if (lr) {
