@@ -11,7 +11,9 @@
   stored, the reveal exactly 01 ‖ choice ‖ salt; localStorage holds the
   secret only sealed.  The page wins 1.98 ZBC and both hands show.
 - Battleship: alice creates with a known fleet, the page joins, places a
-  random fleet (the Random button) and commits it with its button: the
+  random fleet (the Random button), moves its 2-cell ship by clicks and
+  turns it (or sees the turn refused in words), commits it with its
+  button: the stored fleet is the one placed, the
   commit on chain is 03 ‖ the commitment of the stored fleet and salts, and
   the page's fleet grid shows exactly the stored ship cells.  A reload
   and an unlock keep the fleet.  With its record removed the page says
@@ -237,12 +239,13 @@ class WebSecrets(BrowserTest):
         app_id = str(r["app_id"])
         self.join(d, node, app_id)
         self.click_when(d, "#bs-random", "the Random fleet button")
+        placed = self.place(d)
         self.click_when(d, "#bs-commit", "the Commit button")
         self.wait_moves(d, app_id, 0, "the page's commitment")
         sec = self.secret(d, app_id)
         ships = [c for c in range(100) if sec["is_ship"][2 * c:2 * c + 2] == "01"]
         salts = [sec["salts"][64 * c:64 * c + 64] for c in range(100)]
-        assert_equal(len(ships), 17, "the stored fleet's ship cells")
+        assert_equal(sorted(ships), placed, "the stored fleet is the one placed")
         commitment = b"".join(sha3(bytes([1 if c in ships else 0]) + bytes.fromhex(salts[c])) for c in range(100))
         assert_equal(self.moves(app_id)[0]["move_hex"], "03" + commitment.hex(),
                      "the commit move is 03 ‖ the commitment of the stored fleet")
@@ -299,6 +302,53 @@ class WebSecrets(BrowserTest):
         self.shot(d, "board-battleship")
         self.log("battleship app %s: the page committed a random fleet, shot alice's, opened and won" % app_id)
 
+
+    def placement(self, d):
+        """{ship index: [cells]} of the fleet being placed."""
+        got = d.execute_script("return [...document.querySelectorAll('svg.board.battleship [data-board=fleet] "
+                               "[data-piece=ship]')].map((e) => [e.getAttribute('data-ship'), "
+                               "e.getAttribute('data-square')])")
+        out = {}
+        for i, sq in got:
+            out.setdefault(int(i), []).append(cell(sq))
+        return {i: sorted(c) for i, c in out.items()}
+
+    def click_fleet(self, d, c):
+        self.click_when(d, "svg.board.battleship [data-board=fleet] rect.cell[data-square=%s]" % name(c),
+                        "a click on %s of the fleet being placed" % name(c))
+
+    def place(self, d):
+        """Moves the 2-cell ship (select it, click water) and turns it
+        (click it again), checking each step; returns the fleet's cells."""
+        ships = wait_until(lambda: (lambda p: p if len(p) == 5 else None)(self.placement(d)), PAGE_S,
+                           "the fleet to place")
+        assert_equal(sorted(len(v) for v in ships.values()), [2, 3, 3, 4, 5], "a random fleet's ships")
+        two = [i for i, v in ships.items() if len(v) == 2][0]
+        others = {c for i, v in ships.items() if i != two for c in v}
+        vertical = ships[two][1] - ships[two][0] == 10
+
+        def run(start, vert):
+            cells = [start, start + (10 if vert else 1)]
+            ok = cells[1] < 100 and (vert or start % 10 < 9)
+            return cells if ok and not (set(cells) & others) else None
+        dest = [c for c in range(100) if c not in ships[two] and c not in others and run(c, vertical)
+                and not set(run(c, vertical)) & set(ships[two])][0]
+        self.click_fleet(d, ships[two][0])   # selects it
+        self.click_fleet(d, dest)            # moves it
+        want = dict(ships)
+        want[two] = run(dest, vertical)
+        wait_until(lambda: self.placement(d) == want, PAGE_S, "the ship moved to %s" % name(dest))
+        self.click_fleet(d, dest)            # turns it
+        turned = run(dest, not vertical)
+        if turned:
+            want[two] = turned
+            wait_until(lambda: self.placement(d) == want, PAGE_S, "the ship turned at %s" % name(dest))
+        else:
+            wait_until(lambda: "cannot turn" in (self.text(d, "[data-field=fleet-note]") or ""), PAGE_S,
+                       "the turn refused in words")
+            assert_equal(self.placement(d), want, "a refused turn leaves the fleet")
+        self.log("placed: the 2-cell ship moved to %s%s" % (name(dest), ", turned" if turned else ""))
+        return sorted(c for v in want.values() for c in v)
 
     def app_page(self, d, node, app_id):
         """Draws the app page again (a route change and back)."""

@@ -187,9 +187,11 @@ function play(a) {
       const { hash } = await submit(type, typeof body === 'function' ? await body() : body);
       status.className = 'form-status ok';
       status.replaceChildren(`${what}: sent `, link('#/tx/' + hash, h('code', {}, short(hash))), ', waiting for its block');
+      return true;
     } catch (e) {
       status.className = 'form-status error';
       status.textContent = e.message;
+      return false;
     }
   };
   const seat = (a.players.find((p) => p.address === me) || {}).seat;
@@ -219,9 +221,11 @@ function play(a) {
       status.textContent = e.message;
     }
   }
-  if (auto !== null && !autoSent.has(`${a.id}:${a.moves}:${auto}`)) {
-    autoSent.add(`${a.id}:${a.moves}:${auto}`);
-    setTimeout(() => send(auto), 0);
+  const key = `${a.id}:${a.moves}:${auto}`;
+  if (auto !== null && !autoSent.has(key)) {
+    autoSent.add(key);
+    // a refused one is tried again at the next drawing of the app (its next event, or a reload)
+    setTimeout(() => send(auto).then((ok) => { if (!ok) autoSent.delete(key); }), 0);
   }
   const words = !seated ? 'you (the wallet\'s key) hold no seat here'
     : auto !== null ? `you hold seat ${seat}: the page sends your ${auto}`

@@ -263,7 +263,8 @@ function grid(ox, title, board, cells, ships, opts) {
     g.append(rect);
     if (ships.has(c) || ch === 'X' || ch === '#') {
       g.append(s('rect', { x: x + 3, y: y + 3, width: C - 6, height: C - 6, rx: 4, 'data-square': name,
-        'data-piece': 'ship', class: 'ship' + (ch === 'X' ? ' hit' : '') }));
+        'data-piece': 'ship', 'data-ship': opts.shipOf ? opts.shipOf.get(c) : null,
+        class: 'ship' + (ch === 'X' ? ' hit' : '') }));
     }
     if (MARK[ch] === 'hit') {
       g.append(s('g', { 'data-square': name, 'data-piece': 'hit', class: 'shot hit' },
@@ -295,6 +296,7 @@ function placement(view, app, onMove, ctx, note) {
   const draw = () => {
     const ships = placing.get(app.id);
     const cells = new Set(ships.flatMap(shipCells));
+    const shipOf = new Map(ships.flatMap((x, i) => shipCells(x).map((c) => [c, i])));
     const onCell = (c) => {
       const at = ships.findIndex((x) => shipCells(x).includes(c));
       if (at >= 0 && at === sel) {
@@ -312,7 +314,7 @@ function placement(view, app, onMove, ctx, note) {
     };
     const all = new Set([...Array(CELLS).keys()]);
     const fleet = grid(0, 'your fleet (not committed yet)', 'fleet', '', cells,
-      { legal: all, onCell, selected: sel === null ? null : shipCells(ships[sel]) });
+      { legal: all, onCell, shipOf, selected: sel === null ? null : shipCells(ships[sel]) });
     const shots = grid(M + N * C + GAP, `your shots at seat ${1 - ctx.seat}`, 'shots', view.boards[1 - ctx.seat].cells,
       new Set(), { legal: new Set() });
     wrap.replaceChildren(svgOf(fleet, shots), h('p', { class: 'fleet-controls' },
