@@ -26,6 +26,9 @@
   reveal goes alone, and the page sends the final open (3301 bytes) by
   itself.  Before the open no request carries the salt of a cell alice did
   not shoot.  The page wins; its shots grid shows alice's whole fleet hit.
+- The battleship module's move builder: a fleet of touching ships is the
+  fleet (3201 bytes); 16 cells, a wrong split, a cell off the grid, a
+  reveal with nothing pending and an unknown word are refused in words.
 - Every SEVERE console entry fails the test.  Screenshots:
   BUILD/web-artefacts/board-rps.png (the end), board-rps-committed.png
   (the page's sealed choice), board-battleship.png.
@@ -59,6 +62,20 @@ if (!window.__rec) {
   const WS = window.WebSocket;
   window.WebSocket = function (u, p) { rec('ws ' + u); return new WS(u, p); };
 }
+"""
+MOVE_FOR_JS = """
+const done = arguments[arguments.length - 1];
+const [addr, cases] = arguments;
+import('/js/boards/battleship.js').then(async (m) => {
+  const app = {id: 'rules-test', game: 'battleship', view: {}, history: [], params_hex: ''};
+  const out = [];
+  for (const n of cases) {
+    try { out.push({len: (await m.moveFor(app, n, {address: addr, seat: 1})).length}); }
+    catch (e) { out.push({error: e.message}); }
+  }
+  localStorage.removeItem('zbc.secret.v1.rules-test.' + addr);
+  done(out);
+}).catch((e) => done([{error: String(e)}]));
 """
 SECRET_JS = """
 const done = arguments[arguments.length - 1];
@@ -233,7 +250,26 @@ class WebSecrets(BrowserTest):
     def fleet_squares(self, d):
         return self.squares(d, "svg.board.battleship [data-board=fleet] [data-piece=ship]")
 
+    def fleet_rules(self, d):
+        """The page's battleship moves from notation: a fleet of touching
+        ships is the fleet; hostile notation is refused naming what is wrong."""
+        touching = "A1,A2,A3,A4,A5,A6,A7,A8,A9,B1,B2,B3,B4,B5,B6,B7,B8"  # 5+4 in row A, 3+3+2 in row B
+        cases = [("commit " + touching, {"len": 3201}),
+                 ("commit " + touching.rsplit(",", 1)[0], {"error": "a fleet is 17 distinct cells, got 16"}),
+                 ("commit A1,A2,A3,A4,A5,C1,C2,C3,C4,E1,E2,E3,G1,G2,G3,I1,J10",  # a 2-ship split in two
+                  {"error": "the cells are not the fleet of ships of 5, 4, 3, 3 and 2 cells"}),
+                 ("fire B7", {"len": 2}),
+                 ("fire K1", {"error": "'K1' is not a battleship cell (A1 to J10)"}),
+                 ("fire A0", {"error": "'A0' is not a battleship cell (A1 to J10)"}),
+                 ("reveal", {"error": "nothing to reveal"}),
+                 ("launch B7", {"error": "'launch B7' is not a battleship move the page sends (commit CELLS, "
+                                "fire B7, reveal, open)"})]
+        got = d.execute_async_script(MOVE_FOR_JS, self.page_addr, [c for c, _ in cases])
+        for (n, want), g in zip(cases, got):
+            assert_equal(g, want, "the page's battleship move %r" % n[:40])
+
     def battleship(self, d, node):
+        self.fleet_rules(d)
         r = self.zbc("app", "create", "battleship", "--stake", "1ZBC", "--board", ",".join(FLEET_A),
                      "--from", "alice", "--fee", BIG_FEE, "--wait")
         app_id = str(r["app_id"])

@@ -135,7 +135,7 @@ export function render(view, app, onMove = null, ctx = null) {
       const rect = s('rect', { x, y: 176, width: 100, height: 60, rx: 8, 'data-square': n,
         class: 'pick' + (choosing ? ' legal playable' : '') });
       if (choosing) rect.addEventListener('click', () => onMove('commit ' + n));
-      svg.append(rect, icon(n, x + 24, 206, 0.6), s('text', { x: x + 66, y: 212, 'text-anchor': 'middle',
+      svg.append(rect, icon(n, x + 22, 206, 0.55), s('text', { x: x + 68, y: 212, 'text-anchor': 'middle',
         class: 'pick-label' }, n));
     });
   }
