@@ -28,7 +28,9 @@
   not shoot.  The page wins; its shots grid shows alice's whole fleet hit.
 - The battleship module's move builder: a fleet of touching ships is the
   fleet (3201 bytes); 16 cells, a wrong split, a cell off the grid, a
-  reveal with nothing pending and an unknown word are refused in words.
+  reveal with nothing pending and an unknown word are refused in words;
+  once the board is on chain a second commit is refused (its secret kept:
+  the open from it is 3301 bytes).
 - Every SEVERE console entry fails the test.  Screenshots:
   BUILD/web-artefacts/board-rps.png (the end), board-rps-committed.png
   (the page's sealed choice), board-battleship.png.
@@ -70,6 +72,11 @@ import('/js/boards/battleship.js').then(async (m) => {
   const app = {id: 'rules-test', game: 'battleship', view: {}, history: [], params_hex: ''};
   const out = [];
   for (const n of cases) {
+    if (n === 'committed') {  // seat 1's commitment now on chain: no second commit may replace its secret
+      const first = await m.moveFor(app, cases[0], {address: addr, seat: 1});
+      app.history = [{kind: 'app_move', seat: 1, move_hex: [...first].map((b) => b.toString(16).padStart(2, '0')).join('')}];
+      continue;
+    }
     try { out.push({len: (await m.moveFor(app, n, {address: addr, seat: 1})).length}); }
     catch (e) { out.push({error: e.message}); }
   }
@@ -263,8 +270,13 @@ class WebSecrets(BrowserTest):
                  ("fire A0", {"error": "'A0' is not a battleship cell (A1 to J10)"}),
                  ("reveal", {"error": "nothing to reveal"}),
                  ("launch B7", {"error": "'launch B7' is not a battleship move the page sends (commit CELLS, "
-                                "fire B7, reveal, open)"})]
+                                "fire B7, reveal, open)"}),
+                 ("committed", None),
+                 ("commit " + touching, {"error": "seat 1 already committed its board in app rules-test"}),
+                 ("open", {"len": 3301})]
         got = d.execute_async_script(MOVE_FOR_JS, self.page_addr, [c for c, _ in cases])
+        cases = [c for c in cases if c[0] != "committed"]
+        assert_equal(len(got), len(cases), "answers: %r" % got)
         for (n, want), g in zip(cases, got):
             assert_equal(g, want, "the page's battleship move %r" % n[:40])
 

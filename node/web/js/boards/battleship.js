@@ -169,6 +169,8 @@ export async function moveFor(app, notation, ctx) {
   const words = String(notation).trim().split(/\s+/);
   const view = app.view || {};
   if (words[0] === 'commit' && words.length === 2) {
+    // never replace the secret of a board already on chain
+    if (chainCommitment(app, ctx.seat)) throw new Error(`seat ${ctx.seat} already committed its board in app ${app.id}`);
     const cells = [...new Set(words[1].split(',').map(parseCell))];
     if (cells.length !== SHIP_CELLS) throw new Error(`a fleet is ${SHIP_CELLS} distinct cells, got ${cells.length}`);
     const isShip = new Uint8Array(CELLS);

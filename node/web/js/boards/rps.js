@@ -60,6 +60,10 @@ export async function moveFor(app, notation, ctx) {
   if (w[0] === 'commit' && w.length === 2 && CHOICE[w[1]]) {
     const choice = CHOICE[w[1]];
     let sec = secrets.load(ctx.address, app.id);
+    // never replace the secret of a commitment on chain that is not revealed yet
+    if (sec && committedOnChain(app, sec)) {
+      throw new Error(`you already committed this round of app ${app.id}: the page reveals it when it is your turn`);
+    }
     const revealed = sec && moves(app).some((e) => e.move_hex.includes(sec.salt));
     // a retry of the same choice (an answer lost) keeps its salt; a salt is never used again once revealed
     if (!sec || sec.choice !== choice || revealed) {
