@@ -167,14 +167,14 @@ export async function apps(params, go) {
   ];
 }
 
+const autoSent = new Set();
+
 // What the unlocked wallet key can do in this app (docs/web.md §4):
 // join, move by clicking the board, resign, claim a timeout.  Each sends a
 // transaction signed in the page; the page follows the app's event
-// stream, so the board changes when the block lands.
-// Moves a board module sends by itself (autoMove), by app, moves and
-// notation: sent once per position.
-const autoSent = new Set();
-
+// stream, so the board changes when the block lands.  A board module's
+// automatic move (autoMove: a reveal, battleship's open) is sent once per
+// position (app, moves, notation), recorded in autoSent.
 function play(a) {
   const me = unlockedAddress();
   if (!me) return { panel: null, onMove: null, ctx: null };
