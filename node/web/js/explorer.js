@@ -3,7 +3,7 @@
 import { get, find, enc } from './api.js';
 import { h, fields, table, link, short } from './dom.js';
 import { zbc, when, ago, resultText, eventText } from './words.js';
-import { boardFor, moveBytes } from './boards/index.js';
+import { boardFor, moveFor, autoMove } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
 import { betResult } from './bets.js';
@@ -169,24 +169,31 @@ export async function apps(params, go) {
   ];
 }
 
+const autoSent = new Set();
+
 // What the unlocked wallet key can do in this app (docs/web.md §4):
 // join, move by clicking the board, resign, claim a timeout.  Each sends a
 // transaction signed in the page; the page follows the app's event
-// stream, so the board changes when the block lands.
+// stream, so the board changes when the block lands.  A board module's
+// automatic move (autoMove: a reveal, battleship's open) is sent once per
+// position (app, moves, notation), recorded in autoSent.
 function play(a) {
   const me = unlockedAddress();
-  if (!me) return { panel: null, onMove: null };
+  if (!me) return { panel: null, onMove: null, ctx: null };
   const status = h('span', { class: 'form-status', 'data-status': 'app-action' });
+  // body: the bytes, or an async function giving them (a board's moveFor)
   const act = async (what, type, body) => {
     status.className = 'form-status muted';
     status.textContent = what + '…';
     try {
-      const { hash } = await submit(type, body);
+      const { hash } = await submit(type, typeof body === 'function' ? await body() : body);
       status.className = 'form-status ok';
       status.replaceChildren(`${what}: sent `, link('#/tx/' + hash, h('code', {}, short(hash))), ', waiting for its block');
+      return true;
     } catch (e) {
       status.className = 'form-status error';
       status.textContent = e.message;
+      return false;
     }
   };
   const seat = (a.players.find((p) => p.address === me) || {}).seat;
@@ -204,18 +211,37 @@ function play(a) {
     buttons.push(h('button', { id: 'app-claim', onclick: () => act('claim', TX.CLAIM_APP_TIMEOUT, appIdBody(a.id)) },
       'Claim the timeout'));
   }
-  const onMove = myTurn ? (n) => act(`move ${n}`, TX.APP_MOVE, appMoveBody(a.id, moveBytes(a.game, n))) : null;
+  const ctx = { address: me, seat: seated ? seat : null };
+  const send = (n) => act(`move ${n}`, TX.APP_MOVE, async () => appMoveBody(a.id, await moveFor(a, n, ctx)));
+  const onMove = myTurn ? send : null;
+  let auto = null;
+  if (myTurn) {
+    try {
+      auto = autoMove(a, ctx);
+    } catch (e) {
+      status.className = 'form-status error';
+      status.textContent = e.message;
+    }
+  }
+  const key = `${a.id}:${a.moves}:${auto}`;
+  if (auto !== null && !autoSent.has(key)) {
+    autoSent.add(key);
+    // a refused one is tried again at the next drawing of the app (its next event, or a reload)
+    setTimeout(() => send(auto).then((ok) => { if (!ok) autoSent.delete(key); }), 0);
+  }
   const words = !seated ? 'you (the wallet\'s key) hold no seat here'
-    : myTurn ? 'your move: click a highlighted square' : `you hold seat ${seat}`;
-  return { panel: h('p', { class: 'play' }, h('span', { 'data-field': 'you' }, words), ' ', buttons, ' ', status), onMove };
+    : auto !== null ? `you hold seat ${seat}: the page sends your ${auto}`
+      : myTurn ? 'your move: click a highlighted square' : `you hold seat ${seat}`;
+  return { panel: h('p', { class: 'play' }, h('span', { 'data-field': 'you' }, words), ' ', buttons, ' ', status),
+    onMove, ctx };
 }
 
 // The game's SVG board when it has a module (docs/web.md §6), else the
 // engine's text board.
-function board(a, onMove) {
+function board(a, onMove, ctx) {
   let svg;
   try {
-    svg = boardFor(a, onMove);
+    svg = boardFor(a, onMove, ctx);
   } catch (e) { // a view the module cannot read: say why, keep the rest of the page
     return [h('h2', {}, 'Board'), h('p', { class: 'error', 'data-field': 'board-error' }, e.message),
       a.board ? h('pre', { class: 'board' }, a.board) : null];
@@ -227,7 +253,7 @@ function board(a, onMove) {
 export async function app(id) {
   const a = await get('apps/' + enc(id));
   const result = betResult(a) || resultText(a);
-  const { panel, onMove } = play(a);
+  const { panel, onMove, ctx } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
     e.notation || eventText(e), txLink(e.tx_hash)]);
   return [
@@ -247,7 +273,7 @@ export async function app(id) {
     table(['seat', 'address'], a.players.map((p) => [String(p.seat), addrLink(p.address)])),
     panel,
     joinPanel(a),
-    board(a, onMove),
+    board(a, onMove, ctx),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
   ];

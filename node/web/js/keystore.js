@@ -5,6 +5,8 @@
 // associated data, so a changed address or parameter fails to open.
 import { scryptAsync } from '../node_modules/@noble/hashes/scrypt.js';
 import { xchacha20poly1305 } from '../node_modules/@noble/ciphers/chacha.js';
+import { hkdf } from '../node_modules/@noble/hashes/hkdf.js';
+import { sha256 } from '../node_modules/@noble/hashes/sha2.js';
 import { bytesToHex, hexToBytes, publicKey, zbcAddress } from './tx.js';
 
 const SLOT = 'zbc.key.v1';
@@ -30,6 +32,21 @@ export function stored() {
   return r;
 }
 
+// The key that seals this key's game secrets (js/secrets.js, docs/web.md
+// "Game secrets"): HKDF-SHA256 of the seed, derived when the seed is
+// opened (save, unlock) and kept in this page's memory only, by address.
+let secrets = null;
+
+function remember(seed, address) {
+  if (secrets) secrets.key.fill(0);
+  secrets = { address, key: hkdf(sha256, seed, undefined, new TextEncoder().encode('zbc-web-secrets-v1'), 32) };
+}
+
+// The secrets key of the opened key at `address`, or null.
+export function secretsKey(address) {
+  return secrets && secrets.address === address ? secrets.key : null;
+}
+
 export function newSeed() {
   return crypto.getRandomValues(new Uint8Array(32));
 }
@@ -47,6 +64,7 @@ export async function save(seed, passphrase) {
   r.box = bytesToHex(xchacha20poly1305(key, nonce, header(r)).encrypt(seed));
   key.fill(0);
   localStorage.setItem(SLOT, JSON.stringify(r));
+  remember(seed, r.address);
   return r;
 }
 
@@ -64,9 +82,12 @@ export async function unlock(passphrase) {
     key.fill(0);
   }
   if (zbcAddress(publicKey(seed)) !== r.address) throw new Error('the stored key does not match its address');
+  remember(seed, r.address);
   return seed;
 }
 
 export function forget() {
   localStorage.removeItem(SLOT);
+  if (secrets) secrets.key.fill(0);
+  secrets = null;
 }

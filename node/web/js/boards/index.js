@@ -15,21 +15,38 @@ import * as crash from './crash.js';
 import * as hilo from './hilo.js';
 import * as mines from './mines.js';
 import * as tower from './tower.js';
+import * as battleship from './battleship.js';
+import * as rps from './rps.js';
 
 // bets and crash draw from the app itself (no engine view: `viewless`);
 // they are created by the wallet page's "Place a bet" form, not "Start a game"
-const BOARDS = { tictactoe, chess, connect4, checkers, reversi, gomoku, dots, lines,
+const BOARDS = { tictactoe, chess, battleship, rps, connect4, checkers, reversi, gomoku, dots, lines,
   mines, tower, hilo, blackjack, crash, dice: bet, coin: bet, roulette: bet,
   limbo: bet, plinko: bet, keno: bet, wheel: bet, baccarat: bet, blitz: bet };
 
 // Type codes of the games the page can start (docs/games.md's table).
-export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, dots: 8, lines: 10 };
+export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, dots: 8, rps: 9, lines: 10 };
 
 // The board's <svg>, or null for a game without a module.  onMove(notation)
-// is called when the player clicks a legal move (null: not their turn).
-export function boardFor(app, onMove = null) {
+// is called when the player clicks a legal move (null: not their turn);
+// ctx is {address, seat} of the unlocked key (seat null: not seated).
+export function boardFor(app, onMove = null, ctx = null) {
   const m = BOARDS[app.game];
-  return m && (m.viewless || (app.view && typeof app.view === 'object')) ? m.render(app.view, app, onMove) : null;
+  return m && (m.viewless || (app.view && typeof app.view === 'object')) ? m.render(app.view, app, onMove, ctx) : null;
+}
+
+// The move bytes of a notation for the seat in ctx: a module whose moves
+// carry secrets exports moveFor(app, notation, ctx) (docs/web.md §8).
+export async function moveFor(app, notation, ctx) {
+  const m = BOARDS[app.game];
+  return m && m.moveFor ? m.moveFor(app, notation, ctx) : moveBytes(app.game, notation);
+}
+
+// The move the page sends by itself on ctx's turn (a module's
+// autoMove(app, ctx): battleship's reveals and open, rps's reveal), or null.
+export function autoMove(app, ctx) {
+  const m = BOARDS[app.game];
+  return m && m.autoMove ? m.autoMove(app, ctx) : null;
 }
 
 // The move bytes of a notation, for a game with a board module.
