@@ -276,8 +276,7 @@ class WebExplorer(BrowserTest):
     def click_cell(self, drv, move):
         n = int(move)
         sel = "svg.tictactoe rect.playable[data-square=%s]" % ("abc"[(n - 1) % 3] + str((n - 1) // 3 + 1))
-        wait_until(lambda: self.q(drv, sel), PAGE_S, "%s playable for the mover" % sel)
-        self.q(drv, sel)[0].click()
+        self.click(drv, sel, "%s playable for the mover" % sel)
 
     def click_chess(self, drv, move):
         """Two clicks, from then to.  The board is redrawn on each event of

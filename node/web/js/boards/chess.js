@@ -10,7 +10,6 @@
 // sends the move.
 import { s } from './svg.js';
 import { cls, legalMoves, picker } from './grid.js';
-import { unlockedAddress } from '../wallet.js';
 
 const SQ = 60;
 const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
@@ -29,17 +28,14 @@ export function moveBytes(notation) {
   return Uint8Array.of(index(m[1]), index(m[2]));
 }
 
-// Whether the unlocked wallet key holds black in this app.
-function holdsBlack(view, app) {
-  const me = unlockedAddress();
-  const p = me && Array.isArray(app.players) ? app.players.find((q) => q.address === me) : null;
-  return !!p && Number.isInteger(view.black_seat) && p.seat === view.black_seat;
-}
-
-// opts.flip: true draws black at the bottom, false white; by default the
-// side of the unlocked key's seat (white when it holds none).
-export function render(view, app, onMove = null, opts = {}) {
-  const flip = typeof opts.flip === 'boolean' ? opts.flip : holdsBlack(view, app);
+// opts: the page's context (boards/index.js: {address, seat} of the
+// unlocked key, seat null when it holds none) and an optional flip (true
+// draws black at the bottom, false white).  By default the side of the
+// key's seat: black at the bottom for the seat holding black, else white.
+export function render(view, app, onMove = null, opts = null) {
+  const o = opts || {};
+  const flip = typeof o.flip === 'boolean' ? o.flip
+    : Number.isInteger(o.seat) && Number.isInteger(view.black_seat) && o.seat === view.black_seat;
   const moves = legalMoves(app).filter((m) => /^[a-h][1-8][a-h][1-8]/.test(m))
     .map((m) => ({ path: [m.slice(0, 2), m.slice(2, 4)], notation: m }));
   const starts = new Set(moves.map((m) => m.path[0]));
