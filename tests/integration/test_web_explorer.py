@@ -254,6 +254,8 @@ class WebExplorer(BrowserTest):
             assert_equal((a["result"]["outcome"], a["result"]["winner"]), ("win", x_seat), "X won")
             for drv in (d, d2):
                 assert_equal(self.marks(drv), self.want_marks(a), "the final board")
+            hist = self.wait_view(d, "app", "History", "the app page's history")
+            assert_true("app %s" % a["id"] in hist, "the history names app %s exactly:\n%s" % (a["id"], hist))
             self.shot(d, "play-tictactoe-seat0")
             self.shot(d2, "play-tictactoe-seat1")
             # chess: the fool's mate, each move two clicks (from, then to)
@@ -359,6 +361,14 @@ class WebExplorer(BrowserTest):
 
     def signing(self, d, node, bob):
         d.set_script_timeout(PAGE_S)
+        # u64 values above 2^53 (most app ids) stay exact in the page
+        got = d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/js/api.js').then((m) => done(m.parseJson(
+              '{"ref": 3998569870547333483, "small": 42, "neg": -9007199254740993, "x": 1.5, "s": "7"}')))
+              .catch((e) => done({error: String(e)}));""")
+        assert_equal(got, {"ref": "3998569870547333483", "small": 42, "neg": "-9007199254740993", "x": 1.5, "s": "7"},
+                     "the page's JSON keeps integers above 2^53 exact")
         cases = self.vectors()
         assert_equal(sorted(set(c["type"] for c, _ in cases)), [1, 24, 25, 26, 27, 28], "vector types")
         assert_true(len(cases) >= 15, "vectors found: %d" % len(cases))
