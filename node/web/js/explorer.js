@@ -6,6 +6,7 @@ import { zbc, when, ago, resultText, eventText } from './words.js';
 import { boardFor, moveBytes } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
+import { verifyPanel } from './verify.js';
 
 const LATEST = 15;
 
@@ -241,6 +242,7 @@ export async function app(id) {
     board(a, onMove),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
+    verifyPanel(a, { block: (n) => get('blocks/' + n), info: () => get('node/info') }),
   ];
 }
 

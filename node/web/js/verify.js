@@ -1,0 +1,325 @@
+// Verification in the page (docs/web.md "Verification in the page"): the
+// derivations `zbc verify` makes (node/wallet/cmd_verify.c), recomputed
+// with the page's own hashing (js/fair.js over @noble/hashes) from chain
+// data: the block seeds, the params, the move bytes and transaction hashes.
+// The node's answer is only ever compared, never believed.
+//
+// verifyApp(app, fetchers) → [{name, passed, detail, value}], where
+// `passed` is true, false, or null for what the page does not check (said
+// in `detail`); fetchers = {block(height) → block JSON, info() → node/info}.
+import * as F from './fair.js';
+import { h } from './dom.js';
+
+const SOLO_GAMES = { 28: 'mines', 29: 'tower', 30: 'hilo', 31: 'blackjack' };
+const CRASH_TYPE = 36;
+const big = (x) => {
+  if (typeof x === 'bigint') return x;
+  if ((typeof x === 'number' && Number.isInteger(x) && x >= 0) || (typeof x === 'string' && /^\d+$/.test(x))) return BigInt(x);
+  throw new Error(`not an amount: ${JSON.stringify(x)}`);
+};
+const int = (x, what) => {
+  if (!Number.isInteger(x)) throw new Error(`${what} is not an integer: ${JSON.stringify(x)}`);
+  return x;
+};
+const hist = (app) => (Array.isArray(app.history) ? app.history : []);
+const entry = (app, kind) => hist(app).find((e) => e && e.kind === kind);
+const x100 = (v) => `${Math.floor(v / 100)}.${String(v % 100).padStart(2, '0')}x`;
+
+class Checks {
+  constructor() {
+    this.list = [];
+  }
+
+  // One comparison: recomputed `want` against the node's `got`.
+  eq(name, want, got, detail) {
+    const passed = String(want) === String(got);
+    this.list.push({ name, passed, value: String(want),
+      detail: passed ? detail : `${detail}; the node says ${got === undefined ? 'nothing' : JSON.stringify(got)}, recomputed ${want}` });
+    return passed;
+  }
+
+  ok(name, passed, detail, value) {
+    this.list.push({ name, passed, detail, value: value === undefined ? undefined : String(value) });
+    return passed;
+  }
+
+  note(name, detail) {
+    this.list.push({ name, passed: null, detail });
+  }
+}
+
+// The 32-byte seed of block h, from its header (its VRF proof is checked by
+// the node and zbc-audit, not here: docs/web.md).
+async function seedOf(fetchers, h) {
+  const b = await fetchers.block(h);
+  if (!b || typeof b.seed !== 'string' || !/^[0-9a-f]{64}$/.test(b.seed)) throw new Error(`block ${h} carries no 32-byte seed`);
+  return F.hexBytes(b.seed);
+}
+
+function paidTo(r, pred) {
+  let sum = 0n;
+  for (const p of Array.isArray(r && r.payouts) ? r.payouts : []) if (p && pred(p)) sum += big(p.amount);
+  return sum;
+}
+
+// ---- solo bets (cmd_verify.c verify_bet) ----
+async function verifyBet(app, fetchers, c) {
+  const bet = F.parseBet(app.type, F.hexBytes(app.params_hex));
+  c.ok('params', true, `${bet.game} bet, client seed "${bet.clientSeed}"`);
+  const settle = entry(app, 'bet_settle');
+  if (!settle) {
+    c.note('outcome', 'the bet is not settled yet (it settles in the block after it)');
+    return;
+  }
+  const h = int(app.created, 'created') + 1;
+  c.eq('settlement block', h, settle.height, 'the bet settles in block N+1 after its block N');
+  const server = F.bytesHex(await seedOf(fetchers, h));
+  c.ok('server seed', true, `server seed = hex of seed(${h}) = ${server}`, server);
+  const out = F.resolveBet(bet, big(app.stake), server, big(app.id));
+  c.eq('float u', out.u, settle.u, `HMAC_SHA256(server_seed, "${bet.clientSeed}:${app.id}:0") first float u = ${out.u}`);
+  c.eq('outcome value', out.value, settle.value, out.steps.join('; '));
+  c.eq('win', out.win, settle.win, out.win ? 'a win' : 'a loss');
+  c.eq('returns', out.returns, settle.amount, `returns ${out.returns} of a stake of ${big(app.stake)}`);
+  c.eq('bet payout', out.returns, paidTo(app.result, (p) => p.reason === 'bet'), 'paid to the bettor');
+}
+
+// ---- crash rounds (cmd_verify.c verify_crash) ----
+async function verifyCrash(app, fetchers, c) {
+  const p = F.parseCrash(F.hexBytes(app.params_hex));
+  const cr = app.crash;
+  if (!cr || typeof cr !== 'object') throw new Error('the node gives no crash record');
+  const close = int(app.created, 'created') + p.window;
+  c.eq('close', close, cr.close, `the round takes entries until created + window = ${close}`);
+  if (!Number.isInteger(cr.crash_point)) {
+    c.note('crash point', `not settled yet: it settles at block ${close + 1}`);
+    return;
+  }
+  const server = F.bytesHex(await seedOf(fetchers, close + 1));
+  c.ok('server seed', true, `server seed = hex of seed(${close + 1}) = ${server}`, server);
+  const s = new F.Stream(server, p.clientSeed, big(app.id));
+  const point = F.crash(s);
+  c.eq('float u', s.used[0], cr.u, `HMAC_SHA256(server_seed, "${p.clientSeed}:${app.id}:0") first float u = ${s.used[0]}`);
+  c.eq('crash point', point, cr.crash_point, `floor(99 × 2^32 / (u + 256)) = ${point} (${x100(point)})`);
+  const entries = Array.isArray(cr.entries) ? cr.entries : [];
+  let n = 0;
+  let pot = 0n;
+  let paid = 0n;
+  for (const h of hist(app)) {
+    if (h.kind !== 'app_join') continue;
+    const m = F.hexBytes(h.move_hex || '');
+    const e = m.length === 0 ? { stake: big(app.stake), target: p.target } : F.parseCrashEntry(m);
+    const ret = F.crashReturn(e.stake, e.target);
+    const want = e.target <= point ? ret : 0n;
+    pot += ret;
+    paid += want;
+    const ne = entries[n] || {};
+    const same = String(ne.stake) === String(e.stake) && ne.target === e.target && String(ne.returns) === String(want) &&
+      ne.cashed_out === (e.target <= point);
+    c.ok(`entry ${n}`, same, `${e.stake} at ${x100(e.target)} → ${want ? 'cashed out' : 'crashed'}, returns ${want}` +
+      (same ? '' : `; the node's entry: ${JSON.stringify(ne)}`), want);
+    n++;
+  }
+  c.eq('entries', n, entries.length, `${n} entries in the history`);
+  c.eq('paid to entries', paid, paidTo(app.result, (q) => q.reason === 'crash'), 'the sum of the cashed-out returns');
+  c.eq('back to the fund', pot - paid, paidTo(app.result, (q) => q.reason === 'escrow'), `the pot of ${pot} less what the entries took`);
+}
+
+// ---- games: the first-seat draw and every dice roll ----
+async function verifyDraws(app, fetchers, c) {
+  const id = big(app.id);
+  const act = entry(app, 'app_activate');
+  if (act && Number.isInteger(act.seat)) {
+    const h = int(app.joined, 'joined') + 2;
+    c.eq('first-seat block', h, act.height, 'the first seat is drawn two blocks after the last join (J+2)');
+    const seed = await seedOf(fetchers, h);
+    const first = F.firstSeat(seed, id, int(app.seats, 'seats'));
+    c.eq('first seat', first, act.seat, `LE64(SHA3-256("ZBC-TURN" ‖ seed(${h}) ‖ id)) mod ${app.seats} = ${first}`);
+  }
+  let rolled = 0;
+  for (const e of hist(app)) {
+    if (typeof e.rolls_hex !== 'string') continue;
+    const start = e.kind === 'app_activate';
+    const h = start ? int(app.joined, 'joined') + 2 : int(e.height, 'height');
+    const tag = start ? F.le64Bytes(id) : F.hexBytes(e.tx_hash || '');
+    const what = start ? 'the start position' : `move #${e.seq}${e.notation ? ' (' + e.notation + ')' : ''}`;
+    c.eq(`rolls of ${what}: seed block`, h, e.roll_seed_height,
+      start ? 'the start rolls use seed(J+2)' : 'the rolls use the seed of the block that applied the move');
+    c.eq(`rolls of ${what}: tag`, F.bytesHex(tag), e.roll_tag, start ? 'the tag is the app id, 8 bytes LE' : 'the tag is the move\'s transaction hash');
+    const rec = F.hexBytes(e.rolls_hex);
+    const want = F.bytesHex(F.rollBytes(await seedOf(fetchers, h), tag, rec.length));
+    c.eq(`rolls of ${what}`, want, e.rolls_hex, `SHA3-256("ZBC-DICE" ‖ seed(${h}) ‖ tag ‖ counter) = ${want}` +
+      ` (dice ${F.diceOf(rec).join(' ') || 'none'}; ${e.roll_bytes_used} bytes used)`);
+    rolled++;
+  }
+  return rolled;
+}
+
+// ---- payouts of a game (cmd_verify.c verify_payouts, verify_unstarted) ----
+function verifyPayouts(app, rakeBps, c) {
+  const r = app.result;
+  const seats = int(app.seats, 'seats');
+  const stake = big(app.stake);
+  const pot = stake * BigInt(seats);
+  const want = Array(seats).fill(0n);
+  const ending = r.outcome || r.ending;
+  let rake = 0n;
+  if (ending === 'expired' || ending === 'abandoned') {
+    if (ending === 'expired') for (let i = 0; i < Math.min(app.seated, seats); i++) want[i] = stake;
+    c.ok('winner', r.winner === null, `${ending} before the start: no winner`);
+  } else if (ending === 'draw') {
+    want.fill(stake);
+  } else {
+    rake = (pot * BigInt(rakeBps)) / 10000n;
+    if (ending === 'win' && Number.isInteger(r.winner) && r.winner < seats) {
+      want[r.winner] = pot - rake;
+      c.note('winner', `who won is the engine's replay of the moves (zbc verify does it); the page checks the money of the node's win of seat ${r.winner}`);
+    } else if (ending === 'resign' || ending === 'timeout') {
+      const loser = ending === 'resign' ? r.resigned : r.timed_out;
+      if (!Number.isInteger(loser) || loser >= seats) {
+        c.ok('loser', false, `the node's ${ending} names no seat that resigned or timed out`);
+      } else {
+        const out = new Set(Array.isArray(r.out) ? r.out : []);
+        let recv = [...Array(seats).keys()].filter((i) => i !== loser && !out.has(i));
+        if (recv.length === 0) recv = [...Array(seats).keys()].filter((i) => i !== loser);
+        const share = pot - rake;
+        const each = share / BigInt(recv.length);
+        recv.forEach((s, k) => { want[s] = each + (k === 0 ? share % BigInt(recv.length) : 0n); });
+        const one = recv.length === 1 ? recv[0] : null;
+        c.eq('winner', one, r.winner, `seat ${loser} ${ending === 'resign' ? 'resigned' : 'timed out'}: ` +
+          (one !== null ? `seat ${one} takes the pot` : `seats ${recv.join(', ')} share it`) +
+          (out.size ? ` (seats out of play, as the node says: ${[...out].join(', ')})` : ''));
+      }
+    } else {
+      c.ok('ending', false, `the node's ending "${ending}" names no winner the rules know`);
+    }
+  }
+  c.eq('rake', rake, r.rake, `floor(pot ${pot} × ${rakeBps} bps / 10000) = ${rake}`);
+  for (let s = 0; s < seats; s++) {
+    c.eq(`seat ${s} paid`, want[s], paidTo(r, (p) => p.seat === s), `seat ${s} receives ${want[s]} (${ending})`);
+  }
+}
+
+// ---- mines (cmd_verify.c replay + verify_solo, for the mines engine) ----
+async function verifyMines(app, fetchers, c) {
+  const p = F.hexBytes(app.params_hex);
+  const m = p.length === 0 ? 3 : p[0];
+  if (m < 1 || m > 24) throw new Error(`mines takes 1 to 24 mines, not ${m}`);
+  const client = p.length <= 1 ? '' : F.clientSeed(p, 1, 'mines');
+  const stake = big(app.stake);
+  const max = F.minesMultiplier(m, 25 - m);
+  const escrow = (stake * BigInt(max)) / 10000n - stake;
+  const esc = entry(app, 'app_escrow');
+  c.eq('escrow', escrow, esc ? esc.amount : undefined, `floor(${stake} × ${max} / 10000) − stake from the apps fund`);
+  const revealed = [];
+  let status = 'playing';
+  let hit = null;
+  let minesAt = null;
+  for (const e of hist(app)) {
+    if (e.kind !== 'app_move' || status !== 'playing') continue;
+    const mv = F.hexBytes(e.move_hex || '');
+    if (mv.length === 1 && mv[0] === 2) {
+      status = 'cashed out';
+      c.ok(`move #${e.seq}`, revealed.length > 0, 'cash out');
+      continue;
+    }
+    if (mv.length !== 2 || mv[0] !== 1 || mv[1] > 24 || revealed.includes(mv[1])) {
+      c.ok(`move #${e.seq}`, false, `move ${e.move_hex} is not a legal reveal`);
+      break;
+    }
+    const server = F.bytesHex(await seedOf(fetchers, int(e.height, 'height')));
+    const hidden = [...Array(25).keys()].filter((t) => !revealed.includes(t));
+    const drawn = F.mines(new F.Stream(server, client, big(app.id)), hidden.length, m).map((i) => hidden[i]);
+    const tile = mv[1];
+    const name = 'ABCDE'[tile % 5] + (Math.floor(tile / 5) + 1);
+    if (drawn.includes(tile)) {
+      status = 'bust';
+      hit = tile;
+      minesAt = drawn.slice().sort((a, b) => a - b);
+    } else {
+      revealed.push(tile);
+      if (revealed.length === 25 - m) status = 'cleared';
+    }
+    c.ok(`reveal ${name}`, true, `seed(${e.height}), ${hidden.length} hidden tiles, ${m} mines drawn at ` +
+      `${drawn.map((t) => 'ABCDE'[t % 5] + (Math.floor(t / 5) + 1)).join(' ')}: ${drawn.includes(tile) ? 'a mine' : 'safe'}`);
+  }
+  const v = app.view || {};
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const sorted = revealed.slice().sort((a, b) => a - b);
+  c.ok('revealed tiles', same(sorted, (v.revealed || []).slice().sort((a, b) => a - b)),
+    `safe tiles ${sorted.join(', ') || 'none'}; the node's view: ${JSON.stringify(v.revealed)}`);
+  c.ok('mine hit', same(hit, v.hit ?? null) && same(minesAt, v.mines_at ? v.mines_at.slice().sort((a, b) => a - b) : null),
+    hit === null ? 'no mine hit' : `the mine at tile ${hit}, mines ${minesAt.join(', ')}; the node's view: hit ${v.hit}, mines ${JSON.stringify(v.mines_at)}`);
+  const value = status === 'bust' ? 0 : revealed.length === 0 ? 10000 : F.minesMultiplier(m, revealed.length);
+  const r = app.result;
+  if (!r) {
+    c.ok('game goes on', status === 'playing', `cash-out value ${(value / 10000).toFixed(4)}x`);
+    return;
+  }
+  const ret = (stake * BigInt(value)) / 10000n;
+  c.eq('outcome', ret > 0n ? 'cashout' : 'bust', r.outcome, `settled at ${(value / 10000).toFixed(4)}x`);
+  c.eq('rake', 0, r.rake, 'a solo game takes no rake');
+  c.eq('seat 0 paid', ret, paidTo(r, (q) => q.seat === 0), `floor(${stake} × ${value} / 10000) = ${ret} to the player, the rest to the apps fund`);
+}
+
+export async function verifyApp(app, fetchers) {
+  const c = new Checks();
+  try {
+    if (!app || typeof app !== 'object') throw new Error('the node gave no app');
+    const type = int(app.type, 'type');
+    if (F.BET_TYPES[type]) {
+      await verifyBet(app, fetchers, c);
+    } else if (type === CRASH_TYPE) {
+      await verifyCrash(app, fetchers, c);
+    } else {
+      const r = app.result && typeof app.result === 'object' ? app.result : null;
+      const unstarted = r && (r.outcome === 'expired' || r.outcome === 'abandoned');
+      if (!unstarted) await verifyDraws(app, fetchers, c);
+      if (SOLO_GAMES[type] === 'mines') {
+        await verifyMines(app, fetchers, c);
+      } else if (SOLO_GAMES[type]) {
+        c.note(`${SOLO_GAMES[type]} steps`, `the page does not replay ${SOLO_GAMES[type]}'s draws yet; zbc verify does`);
+      } else {
+        if (!unstarted) c.note('moves', 'the page does not replay the moves through the engine (zbc verify does): the final state and who won are the node\'s');
+        if (r) verifyPayouts(app, int((await fetchers.info()).rake_bps, 'rake_bps'), c);
+        else c.note('payouts', 'the game is still running: no payouts yet');
+      }
+    }
+  } catch (e) {
+    c.ok('the node\'s answer', false, `cannot verify: ${e.message}`);
+  }
+  return c.list;
+}
+
+// "N of M checks passed" over the checks made (notes excluded).
+export function summary(checks) {
+  const made = checks.filter((x) => x.passed !== null);
+  return { passed: made.filter((x) => x.passed).length, total: made.length };
+}
+
+// The app page's "Verify" section (explorer.js app()): a button that runs
+// verifyApp on the app as shown and lists every check, passed or failed.
+export function verifyPanel(app, fetchers) {
+  const out = h('div', { class: 'verify', 'data-verify': 'result' });
+  const run = async () => {
+    btn.disabled = true;
+    out.replaceChildren(h('p', { class: 'muted' }, 'recomputing…'));
+    const checks = await verifyApp(app, fetchers);
+    const { passed, total } = summary(checks);
+    const ok = passed === total && total > 0;
+    out.replaceChildren(
+      h('p', { class: ok ? 'ok' : 'bad', 'data-field': 'verify-summary' }, `${passed} of ${total} checks passed`),
+      h('ul', { class: 'checks' }, checks.map((x) => h('li', {
+        class: x.passed === null ? 'muted' : x.passed ? 'ok' : 'bad',
+        'data-check': x.name, 'data-passed': x.passed === null ? 'skipped' : String(x.passed), 'data-value': x.value,
+      }, h('b', {}, x.passed === null ? 'not checked' : x.passed ? 'passed' : 'FAILED'), ` ${x.name}: ${x.detail}`))));
+    btn.disabled = false;
+  };
+  const btn = h('button', { id: 'app-verify', onclick: () => run() }, 'Verify');
+  return [
+    h('h2', {}, 'Verification'),
+    h('p', { class: 'muted' }, 'Recomputed in this page from the block seeds, the params and the moves, with the ',
+      'page\'s own hashing: the node\'s answer is only compared. The block seeds are taken from the headers; their ',
+      'VRF proofs are checked by the node and zbc-audit, not by the page.'),
+    h('p', {}, btn), out,
+  ];
+}
