@@ -9,6 +9,7 @@
 // in `detail`); fetchers = {block(height) → block JSON, info() → node/info}.
 import * as F from './fair.js';
 import { h } from './dom.js';
+import { zbc } from './words.js';
 
 const SOLO_GAMES = { 28: 'mines', 29: 'tower', 30: 'hilo', 31: 'blackjack' };
 const CRASH_TYPE = 36;
@@ -25,6 +26,9 @@ const hist = (app) => (Array.isArray(app.history) ? app.history : []);
 const entry = (app, kind) => hist(app).find((e) => e && e.kind === kind);
 const x100 = (v) => `${Math.floor(v / 100)}.${String(v % 100).padStart(2, '0')}x`;
 
+// The node's figure in a sentence (a BigInt sum, an absent field, any JSON value).
+const show = (v) => (v === undefined ? 'nothing' : typeof v === 'bigint' ? String(v) : JSON.stringify(v));
+
 class Checks {
   constructor() {
     this.list = [];
@@ -34,7 +38,7 @@ class Checks {
   eq(name, want, got, detail) {
     const passed = String(want) === String(got);
     this.list.push({ name, passed, value: String(want),
-      detail: passed ? detail : `${detail}; the node says ${got === undefined ? 'nothing' : JSON.stringify(got)}, recomputed ${want}` });
+      detail: passed ? detail : `${detail}; the node says ${show(got)}, recomputed ${want}` });
     return passed;
   }
 
@@ -79,7 +83,7 @@ async function verifyBet(app, fetchers, c) {
   c.eq('float u', out.u, settle.u, `HMAC_SHA256(server_seed, "${bet.clientSeed}:${app.id}:0") first float u = ${out.u}`);
   c.eq('outcome value', out.value, settle.value, out.steps.join('; '));
   c.eq('win', out.win, settle.win, out.win ? 'a win' : 'a loss');
-  c.eq('returns', out.returns, settle.amount, `returns ${out.returns} of a stake of ${big(app.stake)}`);
+  c.eq('returns', out.returns, settle.amount, `returns ${out.returns} (${zbc(out.returns)}) of a stake of ${zbc(big(app.stake))}`);
   c.eq('bet payout', out.returns, paidTo(app.result, (p) => p.reason === 'bet'), 'paid to the bettor');
 }
 
@@ -128,7 +132,10 @@ async function verifyCrash(app, fetchers, c) {
 async function verifyDraws(app, fetchers, c) {
   const id = big(app.id);
   const act = entry(app, 'app_activate');
-  if (act && Number.isInteger(act.seat)) {
+  // every engine draws its first seat at J+2 but battleship (its own opening) and the solo games
+  const draws = app.game !== 'battleship' && !SOLO_GAMES[app.type];
+  if (draws && !act) c.note('first seat', 'not drawn yet (it is drawn two blocks after the last join)');
+  if (draws && act) {
     const h = int(app.joined, 'joined') + 2;
     c.eq('first-seat block', h, act.height, 'the first seat is drawn two blocks after the last join (J+2)');
     const seed = await seedOf(fetchers, h);
@@ -193,9 +200,9 @@ function verifyPayouts(app, rakeBps, c) {
       c.ok('ending', false, `the node's ending "${ending}" names no winner the rules know`);
     }
   }
-  c.eq('rake', rake, r.rake, `floor(pot ${pot} × ${rakeBps} bps / 10000) = ${rake}`);
+  c.eq('rake', rake, r.rake, `floor(pot ${pot} × ${rakeBps} bps / 10000) = ${rake} (${zbc(rake)})`);
   for (let s = 0; s < seats; s++) {
-    c.eq(`seat ${s} paid`, want[s], paidTo(r, (p) => p.seat === s), `seat ${s} receives ${want[s]} (${ending})`);
+    c.eq(`seat ${s} paid`, want[s], paidTo(r, (p) => p.seat === s), `seat ${s} receives ${want[s]} (${zbc(want[s])}, ${ending})`);
   }
 }
 
@@ -298,23 +305,36 @@ export function summary(checks) {
 
 // The app page's "Verify" section (explorer.js app()): a button that runs
 // verifyApp on the app as shown and lists every check, passed or failed.
+// The page re-renders the app on each of its events; the last result is
+// shown again while the app is unchanged (same history, same status).
+let last = null; // {key, checks}
+
+function listChecks(out, checks) {
+  const { passed, total } = summary(checks);
+  const ok = passed === total && total > 0;
+  out.replaceChildren(
+    h('p', { class: ok ? 'ok' : 'bad', 'data-field': 'verify-summary' }, `${passed} of ${total} checks passed`),
+    h('ul', { class: 'checks' }, checks.map((x) => h('li', {
+      class: x.passed === null ? 'muted' : x.passed ? 'ok' : 'bad',
+      'data-check': x.name, 'data-passed': x.passed === null ? 'skipped' : String(x.passed), 'data-value': x.value,
+    }, h('b', {}, x.passed === null ? 'not checked' : x.passed ? 'passed' : 'FAILED'), ` ${x.name}: ${x.detail}`))));
+}
+
 export function verifyPanel(app, fetchers) {
+  const key = `${app.id}:${app.status}:${app.history_total ?? hist(app).length}:${JSON.stringify(app.result)}`;
   const out = h('div', { class: 'verify', 'data-verify': 'result' });
-  const run = async () => {
-    btn.disabled = true;
-    out.replaceChildren(h('p', { class: 'muted' }, 'recomputing…'));
-    const checks = await verifyApp(app, fetchers);
-    const { passed, total } = summary(checks);
-    const ok = passed === total && total > 0;
-    out.replaceChildren(
-      h('p', { class: ok ? 'ok' : 'bad', 'data-field': 'verify-summary' }, `${passed} of ${total} checks passed`),
-      h('ul', { class: 'checks' }, checks.map((x) => h('li', {
-        class: x.passed === null ? 'muted' : x.passed ? 'ok' : 'bad',
-        'data-check': x.name, 'data-passed': x.passed === null ? 'skipped' : String(x.passed), 'data-value': x.value,
-      }, h('b', {}, x.passed === null ? 'not checked' : x.passed ? 'passed' : 'FAILED'), ` ${x.name}: ${x.detail}`))));
-    btn.disabled = false;
-  };
-  const btn = h('button', { id: 'app-verify', onclick: () => run() }, 'Verify');
+  if (last && last.key === key) listChecks(out, last.checks);
+  const btn = h('button', {
+    id: 'app-verify',
+    onclick: async () => {
+      btn.disabled = true;
+      out.replaceChildren(h('p', { class: 'muted' }, 'recomputing…'));
+      const checks = await verifyApp(app, fetchers);
+      last = { key, checks };
+      listChecks(out, checks);
+      btn.disabled = false;
+    },
+  }, 'Verify');
   return [
     h('h2', {}, 'Verification'),
     h('p', { class: 'muted' }, 'Recomputed in this page from the block seeds, the params and the moves, with the ',
