@@ -8,11 +8,12 @@ headless Chromium against an automine zbcd:
    outcomes (`zbc-engine fair GAME --stake`: value, win, returns,
    multiplier) for every bet kind over several seeds;
 2. apps of every kind the wallet makes (a tic-tac-toe game won, a pig game
-   with dice rolls ended by a resign, each of the nine bets, a mines game,
-   a crash round with three entries) are verified on their app page with
+   with dice rolls ended by a resign, each of the nine bets, a mines, a
+   tower and a hilo game, a crash round with three entries) are verified on their app page with
    the Verify button: every check passed, "N of N checks passed", and the
    page's figures (server seed, float, outcome, returns, first seat, crash
-   point, rake, payouts, escrow) equal `zbc verify`'s JSON;
+   point, rake, payouts, escrow, a solo game's value) equal `zbc verify`'s
+   JSON;
 3. through a lying node (tests/integration/doctor_proxy.py) the page shows
    the failed check naming what is wrong, for a doctored bet float, a
    doctored payout, a doctored roll and a doctored crash point (and `zbc
@@ -213,6 +214,16 @@ class WebVerify(BrowserTest):
             self.zbc("app", "move", mines, "cashout", "--from", "bob", "--fee", FEE, "--wait")
         self.settled(mines)
         apps.append(("mines", mines))
+        # tower, medium: climb column 2 twice (or until a bust), then cash out
+        tower = self.zbc("app", "create", "tower", "--stake", "1ZBC", "--params", "difficulty=medium,seed=page",
+                         "--from", "bob", "--fee", FEE, "--wait")["app_id"]
+        self.solo_steps(tower, [["climb", "2"], ["climb", "2"]])
+        apps.append(("tower", tower))
+        # hilo: deal, two guesses (lower from an 8 up, else higher), then cash out
+        hilo = self.zbc("app", "create", "hilo", "--stake", "1ZBC", "--params", "seed=page", "--from", "bob",
+                        "--fee", FEE, "--wait")["app_id"]
+        self.solo_steps(hilo, [["deal"], None, None])
+        apps.append(("hilo", hilo))
         # crash: three entries, settled at close + 1
         r = self.zbc("crash", "create", "--blocks", "3", "--stake", "1ZBC", "--target", "1.5x", "--client-seed",
                      "page-crash", "--from", "alice", "--fee", FEE, "--wait")
@@ -226,6 +237,22 @@ class WebVerify(BrowserTest):
         self.settled(crash)
         apps.append(("crash", crash))
         return apps
+
+    def solo_steps(self, app_id, moves):
+        """Plays the moves of a multi-step solo game (None: a hilo guess) while it
+        goes on, then cashes out unless it is over."""
+        for mv in moves:
+            if mv is None:
+                last = self.app(app_id)["view"]["cards"][-1]["index"]
+                mv = ["lower" if last // 4 >= 6 else "higher"]
+            self.zbc("app", "move", app_id, *mv, "--from", "bob", "--fee", FEE, "--wait")
+            a = wait_until(lambda: (lambda a: a if not a["has_pending"] else None)(self.app(app_id)), 30,
+                           "%s resolved" % " ".join(mv))
+            if a["status"] == "finished" or a["view"]["status"] != "playing":
+                break
+        if self.app(app_id)["status"] != "finished":
+            self.zbc("app", "move", app_id, "cashout", "--from", "bob", "--fee", FEE, "--wait")
+        self.settled(app_id)
 
     def page_checks(self, d, base, app_id, shot):
         """Opens the app page at base, clicks Verify; returns (summary, checks)."""
@@ -279,10 +306,12 @@ class WebVerify(BrowserTest):
                 assert_equal(val["entry %d" % i], ret, "crash: entry %d" % i)
                 n += 1
             n += 3
-        elif kind == "mines":
-            assert_equal(val["escrow"], grab(r"escrow (\d+) = ", "escrow").group(1), "mines: escrow")
-            assert_equal(val["seat 0 paid"], grab(r"= (\d+) to the player", "settlement").group(1), "mines: paid")
-            n = 2
+        elif kind in ("mines", "tower", "hilo"):
+            assert_equal(val["escrow"], grab(r"escrow (\d+) = ", "escrow").group(1), kind + ": escrow")
+            assert_equal(val["seat 0 paid"], grab(r"= (\d+) to the player", "settlement").group(1), kind + ": paid")
+            m = grab(r"settled at (\d+\.\d{4})x", "value")
+            assert_equal(val["value"], m.group(1), kind + ": value")
+            n = 3
         else:
             if "first seat" in val:
                 assert_equal(val["first seat"], grab(r"first seat = .* mod \d+ = (\d+)", "first seat").group(1),

@@ -206,66 +206,159 @@ function verifyPayouts(app, rakeBps, c) {
   }
 }
 
-// ---- mines (cmd_verify.c replay + verify_solo, for the mines engine) ----
-async function verifyMines(app, fetchers, c) {
+// ---- multi-step solo games (cmd_verify.c replay + verify_solo) ----
+// Each game's rules as the engines apply them (apps/games/{mines,tower,hilo}.c,
+// docs/games.md): params → {field, client}; start(field) → state; step(state,
+// move bytes, stream) → a sentence (or throws: not a legal move); value(state).
+const tileName = (t) => 'ABCDE'[t % 5] + (Math.floor(t / 5) + 1);
+const RANK_NAMES = ['2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K', 'A'];
+const xv = (v) => `${Math.floor(v / 10000)}.${String(v % 10000).padStart(4, '0')}x`;
+
+const SOLO = {
+  mines: {
+    fields: 1,
+    field: (f) => {
+      const m = f ?? 3;
+      if (m < 1 || m > 24) throw new Error(`mines takes 1 to 24 mines, not ${m}`);
+      return m;
+    },
+    max: (m) => F.minesMultiplier(m, 25 - m),
+    start: (m) => ({ m, revealed: [], status: 'playing', hit: null, minesAt: null }),
+    step(g, mv, s) {
+      if (mv.length !== 2 || mv[0] !== 1 || mv[1] > 24 || g.revealed.includes(mv[1])) throw new Error('not a legal reveal');
+      const hidden = [...Array(25).keys()].filter((t) => !g.revealed.includes(t));
+      const drawn = F.mines(s, hidden.length, g.m).map((k) => hidden[k]);
+      if (drawn.includes(mv[1])) {
+        Object.assign(g, { status: 'bust', hit: mv[1], minesAt: drawn.slice().sort((a, b) => a - b) });
+      } else {
+        g.revealed.push(mv[1]);
+        if (g.revealed.length === 25 - g.m) g.status = 'cleared';
+      }
+      return `reveal ${tileName(mv[1])}: ${hidden.length} hidden tiles, ${g.m} mines drawn at ` +
+        `${drawn.map(tileName).join(' ')}: ${drawn.includes(mv[1]) ? 'a mine' : 'safe'}`;
+    },
+    progress: (g) => g.revealed.length,
+    value: (g) => (g.status === 'bust' ? 0 : g.revealed.length === 0 ? 10000 : F.minesMultiplier(g.m, g.revealed.length)),
+    view: (g, v) => {
+      const sorted = (a) => (Array.isArray(a) ? a.slice().sort((x, y) => x - y) : a ?? null);
+      return [['revealed tiles', sorted(g.revealed), sorted(v.revealed)], ['mine hit', g.hit, v.hit ?? null],
+        ['losing draw', g.minesAt, sorted(v.mines_at)]];
+    },
+  },
+  tower: {
+    fields: 1,
+    field: (f) => {
+      const d = f ?? 0;
+      if (!F.TOWER[d]) throw new Error(`tower difficulty ${d} is unknown (0 easy … 4 master)`);
+      return d;
+    },
+    max: (d) => F.towerMultiplier(d, 9),
+    start: (d) => ({ d, picks: [], status: 'playing', hit: null, safe: null }),
+    step(g, mv, s) {
+      const cols = F.TOWER[g.d][1];
+      if (mv.length !== 2 || mv[0] !== 1 || mv[1] >= cols) throw new Error('not a legal climb');
+      const safe = F.tower(s, g.d)[g.picks.length];
+      const row = g.picks.length + 1;
+      if (safe.includes(mv[1])) {
+        g.picks.push(mv[1]);
+        if (g.picks.length === 9) g.status = 'cleared';
+      } else {
+        Object.assign(g, { status: 'bust', hit: mv[1], safe: safe.slice().sort((a, b) => a - b) });
+      }
+      return `climb ${mv[1] + 1} on row ${row}: safe columns ${safe.map((c) => c + 1).join(' ')}: ${safe.includes(mv[1]) ? 'safe' : 'bust'}`;
+    },
+    progress: (g) => g.picks.length,
+    value: (g) => (g.status === 'bust' ? 0 : g.picks.length === 0 ? 10000 : F.towerMultiplier(g.d, g.picks.length)),
+    view: (g, v) => [['climbed columns', g.picks, v.picks], ['losing pick', g.hit, v.hit ?? null],
+      ['safe columns of the losing row', g.safe, Array.isArray(v.safe_columns) ? v.safe_columns.slice().sort((a, b) => a - b) : null]],
+  },
+  hilo: {
+    fields: 0,
+    field: () => 0,
+    max: () => 10000000,
+    start: () => ({ cards: [], value: 10000, status: 'no card', won: 0 }),
+    step(g, mv, s) {
+      const how = mv.length === 1 ? mv[0] : 0;
+      if (how < 1 || how > 4 || (how === 1) !== (g.cards.length === 0) || g.cards.length >= 52) throw new Error('not a legal draw');
+      const card = F.cards(s, g.cards.length, 1)[0];
+      const word = ['', 'deal', 'higher', 'lower', 'skip'][how];
+      let said = `${word}: card ${g.cards.length} = floor(f × 52) = ${F.cardName(card, F.SUITS.hilo)}`;
+      if (how === 2 || how === 3) {
+        const from = Math.floor(g.cards[g.cards.length - 1] / 4);
+        const to = Math.floor(card / 4);
+        if (how === 2 ? to > from : to < from) {
+          const w = how === 2 ? 12 - from : from;
+          g.value = Math.min(10000000, Math.floor((g.value * F.hiloMultiplier(w, 13)) / 10000));
+          g.won++;
+          said += `: won (${w} of 13 ranks ${word} than ${RANK_NAMES[from]}), value ${xv(g.value)}`;
+        } else {
+          g.status = 'bust';
+          g.value = 0;
+          said += ': lost';
+        }
+      }
+      g.cards.push(card);
+      if (how === 1) g.status = 'playing';
+      if (g.status === 'playing' && (g.value === 10000000 || g.cards.length === 52)) g.status = 'ended';
+      return said;
+    },
+    progress: (g) => g.won,
+    value: (g) => (g.status === 'bust' ? 0 : g.value),
+    view: (g, v) => [['cards', g.cards, Array.isArray(v.cards) ? v.cards.map((x) => x && x.index) : null],
+      ['guesses won', g.won, v.won]],
+  },
+};
+
+async function verifySolo(app, fetchers, c, rules) {
   const p = F.hexBytes(app.params_hex);
-  const m = p.length === 0 ? 3 : p[0];
-  if (m < 1 || m > 24) throw new Error(`mines takes 1 to 24 mines, not ${m}`);
-  const client = p.length <= 1 ? '' : F.clientSeed(p, 1, 'mines');
+  if (p.length !== 0 && p.length < rules.fields) throw new Error(`params of ${p.length} bytes`);
+  const field = rules.field(p.length === 0 || rules.fields === 0 ? undefined : p[0]);
+  const client = p.length <= rules.fields ? '' : F.clientSeed(p, rules.fields, app.game);
   const stake = big(app.stake);
-  const max = F.minesMultiplier(m, 25 - m);
+  const max = rules.max(field);
   const escrow = (stake * BigInt(max)) / 10000n - stake;
   const esc = entry(app, 'app_escrow');
   c.eq('escrow', escrow, esc ? esc.amount : undefined, `floor(${stake} × ${max} / 10000) − stake from the apps fund`);
-  const revealed = [];
-  let status = 'playing';
-  let hit = null;
-  let minesAt = null;
+  const g = rules.start(field);
+  let over = false;
   for (const e of hist(app)) {
-    if (e.kind !== 'app_move' || status !== 'playing') continue;
+    if (e.kind !== 'app_move') continue;
     const mv = F.hexBytes(e.move_hex || '');
-    if (mv.length === 1 && mv[0] === 2) {
-      status = 'cashed out';
-      c.ok(`move #${e.seq}`, revealed.length > 0, 'cash out');
-      continue;
-    }
-    if (mv.length !== 2 || mv[0] !== 1 || mv[1] > 24 || revealed.includes(mv[1])) {
-      c.ok(`move #${e.seq}`, false, `move ${e.move_hex} is not a legal reveal`);
+    if (over) {
+      c.ok(`move #${e.seq}`, false, 'a move after the end of the game');
       break;
     }
-    const server = F.bytesHex(await seedOf(fetchers, int(e.height, 'height')));
-    const hidden = [...Array(25).keys()].filter((t) => !revealed.includes(t));
-    const drawn = F.mines(new F.Stream(server, client, big(app.id)), hidden.length, m).map((i) => hidden[i]);
-    const tile = mv[1];
-    const name = 'ABCDE'[tile % 5] + (Math.floor(tile / 5) + 1);
-    if (drawn.includes(tile)) {
-      status = 'bust';
-      hit = tile;
-      minesAt = drawn.slice().sort((a, b) => a - b);
-    } else {
-      revealed.push(tile);
-      if (revealed.length === 25 - m) status = 'cleared';
+    if (mv.length === 1 && mv[0] === (app.game === 'hilo' ? 5 : 2)) {
+      over = true;
+      c.ok(`move #${e.seq}: cash out`, rules.progress(g) > 0, `cash out at ${xv(rules.value(g))}` +
+        (rules.progress(g) > 0 ? '' : ': nothing to cash out yet'));
+      continue;
     }
-    c.ok(`reveal ${name}`, true, `seed(${e.height}), ${hidden.length} hidden tiles, ${m} mines drawn at ` +
-      `${drawn.map((t) => 'ABCDE'[t % 5] + (Math.floor(t / 5) + 1)).join(' ')}: ${drawn.includes(tile) ? 'a mine' : 'safe'}`);
+    const server = F.bytesHex(await seedOf(fetchers, int(e.height, 'height')));
+    try {
+      const said = rules.step(g, mv, new F.Stream(server, client, big(app.id)));
+      c.ok(`move #${e.seq}`, true, `seed(${e.height}): ${said}`);
+    } catch (x) {
+      c.ok(`move #${e.seq}`, false, `move ${e.move_hex}: ${x.message}`);
+      break;
+    }
+    over = g.status !== 'playing';
   }
-  const v = app.view || {};
-  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
-  const sorted = revealed.slice().sort((a, b) => a - b);
-  c.ok('revealed tiles', same(sorted, (v.revealed || []).slice().sort((a, b) => a - b)),
-    `safe tiles ${sorted.join(', ') || 'none'}; the node's view: ${JSON.stringify(v.revealed)}`);
-  c.ok('mine hit', same(hit, v.hit ?? null) && same(minesAt, v.mines_at ? v.mines_at.slice().sort((a, b) => a - b) : null),
-    hit === null ? 'no mine hit' : `the mine at tile ${hit}, mines ${minesAt.join(', ')}; the node's view: hit ${v.hit}, mines ${JSON.stringify(v.mines_at)}`);
-  const value = status === 'bust' ? 0 : revealed.length === 0 ? 10000 : F.minesMultiplier(m, revealed.length);
+  const v = app.view && typeof app.view === 'object' ? app.view : {};
+  for (const [name, mine, node] of rules.view(g, v)) {
+    c.ok(name, JSON.stringify(mine) === JSON.stringify(node), `${JSON.stringify(mine)}; the node's view: ${show(node)}`);
+  }
+  const value = rules.value(g);
+  c.eq('value', xv(value).slice(0, -1), v.multiplier, `the game's value ${xv(value)}`);
   const r = app.result;
   if (!r) {
-    c.ok('game goes on', status === 'playing', `cash-out value ${(value / 10000).toFixed(4)}x`);
+    c.ok('game goes on', !over, `cash-out value ${xv(value)}`);
     return;
   }
   const ret = (stake * BigInt(value)) / 10000n;
-  c.eq('outcome', ret > 0n ? 'cashout' : 'bust', r.outcome, `settled at ${(value / 10000).toFixed(4)}x`);
+  c.eq('outcome', ret > 0n ? 'cashout' : 'bust', r.outcome, `settled at ${xv(value)}`);
   c.eq('rake', 0, r.rake, 'a solo game takes no rake');
-  c.eq('seat 0 paid', ret, paidTo(r, (q) => q.seat === 0), `floor(${stake} × ${value} / 10000) = ${ret} to the player, the rest to the apps fund`);
+  c.eq('seat 0 paid', ret, paidTo(r, (q) => q.seat === 0), `floor(${stake} × ${value} / 10000) = ${ret} (${zbc(ret)}) to the player, the rest to the apps fund`);
 }
 
 export async function verifyApp(app, fetchers) {
@@ -281,8 +374,8 @@ export async function verifyApp(app, fetchers) {
       const r = app.result && typeof app.result === 'object' ? app.result : null;
       const unstarted = r && (r.outcome === 'expired' || r.outcome === 'abandoned');
       if (!unstarted) await verifyDraws(app, fetchers, c);
-      if (SOLO_GAMES[type] === 'mines') {
-        await verifyMines(app, fetchers, c);
+      if (SOLO[SOLO_GAMES[type]]) {
+        await verifySolo(app, fetchers, c, SOLO[SOLO_GAMES[type]]);
       } else if (SOLO_GAMES[type]) {
         c.note(`${SOLO_GAMES[type]} steps`, `the page does not replay ${SOLO_GAMES[type]}'s draws yet; zbc verify does`);
       } else {
