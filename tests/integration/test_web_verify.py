@@ -81,6 +81,52 @@ import('/js/fair.js').then((F) => {
 }).catch((e) => done({ error: String(e) }));
 """
 
+HOSTILE_JS = """
+const done = arguments[arguments.length - 1];
+const cases = arguments[0];
+import('/js/verify.js').then(async (V) => {
+  const fetchers = {
+    block: async (h) => (h === 99 ? { seed: 'not a seed' } : { seed: 'ab'.repeat(32) }),
+    info: async () => ({ rake_bps: 100 }),
+  };
+  const out = [];
+  for (const c of cases) {
+    try {
+      out.push(await V.verifyApp(c, fetchers));
+    } catch (e) {
+      out.push({ threw: String(e) });
+    }
+  }
+  done(out);
+}).catch((e) => done({ error: String(e) }));
+"""
+
+# Hostile app objects (a node's answer may be anything): each gives a failed
+# check naming what is wrong, and nothing throws.
+HOSTILE = [
+    (None, "the node gave no app"),
+    ({"type": "16"}, "type is not an integer"),
+    ({"type": 16, "id": "5", "params_hex": "zz"}, "not hex: zz"),
+    ({"type": 16, "id": "5", "params_hex": "05881300"}, "dice params out of range"),
+    ({"type": 24, "id": "5", "params_hex": "00c8"}, "keno params: need 200 picks"),
+    ({"type": 17, "id": "5", "params_hex": "0041", "stake": 1}, "client seed is 65 bytes, at most 64 allowed"),
+    ({"type": 17, "id": "5", "params_hex": "0000", "created": 98, "stake": 1,
+      "history": [{"kind": "bet_settle", "height": 99}]}, "block 99 carries no 32-byte seed"),
+    ({"type": 17, "id": "5", "params_hex": "0000", "created": 1, "stake": "-1",
+      "history": [{"kind": "bet_settle", "height": 2}]}, "not an amount"),
+    ({"type": 36, "id": "5", "params_hex": "0a006500000000", "crash": None}, "no crash record"),
+    ({"type": 1, "id": "5", "seats": 2, "stake": 1, "game": "tictactoe", "history": "no",
+      "result": {"outcome": "win", "winner": 0, "rake": 0, "payouts": [{"seat": 0, "amount": "abc"}]}},
+     "not an amount"),
+    ({"type": 1, "id": "5", "seats": 2, "stake": 1, "game": "tictactoe", "joined": 3,
+      "history": [{"kind": "app_activate", "seat": 1, "height": 5}],
+      "result": {"outcome": "resign", "resigned": 7, "rake": 0, "payouts": []}},
+     "names no seat that resigned"),
+    ({"type": 28, "id": "5", "game": "mines", "stake": 1, "params_hex": "03",
+      "history": [{"kind": "app_move", "seq": 1, "height": 3, "move_hex": "0163"}]}, "not a legal reveal"),
+    ({"type": 29, "id": "5", "game": "tower", "stake": 1, "params_hex": "09"}, "tower difficulty 9 is unknown"),
+]
+
 BET_KINDS = {16: "dice", 17: "coin", 18: "roulette", 22: "limbo", 23: "plinko", 24: "keno",
              25: "wheel", 26: "baccarat", 27: "blitz"}
 
@@ -157,6 +203,14 @@ class WebVerify(BrowserTest):
             for (size, risk), row in zip(tables[name], got["tab"][name]):
                 assert_equal(row, fn(size, risk), "%s %d risk %d: the page's table = fair_tables.py" % (name, size, risk))
         self.log("the page's plinko and keno tables equal tests/tools/fair_tables.py")
+        got = d.execute_async_script(HOSTILE_JS, [c for c, _ in HOSTILE])
+        assert_true(isinstance(got, list), "verifyApp on hostile answers: %r" % got)
+        for (c, want), checks in zip(HOSTILE, got):
+            assert_true(isinstance(checks, list), "verifyApp(%r) threw: %r" % (c, checks))
+            failed = [x["detail"] for x in checks if x["passed"] is False]
+            assert_true(any(want in f for f in failed), "verifyApp(%r): a failed check saying %r, got %r" %
+                        (c, want, failed))
+        self.log("%d hostile answers each give a failed check naming what is wrong" % len(HOSTILE))
         self.console_errors(d, "the vectors")
 
     # ---- 2. apps played with the wallet ----
