@@ -9,7 +9,7 @@ headless Chromium against an automine zbcd:
    multiplier) for every bet kind over several seeds;
 2. apps of every kind the wallet makes (a tic-tac-toe game won, a pig game
    with dice rolls ended by a resign, each of the nine bets, a mines, a
-   tower and a hilo game, a crash round with three entries) are verified on their app page with
+   tower, a hilo and a blackjack game, a crash round with three entries) are verified on their app page with
    the Verify button: every check passed, "N of N checks passed", and the
    page's figures (server seed, float, outcome, returns, first seat, crash
    point, rake, payouts, escrow, a solo game's value) equal `zbc verify`'s
@@ -278,6 +278,11 @@ class WebVerify(BrowserTest):
                         "--fee", FEE, "--wait")["app_id"]
         self.solo_steps(hilo, [["deal"], None, None])
         apps.append(("hilo", hilo))
+        # blackjack: deal, then stand (a natural ends at the deal)
+        bj = self.zbc("app", "create", "blackjack", "--stake", "1ZBC", "--params", "seed=page", "--from", "bob",
+                      "--fee", FEE, "--wait")["app_id"]
+        self.solo_steps(bj, [["deal"], ["stand"]])
+        apps.append(("blackjack", bj))
         # crash: three entries, settled at close + 1
         r = self.zbc("crash", "create", "--blocks", "3", "--stake", "1ZBC", "--target", "1.5x", "--client-seed",
                      "page-crash", "--from", "alice", "--fee", FEE, "--wait")
@@ -360,7 +365,7 @@ class WebVerify(BrowserTest):
                 assert_equal(val["entry %d" % i], ret, "crash: entry %d" % i)
                 n += 1
             n += 3
-        elif kind in ("mines", "tower", "hilo"):
+        elif kind in ("mines", "tower", "hilo", "blackjack"):
             assert_equal(val["escrow"], grab(r"escrow (\d+) = ", "escrow").group(1), kind + ": escrow")
             assert_equal(val["seat 0 paid"], grab(r"= (\d+) to the player", "settlement").group(1), kind + ": paid")
             m = grab(r"settled at (\d+\.\d{4})x", "value")

@@ -217,6 +217,7 @@ const xv = (v) => `${Math.floor(v / 10000)}.${String(v % 10000).padStart(4, '0')
 const SOLO = {
   mines: {
     fields: 1,
+    cashout: 2,
     field: (f) => {
       const m = f ?? 3;
       if (m < 1 || m > 24) throw new Error(`mines takes 1 to 24 mines, not ${m}`);
@@ -247,6 +248,7 @@ const SOLO = {
   },
   tower: {
     fields: 1,
+    cashout: 2,
     field: (f) => {
       const d = f ?? 0;
       if (!F.TOWER[d]) throw new Error(`tower difficulty ${d} is unknown (0 easy … 4 master)`);
@@ -274,6 +276,7 @@ const SOLO = {
   },
   hilo: {
     fields: 0,
+    cashout: 5,
     field: () => 0,
     max: () => 10000000,
     start: () => ({ cards: [], value: 10000, status: 'no card', won: 0 }),
@@ -307,7 +310,107 @@ const SOLO = {
     view: (g, v) => [['cards', g.cards, Array.isArray(v.cards) ? v.cards.map((x) => x && x.index) : null],
       ['guesses won', g.won, v.won]],
   },
+  blackjack: {
+    fields: 0,
+    cashout: null,
+    field: () => 0,
+    max: () => 80000,
+    start: () => ({ status: 'waiting', hands: [], cur: 0, dealer: [], n: 0, value: 0, natural: false, dealerNatural: false }),
+    step(g, mv, s) {
+      const m = mv.length === 1 ? mv[0] : 0;
+      const draw = () => F.cards(s, g.n++, 1)[0];
+      const h = g.hands[g.cur];
+      if ((m === 1) !== (g.status === 'waiting') || m < 1 || m > 5 || g.status === 'over' ||
+          (m === 4 && h.cards.length !== 2) ||
+          (m === 5 && (g.hands.length !== 1 || h.cards.length !== 2 || bjRank(h.cards[0]) !== bjRank(h.cards[1])))) {
+        throw new Error('not a legal blackjack move here');
+      }
+      const word = ['', 'deal', 'hit', 'stand', 'double', 'split'][m];
+      const first = g.n;
+      if (m === 1) {
+        g.status = 'playing';
+        const hand = { cards: [draw()], bet: 1, done: false };
+        g.hands.push(hand);
+        g.dealer.push(draw());
+        hand.cards.push(draw());
+        if (bjTotal(hand.cards) === 21) {
+          g.natural = true;
+          g.status = 'over';
+          g.dealer.push(draw());
+          g.dealerNatural = bjTotal(g.dealer) === 21;
+          g.value = g.dealerNatural ? 10000 : 24294;
+        }
+      } else if (m === 2) {
+        h.cards.push(draw());
+        if (bjTotal(h.cards) >= 21) h.done = true;
+        bjNext(g, draw);
+      } else if (m === 3) {
+        h.done = true;
+        bjNext(g, draw);
+      } else if (m === 4) {
+        h.bet = 2;
+        h.cards.push(draw());
+        h.done = true;
+        bjNext(g, draw);
+      } else {
+        const aces = bjRank(h.cards[0]) === 12;
+        const h2 = { cards: [h.cards.pop()], bet: 1, done: false };
+        g.hands.push(h2);
+        h.cards.push(draw());
+        h2.cards.push(draw());
+        h.done = h2.done = aces;
+        for (const x of [h, h2]) if (bjTotal(x.cards) >= 21) x.done = true;
+        bjNext(g, draw);
+      }
+      const drawn = [];
+      for (let k = first; k < g.n; k++) drawn.push(F.cardName(F.floorN(s.used[k], 52), F.SUITS.blackjack));
+      return `${word}: cards ${first}–${g.n - 1} = ${drawn.join(' ') || 'none'}` +
+        (g.status === 'over' ? `; dealer ${g.dealer.map((c) => F.cardName(c, F.SUITS.blackjack)).join(' ')}, returns ${xv(g.value)}` : '');
+    },
+    progress: (g) => (g.status === 'waiting' ? 0 : 1),
+    value: (g) => (g.status === 'waiting' ? 10000 : g.status === 'over' ? g.value : 0),
+    view: (g, v) => {
+      const names = (cs) => cs.map((c) => F.cardName(c, F.SUITS.blackjack));
+      return [['hands', g.hands.map((x) => ({ cards: names(x.cards), bet: x.bet })),
+        Array.isArray(v.hands) ? v.hands.map((x) => ({ cards: x && x.cards, bet: x && x.bet })) : null],
+      ['dealer', names(g.dealer), v.dealer && v.dealer.cards]];
+    },
+  },
 };
+
+// Blackjack (apps/games/blackjack.c): ranks 0 = "2" … 12 = A; the best total.
+const bjRank = (c) => Math.floor(c / 4);
+function bjTotal(cards) {
+  let t = 0;
+  let aces = 0;
+  for (const c of cards) {
+    const r = bjRank(c);
+    t += r === 12 ? 1 : r >= 8 ? 10 : r + 2;
+    aces += r === 12;
+  }
+  return aces > 0 && t + 10 <= 21 ? t + 10 : t;
+}
+
+// The next hand to play, or the dealer's hole card and draws and the returns.
+function bjNext(g, draw) {
+  while (g.cur < g.hands.length && g.hands[g.cur].done) g.cur++;
+  if (g.cur < g.hands.length) return;
+  g.status = 'over';
+  g.value = 0;
+  if (!g.hands.some((x) => bjTotal(x.cards) <= 21)) return;
+  g.dealer.push(draw());
+  if (bjTotal(g.dealer) === 21) {
+    g.dealerNatural = true; // takes every stake of the round
+    return;
+  }
+  while (bjTotal(g.dealer) < 17) g.dealer.push(draw());
+  const d = bjTotal(g.dealer);
+  for (const x of g.hands) {
+    const p = bjTotal(x.cards);
+    if (p <= 21 && (d > 21 || p > d)) g.value += 2 * x.bet * 10000;
+    else if (p <= 21 && p === d) g.value += x.bet * 10000;
+  }
+}
 
 async function verifySolo(app, fetchers, c, rules) {
   const p = F.hexBytes(app.params_hex);
@@ -328,7 +431,7 @@ async function verifySolo(app, fetchers, c, rules) {
       c.ok(`move #${e.seq}`, false, 'a move after the end of the game');
       break;
     }
-    if (mv.length === 1 && mv[0] === (app.game === 'hilo' ? 5 : 2)) {
+    if (mv.length === 1 && mv[0] === rules.cashout) {
       over = true;
       c.ok(`move #${e.seq}: cash out`, rules.progress(g) > 0, `cash out at ${xv(rules.value(g))}` +
         (rules.progress(g) > 0 ? '' : ': nothing to cash out yet'));
