@@ -6,7 +6,9 @@ headless Chromium against an automine zbcd:
    Python vectors (tests/tools/fair_catalogue.py: events and floats), the
    payout tables of tests/tools/fair_tables.py, and the C engine's bet
    outcomes (`zbc-engine fair GAME --stake`: value, win, returns,
-   multiplier) for every bet kind over several seeds;
+   multiplier) for every bet kind over several seeds, and the C engine's
+   blackjack (`zbc-engine render blackjack --state`) on 120 move lists
+   with splits and doubles; hostile app objects give a failed check;
 2. apps of every kind the wallet makes (a tic-tac-toe game won, a pig game
    with dice rolls ended by a resign, each of the nine bets, a mines, a
    tower, a hilo and a blackjack game, a crash round with three entries) are verified on their app page with
@@ -100,6 +102,48 @@ import('/js/verify.js').then(async (V) => {
   done(out);
 }).catch((e) => done({ error: String(e) }));
 """
+
+BLACKJACK_JS = """
+const done = arguments[arguments.length - 1];
+const cases = arguments[0];
+Promise.all([import('/js/verify.js'), import('/js/fair.js')]).then(([V, F]) => {
+  const rules = V.SOLO_RULES.blackjack;
+  done(cases.map(([moves, cards]) => {
+    // a stream whose float k is card k: u = ceil(card × 2^32 / 52)
+    const s = { used: [], u(k) { const v = Math.ceil((cards[k] * 4294967296) / 52); this.used[k] = v; return v; } };
+    const g = rules.start(0);
+    try {
+      for (const m of moves) rules.step(g, [m], s);
+    } catch (e) {
+      return { error: String(e) };
+    }
+    const names = (cs) => cs.map((c) => F.cardName(c, F.SUITS.blackjack));
+    return { n: g.n, status: g.status, multiplier: (rules.value(g) / 10000).toFixed(4),
+      hands: g.hands.map((x) => ({ cards: names(x.cards), bet: x.bet })), dealer: names(g.dealer) };
+  }));
+}).catch((e) => done({ error: String(e) }));
+"""
+
+# Blackjack move scripts (1 deal, 2 hit, 3 stand, 4 double, 5 split) replayed in the
+# page over given cards, then decoded by the C engine (`zbc-engine render blackjack
+# --state`: the moves and the cards they drew).
+BJ_SCRIPTS = [[1, 3], [1, 2, 3], [1, 2, 2, 3], [1, 4], [1, 2, 2, 2, 2], [1, 5, 3, 3], [1, 5, 2, 3, 4],
+              [1, 5, 4, 4], [1, 5, 2, 2, 3, 2, 3], [1, 5]]
+
+
+def blackjack_cases():
+    import random
+    rnd = random.Random(31)
+    cases = []
+    for i in range(120):
+        moves = BJ_SCRIPTS[i % len(BJ_SCRIPTS)]
+        cards = [rnd.randrange(52) for _ in range(48)]
+        if 5 in moves:  # a pair to split (aces every fourth time)
+            rank = 12 if i % 4 == 0 else cards[0] // 4
+            cards[0], cards[2] = rank * 4 + rnd.randrange(4), rank * 4 + rnd.randrange(4)
+        cases.append((moves, cards))
+    return cases
+
 
 # Hostile app objects (a node's answer may be anything): each gives a failed
 # check naming what is wrong, and nothing throws.
@@ -203,6 +247,7 @@ class WebVerify(BrowserTest):
             for (size, risk), row in zip(tables[name], got["tab"][name]):
                 assert_equal(row, fn(size, risk), "%s %d risk %d: the page's table = fair_tables.py" % (name, size, risk))
         self.log("the page's plinko and keno tables equal tests/tools/fair_tables.py")
+        self.blackjack(d)
         got = d.execute_async_script(HOSTILE_JS, [c for c, _ in HOSTILE])
         assert_true(isinstance(got, list), "verifyApp on hostile answers: %r" % got)
         for (c, want), checks in zip(HOSTILE, got):
@@ -212,6 +257,33 @@ class WebVerify(BrowserTest):
                         (c, want, failed))
         self.log("%d hostile answers each give a failed check naming what is wrong" % len(HOSTILE))
         self.console_errors(d, "the vectors")
+
+    def blackjack(self, d):
+        """The page's blackjack replay = the C engine's on the same moves and cards."""
+        engine = os.path.join(os.path.dirname(self.zbc_bin), "..", "engine", "zbc-engine")
+        cases = blackjack_cases()
+        got = d.execute_async_script(BLACKJACK_JS, cases)
+        assert_true(isinstance(got, list), "the page's blackjack: %r" % got)
+        played = {"split": 0, "double": 0, "over": 0}
+        for (moves, cards), r in zip(cases, got):
+            if "error" in r:
+                continue  # the page found a move illegal there (a hand already over)
+            state = bytes([len(moves)] + moves + [r["n"]] + cards[:r["n"]]).hex()
+            p = subprocess.run([engine, "render", "blackjack", "--state", state, "--json"], capture_output=True,
+                               text=True, timeout=60)
+            assert_equal(p.returncode, 0, "C decodes the page's blackjack %s over %s: %s" % (moves, cards[:r["n"]],
+                                                                                           p.stdout + p.stderr))
+            b = json.loads(p.stdout)["board"]
+            c_view = {"status": b["status"], "multiplier": b["multiplier"], "dealer": b["dealer"]["cards"],
+                      "hands": [{"cards": h["cards"], "bet": h["bet"]} for h in b["hands"]]}
+            page = {k: r[k] for k in ("status", "multiplier", "dealer", "hands")}
+            assert_equal(page, c_view, "blackjack %s over %s: the page's replay = the C engine's" % (moves, cards[:r["n"]]))
+            played["split"] += 5 in moves
+            played["double"] += 4 in moves
+            played["over"] += r["status"] == "over"
+        assert_true(min(played.values()) >= 10, "blackjack cases with splits, doubles, endings: %r" % played)
+        self.log("the page's blackjack replay equals the C engine's on %d move lists (%r)" %
+                 (sum(1 for r in got if "error" not in r), played))
 
     # ---- 2. apps played with the wallet ----
     def settled(self, app_id):

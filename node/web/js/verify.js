@@ -378,6 +378,9 @@ const SOLO = {
   },
 };
 
+// For tests/integration/test_web_verify.py: the rules replayed against the C engine.
+export const SOLO_RULES = SOLO;
+
 // Blackjack (apps/games/blackjack.c): ranks 0 = "2" … 12 = A; the best total.
 const bjRank = (c) => Math.floor(c / 4);
 function bjTotal(cards) {
@@ -503,7 +506,8 @@ export function summary(checks) {
 // verifyApp on the app as shown and lists every check, passed or failed.
 // The page re-renders the app on each of its events; the last result is
 // shown again while the app is unchanged (same history, same status).
-let last = null; // {key, checks}
+let last = null; // {key, checks}: the last result
+let shown = null; // {key, out}: the panel on the page now
 
 function listChecks(out, checks) {
   const { passed, total } = summary(checks);
@@ -519,6 +523,7 @@ function listChecks(out, checks) {
 export function verifyPanel(app, fetchers) {
   const key = `${app.id}:${app.status}:${app.history_total ?? hist(app).length}:${JSON.stringify(app.result)}`;
   const out = h('div', { class: 'verify', 'data-verify': 'result' });
+  shown = { key, out };
   if (last && last.key === key) listChecks(out, last.checks);
   const btn = h('button', {
     id: 'app-verify',
@@ -527,7 +532,8 @@ export function verifyPanel(app, fetchers) {
       out.replaceChildren(h('p', { class: 'muted' }, 'recomputing…'));
       const checks = await verifyApp(app, fetchers);
       last = { key, checks };
-      listChecks(out, checks);
+      // an event may have redrawn the page meanwhile: show it in the panel there now
+      listChecks(shown && shown.key === key ? shown.out : out, checks);
       btn.disabled = false;
     },
   }, 'Verify');
