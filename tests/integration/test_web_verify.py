@@ -153,6 +153,7 @@ HOSTILE = [
     ({"type": 16, "id": "5", "params_hex": "zz"}, "not hex: zz"),
     ({"type": 16, "id": "5", "params_hex": "05881300"}, "dice params out of range"),
     ({"type": 24, "id": "5", "params_hex": "00c8"}, "keno params: need 200 picks"),
+    ({"type": 18, "id": "5", "params_hex": "002800"}, "number 40 does not fit bet kind straight"),
     ({"type": 17, "id": "5", "params_hex": "0041", "stake": 1}, "client seed is 65 bytes, at most 64 allowed"),
     ({"type": 17, "id": "5", "params_hex": "0000", "created": 98, "stake": 1,
       "history": [{"kind": "bet_settle", "height": 99}]}, "block 99 carries no 32-byte seed"),

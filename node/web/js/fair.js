@@ -352,6 +352,9 @@ export function parseBet(type, p) {
       bet.kind = p[0];
       bet.number = p[1];
       if (bet.kind > 8) throw new Error(`roulette params: unknown bet kind ${bet.kind}`);
+      if (bet.kind === 0 ? bet.number > 36 : bet.kind >= 7 ? bet.number < 1 || bet.number > 3 : bet.number !== 0) {
+        throw new Error(`roulette params: number ${bet.number} does not fit bet kind ${ROULETTE_KINDS[bet.kind]}`);
+      }
       o = 2;
       break;
     case 'limbo':

@@ -201,8 +201,11 @@ function verifyPayouts(app, rakeBps, c) {
     }
   }
   c.eq('rake', rake, r.rake, `floor(pot ${pot} × ${rakeBps} bps / 10000) = ${rake} (${zbc(rake)})`);
+  const listed = Array.isArray(r.paid) ? r.paid : [];
   for (let s = 0; s < seats; s++) {
     c.eq(`seat ${s} paid`, want[s], paidTo(r, (p) => p.seat === s), `seat ${s} receives ${want[s]} (${zbc(want[s])}, ${ending})`);
+    const l = listed.find((p) => p && p.seat === s);
+    if (l) c.eq(`seat ${s} in the result`, want[s], l.amount, `the result's paid list names ${want[s]} for seat ${s}`);
   }
 }
 
@@ -464,6 +467,7 @@ async function verifySolo(app, fetchers, c, rules) {
   const ret = (stake * BigInt(value)) / 10000n;
   c.eq('outcome', ret > 0n ? 'cashout' : 'bust', r.outcome, `settled at ${xv(value)}`);
   c.eq('rake', 0, r.rake, 'a solo game takes no rake');
+  c.eq('winner', ret > stake ? 0 : null, r.winner, ret > stake ? 'a return above the stake: seat 0 won' : 'no profit: no winner');
   c.eq('seat 0 paid', ret, paidTo(r, (q) => q.seat === 0), `floor(${stake} × ${value} / 10000) = ${ret} (${zbc(ret)}) to the player, the rest to the apps fund`);
 }
 
