@@ -360,7 +360,7 @@ class WebVerify(BrowserTest):
         r = self.zbc("crash", "create", "--blocks", "3", "--stake", "1ZBC", "--target", "1.5x", "--client-seed",
                      "page-crash", "--from", "alice", "--fee", FEE, "--wait")
         crash = r["app_id"]
-        for who, stake, target in (("bob", "2", "2x"), ("alice", "0.5", "1.01")):
+        for who, stake, target in (("bob", "2ZBC", "2x"), ("alice", "0.5ZBC", "1.01")):
             self.zbc("crash", "join", crash, "--stake", stake, "--target", target, "--from", who, "--fee", FEE,
                      "--wait=included")
         close = self.app(crash)["crash"]["close"]

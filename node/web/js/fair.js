@@ -487,6 +487,7 @@ export function resolveBet(bet, stake, server, nonce) {
       out.value = sq.filter((q) => bet.picks.includes(q)).length;
       sq.forEach((q, i) => out.steps.push(`draw ${i + 1}: float ${i} u = ${s.used[i]}: square ${q}${bet.picks.includes(q) ? ' (hit)' : ''}`));
       out.event = { squares: sq, hits: out.value };
+      out.steps.push(`${out.value} of ${bet.picks.length} picks hit`);
       catalogue(kenoMultiplier(bet.risk, bet.picks.length, out.value));
       break;
     }

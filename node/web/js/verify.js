@@ -119,7 +119,7 @@ async function verifyCrash(app, fetchers, c) {
     const ne = entries[n] || {};
     const same = String(ne.stake) === String(e.stake) && ne.target === e.target && String(ne.returns) === String(want) &&
       ne.cashed_out === (e.target <= point);
-    c.ok(`entry ${n}`, same, `${e.stake} at ${x100(e.target)} → ${want ? 'cashed out' : 'crashed'}, returns ${want}` +
+    c.ok(`entry ${n}`, same, `${zbc(e.stake)} at ${x100(e.target)} → ${want ? 'cashed out' : 'crashed'}, returns ${want} (${zbc(want)})` +
       (same ? '' : `; the node's entry: ${JSON.stringify(ne)}`), want);
     n++;
   }
