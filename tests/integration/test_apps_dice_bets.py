@@ -8,11 +8,9 @@ exactly what the formula says; `zbc verify` agrees, and exits 10 when the
 node's answer is doctored (served through a lying proxy)."""
 import hashlib
 import hmac
-import http.server
 import json
-import threading
-import urllib.request
 
+from doctor_proxy import DoctorProxy
 from framework import ZBC, ZbcTest, assert_equal, assert_true, wait_until
 
 FEE = 2_000_000
@@ -56,29 +54,6 @@ def bet_outcome(game, params, stake, u):
         win = result >= params
         return result, win, stake * params // 100 if win else 0
     raise AssertionError(game)
-
-
-class LyingProxy(http.server.BaseHTTPRequestHandler):
-    """Forwards GETs to the node; flips the bet outcome float of an app."""
-    node_url = None
-
-    def do_GET(self):
-        with urllib.request.urlopen(self.node_url + self.path, timeout=10) as r:
-            body = r.read()
-        if self.path.startswith("/api/v1/apps/"):
-            j = json.loads(body)
-            for h in j.get("history", []):
-                if h["kind"] == "bet_settle":
-                    h["u"] ^= 1
-            body = json.dumps(j).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
 
 
 class DiceBets(ZbcTest):
@@ -177,15 +152,13 @@ class DiceBets(ZbcTest):
                      expect=None)
         assert_true(r.code in (4, 6), "oversized bet refused: %r" % r)
         # a doctored answer does not verify: exit 10
-        LyingProxy.node_url = node.api_url
-        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LyingProxy)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        try:
-            r = self.zbc("verify", last_bet, "--api", "http://127.0.0.1:%d" % srv.server_address[1],
-                         expect=10)
+        def flip_u(app):
+            for h in app.get("history", []):
+                if h["kind"] == "bet_settle":
+                    h["u"] ^= 1
+        with DoctorProxy(node.api_url, flip_u) as url:
+            r = self.zbc("verify", last_bet, "--api", url, expect=10)
             assert_equal(r["error_class"], "verify_failed", "verify class")
-        finally:
-            srv.shutdown()
 
 
 if __name__ == "__main__":

@@ -8,39 +8,12 @@ Open app nobody fills expires after open_deadline blocks with every stake
 refunded and no rake.  A bankrupt monopoly seat's resign cannot be reached
 by real play in a test's time (1500 cash each, rents of at most 200): it is
 pinned at chain level (tests/consensus/test_apps_results.c:test_out_seats)."""
-import http.server
-import json
-import threading
-import urllib.request
-
+from doctor_proxy import DoctorProxy
 from framework import ZBC, ZbcTest, assert_equal, assert_true, wait_until
 
 FEE = 2_000_000
 DEADLINE = 4       # move_deadline: claims four blocks after the last move
 OPEN_DEADLINE = 8  # an Open app expires 8 blocks after its creation
-
-
-class Doctor(http.server.BaseHTTPRequestHandler):
-    """Forwards GETs to the node; `edit` changes an app's result."""
-    node_url = None
-    edit = None
-
-    def do_GET(self):
-        with urllib.request.urlopen(self.node_url + self.path, timeout=10) as r:
-            body = r.read()
-        if self.path.startswith("/api/v1/apps/"):
-            j = json.loads(body)
-            if isinstance(j.get("result"), dict):
-                Doctor.edit(j["result"])
-            body = json.dumps(j).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *a):
-        pass
 
 
 class AppResults(ZbcTest):
@@ -65,18 +38,12 @@ class AppResults(ZbcTest):
         return ends[0]
 
     def verify_refuses(self, app_id, edit, what):
-        Doctor.node_url = self.nodes[0].api_url
-        Doctor.edit = staticmethod(edit)
-        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Doctor)
-        t = threading.Thread(target=srv.serve_forever, daemon=True)
-        t.start()
-        try:
-            r = self.zbc("verify", app_id, "--api", "http://127.0.0.1:%d" % srv.server_address[1],
-                         expect=10)
+        def doctor(app):
+            if isinstance(app.get("result"), dict):
+                edit(app["result"])
+        with DoctorProxy(self.nodes[0].api_url, doctor) as url:
+            r = self.zbc("verify", app_id, "--api", url, expect=10)
             assert_equal(r["error_class"], "verify_failed", "verify refuses %s" % what)
-        finally:
-            srv.shutdown()
-            srv.server_close()
 
     def three_seat_timeout(self):
         fund = self.genesis["fund_account"]

@@ -8,6 +8,7 @@ import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
 import { betResult } from './bets.js';
 import { joinPanel } from './boards/crash.js';
+import { verifyPanel } from './verify.js';
 
 const LATEST = 15;
 
@@ -276,6 +277,7 @@ export async function app(id) {
     board(a, onMove, ctx),
     h('h2', {}, 'History'),
     hist.length === 0 ? h('p', { class: 'muted' }, 'none') : table(['block', 'kind', 'what', 'transaction'], hist),
+    verifyPanel(a, { block: (n) => get('blocks/' + n), info: () => get('node/info') }),
   ];
 }
 
