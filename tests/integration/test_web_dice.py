@@ -54,7 +54,8 @@ class WebDice(BrowserTest):
 
     def board_shot(self, d, name):
         """A screenshot with the board scrolled into view."""
-        d.execute_script("const b = document.querySelector('svg.board'); if (b) b.scrollIntoView();")
+        d.execute_script("const b = document.querySelector('svg.board'); "
+                         "if (b) window.scrollTo(0, b.getBoundingClientRect().top + window.scrollY - 90);")
         self.shot(d, name)
 
     def attrs(self, d, css, *names):
@@ -260,17 +261,23 @@ class WebDice(BrowserTest):
                 self.log("the board was redrawn under the click of %s; again" % notation)
         raise TestFailure("could not click %s" % notation)
 
-    def keep_alive(self, d, app_id):
+    def keep_alive(self, d, node, app_id):
+        """Five idle blocks, then the page's Keep alive: the deadline moves
+        from the last move's height + move_deadline to the keep-alive's."""
         a = self.app(app_id)
-        before = a["deadline"]
+        before, moves = a["deadline"], a["moves"]
+        self.mine(node, 5)
         wait_until(lambda: self.q(d, "#app-keepalive"), PAGE_S, "the Keep alive button")
         self.q(d, "#app-keepalive")[0].click()
         a = wait_until(lambda: (lambda x: x if x["deadline"] > before else None)(self.app(app_id)), PAGE_S,
                        "the keep-alive in a block: %s" % self.status_text(d))
-        assert_equal((a["moves"], a["clock_address"]), (a["moves"], self.page_addr), "still the page's turn")
+        assert_equal((a["moves"], a["clock_address"]), (moves, self.page_addr),
+                     "no move counted, still the page's turn")
         self.wait_view(d, "app", "block %d (" % a["deadline"], "the new deadline %d on the page" % a["deadline"])
-        kinds = [e["kind"] for e in a["history"]]
-        assert_true("app_keepalive" in kinds, "the keep-alive in the history: %r" % kinds)
+        kept = [e for e in a["history"] if e["kind"] == "app_keepalive"]
+        assert_equal([e["amount"] for e in kept], [a["deadline"]], "the keep-alive in the history, its new deadline")
+        assert_true(a["deadline"] >= before + 5, "the deadline moved past the idle blocks: %d -> %d"
+                    % (before, a["deadline"]))
         self.log("keep-alive from the page: deadline %d -> %d" % (before, a["deadline"]))
 
     def race_from_page(self, d, node):
@@ -287,7 +294,7 @@ class WebDice(BrowserTest):
                 a = self.wallet_move(app_id, a, "alice", "roll")
                 continue
             if not kept:
-                self.keep_alive(d, app_id)
+                self.keep_alive(d, node, app_id)
                 kept = True
             self.click_move(d, "race", "roll")
             clicks += 1
@@ -299,6 +306,7 @@ class WebDice(BrowserTest):
         wait_until(lambda: self.text(d, "[data-field=result]") == want, PAGE_S, "the result in words: %r" % want)
         self.board_equals_view(d, a, "the finished race")
         assert_equal(a["view"]["positions"][winner], 49, "the winner on 49")
+        assert_equal(self.attrs(d, "svg.board.race .choice", "data-move"), [], "no move offered once it is over")
         self.board_shot(d, "play-race")
         self.log("race played to settlement from the page: %d moves, %d clicked on the page; %s"
                  % (a["moves"], clicks, want))

@@ -13,7 +13,7 @@ import { s } from './svg.js';
 import { choice, die, statusLine, token } from './dice.js';
 
 export const SEATS = [2, 4];
-const C = 290;
+const C = 320;
 const R = 210;
 const SQ = 22;
 

@@ -9,7 +9,7 @@ import { choice, die, statusLine, token } from './dice.js';
 
 export const SEATS = [2, 4];
 const MOVES = { roll: 0, hold: 1 };
-const W = 520;
+const W = 560;
 const X0 = 90;
 const BAR = 380;
 
@@ -51,8 +51,10 @@ export function render(view, app, onMove = null) {
   } else if (last) {
     svg.append(s('text', { x: X0, y: y + 42, 'data-field': 'last' }, `seat ${last.seat} held`));
   }
-  svg.append(choice(X0 + 250, y + 16, 60, 34, 'roll', 'roll', app, onMove),
-    choice(X0 + 320, y + 16, 60, 34, 'hold', 'hold', app, onMove),
-    statusLine(X0, y + 84, app, view.turn));
+  if (view.turn !== null && view.turn !== undefined) {
+    svg.append(choice(X0 + 250, y + 16, 60, 34, 'roll', 'roll', app, onMove),
+      choice(X0 + 320, y + 16, 60, 34, 'hold', 'hold', app, onMove));
+  }
+  svg.append(statusLine(X0, y + 84, app, view.turn));
   return svg;
 }

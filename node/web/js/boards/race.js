@@ -67,6 +67,7 @@ export function render(view, app, onMove = null) {
     svg.append(die(0, y, 40, last.die), s('text', { x: 52, y: y + 26, 'data-field': 'last' },
       `seat ${last.seat} rolled ${last.die}: ${what}`));
   }
-  svg.append(choice(W - 80, y + 3, 70, 34, 'roll', 'roll', app, onMove), statusLine(0, y + 64, app, view.turn));
+  if (view.turn !== null && view.turn !== undefined) svg.append(choice(W - 80, y + 3, 70, 34, 'roll', 'roll', app, onMove));
+  svg.append(statusLine(0, y + 64, app, view.turn));
   return svg;
 }
