@@ -238,20 +238,62 @@ class WebDice(BrowserTest):
         self.board_equals_view(d, a, "the 3-seat ludo")
         assert_equal(len(self.pieces(d, "ludo")), 12, "twelve ludo tokens for three seats")
         self.board_shot(d, "board-ludo-3-seats")
+        seat = [p["seat"] for p in a["players"] if p["address"] == self.page_addr][0]
+        self.page_plays(d, node, app_id, "ludo", [
+            ("order 2013", "svg.board.ludo circle.playable[data-piece='%d'][data-token='2']" % seat),
+            ("order 3012", None)])
         # monopoly with cash=500 from the page: its params are the wallet's bytes
         app_id, tx_hash = self.create_on_page(d, node, "monopoly", 2, params="cash=500")
         self.same_bytes_as_wallet(node, tx_hash, ["monopoly", "--seats", "2", "--params", "cash=500",
                                                   "--stake", "1ZBC"])
         assert_equal(self.app(app_id)["params_hex"], "f401", "cash=500 as u16 LE")
+        self.zbc("app", "join", app_id, "--from", "bob", "--fee", FEE, "--wait")
+        assert_equal([p["cash"] for p in self.app_ready(app_id)["view"]["players"]], [500, 500],
+                     "monopoly starts every seat with cash=500")
+        self.page_plays(d, node, app_id, "monopoly", [("roll buy", None), ("roll", None)])
+        # pig from the page: a roll, and a hold once there is a turn total
+        app_id, _ = self.create_on_page(d, node, "pig", 2)
+        self.zbc("app", "join", app_id, "--from", "bob", "--fee", FEE, "--wait")
+        self.page_plays(d, node, app_id, "pig", [("roll", None), ("hold", None)])
         self.console_errors(d, "the create-game form")
+
+    def page_plays(self, d, node, app_id, game, wanted):
+        """The page makes the moves `wanted` [(notation, css or None)] by
+        clicks on its turns, in order (when the next is not legal yet, e.g.
+        pig's hold with no turn total, it clicks the game's plain move); the
+        other seats move with the wallet.  Each move the page sent is read
+        back from the app's history as the chain formats its bytes (the
+        engine's format_move): the page's moveBytes are the engine's."""
+        a = self.app_ready(app_id)
+        d.get(node.api_url + "/#/app/" + app_id)
+        self.wait_view(d, "app", "Board", "the %s page" % game)
+        me = [p["seat"] for p in a["players"] if p["address"] == self.page_addr][0]
+        wanted = list(wanted)
+        for _ in range(60):
+            if not wanted or a["status"] == "finished":
+                break
+            if a["turn"] != me:
+                a = self.wallet_move(app_id, a, self.mover(a), WALLET_MOVE[game])
+                continue
+            notation, css = wanted[0] if wanted[0][0] in a["legal_moves"] else (WALLET_MOVE[game], None)
+            if notation == wanted[0][0]:
+                wanted.pop(0)
+            self.click_move(d, game, notation, css)
+            a = self.moved(app_id, a["moves"], d)
+            mine = [e for e in a["history"] if e["kind"] == "app_move" and e.get("seat") == me]
+            assert_equal(mine[-1]["notation"], notation, "%s: the page's move as the chain reads it" % game)
+            self.board_equals_view(d, a, "%s after the page's %s" % (game, notation))
+        assert_equal(wanted, [], "%s: the page made its moves" % game)
+        self.console_errors(d, "%s played from the page" % game)
+        return a
 
     # --- a race played from the page, keep-alive ------------------------------
 
-    def click_move(self, d, game, notation):
-        """Clicks the board's playable choice; the board is redrawn on each
-        event of the app's stream, so a click that meets a replaced
+    def click_move(self, d, game, notation, css=None):
+        """Clicks the board's playable choice (or css); the board is redrawn
+        on each event of the app's stream, so a click that meets a replaced
         element is tried again."""
-        sel = "svg.board.%s .playable[data-move='%s']" % (game, notation)
+        sel = css or "svg.board.%s .playable[data-move='%s']" % (game, notation)
         for _ in range(5):
             wait_until(lambda: self.q(d, sel), PAGE_S, "%s playable for the page" % notation)
             try:
@@ -285,7 +327,7 @@ class WebDice(BrowserTest):
         self.zbc("app", "join", app_id, "--from", "alice", "--fee", FEE, "--wait")
         a = self.app_ready(app_id)
         d.get(node.api_url + "/#/app/" + app_id)
-        self.wait_view(d, "app", "you hold seat 0", "the creator's race page")
+        self.wait_view(d, "app", "Board", "the creator's race page")
         kept, clicks = False, 0
         for _ in range(MAX_RACE_MOVES):
             if a["status"] == "finished":

@@ -35,14 +35,15 @@ export function choice(x, y, w, h, label, notation, app, onMove) {
 }
 
 // The line under a board: the pending dice move and the block whose seed
-// rolls it (app.pending.applies_at), else whose move it is.
+// rolls it (app.pending.applies_at), else whose move it is (an empty <g>
+// once the game is over).
 export function statusLine(x, y, app, turn) {
   const p = app.pending;
   if (p) {
     return s('text', { x, y, class: 'pending', 'data-field': 'pending', 'data-block': p.applies_at },
       `seat ${p.seat} played ${p.notation || 'a move'}: waiting for the roll of block ${p.applies_at}`);
   }
-  if (turn === null || turn === undefined) return null;
+  if (turn === null || turn === undefined) return s('g', {}); // over: the result is above the board
   return s('text', { x, y, class: 'to-move', 'data-field': 'to-move' }, `seat ${turn} to move`);
 }
 

@@ -87,8 +87,8 @@ export function render(view, app, onMove = null) {
   svg.append(s('circle', { cx: C, cy: C, r: 52, class: 'centre' }));
   const mine = view.turn !== null && view.turn !== undefined && onMove ? view.turn : null;
   (Array.isArray(view.progress) ? view.progress : []).forEach((tokens, seat) => {
+    if (!Array.isArray(tokens) || seat >= starts.length) return;
     tokens.forEach((p, t) => {
-      if (seat >= starts.length) return;
       const [x, y, square] = place(view, seat, t, p);
       const playable = seat === mine && (app.legal_moves || []).includes(preferring(t));
       const el = token(x, y, 7, seat, square, { 'data-token': t, 'data-progress': p });
