@@ -19,6 +19,9 @@ rolled by the next block, which automine makes at once).
   cash=500 created on the page are byte for byte the wallet's
   `zbc app create ... --offline` transactions (same timestamp and fee);
   refused params show their sentence and send nothing;
+- the page plays from its seat (the wallet from the others): a ludo token
+  click, monopoly's "roll & buy", pig's roll and hold; every move it sent
+  is read back from the app's history in the chain's notation;
 - every console message at SEVERE fails the test.
 
 "SKIP: no chromium" as in test_web_explorer.py."""

@@ -102,7 +102,8 @@ export function render(view, app, onMove = null) {
   const y = 2 * C;
   if (last) {
     let what = last.token === null ? 'no token could move'
-      : `token ${last.token} ${last.from === 0 ? 'entered' : `moved ${last.from} → ${last.to}`}`;
+      : `token ${last.token} ${last.from === 0 ? 'entered on its start square' : last.to === 57 ? 'reached home'
+        : `moved ${last.to - last.from} squares`}`;
     if (last.captured) what += `, sent seat ${last.captured.seat}'s token ${last.captured.token} to its yard`;
     if (last.die === 6 && view.turn === last.seat) what += '; a 6: seat ' + last.seat + ' moves again';
     svg.append(die(10, y, 40, last.die), s('text', { x: 62, y: y + 26, 'data-field': 'last' },
