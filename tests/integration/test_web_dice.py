@@ -156,9 +156,14 @@ class WebDice(BrowserTest):
         self.zbc("app", "move", app_id, *notation.split(), "--from", who, "--fee", FEE)
         return self.moved(app_id, a["moves"])
 
+    def js_text(self, d, css):
+        """The text of the first element matching css ('' for none), read in
+        the page: the app page is redrawn on each event of its stream."""
+        return d.execute_script("const e = document.querySelector(arguments[0]); "
+                                "return e ? e.textContent : '';", css)
+
     def status_text(self, d):
-        return d.execute_script("const s = document.querySelector('[data-status=app-action]'); "
-                                "return s ? s.textContent : '';")
+        return self.js_text(d, "[data-status=app-action]")
 
     def pending_line(self, d):
         """A board drawn while a dice move waits names the block that rolls it
@@ -312,8 +317,7 @@ class WebDice(BrowserTest):
         a = self.app(app_id)
         before, moves = a["deadline"], a["moves"]
         self.mine(node, 5)
-        wait_until(lambda: self.q(d, "#app-keepalive"), PAGE_S, "the Keep alive button")
-        self.q(d, "#app-keepalive")[0].click()
+        self.click_move(d, "race", "keep-alive", "#app-keepalive")
         a = wait_until(lambda: (lambda x: x if x["deadline"] > before else None)(self.app(app_id)), PAGE_S,
                        "the keep-alive in a block: %s" % self.status_text(d))
         assert_equal((a["moves"], a["clock_address"]), (moves, self.page_addr),
@@ -348,7 +352,7 @@ class WebDice(BrowserTest):
         assert_true(kept and clicks > 0, "the page rolled (%d clicks) and kept the game alive" % clicks)
         winner = a["result"]["winner"]
         want = "seat %d (%s) won 1.98 ZBC (rake 0.02 ZBC)" % (winner, a["players"][winner]["address"])
-        wait_until(lambda: self.text(d, "[data-field=result]") == want, PAGE_S, "the result in words: %r" % want)
+        wait_until(lambda: self.js_text(d, "[data-field=result]") == want, PAGE_S, "the result in words: %r" % want)
         self.board_equals_view(d, a, "the finished race")
         assert_equal(a["view"]["positions"][winner], 49, "the winner on 49")
         assert_equal(self.attrs(d, "svg.board.race .choice", "data-move"), [], "no move offered once it is over")
