@@ -212,6 +212,12 @@ function play(a) {
     buttons.push(h('button', { id: 'app-claim', onclick: () => act('claim', TX.CLAIM_APP_TIMEOUT, appIdBody(a.id)) },
       'Claim the timeout'));
   }
+  // the keep-alive: an empty AppMove by the clock holder moves the deadline
+  // (docs/protocol-apps.md §2); the chain takes one in every game with a clock
+  if (a.status === 'active' && seated && a.clock === seat && !a.has_pending && !a.first_turn_pending) {
+    buttons.push(h('button', { id: 'app-keepalive', onclick: () => act('keep-alive', TX.APP_MOVE,
+      appMoveBody(a.id, new Uint8Array(0))) }, 'Keep alive'));
+  }
   const ctx = { address: me, seat: seated ? seat : null };
   const send = (n) => act(`move ${n}`, TX.APP_MOVE, async () => appMoveBody(a.id, await moveFor(a, n, ctx)));
   const onMove = myTurn ? send : null;

@@ -5,7 +5,7 @@ import { h, fields, link } from './dom.js';
 import { zbc } from './words.js';
 import * as ks from './keystore.js';
 import { bytesToHex, createAppBody, hexToBytes, publicKey, sign, unsignedTx, TX } from './tx.js';
-import { GAME_TYPES } from './boards/index.js';
+import { GAME_TYPES, hasParams, paramsBytes, seatRange } from './boards/index.js';
 import { BET_TYPES, BET_USAGE, KENO_RISKS, betOfWords, betParams, soloParams, SOLO_TYPES } from './bets.js';
 
 let seed = null; // the unlocked seed: this page's memory only
@@ -131,17 +131,7 @@ export async function page(rerender) {
     status.replaceChildren(`sent (fee ${zbc(fee)}): `, link('#/tx/' + hash, hash));
     status.dataset.tx = hash;
   }));
-  out.push(h('h2', {}, 'Start a game'), form('app-create', [
-    h('label', {}, 'game', h('select', { name: 'game' }, Object.keys(GAME_TYPES).map((g) => h('option', { value: g }, g)))),
-    input('stake (ZBC)', 'stake'), input('opponent (optional)', 'opponent', { size: 70 })], 'Create', async (v, status) => {
-    const body = createAppBody({ appType: GAME_TYPES[v.game], stake: parseZbc(v.stake), seats: 2,
-      opponent: v.opponent.trim() || null });
-    const { hash } = await submit(TX.CREATE_APP, body);
-    const id = appIdOf(hash);
-    status.className = 'form-status ok';
-    status.replaceChildren('created: ', link('#/app/' + id, `app ${id}`));
-    status.dataset.app = id;
-  }));
+  out.push(h('h2', {}, 'Start a game'), createGameForm());
   out.push(...placeBet());
   out.push(form('key-lock', [], 'Lock', async () => {
     seed = null;
@@ -197,6 +187,41 @@ function placeBet() {
       created(status, hash, `${v.game} started`);
     }),
   ];
+
+// "Start a game" (docs/web.md §4): the game, its seats (the game's range),
+// its params where it has named ones (the words `zbc app create --params`
+// takes, e.g. monopoly's cash=N), the stake and an optional opponent; the
+// CreateApp body is createAppBody's, byte for byte the wallet's.
+function createGameForm() {
+  const games = Object.keys(GAME_TYPES);
+  const seats = h('select', { name: 'seats' });
+  const params = input('params (optional)', 'params', { placeholder: 'e.g. cash=500' });
+  const game = h('select', { name: 'game' }, games.map((g) => h('option', { value: g }, g)));
+  const fit = () => {
+    const [lo, hi] = seatRange(game.value);
+    const keep = Number(seats.value);
+    seats.replaceChildren(...Array.from({ length: hi - lo + 1 }, (_, i) => h('option', { value: String(lo + i) }, String(lo + i))));
+    seats.value = String(keep >= lo && keep <= hi ? keep : lo);
+    seats.disabled = lo === hi;
+    const named = hasParams(game.value);
+    params.style.display = named ? '' : 'none';
+    if (!named) params.querySelector('input').value = '';
+  };
+  game.addEventListener('change', fit);
+  const f = form('app-create', [h('label', {}, 'game', game), h('label', {}, 'seats', seats), params,
+    input('stake (ZBC)', 'stake'), input('opponent (optional)', 'opponent', { size: 70 })], 'Create', async (v, status) => {
+    const n = Number(seats.value);
+    const body = createAppBody({ appType: GAME_TYPES[v.game], stake: parseZbc(v.stake), seats: n,
+      params: paramsBytes(v.game, v.params || ''), opponent: (v.opponent || '').trim() || null });
+    const { hash } = await submit(TX.CREATE_APP, body);
+    const id = appIdOf(hash);
+    status.className = 'form-status ok';
+    status.replaceChildren('created: ', link('#/app/' + id, `app ${id}`), ` (${n} seats)`);
+    status.dataset.app = id;
+    status.dataset.tx = hash;
+  });
+  fit();
+  return f;
 }
 
 export function newSeedNotice(hex) {
