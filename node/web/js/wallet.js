@@ -19,11 +19,20 @@ export function unlockedAddress() {
 // Builds a transaction of `type` with `body` from the unlocked key at the
 // node's minimum fee, signs it in the page and posts it; resolves to
 // {hash, fee}, rejects with the node's sentence.
+// Timestamps are whole seconds: two moves with the same bytes in one second
+// (a dice game's "roll", turn after turn) would be the same transaction,
+// refused as a duplicate.  Each submission of this page takes a later
+// second than the one before (a block takes timestamps up to 10 s after
+// its own time, consensus/tx_valid.c:zbc_tx_valid_time: more than ten
+// transactions in one second would be refused).
+let lastTimestamp = 0n;
+
 export async function submit(type, body, { recipient = null, message = '' } = {}) {
   if (!seed) throw new Error('unlock the wallet first (#/wallet)');
   const info = await get('node/info');
-  const base = { type, senderPk: publicKey(seed), recipient, body, message,
-    timestamp: BigInt(Math.floor(Date.now() / 1000)) };
+  const now = BigInt(Math.floor(Date.now() / 1000));
+  lastTimestamp = now > lastTimestamp ? now : lastTimestamp + 1n;
+  const base = { type, senderPk: publicKey(seed), recipient, body, message, timestamp: lastTimestamp };
   // the fee's 8 bytes are fixed: the length, and so the minimum, do not depend on it
   const len = unsignedTx({ ...base, fee: 0n }).length + 64;
   const fee = BigInt(info.min_fee_base) + BigInt(info.min_fee_per_byte) * BigInt(len);
@@ -187,6 +196,7 @@ function placeBet() {
       created(status, hash, `${v.game} started`);
     }),
   ];
+}
 
 // "Start a game" (docs/web.md §4): the game, its seats (the game's range),
 // its params where it has named ones (the words `zbc app create --params`
