@@ -207,7 +207,8 @@ struct run {
     uint32_t *game_of_create; /* tx index -> game index + 1 (creates, joins) */
 
     struct zbc_load_sched sched;
-    double t_start, t_end, wall_start, wall_end;
+    double t_start, t_end, wall_start, wall_end, wall_end_planned;
+    double self_cpu0;
     bool sending, stopping;
     uint64_t offered, late, unsent, inflight;
     uint64_t accepted, duplicates, refused, failed;
@@ -400,12 +401,20 @@ static struct evhttp_connection *new_conn(struct run *r, struct node *n)
 /* -------------------------------------------------------------- sending */
 
 static void send_next_closed(struct run *r);
+static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb);
 
+/* The end of the sending time: the nodes' CPU is measured over it. */
 static void stop_sending(struct run *r)
 {
-    if (r->sending) {
-        r->sending = false;
-        r->wall_end = wall_now();
+    if (!r->sending)
+        return;
+    r->sending = false;
+    r->wall_end = wall_now();
+    for (unsigned i = 0; i < r->n_nodes; i++) {
+        struct node *n = &r->nodes[i];
+        long rss;
+        if (n->proc_ok)
+            n->proc_ok = proc_sample(n, &n->cpu1, &rss);
     }
 }
 
@@ -604,6 +613,15 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
 }
 
 /* ------------------------------------------------------ /proc of a node */
+
+static double self_cpu(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_SELF, &ru) != 0)
+        return 0;
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+           (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+}
 
 static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb)
 {
@@ -912,9 +930,14 @@ static void on_follow_tick(evutil_socket_t fd, short what, void *arg)
         }
     }
     double now = mono_now();
+    double end = r->wall_end > 0 ? r->t_end - (r->wall_end_planned - r->wall_end)
+                                 : r->t_end;
     bool all_in = r->included >= r->accepted && r->inflight == 0;
+    /* the chain followed up to node 0's tip, or 30 s more to get there */
+    bool caught_up = r->h_next > r->nodes[0].height || !r->nodes[0].info_ok;
     if (!r->sending && !r->stopping &&
-        (now >= r->t_end + r->settle || (all_in && now >= r->t_end + 1.0))) {
+        ((now >= end + r->settle && (caught_up || now >= end + r->settle + 30)) ||
+         (all_in && now >= end + 1.0))) {
         r->stopping = true;
         event_base_loopexit(r->base, NULL);
     }
@@ -1317,6 +1340,9 @@ static void report(struct run *r)
             json_array_append_new(ns, e);
         }
         json_object_set_new(o, "per_node", ns);
+        json_object_set_new(o, "load_cpu_pct",
+                            json_real(100.0 * (self_cpu() - r->self_cpu0) /
+                                      (mono_now() - r->t_start)));
         char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
         if (s != NULL)
             puts(s);
@@ -1371,6 +1397,8 @@ static void report(struct run *r)
            r->switches, r->block_fetch_failures ? ", block fetch failures: "
                                                 : "",
            r->block_fetch_failures ? r->block_error : "");
+    printf("zbc-load   cpu %.0f%% of one core over the whole run\n",
+           100.0 * (self_cpu() - r->self_cpu0) / (mono_now() - r->t_start));
     for (unsigned i = 0; i < r->n_nodes; i++) {
         struct node *n = &r->nodes[i];
         printf("node %-2u    %s height %u sent %" PRIu64 " accepted %" PRIu64
@@ -1781,6 +1809,8 @@ static int cmd_run(int argc, char **argv)
     r->t_start = mono_now();
     r->t_end = r->t_start + r->duration;
     r->wall_start = wall_now();
+    r->wall_end_planned = r->wall_start + r->duration;
+    r->self_cpu0 = self_cpu();
     zbc_load_sched_init(&r->sched, r->rate, r->t_start, r->n_workload);
     r->sending = true;
     struct timeval one_ms = {0, 1000}, quarter = {0, 250000};
@@ -1796,14 +1826,7 @@ static int cmd_run(int argc, char **argv)
      * the first follow tick after it */
     while (!r->stopping)
         event_base_dispatch(r->base);
-    if (r->wall_end == 0)
-        r->wall_end = wall_now();
-    for (unsigned i = 0; i < r->n_nodes; i++) {
-        struct node *n = &r->nodes[i];
-        long rss;
-        if (n->proc_ok)
-            n->proc_ok = proc_sample(n, &n->cpu1, &rss);
-    }
+    stop_sending(r); /* when the loop ended another way */
     report(r);
     return 0;
 }
