@@ -173,6 +173,14 @@ struct game {
     bool done, polling;
 };
 
+/* A block of the followed chain. */
+struct followed {
+    uint8_t hash[32];
+    double ts;     /* its timestamp, seconds */
+    uint32_t ours; /* our transactions in it */
+    uint32_t all;  /* every transaction in it */
+};
+
 struct req_ctx {
     struct run *r;
     uint32_t idx;
@@ -204,7 +212,6 @@ struct run {
 
     struct game *games;
     uint32_t n_games;
-    uint32_t *game_of_create; /* tx index -> game index + 1 (creates, joins) */
 
     struct zbc_load_sched sched;
     double t_start, t_end, wall_start, wall_end, wall_end_planned;
@@ -222,10 +229,7 @@ struct run {
     uint32_t h_next;  /* next height to fetch */
     bool rewinding;
     bool block_pending;
-    uint8_t (*hashes)[32]; /* by height - h_base */
-    double *block_ts;      /* seconds, by height - h_base */
-    uint32_t *block_txs;   /* our transactions in the block */
-    uint32_t *block_all;   /* every transaction in the block */
+    struct followed *blk; /* by height - h_base */
     uint32_t h_cap;
     uint64_t switches, switch_depth_max, block_fetch_failures;
     uint64_t included;
@@ -315,16 +319,11 @@ static uint32_t add_tx(struct run *r, struct zbc_load_tx *t)
         if (nr == NULL)
             return UINT32_MAX;
         r->recs = nr;
-        uint32_t *ng = realloc(r->game_of_create, cap * sizeof *ng);
-        if (ng == NULL)
-            return UINT32_MAX;
-        r->game_of_create = ng;
         r->cap_txs = cap;
     }
     uint32_t idx = r->n_txs++;
     r->txs[idx] = *t;
     memset(&r->recs[idx], 0, sizeof r->recs[idx]);
-    r->game_of_create[idx] = 0;
     if (!ht_put(r, idx)) {
         r->n_txs--;
         return UINT32_MAX;
@@ -691,27 +690,11 @@ static bool grow_heights(struct run *r, uint32_t need)
     uint32_t cap = r->h_cap ? r->h_cap * 2 : 1024;
     while (cap <= need)
         cap *= 2;
-    void *a = realloc(r->hashes, cap * sizeof *r->hashes);
+    struct followed *a = realloc(r->blk, cap * sizeof *a);
     if (a == NULL)
         return false;
-    r->hashes = a;
-    void *b = realloc(r->block_ts, cap * sizeof *r->block_ts);
-    if (b == NULL)
-        return false;
-    r->block_ts = b;
-    void *c = realloc(r->block_txs, cap * sizeof *r->block_txs);
-    if (c == NULL)
-        return false;
-    r->block_txs = c;
-    void *d = realloc(r->block_all, cap * sizeof *r->block_all);
-    if (d == NULL)
-        return false;
-    r->block_all = d;
-    for (uint32_t i = r->h_cap; i < cap; i++) {
-        memset(r->hashes[i], 0, 32);
-        r->block_ts[i] = 0;
-        r->block_txs[i] = r->block_all[i] = 0;
-    }
+    r->blk = a;
+    memset(&a[r->h_cap], 0, (cap - r->h_cap) * sizeof *a);
     r->h_cap = cap;
     return true;
 }
@@ -724,10 +707,8 @@ static void unfollow_above(struct run *r, uint32_t keep)
             r->recs[i].inc_height = 0;
             r->included--;
         }
-    for (uint32_t h = keep + 1; h - r->h_base < r->h_cap; h++) {
-        memset(r->hashes[h - r->h_base], 0, 32);
-        r->block_txs[h - r->h_base] = r->block_all[h - r->h_base] = 0;
-    }
+    for (uint32_t h = keep + 1; h - r->h_base < r->h_cap; h++)
+        memset(&r->blk[h - r->h_base], 0, sizeof r->blk[0]);
 }
 
 static void block_failed(struct run *r, const char *why)
@@ -781,9 +762,9 @@ static void on_block(struct evhttp_request *req, void *arg)
     }
     uint32_t k = h - r->h_base;
     if (r->rewinding) {
-        if (memcmp(r->hashes[k], hash, 32) == 0 || h == r->h_base + 1) {
+        if (memcmp(r->blk[k].hash, hash, 32) == 0 || h == r->h_base + 1) {
             /* the branches meet here (or at the start): follow from above */
-            bool same = memcmp(r->hashes[k], hash, 32) == 0;
+            bool same = memcmp(r->blk[k].hash, hash, 32) == 0;
             unfollow_above(r, same ? h : h - 1);
             r->rewinding = false;
             r->h_next = same ? h + 1 : h;
@@ -792,16 +773,16 @@ static void on_block(struct evhttp_request *req, void *arg)
         }
         goto out;
     }
-    if (h > r->h_base + 1 && memcmp(r->hashes[k - 1], prev, 32) != 0) {
+    if (h > r->h_base + 1 && memcmp(r->blk[k - 1].hash, prev, 32) != 0) {
         /* the node is on another branch than the one followed */
         r->switches++;
         r->rewinding = true;
         r->h_next = h - 1;
         goto out;
     }
-    memcpy(r->hashes[k], hash, 32);
-    r->block_ts[k] = (double)json_integer_value(ts) / 1000.0;
-    r->block_all[k] = (uint32_t)json_array_size(list);
+    memcpy(r->blk[k].hash, hash, 32);
+    r->blk[k].ts = (double)json_integer_value(ts) / 1000.0;
+    r->blk[k].all = (uint32_t)json_array_size(list);
     uint32_t ours = 0;
     for (size_t i = 0; i < json_array_size(list); i++) {
         const char *th = json_string_value(json_array_get(list, i));
@@ -815,7 +796,7 @@ static void on_block(struct evhttp_request *req, void *arg)
         r->included++;
         ours++;
     }
-    r->block_txs[k] = ours;
+    r->blk[k].ours = ours;
     r->h_next = h + 1;
     game_on_block(r, h);
 out:
@@ -1161,19 +1142,13 @@ static uint64_t u64_field(json_t *j, const char *k, bool *ok)
 
 /* ----------------------------------------------------------------- report */
 
-static int cmp_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* The highest followed height whose block timestamp is <= t (h_base when
  * none): the tip when a transaction was sent. */
 static uint32_t tip_at(const struct run *r, double t)
 {
     uint32_t lo = r->h_base, top = r->h_next > 0 ? r->h_next - 1 : 0;
     for (uint32_t h = r->h_base + 1; h <= top; h++) {
-        if (r->block_ts[h - r->h_base] <= t)
+        if (r->blk[h - r->h_base].ts <= t)
             lo = h;
         else
             break;
@@ -1192,8 +1167,6 @@ static void report(struct run *r)
     uint64_t by_kind_off[ZBC_LOAD_KINDS] = {0}, by_kind_acc[ZBC_LOAD_KINDS] = {0},
              by_kind_inc[ZBC_LOAD_KINDS] = {0};
     uint64_t pending = 0, in_window = 0;
-    /* block timestamps are increasing along the followed chain, so the tip
-     * at a send time is found by a walk; sort sends to keep it linear */
     for (uint32_t i = 0; i < r->n_txs; i++) {
         struct rec *c = &r->recs[i];
         uint8_t k = r->txs[i].kind;
@@ -1206,7 +1179,7 @@ static void report(struct run *r)
         if (c->inc_height == 0)
             continue;
         by_kind_inc[k]++;
-        double bts = r->block_ts[c->inc_height - r->h_base];
+        double bts = r->blk[c->inc_height - r->h_base].ts;
         if (bts >= r->wall_start && bts <= r->wall_end)
             in_window++;
         if (lat_s && lat_b) {
@@ -1217,7 +1190,6 @@ static void report(struct run *r)
         }
         n_inc++;
     }
-    (void)cmp_u32;
     double p50s = 0, p99s = 0, maxs = 0, p50b = 0, p99b = 0, maxb = 0;
     if (lat_s && lat_b && n_inc > 0) {
         zbc_load_sort(lat_s, n_inc);
@@ -1235,7 +1207,7 @@ static void report(struct run *r)
     uint32_t blocks = top > r->h_base ? top - r->h_base : 0;
     uint64_t max_block = 0, all_txs = 0;
     for (uint32_t h = r->h_base + 1; h <= top; h++) {
-        uint32_t a = r->block_all[h - r->h_base];
+        uint32_t a = r->blk[h - r->h_base].all;
         all_txs += a;
         if (a > max_block)
             max_block = a;
