@@ -236,6 +236,11 @@ struct run {
     struct evhttp_connection *apps_conn;
     unsigned apps_pending;
     struct event *tick, *follow_tick;
+    /* the status of accepted transactions not in the followed chain */
+    uint64_t lost_checked, lost_pooled, lost_dropped, lost_confirmed,
+        lost_unknown, lost_unanswered;
+    unsigned lost_pending;
+    char dropped_example[EXAMPLE_MAX];
     uint64_t bad_blocks;
     char block_error[EXAMPLE_MAX];
 };
@@ -809,7 +814,7 @@ out:
 static void fetch_block(struct run *r)
 {
     struct node *n0 = &r->nodes[0];
-    if (r->block_pending || r->h_next > n0->height || r->h_next <= r->h_base)
+    if (r->stopping || r->block_pending || r->h_next > n0->height || r->h_next <= r->h_base)
         return;
     struct req_ctx *x = calloc(1, sizeof *x);
     if (x == NULL)
@@ -1031,6 +1036,8 @@ static void poll_app(struct run *r, uint32_t gi)
 static void game_on_block(struct run *r, uint32_t height)
 {
     unsigned polls = 0;
+    if (r->stopping)
+        return;
     for (uint32_t gi = 0; gi < r->n_games; gi++) {
         struct game *g = &r->games[gi];
         if (g->done || g->polling)
@@ -1066,6 +1073,88 @@ static void game_on_block(struct run *r, uint32_t height)
         polls++;
         poll_app(r, gi);
     }
+}
+
+/* ----------------------------- the end: what became of the missing ones */
+
+#define LOST_CHECK_MAX 200
+
+static void on_status(struct evhttp_request *req, void *arg)
+{
+    struct req_ctx *x = arg;
+    struct run *r = x->r;
+    int code = req != NULL ? evhttp_request_get_response_code(req) : 0;
+    char *body = NULL;
+    size_t len = 0;
+    json_t *j = NULL;
+    const char *st = NULL;
+    if (code != 0 && read_body(req, &body, &len, ANSWER_MAX)) {
+        json_error_t je;
+        j = json_loadb(body, len, 0, &je);
+        st = json_string_value(json_object_get(j, "status"));
+    }
+    if (st == NULL)
+        r->lost_unanswered++;
+    else if (strcmp(st, "mempool") == 0)
+        r->lost_pooled++;
+    else if (strcmp(st, "confirmed") == 0)
+        r->lost_confirmed++;
+    else if (strcmp(st, "dropped") == 0) {
+        r->lost_dropped++;
+        set_example(r->dropped_example,
+                    json_string_value(json_object_get(j, "reason")));
+    } else if (strcmp(st, "not_found") == 0)
+        r->lost_unknown++;
+    else
+        r->lost_unanswered++;
+    json_decref(j);
+    free(body);
+    free(x);
+    if (--r->lost_pending == 0)
+        event_base_loopexit(r->base, NULL);
+}
+
+/* Asks the node each accepted transaction went to for the status of (up to
+ * LOST_CHECK_MAX of) those the followed chain does not hold
+ * (docs/api.md §5): still pooled, confirmed there, dropped with a reason,
+ * or unknown to it. */
+static void check_lost(struct run *r)
+{
+    event_del(r->tick);
+    event_del(r->follow_tick);
+    /* the answers still coming (each request has its timeout); no new
+     * block is fetched once stopping */
+    while (r->inflight > 0 || r->block_pending || r->apps_pending > 0)
+        event_base_loop(r->base, EVLOOP_ONCE);
+    for (uint32_t i = 0; i < r->n_txs && r->lost_checked < LOST_CHECK_MAX;
+         i++) {
+        struct rec *c = &r->recs[i];
+        if (c->state != TX_ACCEPTED || c->inc_height != 0)
+            continue;
+        struct node *n = &r->nodes[c->node];
+        struct req_ctx *x = calloc(1, sizeof *x);
+        if (x == NULL)
+            break;
+        x->r = r;
+        x->idx = i;
+        struct evhttp_request *req = new_request(on_status, x, n->host);
+        if (req == NULL) {
+            free(x);
+            break;
+        }
+        char path[128], hex[65];
+        zbc_hex_encode(hex, r->txs[i].hash, 32);
+        snprintf(path, sizeof path, "/api/v1/transactions/%s/status", hex);
+        if (evhttp_make_request(n->info_conn, req, EVHTTP_REQ_GET, path) !=
+            0) {
+            free(x);
+            break;
+        }
+        r->lost_checked++;
+        r->lost_pending++;
+    }
+    while (r->lost_pending > 0)
+        event_base_dispatch(r->base);
 }
 
 /* -------------------------------------------------------- start: info */
@@ -1260,6 +1349,15 @@ static void report(struct run *r)
         json_object_set_new(o, "included_in_window", json_integer((json_int_t)in_window));
         json_object_set_new(o, "included_per_s", json_real((double)in_window / dur));
         json_object_set_new(o, "accepted_not_included", json_integer((json_int_t)pending));
+        json_t *lc = json_object();
+        json_object_set_new(lc, "checked", json_integer((json_int_t)r->lost_checked));
+        json_object_set_new(lc, "mempool", json_integer((json_int_t)r->lost_pooled));
+        json_object_set_new(lc, "confirmed", json_integer((json_int_t)r->lost_confirmed));
+        json_object_set_new(lc, "dropped", json_integer((json_int_t)r->lost_dropped));
+        json_object_set_new(lc, "not_found", json_integer((json_int_t)r->lost_unknown));
+        json_object_set_new(lc, "unanswered", json_integer((json_int_t)r->lost_unanswered));
+        json_object_set_new(lc, "dropped_example", json_string(r->dropped_example));
+        json_object_set_new(o, "not_included_status", lc);
         json_t *kinds = json_object();
         for (int k = 0; k < ZBC_LOAD_KINDS; k++) {
             json_t *e = json_object();
@@ -1353,6 +1451,14 @@ static void report(struct run *r)
            " in blocks stamped during the sending); accepted but not "
            "included: %" PRIu64 "\n", n_inc, (double)in_window / dur,
            in_window, pending);
+    if (r->lost_checked > 0)
+        printf("  status of %" PRIu64 " of them at the node they went to: "
+               "mempool %" PRIu64 ", confirmed %" PRIu64 ", dropped %" PRIu64
+               "%s%s%s, unknown %" PRIu64 ", no answer %" PRIu64 "\n",
+               r->lost_checked, r->lost_pooled, r->lost_confirmed,
+               r->lost_dropped, r->dropped_example[0] ? " (e.g. \"" : "",
+               r->dropped_example, r->dropped_example[0] ? "\")" : "",
+               r->lost_unknown, r->lost_unanswered);
     if (r->mixed) {
         printf("  by kind (offered/accepted/included):");
         for (int k = 0; k < ZBC_LOAD_KINDS; k++)
@@ -1799,6 +1905,7 @@ static int cmd_run(int argc, char **argv)
     while (!r->stopping)
         event_base_dispatch(r->base);
     stop_sending(r); /* when the loop ended another way */
+    check_lost(r);
     report(r);
     return 0;
 }

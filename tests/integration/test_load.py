@@ -11,6 +11,8 @@
   sends on this chain), one by one through GET /api/v1/transactions/<hash>
   for the transfers' total, and the node's CPU and RSS are reported;
 - the closed loop (8 in flight) with the text report;
+- no settling time: the accepted transactions not yet in a followed block
+  are looked up at the node (pooled or confirmed, never dropped or unknown);
 - a hostile second "node" that answers garbage, half a header, or closes the
   connection: zbc-load does not crash, counts each send to it as failed
   with the reason, and the real node's transactions are all included;
@@ -174,6 +176,20 @@ class Load(ZbcTest):
         acc = int(out.split("accepted")[1].split()[0])
         assert_true(acc > 0, "closed loop accepted")
         assert_true("accepted but not included: 0" in out, "every accepted included")
+
+        # no settling: what is not in a followed block yet is asked for by
+        # its status at the node (pooled, or confirmed after the follower stopped)
+        out, _ = self.load("run", "--node", node.api_url, "--rate", 100, "--duration", 1,
+                           "--settle", 0, "--senders", SENDERS, "--seed", "it", "--json",
+                           "--quiet")
+        rep = json.loads(out)
+        ns = rep["not_included_status"]
+        self.log("no settle: %d accepted, %d not included: %r"
+                 % (rep["accepted"], rep["accepted_not_included"], ns))
+        self.check_counts(rep, "no settle")
+        assert_equal(ns["checked"], min(rep["accepted_not_included"], 200), "all checked")
+        assert_equal(ns["mempool"] + ns["confirmed"], ns["checked"],
+                     "each one pooled or confirmed, none dropped or unknown")
 
         # a hostile second node
         g = GarbageServer()
