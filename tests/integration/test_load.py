@@ -155,7 +155,7 @@ class Load(ZbcTest):
         lat = rep["latency"]
         assert_true(1 <= lat["p50_blocks"] <= lat["p99_blocks"] <= lat["max_blocks"],
                     "latency in blocks ordered and at least 1: %r" % lat)
-        assert_true(0 <= lat["p50_s"] <= lat["p99_s"] <= lat["max_s"] < 10,
+        assert_true(0 <= lat["p50_s"] <= lat["p99_s"] <= lat["max_s"],
                     "latency in seconds: %r" % lat)
         # the transfers' amounts, read back from the chain
         amount = 0
