@@ -162,6 +162,9 @@ struct node {
     bool proc_ok;
     uint64_t sent, accepted, refused, failed;
     uint64_t log_reorgs;
+    /* node/info "forks".branch_switches: at the first answer and the last */
+    bool has_switches;
+    uint64_t switches0, switches;
 };
 
 struct game {
@@ -863,6 +866,13 @@ static void on_info(struct evhttp_request *req, void *arg)
         goto out;
     }
     n->height = (uint32_t)json_integer_value(h);
+    json_t *sw = json_object_get(json_object_get(j, "forks"), "branch_switches");
+    if (json_is_integer(sw) && json_integer_value(sw) >= 0) {
+        n->switches = (uint64_t)json_integer_value(sw);
+        if (!n->has_switches)
+            n->switches0 = n->switches;
+        n->has_switches = true;
+    }
     json_t *mp = json_object_get(j, "mempool_size");
     n->mempool_size = json_is_integer(mp) ? (uint64_t)json_integer_value(mp)
                                           : 0;
@@ -1401,6 +1411,9 @@ static void report(struct run *r)
             json_object_set_new(e, "info_error", json_string(n->info_error));
             if (n->log != NULL)
                 json_object_set_new(e, "reorgs_logged", json_integer((json_int_t)n->log_reorgs));
+            if (n->has_switches)
+                json_object_set_new(e, "branch_switches",
+                                    json_integer((json_int_t)(n->switches - n->switches0)));
             if (n->proc_ok) {
                 json_object_set_new(e, "pid", json_integer(n->pid));
                 json_object_set_new(e, "cpu_pct", json_real(100.0 * (n->cpu1 - n->cpu0) / dur));
@@ -1484,6 +1497,8 @@ static void report(struct run *r)
                n->sent, n->accepted, n->refused, n->failed);
         if (n->log != NULL)
             printf(" reorgs-logged %" PRIu64, n->log_reorgs);
+        if (n->has_switches)
+            printf(" switches %" PRIu64, n->switches - n->switches0);
         if (n->proc_ok)
             printf(" cpu %.0f%% rss %ld MiB (max %ld)",
                    100.0 * (n->cpu1 - n->cpu0) / dur, n->rss_kb / 1024,

@@ -23,6 +23,7 @@
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_apps.h"
+#include "node/zbcd/fork.h"
 #include "node/zbcd/history.h"
 #include "node/zbcd/json_app.h"
 #include "node/zbcd/json_util.h"
@@ -258,6 +259,23 @@ static uint64_t api_now(const struct zbc_api *a)
     return a->cfg.now_ms != NULL ? a->cfg.now_ms() : zbc_wall_clock_ms();
 }
 
+
+/* node/info "forks": the branch switches since start (docs/api.md). */
+static json_t *forks_json(const struct zbc_chain *c)
+{
+    struct zbc_fork_stats st;
+    zbc_fork_stats(c, &st);
+    json_t *o = json_object();
+    if (o != NULL &&
+        (json_object_set_new(o, "branch_switches", zbc_json_u64(st.branch_switches)) != 0 ||
+         json_object_set_new(o, "blocks_undone", zbc_json_u64(st.blocks_undone)) != 0 ||
+         json_object_set_new(o, "deepest_switch", json_integer(st.deepest_switch)) != 0)) {
+        json_decref(o);
+        return NULL;
+    }
+    return o;
+}
+
 static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
 {
     const struct zbc_genesis *g = zbc_chain_genesis(a->chain);
@@ -339,6 +357,7 @@ static int info_fields(json_t *o, struct zbc_api *a, struct zbc_err *err)
                      err) &&
         zbc_json_set(o, "is_validator", json_boolean(slot.is_validator), err) &&
         zbc_json_set(o, "automine", json_boolean(a->cfg.mine != NULL), err) &&
+        zbc_json_set(o, "forks", forks_json(a->chain), err) &&
         zbc_json_set(o, "reads_at", json_string("tip"), err);
     if (!ok)
         return 0;

@@ -654,6 +654,13 @@ int zbc_fork_reorg_to(struct zbc_chain *c, const uint8_t target[32],
                 zbc_log_error("reorg: cannot switch back: %s", e2.msg);
         }
     }
+    if (n_undone > 0 && memcmp(c->tip.hash, old_tip, 32) != 0) {
+        struct zbc_fork_stats *st = &c->side.stats;
+        st->branch_switches++;
+        st->blocks_undone += n_undone;
+        if (n_undone > st->deepest_switch)
+            st->deepest_switch = (uint32_t)n_undone;
+    }
     if (n_undone > 0)
         readmit(c, undone, lens, n_undone, now_ms);
     for (size_t k = 0; k < n_undone; k++)
@@ -665,4 +672,9 @@ int zbc_fork_reorg_to(struct zbc_chain *c, const uint8_t target[32],
     if (invalid != NULL)
         *invalid = bad;
     return ok;
+}
+
+void zbc_fork_stats(const struct zbc_chain *c, struct zbc_fork_stats *out)
+{
+    *out = c->side.stats;
 }

@@ -36,6 +36,15 @@ struct zbc_side_block {
     uint64_t seq;         /* arrival order */
 };
 
+/* What the node's reorgs did since it started (GET /api/v1/node/info
+ * "forks", docs/api.md): a branch switch is a reorg that left the node on
+ * another tip (a switch back after a refused branch counts too). */
+struct zbc_fork_stats {
+    uint64_t branch_switches;
+    uint64_t blocks_undone;  /* over every switch */
+    uint32_t deepest_switch; /* the most blocks one switch undid */
+};
+
 struct zbc_side_pool {
     struct zbc_side_block *b; /* ZBC_CHAIN_SIDE_MAX slots */
     size_t n;
@@ -49,6 +58,7 @@ struct zbc_side_pool {
      * dropped to make room. */
     const uint8_t (*keep)[32];
     size_t n_keep;
+    struct zbc_fork_stats stats; /* zbc_fork_reorg_to's */
 };
 
 /* lim NULL or zero fields: the ZBC_CHAIN_ORPHAN_* defaults; max_bytes is
@@ -151,5 +161,8 @@ ZBC_WUR int zbc_fork_reorg_to(struct zbc_chain *c, const uint8_t target[32],
                               uint64_t now_ms, bool may_return,
                               struct zbc_recv_result *r, bool *invalid,
                               struct zbc_err *err);
+
+/* The branch switches since the node started. */
+void zbc_fork_stats(const struct zbc_chain *c, struct zbc_fork_stats *out);
 
 #endif

@@ -110,6 +110,11 @@ class NetNs(ZbcTest):
         logs = nodes[0].read_log() + nodes[1].read_log()
         assert_true("chain switched" in logs or "reorg:" in logs,
                     "one side should have reorganised onto the other's branch")
+        forks = [n.info()["forks"] for n in nodes]
+        self.log("node/info forks: %r" % forks)
+        assert_true(sum(f["branch_switches"] for f in forks) >= 1 and
+                    max(f["deepest_switch"] for f in forks) >= 1,
+                    "node/info counts the switch: %r" % forks)
 
     def teardown(self):
         ok = super().teardown()

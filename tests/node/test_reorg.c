@@ -13,6 +13,7 @@
  *     test_reorg_orphans.c. */
 #include "node/zbcd/log.h"
 #include "test_reorg_fixture.h"
+#include "node/zbcd/fork.h"
 
 static void test_heavier_branch_wins(void)
 {
@@ -50,6 +51,12 @@ static void test_heavier_branch_wins(void)
     CHECK_EQ_INT(r.applied, 4);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 4);
     CHECK_EQ_MEM(zbc_chain_tip(c)->hash, zbc_chain_tip(a)->hash, 32);
+    /* node/info "forks": one switch that undid B's two blocks */
+    struct zbc_fork_stats fs;
+    zbc_fork_stats(c, &fs);
+    CHECK_EQ_INT(fs.branch_switches, 1);
+    CHECK_EQ_INT(fs.blocks_undone, 2);
+    CHECK_EQ_INT(fs.deepest_switch, 2);
 
     /* d only ever saw A: same state */
     for (uint32_t h = 1; h <= 4; h++)
@@ -72,6 +79,9 @@ static void test_heavier_branch_wins(void)
     CHECK_EQ_INT(give(d, b, 1, NULL), ZBC_RECV_SIDE);
     CHECK_EQ_INT(give(d, b, 2, NULL), ZBC_RECV_SIDE);
     CHECK_EQ_MEM(zbc_chain_tip(d)->hash, zbc_chain_tip(a)->hash, 32);
+    zbc_fork_stats(d, &fs); /* side blocks held, never switched */
+    CHECK_EQ_INT(fs.branch_switches, 0);
+    CHECK_EQ_INT(fs.blocks_undone, 0);
 
     /* B itself reorgs onto A when it hears of it */
     for (uint32_t h = 1; h <= 4; h++)
