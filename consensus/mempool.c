@@ -492,6 +492,16 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                     size_t len, uint64_t now_ms, uint8_t hash[32],
                     bool *duplicate, struct zbc_err *err)
 {
+    return zbc_mempool_add_known(mp, tip, g, raw, len, NULL, now_ms, hash,
+                                 duplicate, err);
+}
+
+int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
+                          const struct zbc_genesis *g, const uint8_t *raw,
+                          size_t len, const struct zbc_tx_known *known,
+                          uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                          struct zbc_err *err)
+{
     *duplicate = false;
     zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
     if (by_hash(mp, hash) != NULL) {
@@ -512,7 +522,7 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
     if (len > 0)
         memcpy(e->raw, raw, len);
     e->len = len;
-    if (!zbc_tx_check_stateless(&e->ct, g, e->raw, len, err) ||
+    if (!zbc_tx_check_stateless_known(&e->ct, g, e->raw, len, known, err) ||
         !zbc_tx_cost(&e->cost, &e->ct, err) ||
         !check_app_once(mp, &e->ct, err)) {
         discard(e);

@@ -38,6 +38,8 @@
 #include "consensus/state.h"
 #include "crypto/err.h"
 
+struct zbc_tx_known; /* consensus/apply.h */
+
 #define ZBC_MEMPOOL_TTL_MS (3600u * 1000u)
 #define ZBC_MEMPOOL_DROPPED_MAX 4096u
 #define ZBC_MEMPOOL_DROPPED_KEEP_MS (3600u * 1000u)
@@ -56,6 +58,16 @@ ZBC_WUR int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                             const struct zbc_genesis *g, const uint8_t *raw,
                             size_t len, uint64_t now_ms, uint8_t hash[32],
                             bool *duplicate, struct zbc_err *err);
+/* zbc_mempool_add with the stateless check through `known`
+ * (zbc_tx_check_stateless_known, consensus/apply.h; NULL: none): bytes a
+ * verified-signature cache vouches for are not verified again. */
+ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
+                                  struct zbc_state *tip,
+                                  const struct zbc_genesis *g,
+                                  const uint8_t *raw, size_t len,
+                                  const struct zbc_tx_known *known,
+                                  uint64_t now_ms, uint8_t hash[32],
+                                  bool *duplicate, struct zbc_err *err);
 
 size_t zbc_mempool_count(const struct zbc_mempool *mp);
 size_t zbc_mempool_bytes(const struct zbc_mempool *mp);

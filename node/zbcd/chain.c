@@ -285,8 +285,8 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    if (!zbc_mempool_add(c->mp, st, c->g, s->raw, s->len, s->now_ms, s->hash,
-                         s->duplicate, err))
+    if (!zbc_mempool_add_known(c->mp, st, c->g, s->raw, s->len, &c->known,
+                               s->now_ms, s->hash, s->duplicate, err))
         return 0;
     if (!*s->duplicate) /* passed zbc_tx_check_stateless */
         zbc_sig_cache_add(c->sigs, s->raw, s->len);
@@ -304,6 +304,13 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
     if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
         c->listener.on_tx(c->listener.arg, raw, len, hash);
     return 1;
+}
+
+int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw, size_t len,
+                       struct zbc_err *err)
+{
+    struct zbc_checked_tx ct;
+    return zbc_sig_cache_check(c->sigs, &ct, c->g, raw, len, err);
 }
 
 void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
@@ -648,6 +655,10 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
         *invalid = !ok && bc.invalid;
     if (!ok)
         return 0;
+    /* verified: if a reorg undoes b, its transactions go back to the
+     * mempool without a second verification */
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
     new_tip(c, &bc, b, info);
     return 1;
 }

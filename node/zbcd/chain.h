@@ -98,6 +98,13 @@ ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
                              size_t len, uint64_t now_ms, uint8_t hash[32],
                              bool *duplicate, struct zbc_err *err);
 
+/* The stateless check of a transaction (zbc_tx_check_stateless: fee
+ * floor, signature, ...) through the node's verified-signature cache: a
+ * transaction this node verified before is not verified again, and one
+ * that passes is recorded (a later zbc_chain_submit does not verify it). */
+ZBC_WUR int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw,
+                               size_t len, struct zbc_err *err);
+
 enum zbc_tx_status {
     ZBC_TX_STATUS_NOT_FOUND = 0,
     ZBC_TX_STATUS_MEMPOOL = 1,

@@ -903,9 +903,7 @@ static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
         return true;
     seen_add(p, hash);
     struct zbc_err err = {{0}};
-    struct zbc_checked_tx ct;
-    if (!zbc_tx_check_stateless(&ct, zbc_chain_genesis(p->chain), m->raw.data,
-                                m->raw.len, &err)) {
+    if (!zbc_chain_check_tx(p->chain, m->raw.data, m->raw.len, &err)) {
         char what[ZBC_ERR_MAX + 32];
         snprintf(what, sizeof what, "invalid transaction: %s", err.msg);
         return misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what);
