@@ -34,6 +34,7 @@
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/seen_set.h"
 #include "node/zbcd/sig_cache.h"
 #include "node/zbcd/store.h"
 #include "node/zbcd/verify_pool.h"
@@ -623,6 +624,65 @@ static void bench_gossip_admission(size_t n)
     txset_free(&txs);
 }
 
+/* ---- gossip de-duplication ---- */
+
+/* The former seen_has: a scan of the ring. */
+static bool ring_has(uint8_t (*ring)[32], size_t n, const uint8_t h[32])
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(ring[i], h, 32) == 0)
+            return true;
+    return false;
+}
+
+/* 8192 hashes held (the node's size); look-ups of held and absent hashes
+ * in turn, the ring scan and zbc_seen_has over the same hashes. */
+static void bench_seen(double min_us)
+{
+    enum { CAP = 8192, PROBES = 4096 };
+    static uint8_t ring[CAP][32], probe[PROBES][32];
+    struct zbc_seen *s = zbc_seen_new(CAP);
+    if (s == NULL)
+        die("seen set", NULL);
+    for (uint32_t i = 0; i < CAP + PROBES / 2; i++) {
+        uint8_t b[4];
+        zbc_put_le32(b, i);
+        uint8_t h[32];
+        zbc_sha3_256(h, b, sizeof b);
+        if (i < CAP)
+            memcpy(ring[i], h, 32);
+        zbc_seen_add(s, h);
+        if (i >= CAP - PROBES / 2) /* half held (in both), half absent */
+            memcpy(probe[i - (CAP - PROBES / 2)], h, 32);
+    }
+    /* the ring keeps the first CAP, the set the last CAP: align them */
+    for (uint32_t i = 0; i < CAP; i++)
+        zbc_seen_forget(s, ring[i]);
+    for (uint32_t i = 0; i < CAP; i++)
+        zbc_seen_add(s, ring[i]);
+    double us[2];
+    size_t hits[2];
+    for (int way = 0; way < 2; way++) {
+        size_t n = 0, hit = 0;
+        double t0 = now_us(), t;
+        do {
+            for (size_t i = 0; i < PROBES; i++)
+                hit += way == 0 ? ring_has(ring, CAP, probe[i])
+                                : zbc_seen_has(s, probe[i]);
+            n += PROBES;
+            t = now_us();
+        } while (t - t0 < min_us);
+        us[way] = (t - t0) / (double)n;
+        hits[way] = hit * PROBES / n;
+    }
+    if (hits[0] != hits[1] || hits[0] != PROBES / 2)
+        die("seen set answers differ from the ring's", NULL);
+    report("gossip seen look-up, ring scan of 8192", us[0]);
+    report("gossip seen look-up, hash set of 8192", us[1]);
+    printf("%-44s %12.2f\n", "  speed-up (scan / set)", us[0] / us[1]);
+    zbc_seen_free(s);
+}
+
 int main(int argc, char **argv)
 {
     const char *tmp = getenv("TMPDIR");
@@ -670,6 +730,7 @@ int main(int argc, char **argv)
     bench_state_root(min_us);
     bench_mempool(quick ? 5000 : 20000);
     bench_gossip_admission(quick ? 1000 : 4000);
+    bench_seen(min_us);
 
     zbc_checked_block_free(&checked);
     zbc_block_free(&block);
