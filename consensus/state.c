@@ -65,6 +65,20 @@ static void drop_written(struct zbc_state *s, size_t from, size_t to)
     }
 }
 
+/* Room for one more undo entry. */
+static int undo_room(struct zbc_undo *u, struct zbc_err *err)
+{
+    if (u->n == u->cap) {
+        size_t ncap = u->cap ? u->cap * 2 : 32;
+        struct zbc_undo_entry *ne = realloc(u->e, ncap * sizeof *ne);
+        if (ne == NULL)
+            return zbc_fail(err, "out of memory recording an undo entry");
+        u->e = ne;
+        u->cap = ncap;
+    }
+    return 1;
+}
+
 struct fold_ref {
     const struct zbc_undo_entry *e;
     size_t i;
@@ -76,14 +90,8 @@ struct fold_ref {
 static int reserve(struct zbc_state *s, struct zbc_err *err)
 {
     struct zbc_undo *u = &s->undo;
-    if (u->n == u->cap) {
-        size_t ncap = u->cap ? u->cap * 2 : 32;
-        struct zbc_undo_entry *ne = realloc(u->e, ncap * sizeof *ne);
-        if (ne == NULL)
-            return zbc_fail(err, "out of memory recording an undo entry");
-        u->e = ne;
-        u->cap = ncap;
-    }
+    if (!undo_room(u, err))
+        return 0;
     if (u->n < s->cap)
         return 1;
     size_t ncap = s->cap ? s->cap * 2 : 32;
@@ -212,14 +220,8 @@ static int undo_push(struct zbc_undo *u, enum zbc_table t, const uint8_t *key,
                      size_t klen, bool had, uint8_t *val, size_t vlen,
                      struct zbc_err *err)
 {
-    if (u->n == u->cap) {
-        size_t ncap = u->cap ? u->cap * 2 : 32;
-        struct zbc_undo_entry *ne = realloc(u->e, ncap * sizeof *ne);
-        if (ne == NULL)
-            return zbc_fail(err, "out of memory recording an undo entry");
-        u->e = ne;
-        u->cap = ncap;
-    }
+    if (!undo_room(u, err))
+        return 0;
     struct zbc_undo_entry *e = &u->e[u->n++];
     e->table = (uint8_t)t;
     e->klen = (uint8_t)klen;
