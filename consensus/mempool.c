@@ -487,10 +487,83 @@ static void discard(struct pool_entry *e)
     free(e);
 }
 
+/* ---- a full pool: the cheapest give way to a better fee per byte ---- */
+
+#define EVICTED_REASON                                                  \
+    "evicted: the mempool was full and a transaction paying more per " \
+    "byte took its place"
+
+/* The pool is full for a newcomer of len bytes: *evict = how many of the
+ * cheapest entries must go to make room, when the newcomer pays more per
+ * byte than each of them; else the refusal names the fee that would. */
+static int room_for(const struct zbc_mempool *mp, const struct zbc_genesis *g,
+                    const uint8_t *raw, size_t len, size_t *evict,
+                    struct zbc_err *err)
+{
+    if (len > mp->max_bytes)
+        return zbc_fail(err, "mempool is full: a transaction of %zu bytes "
+                        "is larger than the whole mempool (%zu bytes)", len,
+                        mp->max_bytes);
+    struct zbc_tx tx;
+    if (!zbc_tx_parse(&tx, raw, len, err))
+        return 0;
+    size_t k = 0, freed = 0;
+    while (k < mp->n && (mp->n - k >= mp->max_txs ||
+                         len > mp->max_bytes - (mp->bytes - freed))) {
+        freed += mp->order[mp->n - 1 - k]->len;
+        k++;
+    }
+    if (k == 0) /* a pool of no transactions at all */
+        return zbc_fail(err, "mempool is full: it takes no transactions");
+    /* order is by fee per byte: the best of the k to go is the first */
+    const struct pool_entry *top = mp->order[mp->n - k];
+    unsigned __int128 need =
+        (unsigned __int128)(uint64_t)top->ct.tx.fee * len / top->len + 1;
+    unsigned __int128 floor = (unsigned __int128)g->min_fee_per_byte * len +
+                              g->min_fee_base;
+    if (need < floor)
+        need = floor;
+    unsigned __int128 have =
+        (unsigned __int128)(uint64_t)(tx.fee > 0 ? tx.fee : 0);
+    if (have < need) {
+        if (need > INT64_MAX)
+            return zbc_fail(err, "mempool is full: no fee for these %zu "
+                            "bytes can displace its cheapest transactions",
+                            len);
+        return zbc_fail(err, "mempool is full (%zu transactions, %zu bytes): "
+                        "a fee of at least %llu for these %zu bytes "
+                        "displaces its cheapest", mp->n, mp->bytes,
+                        (unsigned long long)need, len);
+    }
+    *evict = k;
+    return 1;
+}
+
+/* Drops the last k entries of the order (room_for chose them). */
+static void evict_last(struct zbc_mempool *mp, size_t k, uint64_t now_ms)
+{
+    for (; k > 0; k--) {
+        struct pool_entry *e = mp->order[--mp->n];
+        zbc_mempool_note_drop(mp, e->ct.hash, mp->height, now_ms,
+                              EVICTED_REASON);
+        drop_entry(mp, e);
+    }
+}
+
 int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                     const struct zbc_genesis *g, const uint8_t *raw,
                     size_t len, uint64_t now_ms, uint8_t hash[32],
                     bool *duplicate, struct zbc_err *err)
+{
+    return zbc_mempool_add_known(mp, tip, g, raw, len, NULL, now_ms, hash,
+                                 duplicate, err);
+}
+
+int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
+                          const struct zbc_genesis *g, const uint8_t *raw,
+                          size_t len, const struct zbc_tx_known *known,
+                          uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                          struct zbc_err *err)
 {
     *duplicate = false;
     zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
@@ -498,8 +571,10 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
         *duplicate = true;
         return 1;
     }
-    if (mp->n >= mp->max_txs || len > mp->max_bytes - mp->bytes)
-        return zbc_fail(err, "mempool is full");
+    size_t evict = 0;
+    if ((mp->n >= mp->max_txs || len > mp->max_bytes - mp->bytes) &&
+        !room_for(mp, g, raw, len, &evict, err))
+        return 0;
 
     struct pool_entry *e = calloc(1, sizeof *e);
     if (e == NULL)
@@ -512,7 +587,7 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
     if (len > 0)
         memcpy(e->raw, raw, len);
     e->len = len;
-    if (!zbc_tx_check_stateless(&e->ct, g, e->raw, len, err) ||
+    if (!zbc_tx_check_stateless_known(&e->ct, g, e->raw, len, known, err) ||
         !zbc_tx_cost(&e->cost, &e->ct, err) ||
         !check_app_once(mp, &e->ct, err)) {
         discard(e);
@@ -535,6 +610,7 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
         return 0;
     }
     e->cost += stake; /* a join's stake counts as a pending spend */
+    evict_last(mp, evict, now_ms);
     e->arrival_ms = now_ms;
     e->seq = mp->next_seq;
     if (mp->n == mp->cap) {

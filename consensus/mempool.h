@@ -23,9 +23,15 @@
  *     invalid after a block, not re-admitted after a reorg) is remembered
  *     with the reason and the tip height: the last ZBC_MEMPOOL_DROPPED_MAX
  *     drops, each for ZBC_MEMPOOL_DROPPED_KEEP_MS (zbc_mempool_dropped).
- *     The pool never replaces a pooled transaction and never evicts one
- *     to make room (a full pool refuses the newcomer), so no drop says
- *     "replaced" or "mempool full". */
+ *   - a full pool (count or bytes) admits a newcomer that pays more per
+ *     byte than each of the cheapest transactions that must go to make
+ *     room: those are dropped ("evicted: the mempool was full ...").  Any
+ *     other newcomer is refused before its signature is checked: "mempool
+ *     is full (N transactions, B bytes): a fee of at least F for these L
+ *     bytes displaces its cheapest" (F: the least fee whose fee per byte
+ *     beats theirs, at least the genesis minimum).  The pool never
+ *     replaces a transaction by another of the same sender (no
+ *     replace-by-fee). */
 #ifndef ZBC_MEMPOOL_H
 #define ZBC_MEMPOOL_H
 
@@ -38,6 +44,8 @@
 #include "consensus/state.h"
 #include "crypto/err.h"
 
+struct zbc_tx_known; /* consensus/apply.h */
+
 #define ZBC_MEMPOOL_TTL_MS (3600u * 1000u)
 #define ZBC_MEMPOOL_DROPPED_MAX 4096u
 #define ZBC_MEMPOOL_DROPPED_KEEP_MS (3600u * 1000u)
@@ -45,7 +53,7 @@
 
 struct zbc_mempool;
 
-/* max_txs, max_bytes: capacity (a full pool refuses "mempool is full").
+/* max_txs, max_bytes: capacity (a full pool: see "mempool is full" above).
  * NULL on allocation failure. */
 struct zbc_mempool *zbc_mempool_new(size_t max_txs, size_t max_bytes);
 void zbc_mempool_free(struct zbc_mempool *mp);
@@ -56,6 +64,16 @@ ZBC_WUR int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                             const struct zbc_genesis *g, const uint8_t *raw,
                             size_t len, uint64_t now_ms, uint8_t hash[32],
                             bool *duplicate, struct zbc_err *err);
+/* zbc_mempool_add with the stateless check through `known`
+ * (zbc_tx_check_stateless_known, consensus/apply.h; NULL: none): bytes a
+ * verified-signature cache vouches for are not verified again. */
+ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
+                                  struct zbc_state *tip,
+                                  const struct zbc_genesis *g,
+                                  const uint8_t *raw, size_t len,
+                                  const struct zbc_tx_known *known,
+                                  uint64_t now_ms, uint8_t hash[32],
+                                  bool *duplicate, struct zbc_err *err);
 
 size_t zbc_mempool_count(const struct zbc_mempool *mp);
 size_t zbc_mempool_bytes(const struct zbc_mempool *mp);

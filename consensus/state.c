@@ -56,18 +56,138 @@ int zbc_state_open(struct zbc_state *s, struct zbc_kv kv, struct zbc_err *err)
     return 1;
 }
 
+/* Frees the written values of undo entries [from, to). */
+static void drop_written(struct zbc_state *s, size_t from, size_t to)
+{
+    for (size_t i = from; i < to; i++) {
+        free(s->written[i].val);
+        s->written[i].val = NULL;
+    }
+}
+
+/* Room for one more undo entry. */
+static int undo_room(struct zbc_undo *u, struct zbc_err *err)
+{
+    if (u->n == u->cap) {
+        size_t ncap = u->cap ? u->cap * 2 : 32;
+        struct zbc_undo_entry *ne = realloc(u->e, ncap * sizeof *ne);
+        if (ne == NULL)
+            return zbc_fail(err, "out of memory recording an undo entry");
+        u->e = ne;
+        u->cap = ncap;
+    }
+    return 1;
+}
+
+struct fold_ref {
+    const struct zbc_undo_entry *e;
+    size_t i;
+};
+
+/* Ensures room for one more recorded write: undo entry, written value and
+ * fold space, so that neither recording nor folding can fail after the
+ * backend write. */
+static int reserve(struct zbc_state *s, struct zbc_err *err)
+{
+    struct zbc_undo *u = &s->undo;
+    if (!undo_room(u, err))
+        return 0;
+    if (u->n < s->cap)
+        return 1;
+    size_t ncap = s->cap ? s->cap * 2 : 32;
+    struct zbc_state_written *w = realloc(s->written, ncap * sizeof *w);
+    if (w == NULL)
+        return zbc_fail(err, "out of memory recording a state write");
+    memset(w + s->cap, 0, (ncap - s->cap) * sizeof *w);
+    s->written = w;
+    void *sc = realloc(s->scratch, ncap * sizeof(struct fold_ref));
+    if (sc == NULL)
+        return zbc_fail(err, "out of memory recording a state write");
+    s->scratch = sc;
+    s->cap = ncap;
+    return 1;
+}
+
+static int by_key_then_index(const void *a, const void *b)
+{
+    const struct fold_ref *p = a, *q = b;
+    const struct zbc_undo_entry *x = p->e, *y = q->e;
+    if (x->table != y->table)
+        return x->table < y->table ? -1 : 1;
+    if (x->klen != y->klen)
+        return x->klen < y->klen ? -1 : 1;
+    int c = memcmp(x->key, y->key, x->klen);
+    if (c != 0)
+        return c;
+    return p->i < q->i ? -1 : p->i > q->i;
+}
+
+/* Brings acc up to date with undo entries [folded, n): per key, the value
+ * before its first write there leaves the sum and its value after the
+ * last one enters it.  Cannot fail (space reserved with each write). */
+static void fold(struct zbc_state *s)
+{
+    size_t m = s->undo.n - s->folded;
+    if (m == 0)
+        return;
+    struct fold_ref *ix = s->scratch;
+    for (size_t k = 0; k < m; k++)
+        ix[k] = (struct fold_ref){&s->undo.e[s->folded + k], s->folded + k};
+    if (m > 1)
+        qsort(ix, m, sizeof *ix, by_key_then_index);
+    static const uint8_t empty[1] = {0};
+    for (size_t k = 0; k < m;) {
+        const struct zbc_undo_entry *first = ix[k].e;
+        size_t last = k;
+        while (last + 1 < m) {
+            const struct zbc_undo_entry *e = ix[last + 1].e;
+            if (e->table != first->table || e->klen != first->klen ||
+                memcmp(e->key, first->key, first->klen) != 0)
+                break;
+            last++;
+        }
+        const struct zbc_state_written *now = &s->written[ix[last].i];
+        const uint8_t *before = first->vlen > 0 ? first->val : empty;
+        const uint8_t *after = now->vlen > 0 ? now->val : empty;
+        bool unchanged = first->had && now->val != NULL &&
+                         first->vlen == now->vlen &&
+                         memcmp(before, after, now->vlen) == 0;
+        if (!unchanged) {
+            if (first->had)
+                zbc_lthash_sub(&s->acc, first->table, first->key, first->klen,
+                               before, first->vlen);
+            if (now->val != NULL)
+                zbc_lthash_add(&s->acc, first->table, first->key, first->klen,
+                               after, now->vlen);
+        }
+        k = last + 1;
+    }
+    drop_written(s, s->folded, s->undo.n);
+    s->folded = s->undo.n;
+}
+
 void zbc_state_close(struct zbc_state *s)
 {
+    drop_written(s, s->folded, s->undo.n);
     zbc_undo_free(&s->undo);
+    free(s->written);
+    free(s->scratch);
+    s->written = NULL;
+    s->scratch = NULL;
+    s->cap = 0;
+    s->folded = 0;
 }
 
 void zbc_state_begin(struct zbc_state *s)
 {
+    fold(s);
     zbc_undo_free(&s->undo);
+    s->folded = 0;
 }
 
 int zbc_state_commit(struct zbc_state *s, struct zbc_err *err)
 {
+    fold(s);
     uint8_t buf[ZBC_LTHASH_BYTES];
     zbc_lthash_to_bytes(buf, &s->acc);
     return s->kv.ops->put(s->kv.ctx, ZBC_TABLE_META, lthash_key,
@@ -81,8 +201,10 @@ size_t zbc_state_mark(const struct zbc_state *s)
 
 void zbc_state_take_undo(struct zbc_state *s, struct zbc_undo *out)
 {
+    fold(s);
     *out = s->undo;
     memset(&s->undo, 0, sizeof s->undo);
+    s->folded = 0;
 }
 
 int zbc_state_get(struct zbc_state *s, enum zbc_table t, const uint8_t *key,
@@ -98,14 +220,8 @@ static int undo_push(struct zbc_undo *u, enum zbc_table t, const uint8_t *key,
                      size_t klen, bool had, uint8_t *val, size_t vlen,
                      struct zbc_err *err)
 {
-    if (u->n == u->cap) {
-        size_t ncap = u->cap ? u->cap * 2 : 32;
-        struct zbc_undo_entry *ne = realloc(u->e, ncap * sizeof *ne);
-        if (ne == NULL)
-            return zbc_fail(err, "out of memory recording an undo entry");
-        u->e = ne;
-        u->cap = ncap;
-    }
+    if (!undo_room(u, err))
+        return 0;
     struct zbc_undo_entry *e = &u->e[u->n++];
     e->table = (uint8_t)t;
     e->klen = (uint8_t)klen;
@@ -116,13 +232,16 @@ static int undo_push(struct zbc_undo *u, enum zbc_table t, const uint8_t *key,
     return 1;
 }
 
-/* Sets (val != NULL) or deletes (val == NULL) one entry, keeping the
- * accumulator in step; with `record` the previous value goes to the undo
- * log. */
+/* Sets (val != NULL) or deletes (val == NULL) one entry.  With `record`
+ * the previous value goes to the undo log and the new one is kept for the
+ * next fold (the accumulator is not touched); without, the accumulator
+ * is updated at once (undoing folded writes, docs above fold). */
 static int write_entry(struct zbc_state *s, enum zbc_table t,
                        const uint8_t *key, size_t klen, const uint8_t *val,
                        size_t vlen, bool record, struct zbc_err *err)
 {
+    if (record && !reserve(s, err))
+        return 0;
     uint8_t *old = malloc(ZBC_KV_VAL_MAX);
     if (old == NULL)
         return zbc_fail(err, "out of memory reading a state entry");
@@ -136,18 +255,28 @@ static int write_entry(struct zbc_state *s, enum zbc_table t,
         free(old);
         return 1;
     }
+    uint8_t *copy = NULL;
+    if (record && val != NULL) {
+        copy = malloc(vlen > 0 ? vlen : 1);
+        if (copy == NULL) {
+            free(old);
+            return zbc_fail(err, "out of memory recording a state write");
+        }
+        memcpy(copy, val, vlen);
+    }
     int ok = val != NULL
                  ? s->kv.ops->put(s->kv.ctx, t, key, klen, val, vlen, err)
                  : s->kv.ops->del(s->kv.ctx, t, key, klen, err);
     if (!ok) {
+        free(copy);
         free(old);
         return 0;
     }
-    if (had)
-        zbc_lthash_sub(&s->acc, (uint8_t)t, key, klen, old, olen);
-    if (val != NULL)
-        zbc_lthash_add(&s->acc, (uint8_t)t, key, klen, val, vlen);
     if (!record) {
+        if (had)
+            zbc_lthash_sub(&s->acc, (uint8_t)t, key, klen, old, olen);
+        if (val != NULL)
+            zbc_lthash_add(&s->acc, (uint8_t)t, key, klen, val, vlen);
         free(old);
         return 1;
     }
@@ -159,10 +288,10 @@ static int write_entry(struct zbc_state *s, enum zbc_table t,
     } else {
         free(old);
     }
-    if (!undo_push(&s->undo, t, key, klen, had, saved, olen, err)) {
-        free(saved);
-        return 0;
-    }
+    /* cannot fail: reserve() made room */
+    (void)undo_push(&s->undo, t, key, klen, had, saved, olen, err);
+    s->written[s->undo.n - 1] =
+        (struct zbc_state_written){copy, (uint32_t)vlen};
     return 1;
 }
 
@@ -192,16 +321,26 @@ int zbc_state_del(struct zbc_state *s, enum zbc_table t, const uint8_t *key,
     return write_entry(s, t, key, klen, NULL, 0, true, err);
 }
 
-/* Restores entries [from, n) of u in reverse order, without recording. */
+/* Restores entries [from, n) of u in reverse order, without recording;
+ * `lazy`: the accumulator is left to the next fold (entries not folded
+ * yet), else updated with each write. */
 static int restore(struct zbc_state *s, const struct zbc_undo *u, size_t from,
-                   struct zbc_err *err)
+                   bool lazy, struct zbc_err *err)
 {
     static const uint8_t empty[1] = {0};
     for (size_t i = u->n; i > from; i--) {
         const struct zbc_undo_entry *e = &u->e[i - 1];
         const uint8_t *val = e->had ? (e->vlen > 0 ? e->val : empty) : NULL;
-        if (!write_entry(s, (enum zbc_table)e->table, e->key, e->klen, val,
-                         e->vlen, false, err))
+        enum zbc_table t = (enum zbc_table)e->table;
+        int ok;
+        if (lazy)
+            ok = val != NULL ? s->kv.ops->put(s->kv.ctx, t, e->key, e->klen,
+                                              val, e->vlen, err)
+                             : s->kv.ops->del(s->kv.ctx, t, e->key, e->klen,
+                                              err);
+        else
+            ok = write_entry(s, t, e->key, e->klen, val, e->vlen, false, err);
+        if (!ok)
             return zbc_fail_prefix(err, "undo failed");
     }
     return 1;
@@ -213,16 +352,25 @@ int zbc_state_rollback_to(struct zbc_state *s, size_t mark,
     if (mark > s->undo.n)
         return zbc_fail(err, "undo mark %zu is past the log end %zu", mark,
                         s->undo.n);
-    if (!restore(s, &s->undo, mark, err))
+    /* entries at or after `folded` are not in acc yet: restoring their
+     * keys is enough; folded ones are taken out of acc as they go */
+    bool lazy = mark >= s->folded;
+    if (!lazy)
+        fold(s);
+    if (!restore(s, &s->undo, mark, lazy, err))
         return 0;
+    drop_written(s, mark, s->undo.n);
     for (size_t i = mark; i < s->undo.n; i++)
         free(s->undo.e[i].val);
     s->undo.n = mark;
+    if (s->folded > mark)
+        s->folded = mark;
     return 1;
 }
 
-void zbc_state_root(const struct zbc_state *s, uint8_t root[32])
+void zbc_state_root(struct zbc_state *s, uint8_t root[32])
 {
+    fold(s);
     zbc_lthash_root(root, &s->acc);
 }
 
@@ -245,6 +393,7 @@ int zbc_state_check_root(struct zbc_state *s, struct zbc_err *err)
 {
     if (s->kv.ops->each == NULL)
         return zbc_fail(err, "the state backend cannot scan its tables");
+    fold(s);
     struct rescan r;
     zbc_lthash_zero(&r.acc);
     for (int t = 0; t < ZBC_TABLE_COUNT; t++) {
@@ -261,7 +410,8 @@ int zbc_state_check_root(struct zbc_state *s, struct zbc_err *err)
 int zbc_state_undo_block(struct zbc_state *s, const struct zbc_undo *u,
                          struct zbc_err *err)
 {
-    if (!restore(s, u, 0, err))
+    fold(s);
+    if (!restore(s, u, 0, false, err))
         return 0;
     return zbc_state_commit(s, err);
 }

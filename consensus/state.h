@@ -87,10 +87,31 @@ struct zbc_undo {
     struct zbc_undo_entry *e;
 };
 
+/* The value a recorded write left (kept until the accumulator is
+ * brought up to date: consensus/state.c "fold"). */
+struct zbc_state_written {
+    uint8_t *val;            /* heap, vlen bytes; NULL: deleted */
+    uint32_t vlen;
+};
+
+/* The accumulator is brought up to date lazily, once per key: a recorded
+ * write only logs the key's previous value (the undo entry) and its new
+ * one; zbc_state_root, zbc_state_commit, zbc_state_check_root,
+ * zbc_state_take_undo and zbc_state_begin fold every key written since
+ * the last fold into `acc` (minus its value before the first of those
+ * writes, plus its current value; nothing for a key written back to
+ * the value it had).  The result is the accumulator of docs/protocol.md
+ * "State root" byte for byte: the sum does not depend on the order or
+ * the number of its terms. */
 struct zbc_state {
     struct zbc_kv kv;
-    struct zbc_lthash acc;   /* accumulator over every state entry */
+    struct zbc_lthash acc;   /* accumulator over every state entry, up to
+                              * undo entry `folded` */
     struct zbc_undo undo;    /* writes since zbc_state_begin */
+    size_t folded;           /* undo entries already in acc */
+    struct zbc_state_written *written; /* parallel to undo.e */
+    void *scratch;           /* fold's sort space, cap entries */
+    size_t cap;              /* of written and scratch */
 };
 
 /* Binds s to kv and loads the accumulator from meta (all-zero when the
@@ -126,8 +147,8 @@ ZBC_WUR int zbc_state_del(struct zbc_state *s, enum zbc_table t,
                           const uint8_t *key, size_t klen,
                           struct zbc_err *err);
 
-/* state_root = SHA3-256(accumulator bytes). */
-void zbc_state_root(const struct zbc_state *s, uint8_t root[32]);
+/* state_root = SHA3-256(accumulator bytes) (folds pending writes first). */
+void zbc_state_root(struct zbc_state *s, uint8_t root[32]);
 
 /* Recomputes the accumulator by a full scan (kv.each) and compares it with
  * the incremental one (zbc-audit, debug checks). */

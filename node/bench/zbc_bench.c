@@ -34,6 +34,8 @@
 #include "crypto/hex.h"
 #include "crypto/sig.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/log.h"
+#include "node/zbcd/seen_set.h"
 #include "node/zbcd/sig_cache.h"
 #include "node/zbcd/store.h"
 #include "node/zbcd/verify_pool.h"
@@ -358,6 +360,50 @@ static void bench_apply_mem(int reps)
     report("  per transaction", best / BLOCK_TXS);
 }
 
+/* The producer's side: zbc_block_build_known of the same 2000
+ * transactions, every one in the signature cache (they came through the
+ * mempool), best of `reps`; and how many such transactions fit the
+ * node's default build budget for 1-s blocks (chain.h: 250 ms). */
+static void bench_build(const struct txset *txs, int reps)
+{
+    struct zbc_sig_cache *sc = zbc_sig_cache_new(2 * txs->n, (size_t)1 << 30);
+    if (sc == NULL)
+        die("signature cache", NULL);
+    for (size_t i = 0; i < txs->n; i++)
+        zbc_sig_cache_add(sc, txs->refs[i].bytes, txs->refs[i].len);
+    struct zbc_tx_known known = zbc_sig_cache_known(sc);
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        struct mem_chain mc;
+        mem_open(&mc);
+        struct zbc_block b;
+        struct zbc_undo u;
+        struct zbc_events ev;
+        struct zbc_err err;
+        double t0 = now_us();
+        if (!zbc_block_build_known(&b, &mc.s, &genesis, &parent0, txs->refs,
+                                   txs->n, block_ms, validator.sk, &known, &u,
+                                   &ev, &err) ||
+            b.n_tx != txs->n)
+            die("build", &err);
+        double t = now_us() - t0;
+        if (r == 0 || t < best)
+            best = t;
+        zbc_block_free(&b);
+        zbc_undo_free(&u);
+        zbc_events_free(&ev);
+        mem_close(&mc);
+    }
+    char name[80];
+    snprintf(name, sizeof name, "build %zu SendZBC, all cached, memory",
+             txs->n);
+    report(name, best);
+    report("  per transaction", best / (double)txs->n);
+    printf("%-44s %12.0f\n", "  transactions in a 250-ms build budget",
+           250000.0 / (best / (double)txs->n));
+    zbc_sig_cache_free(sc);
+}
+
 /* ---- LMDB ---- */
 
 static char tmp_root[512];
@@ -536,6 +582,26 @@ static void bench_mempool(size_t n)
     snprintf(name, sizeof name, "  last %zu (pool of %zu)", tenth, n - tenth);
     report(name, last / (double)tenth);
 
+    /* the pool is full (capacity n): a newcomer of the same fee per byte
+     * is refused with the fee that would get it in, before any verify */
+    struct txset more;
+    make_txs(&more, tenth, 3000000);
+    double tr = now_us();
+    for (size_t i = 0; i < tenth; i++) {
+        uint8_t h[32];
+        bool dup;
+        struct zbc_err err;
+        if (zbc_mempool_add(mp, &mc.s, &genesis, more.refs[i].bytes,
+                            more.refs[i].len, t_ms, h, &dup, &err) ||
+            strstr(err.msg, "a fee of at least") == NULL)
+            die("mempool full refusal", &err);
+    }
+    double refusal = (now_us() - tr) / (double)tenth;
+    report("mempool full: refusal naming the fee", refusal);
+    printf("%-44s %12.2f\n", "  admission / refusal", (total / (double)n) /
+                                                         refusal);
+    txset_free(&more);
+
     struct zbc_tx_ref *out = calloc(n, sizeof *out);
     double ts = now_us();
     size_t got = zbc_mempool_select(mp, out, n);
@@ -569,6 +635,153 @@ static void bench_mempool(size_t n)
     zbc_mempool_free(mp);
     mem_close(&mc);
     txset_free(&txs);
+}
+
+/* ---- one signature check per transaction per node ---- */
+
+/* A transaction gossiped by a peer and then admitted: the stateless check
+ * and the mempool admission verified the signature each (before), or
+ * share the node's signature cache (now: zbc_sig_cache_check, then
+ * zbc_mempool_add_known).  Both over the same n transactions, in one run. */
+static void bench_gossip_admission(size_t n)
+{
+    struct txset txs;
+    make_txs(&txs, n, 2000000);
+    uint64_t t_ms = GENESIS_MS + BLOCK_MS;
+    double us[2];
+    for (int way = 0; way < 2; way++) {
+        struct mem_chain mc;
+        mem_open(&mc);
+        struct zbc_mempool *mp = zbc_mempool_new(n, (size_t)1 << 30);
+        struct zbc_sig_cache *sc = zbc_sig_cache_new(2 * n, (size_t)1 << 30);
+        if (mp == NULL || sc == NULL)
+            die("mempool", NULL);
+        struct zbc_tx_known known = zbc_sig_cache_known(sc);
+        double t0 = now_us();
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *raw = txs.refs[i].bytes;
+            size_t len = txs.refs[i].len;
+            struct zbc_checked_tx ct;
+            uint8_t h[32];
+            bool dup;
+            struct zbc_err err;
+            int ok = way == 0
+                         ? zbc_tx_check_stateless(&ct, &genesis, raw, len,
+                                                  &err) &&
+                               zbc_mempool_add(mp, &mc.s, &genesis, raw, len,
+                                               t_ms, h, &dup, &err)
+                         : zbc_sig_cache_check(sc, &ct, &genesis, raw, len,
+                                               &err) &&
+                               zbc_mempool_add_known(mp, &mc.s, &genesis, raw,
+                                                     len, &known, t_ms, h,
+                                                     &dup, &err);
+            if (!ok)
+                die("gossip admission", &err);
+        }
+        us[way] = (now_us() - t0) / (double)n;
+        zbc_sig_cache_free(sc);
+        zbc_mempool_free(mp);
+        mem_close(&mc);
+    }
+    report("gossiped tx admitted, 2 verifies (before)", us[0]);
+    report("gossiped tx admitted, 1 verify (cache)", us[1]);
+    printf("%-44s %12.2f\n", "  speed-up (before / cache)", us[0] / us[1]);
+    txset_free(&txs);
+}
+
+/* ---- gossip de-duplication ---- */
+
+/* The former seen_has: a scan of the ring. */
+static bool ring_has(uint8_t (*ring)[32], size_t n, const uint8_t h[32])
+{
+    for (size_t i = 0; i < n; i++)
+        if (memcmp(ring[i], h, 32) == 0)
+            return true;
+    return false;
+}
+
+/* 8192 hashes held (the node's size); look-ups of held and absent hashes
+ * in turn, the ring scan and zbc_seen_has over the same hashes. */
+static void bench_seen(double min_us)
+{
+    enum { CAP = 8192, PROBES = 4096 };
+    static uint8_t ring[CAP][32], probe[PROBES][32];
+    struct zbc_seen *s = zbc_seen_new(CAP);
+    if (s == NULL)
+        die("seen set", NULL);
+    for (uint32_t i = 0; i < CAP + PROBES / 2; i++) {
+        uint8_t b[4];
+        zbc_put_le32(b, i);
+        uint8_t h[32];
+        zbc_sha3_256(h, b, sizeof b);
+        if (i < CAP)
+            memcpy(ring[i], h, 32);
+        zbc_seen_add(s, h);
+        if (i >= CAP - PROBES / 2) /* half held (in both), half absent */
+            memcpy(probe[i - (CAP - PROBES / 2)], h, 32);
+    }
+    /* the ring keeps the first CAP, the set the last CAP: align them */
+    for (uint32_t i = 0; i < CAP; i++)
+        zbc_seen_forget(s, ring[i]);
+    for (uint32_t i = 0; i < CAP; i++)
+        zbc_seen_add(s, ring[i]);
+    double us[2];
+    size_t hits[2];
+    for (int way = 0; way < 2; way++) {
+        size_t n = 0, hit = 0;
+        double t0 = now_us(), t;
+        do {
+            for (size_t i = 0; i < PROBES; i++)
+                hit += way == 0 ? ring_has(ring, CAP, probe[i])
+                                : zbc_seen_has(s, probe[i]);
+            n += PROBES;
+            t = now_us();
+        } while (t - t0 < min_us);
+        us[way] = (t - t0) / (double)n;
+        hits[way] = hit * PROBES / n;
+    }
+    if (hits[0] != hits[1] || hits[0] != PROBES / 2)
+        die("seen set answers differ from the ring's", NULL);
+    report("gossip seen look-up, ring scan of 8192", us[0]);
+    report("gossip seen look-up, hash set of 8192", us[1]);
+    printf("%-44s %12.2f\n", "  speed-up (scan / set)", us[0] / us[1]);
+    zbc_seen_free(s);
+}
+
+/* ---- logging ---- */
+
+static void log_off_once(void *arg)
+{
+    (void)arg;
+    zbc_log_ratelimited("bench:off", ZBC_LOG_CLIENT_PERIOD_MS, ZBC_LOG_DEBUG,
+                        "tx admitted hash=%s mempool=%d", "00ff00ff", 1);
+}
+
+static void log_on_once(void *arg)
+{
+    (void)arg;
+    zbc_log_info("tx admitted hash=%s mempool=%d", "00ff00ff", 1);
+}
+
+/* A per-transaction line at DEBUG with the node at INFO (what it costs
+ * now) against the same line written to a log file (what the INFO line
+ * cost each admitted transaction before). */
+static void bench_log(double min_us)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/bench.log", tmp_root);
+    struct zbc_err err;
+    if (!zbc_log_open_file(path, &err))
+        die("log file", &err);
+    zbc_log_to_stderr(false);
+    zbc_log_set_level(ZBC_LOG_INFO);
+    double off = time_loop(log_off_once, NULL, 1024, min_us);
+    double on = time_loop(log_on_once, NULL, 256, min_us / 4);
+    zbc_log_close_file();
+    zbc_log_to_stderr(true);
+    report("log line below the level (rate-limited)", off);
+    report("log line written to a file", on);
+    printf("%-44s %12.0f\n", "  written / below the level", on / off);
 }
 
 int main(int argc, char **argv)
@@ -614,9 +827,13 @@ int main(int argc, char **argv)
         die("precheck", &err);
     bench_precheck(reps);
     bench_apply_mem(reps);
+    bench_build(&txs, reps);
     bench_apply_lmdb(quick ? 1 : 3);
     bench_state_root(min_us);
     bench_mempool(quick ? 5000 : 20000);
+    bench_gossip_admission(quick ? 1000 : 4000);
+    bench_seen(min_us);
+    bench_log(min_us);
 
     zbc_checked_block_free(&checked);
     zbc_block_free(&block);

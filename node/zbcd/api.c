@@ -449,8 +449,8 @@ static void post_transaction(struct call *c)
                             "mempool=%zu", hex,
                             zbc_chain_mempool_count(c->api->chain));
     else
-        zbc_log_info("tx admitted hash=%s mempool=%zu", hex,
-                     zbc_chain_mempool_count(c->api->chain));
+        zbc_log_debug("tx admitted hash=%s mempool=%zu", hex,
+                      zbc_chain_mempool_count(c->api->chain));
     json_t *o = json_pack(
         "{s:s, s:b, s:s, s:s}", "status", "success", "duplicate", duplicate,
         "message",

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "consensus/apps_apply.h"
 #include "consensus/fork_choice.h"
@@ -211,6 +212,14 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
         goto fail;
     }
     c->known = zbc_sig_cache_known(c->sigs);
+    uint32_t pace = c->g->block_time_ms < c->g->smith_delay_ms
+                        ? c->g->block_time_ms
+                        : c->g->smith_delay_ms;
+    c->budget_ms = cfg->block_budget_ms != 0 ? cfg->block_budget_ms
+                                             : pace / ZBC_CHAIN_BUDGET_DIV;
+    if (c->budget_ms == 0)
+        c->budget_ms = 1;
+    c->build_us_per_tx = ZBC_CHAIN_BUILD_GUESS_US;
     if (c->has_key && !zbc_genesis_is_validator(c->g, c->key.pk))
         zbc_log_warn("this node's key is not a validator of chain %s: it "
                      "will follow the chain but never produce",
@@ -285,8 +294,8 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    if (!zbc_mempool_add(c->mp, st, c->g, s->raw, s->len, s->now_ms, s->hash,
-                         s->duplicate, err))
+    if (!zbc_mempool_add_known(c->mp, st, c->g, s->raw, s->len, &c->known,
+                               s->now_ms, s->hash, s->duplicate, err))
         return 0;
     if (!*s->duplicate) /* passed zbc_tx_check_stateless */
         zbc_sig_cache_add(c->sigs, s->raw, s->len);
@@ -304,6 +313,13 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
     if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
         c->listener.on_tx(c->listener.arg, raw, len, hash);
     return 1;
+}
+
+int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw, size_t len,
+                       struct zbc_err *err)
+{
+    struct zbc_checked_tx ct;
+    return zbc_sig_cache_check(c->sigs, &ct, c->g, raw, len, err);
 }
 
 void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
@@ -602,19 +618,54 @@ static void notify_block(struct zbc_chain *c, const struct zbc_block *b,
     free(enc);
 }
 
+static double mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+/* A block of n transactions took us to build, apply and store: the cost
+ * per transaction follows it (blocks too small to tell are left out). */
+static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
+{
+    if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
+        return;
+    c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * (us / n);
+}
+
+uint32_t zbc_chain_block_budget_ms(const struct zbc_chain *c)
+{
+    return c->budget_ms;
+}
+
+size_t zbc_chain_block_cap(const struct zbc_chain *c)
+{
+    double cap = (double)c->budget_ms * 1000.0 / c->build_us_per_tx;
+    if (cap < ZBC_CHAIN_BUILD_MIN_TXS)
+        return ZBC_CHAIN_BUILD_MIN_TXS;
+    if (cap > (double)SIZE_MAX / 2)
+        return SIZE_MAX / 2;
+    return (size_t)cap;
+}
+
 int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
                       struct zbc_block_info *info, struct zbc_err *err)
 {
     if (!c->has_key)
         return zbc_fail(err, "this node has no key to produce blocks with");
-    size_t n = zbc_mempool_count(c->mp);
+    size_t n = zbc_mempool_count(c->mp), cap = zbc_chain_block_cap(c);
+    if (n > cap)
+        n = cap; /* the rest waits for the next block: this one is on time */
     struct zbc_tx_ref *cands = calloc(n > 0 ? n : 1, sizeof *cands);
     if (cands == NULL)
         return zbc_fail(err, "out of memory selecting %zu transactions", n);
     n = zbc_mempool_select(c->mp, cands, n);
     struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n};
+    double t0 = mono_us();
     int ok = zbc_chain_state_write(c, produce_fn, &bc, err);
     if (ok) {
+        note_build_time(c, bc.built.n_tx, mono_us() - t0);
         /* before new_tip: the built block borrows the pooled transactions'
          * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
@@ -648,6 +699,10 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
         *invalid = !ok && bc.invalid;
     if (!ok)
         return 0;
+    /* verified: if a reorg undoes b, its transactions go back to the
+     * mempool without a second verification */
+    for (uint32_t i = 0; i < b->n_tx; i++)
+        zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
     new_tip(c, &bc, b, info);
     return 1;
 }

@@ -41,6 +41,14 @@
 #include "node/zbcd/store.h"
 
 #define ZBC_CHAIN_MEMPOOL_TXS 50000
+/* The block build's budget (docs/p2p.md §8 "Bounded blocks"): a block
+ * takes at most as many transactions as this node builds in
+ * min(block time, smith delay) / ZBC_CHAIN_BUDGET_DIV, at its measured
+ * cost per transaction (first guess ZBC_CHAIN_BUILD_GUESS_US), and never
+ * fewer than ZBC_CHAIN_BUILD_MIN_TXS. */
+#define ZBC_CHAIN_BUDGET_DIV 4u
+#define ZBC_CHAIN_BUILD_GUESS_US 100.0
+#define ZBC_CHAIN_BUILD_MIN_TXS 64u
 #define ZBC_CHAIN_MEMPOOL_BYTES ((size_t)64 << 20)
 
 struct zbc_chain;
@@ -69,6 +77,7 @@ struct zbc_chain_config {
     size_t mempool_max_txs;              /* 0: ZBC_CHAIN_MEMPOOL_TXS */
     size_t mempool_max_bytes;            /* 0: ZBC_CHAIN_MEMPOOL_BYTES */
     struct zbc_orphan_limits orphans;    /* zeros: defaults */
+    uint32_t block_budget_ms;            /* 0: zbc_chain_block_budget_ms */
 };
 
 ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
@@ -84,6 +93,10 @@ const struct zbc_parent *zbc_chain_tip(const struct zbc_chain *c);
 /* The tip block's state root (height 0: the genesis state's root). */
 void zbc_chain_tip_state_root(const struct zbc_chain *c, uint8_t root[32]);
 size_t zbc_chain_mempool_count(const struct zbc_chain *c);
+/* The build budget in use (ms) and the most transactions the next block
+ * may take under it. */
+uint32_t zbc_chain_block_budget_ms(const struct zbc_chain *c);
+size_t zbc_chain_block_cap(const struct zbc_chain *c);
 size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
 
 /* ---- transactions ---- */
@@ -97,6 +110,13 @@ size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
 ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
                              size_t len, uint64_t now_ms, uint8_t hash[32],
                              bool *duplicate, struct zbc_err *err);
+
+/* The stateless check of a transaction (zbc_tx_check_stateless: fee
+ * floor, signature, ...) through the node's verified-signature cache: a
+ * transaction this node verified before is not verified again, and one
+ * that passes is recorded (a later zbc_chain_submit does not verify it). */
+ZBC_WUR int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw,
+                               size_t len, struct zbc_err *err);
 
 enum zbc_tx_status {
     ZBC_TX_STATUS_NOT_FOUND = 0,

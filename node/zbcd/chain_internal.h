@@ -36,6 +36,9 @@ struct zbc_chain {
     struct zbc_chain_finality_hook fin;
     uint32_t final_height;
     struct zbc_checkpoint justified;
+    /* the block build's budget (chain.h ZBC_CHAIN_BUDGET_DIV) */
+    uint32_t budget_ms;
+    double build_us_per_tx; /* measured, smoothed */
 };
 
 /* fn runs with the state over one store transaction (read-only, or one

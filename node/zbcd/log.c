@@ -183,6 +183,8 @@ static bool limited_v(struct zbc_log_limit *l, uint32_t period_ms,
 bool zbc_log_limited(struct zbc_log_limit *l, uint32_t period_ms,
                      enum zbc_log_level level, const char *fmt, ...)
 {
+    if (level < log_level)
+        return true; /* off: no clock, no formatting, no state */
     va_list ap;
     va_start(ap, fmt);
     bool r = limited_v(l, period_ms, level, fmt, ap);
@@ -218,6 +220,8 @@ static struct zbc_log_limit *slot_for(const char *key)
 bool zbc_log_ratelimited(const char *key, uint32_t period_ms,
                          enum zbc_log_level level, const char *fmt, ...)
 {
+    if (level < log_level)
+        return true; /* off: no key look-up, clock or formatting */
     va_list ap;
     va_start(ap, fmt);
     bool r = limited_v(slot_for(key[0] != '\0' ? key : "-"), period_ms, level,

@@ -52,6 +52,11 @@ void zbc_log(enum zbc_log_level level, const char *fmt, ...)
  * one is forgotten first.  Returns true when the line was logged (or was
  * only below the configured level), false when it was suppressed.
  *
+ * Below the configured level every call returns at once: no formatting,
+ * no clock, no key look-up, and the limiter's state is left as it was
+ * (docs/node.md "Logs": nothing per transaction is logged at INFO, and a
+ * line that is off costs one comparison).
+ *
  * zbc_log_limited is the same with a caller-owned state instead of a
  * key (a per-object limiter; start it zeroed). */
 #define ZBC_LOG_KEY_MAX 48

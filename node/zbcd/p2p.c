@@ -23,6 +23,7 @@
 #include "node/zbcd/log.h"
 #include "node/zbcd/p2p_wire.h"
 #include "node/zbcd/producer_loop.h"
+#include "node/zbcd/seen_set.h"
 
 #define TICK_MS 250u
 /* Log lines a peer can cause: at most RL_BURST per RL_WINDOW_MS in each
@@ -115,8 +116,7 @@ struct zbc_p2p {
     struct peer *peers;       /* newest first */
     size_t n_peers;
     struct zbc_p2p_bans *bans; /* ZBC_P2P_REP_MAX keys and addresses */
-    uint8_t (*seen)[32];      /* ring of recently seen tx/block hashes */
-    size_t seen_next, seen_count;
+    struct zbc_seen *seen;    /* recently seen tx/block hashes */
     struct event *tick;
     uint64_t started_ms;
     uint64_t alone_since_ms;  /* no proven peer since; 0: has peers */
@@ -168,33 +168,6 @@ plog(struct zbc_p2p *p, struct ratelimit *r, enum zbc_log_level level,
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
     zbc_log(level, "%s", line);
-}
-
-static bool seen_has(const struct zbc_p2p *p, const uint8_t h[32])
-{
-    for (size_t i = 0; i < p->seen_count; i++) {
-        if (memcmp(p->seen[i], h, 32) == 0)
-            return true;
-    }
-    return false;
-}
-
-static void seen_add(struct zbc_p2p *p, const uint8_t h[32])
-{
-    if (seen_has(p, h))
-        return;
-    memcpy(p->seen[p->seen_next], h, 32);
-    p->seen_next = (p->seen_next + 1) % ZBC_P2P_SEEN_CACHE;
-    if (p->seen_count < ZBC_P2P_SEEN_CACHE)
-        p->seen_count++;
-}
-
-static void seen_forget(struct zbc_p2p *p, const uint8_t h[32])
-{
-    for (size_t i = 0; i < p->seen_count; i++) {
-        if (memcmp(p->seen[i], h, 32) == 0)
-            memset(p->seen[i], 0, 32);
-    }
 }
 
 /* ---- reputation: scores and bans by key and by address ---- */
@@ -654,7 +627,7 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
                         const uint8_t hash[32])
 {
     struct zbc_p2p *p = arg;
-    seen_add(p, hash);
+    zbc_seen_add(p->seen, hash);
     Zbc__P2p__Tx tx = ZBC__P2P__TX__INIT;
     tx.raw = (ProtobufCBinaryData){len, (uint8_t *)raw};
     zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
@@ -667,7 +640,7 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
                            const uint8_t hash[32], uint64_t timestamp_ms)
 {
     struct zbc_p2p *p = arg;
-    seen_add(p, hash);
+    zbc_seen_add(p->seen, hash);
     if (timestamp_ms + ZBC_P2P_RELAY_AGE_MS < p->now_ms())
         return; /* history being synced: whoever needs it syncs too */
     Zbc__P2p__Block b = ZBC__P2P__BLOCK__INIT;
@@ -899,13 +872,11 @@ static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
     struct zbc_p2p *p = pe->p;
     uint8_t hash[32];
     zbc_sha3_256(hash, m->raw.data, m->raw.len);
-    if (seen_has(p, hash))
+    if (zbc_seen_has(p->seen, hash))
         return true;
-    seen_add(p, hash);
+    zbc_seen_add(p->seen, hash);
     struct zbc_err err = {{0}};
-    struct zbc_checked_tx ct;
-    if (!zbc_tx_check_stateless(&ct, zbc_chain_genesis(p->chain), m->raw.data,
-                                m->raw.len, &err)) {
+    if (!zbc_chain_check_tx(p->chain, m->raw.data, m->raw.len, &err)) {
         char what[ZBC_ERR_MAX + 32];
         snprintf(what, sizeof what, "invalid transaction: %s", err.msg);
         return misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what);
@@ -930,15 +901,16 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
     zbc_sha3_256(hash, raw->data, ZBC_BLOCK_HEADER_LEN);
     memset(r, 0, sizeof *r);
     memcpy(r->hash, hash, 32);
-    if (seen_has(p, hash) && zbc_chain_knows_block(p->chain, hash)) {
+    if (zbc_seen_has(p->seen, hash) &&
+        zbc_chain_knows_block(p->chain, hash)) {
         r->kind = ZBC_RECV_DUPLICATE;
         return true;
     }
-    seen_add(p, hash);
+    zbc_seen_add(p->seen, hash);
     uint32_t old = zbc_chain_tip(p->chain)->height;
     if (!zbc_chain_receive_block(p->chain, raw->data, raw->len, p->now_ms(),
                                  pe->node_key, r, &err)) {
-        seen_forget(p, hash);
+        zbc_seen_forget(p->seen, hash);
         if (r->kind == ZBC_RECV_LOCAL_ERROR) {
             /* one line per condition, not one per block (a full disk) */
             zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS,
@@ -980,7 +952,7 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
                       pe->addr);
         break;
     case ZBC_RECV_FUTURE:
-        seen_forget(p, hash);
+        zbc_seen_forget(p->seen, hash);
         plog(p, &p->rl_peer, ZBC_LOG_INFO, "p2p: block %u from %s is more "
              "than 10 s ahead of the local clock: dropped", r->height,
              pe->addr);
@@ -1650,7 +1622,7 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
     const struct zbc_genesis *g = zbc_chain_genesis(c);
     p->sole_validator = g->n_validators == 1 &&
                         zbc_genesis_is_validator(g, p->key->pk);
-    p->seen = calloc(ZBC_P2P_SEEN_CACHE, 32);
+    p->seen = zbc_seen_new(ZBC_P2P_SEEN_CACHE);
     p->bans = zbc_p2p_bans_new(ZBC_P2P_REP_MAX);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
     if (p->seen == NULL || p->slots == NULL || p->bans == NULL) {
@@ -1754,7 +1726,7 @@ void zbc_p2p_stop(struct zbc_p2p *p)
     if (p->listener != NULL)
         evconnlistener_free(p->listener);
     free(p->slots);
-    free(p->seen);
+    zbc_seen_free(p->seen);
     zbc_p2p_bans_free(p->bans);
     free(p);
 }

@@ -68,11 +68,25 @@ static bool same(const struct way *w, const uint8_t hash[32],
            memcmp(w->hash, hash, 32) == 0 && memcmp(w->bytes, raw, len) == 0;
 }
 
+static bool holds(struct zbc_sig_cache *c, const uint8_t hash[32],
+                  const uint8_t *raw, size_t len)
+{
+    bool hit = false;
+    pthread_mutex_lock(&c->lock);
+    struct way *set = set_of(c, hash);
+    for (size_t i = 0; i < WAYS && !hit; i++)
+        hit = same(&set[i], hash, raw, len);
+    pthread_mutex_unlock(&c->lock);
+    return hit;
+}
+
 void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
                        size_t len)
 {
     uint8_t hash[32];
     zbc_sha3_256(hash, raw, len);
+    if (holds(c, hash, raw, len))
+        return; /* no copy made for a transaction already recorded */
     uint8_t *copy = malloc(len > 0 ? len : 1);
     if (copy == NULL)
         return;
@@ -132,6 +146,31 @@ bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
 static bool known_fn(void *ctx, const uint8_t *raw, size_t len)
 {
     return zbc_sig_cache_has(ctx, raw, len);
+}
+
+struct probe {
+    struct zbc_sig_cache *c;
+    bool hit;
+};
+
+static bool probe_fn(void *ctx, const uint8_t *raw, size_t len)
+{
+    struct probe *p = ctx;
+    p->hit = zbc_sig_cache_has(p->c, raw, len);
+    return p->hit;
+}
+
+int zbc_sig_cache_check(struct zbc_sig_cache *c, struct zbc_checked_tx *ct,
+                        const struct zbc_genesis *g, const uint8_t *raw,
+                        size_t len, struct zbc_err *err)
+{
+    struct probe p = {c, false};
+    struct zbc_tx_known k = {probe_fn, &p};
+    if (!zbc_tx_check_stateless_known(ct, g, raw, len, &k, err))
+        return 0;
+    if (!p.hit)
+        zbc_sig_cache_add(c, raw, len);
+    return 1;
 }
 
 struct zbc_tx_known zbc_sig_cache_known(struct zbc_sig_cache *c)

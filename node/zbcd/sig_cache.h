@@ -35,9 +35,21 @@ void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
 bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
                        size_t len);
 
+/* zbc_tx_check_stateless through the cache: bytes it holds are only
+ * parsed; others are checked in full and, when valid, recorded. */
+ZBC_WUR int zbc_sig_cache_check(struct zbc_sig_cache *c,
+                                struct zbc_checked_tx *ct,
+                                const struct zbc_genesis *g,
+                                const uint8_t *raw, size_t len,
+                                struct zbc_err *err);
+
 /* The cache as the consensus functions' hint (apply.h). */
 struct zbc_tx_known zbc_sig_cache_known(struct zbc_sig_cache *c);
 
+/* misses: look-ups that found nothing.  Every node path checks a
+ * transaction's signature through the cache (zbc_sig_cache_check or the
+ * hint), so each miss is one full stateless check: a signature
+ * verification. */
 struct zbc_sig_cache_stats {
     size_t entries, bytes;
     uint64_t hits, misses;

@@ -2,6 +2,7 @@
  * expiry, capacity, removal on inclusion and re-check after a block. */
 #include "chain_fixture.h"
 #include "consensus/mempool.h"
+#include "crypto/hash.h"
 #include "testlib.h"
 
 static uint64_t now_ms(const struct fx *f)
@@ -208,10 +209,83 @@ static void test_capacity(void)
     fx_free(&f);
 }
 
+/* A full pool: a newcomer paying more per byte than the cheapest
+ * displaces it (recorded as a drop); one that does not is refused with
+ * the exact fee that would. */
+static void test_full_displaces_cheapest(void)
+{
+    struct fx f;
+    fx_init(&f);
+    uint64_t t = now_ms(&f);
+    int64_t s = (int64_t)(t / 1000);
+    uint8_t lo[512], mid[512], hi[512], eq[512], up[512], bad[512];
+    size_t nlo = fx_send(lo, &f, &f.a, &f.c.addr, 1, FX_FEE, s);
+    size_t nmid = fx_send(mid, &f, &f.a, &f.c.addr, 2, FX_FEE + 50, s);
+    size_t nhi = fx_send(hi, &f, &f.a, &f.c.addr, 3, FX_FEE + 100, s);
+    size_t neq = fx_send(eq, &f, &f.a, &f.c.addr, 4, FX_FEE, s);
+    size_t nup = fx_send(up, &f, &f.a, &f.c.addr, 5, FX_FEE + 1, s);
+    size_t nbad = fx_send(bad, &f, &f.a, &f.c.addr, 6, FX_FEE + 500, s);
+    bad[nbad - 1] ^= 1;
+    /* all SendZBC of one sender: the same length */
+    CHECK(nlo == nmid && nmid == nhi && nhi == neq && neq == nup);
+    bool dup;
+    struct zbc_err err;
+    struct zbc_mempool *mp = zbc_mempool_new(3, 1 << 20);
+    CHECK(add(mp, &f, mid, nmid, t, &dup, &err));
+    CHECK(add(mp, &f, lo, nlo, t, &dup, &err));
+    CHECK(add(mp, &f, hi, nhi, t, &dup, &err));
+    /* the same fee per byte as the cheapest: refused, 1 more would do */
+    char want[160];
+    snprintf(want, sizeof want,
+             "mempool is full (3 transactions, %zu bytes): a fee of at least "
+             "%d for these %zu bytes displaces its cheapest",
+             3 * nlo, FX_FEE + 1, neq);
+    expect_refused(mp, &f, eq, neq, t, want);
+    /* a forged signature displaces nothing */
+    expect_refused(mp, &f, bad, nbad, t, "signature");
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    /* one more: the cheapest goes, and its status says why */
+    uint8_t h[32];
+    CHECK(zbc_mempool_add(mp, &f.s, &f.g, up, nup, t, h, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    uint8_t hlo[32];
+    zbc_sha3_256(hlo, lo, nlo);
+    CHECK(!zbc_mempool_find(mp, hlo, NULL, NULL, NULL));
+    struct zbc_mempool_drop d;
+    CHECK(zbc_mempool_dropped(mp, hlo, t, &d));
+    CHECK(strstr(d.reason, "evicted: the mempool was full") != NULL);
+    size_t pos = 9;
+    CHECK(zbc_mempool_find(mp, h, &pos, NULL, NULL));
+    CHECK_EQ_INT(pos, 2); /* after hi and mid */
+    /* now the cheapest pays FX_FEE + 1 */
+    snprintf(want, sizeof want, "a fee of at least %d for these %zu bytes",
+             FX_FEE + 2, neq);
+    expect_refused(mp, &f, eq, neq, t, want);
+    zbc_mempool_free(mp);
+
+    /* full by bytes: room for two, a third that pays more displaces the
+     * cheapest only */
+    mp = zbc_mempool_new(10, 2 * nlo);
+    CHECK(add(mp, &f, lo, nlo, t, &dup, &err));
+    CHECK(add(mp, &f, mid, nmid, t, &dup, &err));
+    CHECK(add(mp, &f, hi, nhi, t, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 2);
+    CHECK_EQ_INT(zbc_mempool_bytes(mp), 2 * nlo);
+    CHECK(!zbc_mempool_find(mp, hlo, NULL, NULL, NULL));
+    zbc_mempool_free(mp);
+
+    /* larger than the whole pool */
+    mp = zbc_mempool_new(10, nlo - 1);
+    expect_refused(mp, &f, lo, nlo, t, "larger than the whole mempool");
+    zbc_mempool_free(mp);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_admission);
     TEST_RUN(test_order_pending_expiry);
     TEST_RUN(test_capacity);
+    TEST_RUN(test_full_displaces_cheapest);
     return test_summary("consensus_mempool");
 }

@@ -142,13 +142,15 @@ static void check_error(const struct response *r, int status,
                 want);
 }
 
-static void setup(void)
+/* A chain whose mempool holds max_txs (0: the default). */
+static void setup_pool(size_t max_txs)
 {
     fx_setup(&fx);
     struct zbc_err err = {{0}};
     struct zbc_chain_config cfg = {.ledger_dir = fx.ledger,
                                    .genesis = &fx.g,
-                                   .key = &fx.key};
+                                   .key = &fx.key,
+                                   .mempool_max_txs = max_txs};
     if (!zbc_chain_open(&chain, &cfg, &err)) {
         fprintf(stderr, "chain open: %s\n", err.msg);
         exit(2);
@@ -166,6 +168,11 @@ static void setup(void)
         exit(2);
     }
     port = zbc_api_port(api);
+}
+
+static void setup(void)
+{
+    setup_pool(0);
 }
 
 static void teardown(void)
@@ -800,6 +807,42 @@ static void test_bind_conflict(void)
     CHECK(strstr(err.msg, "cannot listen on 127.0.0.1") != NULL);
 }
 
+/* A full mempool over the API: 503, the fee that would get in, and that
+ * fee getting in (on a chain of its own, a pool of one). */
+static void test_mempool_full(void)
+{
+    teardown();
+    setup_pool(1);
+    int64_t ts = (int64_t)(clock_ms / 1000);
+    uint8_t a[512], b[512], c[512];
+    size_t na = fx_send(a, sizeof a, &fx, fx.alice_seed, &fx.bob, 1, FEE, ts);
+    size_t nb = fx_send(b, sizeof b, &fx, fx.alice_seed, &fx.bob, 2, FEE, ts);
+    size_t nc = fx_send(c, sizeof c, &fx, fx.alice_seed, &fx.bob, 3, FEE + 1,
+                        ts);
+    CHECK(na == nb && nb == nc);
+    char hex[1100], body[1200], want[128];
+    struct response r;
+    hex_of(hex, a, na);
+    snprintf(body, sizeof body, "{\"transaction_bytes\":\"%s\"}", hex);
+    post(&r, "/api/v1/transactions", body);
+    CHECK_EQ_INT(r.status, 202);
+    response_free(&r);
+    hex_of(hex, b, nb);
+    snprintf(body, sizeof body, "{\"transaction_bytes\":\"%s\"}", hex);
+    post(&r, "/api/v1/transactions", body);
+    snprintf(want, sizeof want,
+             "mempool is full (1 transactions, %zu bytes): a fee of at least "
+             "%d for these %zu bytes displaces its cheapest", na, FEE + 1, nb);
+    check_error(&r, 503, want);
+    response_free(&r);
+    hex_of(hex, c, nc);
+    snprintf(body, sizeof body, "{\"transaction_bytes\":\"%s\"}", hex);
+    post(&r, "/api/v1/transactions", body);
+    CHECK_EQ_INT(r.status, 202);
+    response_free(&r);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 1);
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -821,6 +864,7 @@ int main(void)
     TEST_RUN(test_connection_limit);
     TEST_RUN(test_slow_request_deadline);
     TEST_RUN(test_accept_backoff);
+    TEST_RUN(test_mempool_full);
     teardown();
     return test_summary("node_api");
 }

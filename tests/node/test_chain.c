@@ -417,6 +417,62 @@ static void test_map_growth_during_blocks(void)
     fx_teardown(&f);
 }
 
+/* The build budget (chain.h): with a 1-ms budget and the first guess of
+ * the cost per transaction a block takes ZBC_CHAIN_BUILD_MIN_TXS, the
+ * rest waits; the default budget (a quarter of the 1-s block time) takes
+ * them all. */
+static void test_block_budget(void)
+{
+    for (int budget = 0; budget < 2; budget++) {
+        struct fixture f;
+        fx_setup(&f);
+        struct zbc_chain *c = NULL;
+        struct zbc_err err = {{0}};
+        struct zbc_chain_config cfg = {.ledger_dir = f.ledger,
+                                       .genesis = &f.g, .key = &f.key,
+                                       .block_budget_ms = budget ? 1 : 0};
+        CHECK(zbc_chain_open(&c, &cfg, &err));
+        if (c == NULL) {
+            fx_teardown(&f);
+            return;
+        }
+        CHECK_EQ_INT(zbc_chain_block_budget_ms(c), budget ? 1 : 250);
+        struct zbc_slot slot;
+        CHECK(zbc_chain_next_slot(c, &slot, &err));
+        uint64_t now = slot.earliest_ms;
+        int64_t ts = (int64_t)(now / 1000);
+        for (int i = 0; i < 200; i++) {
+            uint8_t tx[512], h[32];
+            bool dup;
+            size_t n = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob,
+                               (uint64_t)(i + 1), FEE, ts);
+            CHECK(zbc_chain_submit(c, tx, n, now, h, &dup, &err) && !dup);
+        }
+        struct zbc_block_info info;
+        CHECK(zbc_chain_produce(c, now, &info, &err));
+        if (budget) {
+            CHECK_EQ_INT(info.n_tx, ZBC_CHAIN_BUILD_MIN_TXS);
+            CHECK_EQ_INT(zbc_chain_mempool_count(c),
+                         200 - ZBC_CHAIN_BUILD_MIN_TXS);
+            /* the rest follows in the next blocks, none lost */
+            size_t total = info.n_tx;
+            for (int b = 0; b < 8 && zbc_chain_mempool_count(c) > 0; b++) {
+                CHECK(zbc_chain_next_slot(c, &slot, &err));
+                CHECK(zbc_chain_produce(c, slot.earliest_ms, &info, &err));
+                CHECK(info.n_tx >= 1);
+                total += info.n_tx;
+            }
+            CHECK_EQ_INT(total, 200);
+        } else {
+            CHECK_EQ_INT(info.n_tx, 200);
+        }
+        CHECK_EQ_INT(zbc_chain_mempool_count(c), 0);
+        CHECK_EQ_INT(balance_of(c, &f.bob), 1000 + 200 * 201 / 2);
+        zbc_chain_close(c);
+        fx_teardown(&f);
+    }
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -426,5 +482,6 @@ int main(void)
     TEST_RUN(test_apply_on_second_node);
     TEST_RUN(test_damaged_state_refused);
     TEST_RUN(test_map_growth_during_blocks);
+    TEST_RUN(test_block_budget);
     return test_summary("node_chain");
 }

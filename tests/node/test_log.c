@@ -135,6 +135,7 @@ static void test_ratelimited(void)
 static void test_ratelimited_slots(void)
 {
     zbc_log_to_stderr(false);
+    zbc_log_set_level(ZBC_LOG_DEBUG);
     zbc_log_set_clock(fake_clock);
     fake_now = 50000;
     CHECK(zbc_log_ratelimited("t:keep", 60000, ZBC_LOG_DEBUG, "x"));
@@ -145,6 +146,40 @@ static void test_ratelimited_slots(void)
         CHECK(!zbc_log_ratelimited("t:keep", 60000, ZBC_LOG_DEBUG, "x"));
     }
     zbc_log_set_clock(NULL);
+    zbc_log_set_level(ZBC_LOG_INFO);
+}
+
+/* A line below the level costs nothing and leaves the limiter alone: the
+ * repeats are not counted, and once the level lets the line through it is
+ * logged at once, without a "suppressed" count. */
+static void test_below_level_untouched(void)
+{
+    char path[] = "/tmp/zbc_test_log_XXXXXX";
+    struct zbc_err err = {{0}};
+    zbc_log_set_clock(fake_clock);
+    log_to_temp(path);
+    zbc_log_set_level(ZBC_LOG_WARN);
+    fake_now = 900000;
+    struct zbc_log_limit l = {0};
+    for (int i = 0; i < 5; i++) {
+        CHECK(zbc_log_ratelimited("t:off", 5000, ZBC_LOG_INFO, "off %d", i));
+        CHECK(zbc_log_limited(&l, 5000, ZBC_LOG_INFO, "mine off %d", i));
+    }
+    CHECK(!l.used);
+    CHECK_EQ_INT(l.suppressed, 0);
+    zbc_log_set_level(ZBC_LOG_INFO);
+    CHECK(zbc_log_ratelimited("t:off", 5000, ZBC_LOG_INFO, "on %d", 5));
+    CHECK(zbc_log_limited(&l, 5000, ZBC_LOG_INFO, "mine on %d", 5));
+    zbc_log_close_file();
+    zbc_log_set_clock(NULL);
+    char *text = NULL;
+    size_t len = 0;
+    CHECK(zbc_read_file(path, 1 << 20, &text, &len, &err));
+    CHECK(text != NULL && strstr(text, "off") == NULL);
+    CHECK(text != NULL && strstr(text, "INFO  on 5\n") != NULL);
+    CHECK(text != NULL && strstr(text, "INFO  mine on 5\n") != NULL);
+    free(text);
+    unlink(path);
 }
 
 int main(void)
@@ -153,5 +188,6 @@ int main(void)
     TEST_RUN(test_file_lines);
     TEST_RUN(test_ratelimited);
     TEST_RUN(test_ratelimited_slots);
+    TEST_RUN(test_below_level_untouched);
     return test_summary("node_log");
 }

@@ -3,7 +3,9 @@
  * other genesis, a wrong signature, a replayed challenge, its own key, a
  * banned key), GetBlocks answers, transaction gossip, the misbehaviour
  * scores of docs/p2p.md §6 up to a ban, timeouts and slot limits; and the
- * ban table under churn. */
+ * ban table under churn; and that a transaction's signature is verified
+ * once per node whichever way it arrives (this program is linked with
+ * -Wl,--wrap=zbc_sig_verify, tests/node/meson.build, to count them). */
 #include <errno.h>
 #include <sodium.h>
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -43,6 +46,22 @@ struct conn {
     uint64_t rx_n, tx_n;
     uint8_t last_auth[64];    /* the signature this side sent */
 };
+
+/* Every transaction signature verification in this program. */
+static unsigned g_verifies;
+int __real_zbc_sig_verify(const struct zbc_addr *sender,
+                          const uint8_t digest[32], const uint8_t *sig,
+                          size_t sig_len, struct zbc_err *err);
+int __wrap_zbc_sig_verify(const struct zbc_addr *sender,
+                          const uint8_t digest[32], const uint8_t *sig,
+                          size_t sig_len, struct zbc_err *err);
+int __wrap_zbc_sig_verify(const struct zbc_addr *sender,
+                          const uint8_t digest[32], const uint8_t *sig,
+                          size_t sig_len, struct zbc_err *err)
+{
+    g_verifies++;
+    return __real_zbc_sig_verify(sender, digest, sig, sig_len, err);
+}
 
 static struct event_base *g_base;
 static int g_rcvbuf; /* > 0: SO_RCVBUF of the next test connections */
@@ -845,11 +864,118 @@ static void test_accept_backoff(void)
     fx_teardown(&f);
 }
 
+/* One signature verification per transaction per node: API submission,
+ * a peer's gossip, mempool admission, block build, a peer's block and a
+ * re-submission of an included transaction share the node's cache. */
+static void test_one_verify(void)
+{
+    struct fixture f;
+    struct zbc_err err = {{0}};
+    struct zbc_chain *chain = open_chain(&f);
+    if (chain == NULL)
+        return;
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(chain, &slot, &err));
+    g_now = slot.earliest_ms;
+    g_base = event_base_new();
+    struct zbc_p2p *p = NULL;
+    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
+                                  .now_ms = test_clock};
+    CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
+    if (p == NULL)
+        return;
+    struct id k1;
+    id_make(&k1, 0x61);
+    struct conn *a = peer_open(zbc_p2p_listen_port(p), f.g.hash, &k1);
+    CHECK(!closed_within(a, 100));
+    int64_t ts = (int64_t)(g_now / 1000);
+    uint8_t tx1[512], tx2[512], bad[512], th[32];
+    size_t n1 = fx_send(tx1, sizeof tx1, &f, f.alice_seed, &f.bob, 1, 10000,
+                        ts);
+    size_t n2 = fx_send(tx2, sizeof tx2, &f, f.alice_seed, &f.bob, 2, 10000,
+                        ts);
+    size_t nb = fx_send(bad, sizeof bad, &f, f.alice_seed, &f.bob, 3, 10000,
+                        ts);
+    bad[nb - 1] ^= 1;
+    bool dup;
+
+    /* the API: verified once, a second submission is a duplicate */
+    g_verifies = 0;
+    CHECK(zbc_chain_submit(chain, tx1, n1, g_now, th, &dup, &err) && !dup);
+    CHECK_EQ_INT(g_verifies, 1);
+    CHECK(zbc_chain_submit(chain, tx1, n1, g_now, th, &dup, &err) && dup);
+    CHECK_EQ_INT(g_verifies, 1);
+
+    /* a peer's gossip: the stateless check and the mempool admission
+     * share one verification */
+    Zbc__P2p__Tx t = ZBC__P2P__TX__INIT;
+    zbc_p2p_msg tm = ZBC__P2P__ENVELOPE__INIT;
+    tm.msg_case = ZBC__P2P__ENVELOPE__MSG_TX;
+    tm.tx = &t;
+    t.raw = (ProtobufCBinaryData){n2, tx2};
+    send_msg(a, &tm);
+    pump(40);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+    CHECK_EQ_INT(g_verifies, 2);
+    /* the same again from the peer, and through the API */
+    send_msg(a, &tm);
+    pump(40);
+    CHECK(zbc_chain_submit(chain, tx2, n2, g_now, th, &dup, &err) && dup);
+    CHECK_EQ_INT(g_verifies, 2);
+    /* a forged signature: verified (and refused) once */
+    t.raw = (ProtobufCBinaryData){nb, bad};
+    send_msg(a, &tm);
+    pump(40);
+    CHECK_EQ_INT(g_verifies, 3);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+
+    /* the block build takes both from the cache */
+    struct zbc_block_info info;
+    CHECK(zbc_chain_produce(chain, g_now, &info, &err));
+    CHECK_EQ_INT(g_verifies, 3);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 0);
+
+    /* another node of the chain gets the block: each transaction is
+     * verified once there, and not again when it is offered afterwards */
+    uint8_t *blk = NULL;
+    size_t blen = 0;
+    bool found = false;
+    CHECK(zbc_chain_block(chain, 1, &blk, &blen, &found, &err) && found);
+    char ledger2[200];
+    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f.base);
+    CHECK(mkdir(ledger2, 0700) == 0);
+    struct zbc_chain *other = NULL;
+    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f.g};
+    CHECK(zbc_chain_open(&other, &cfg2, &err));
+    if (other == NULL)
+        fprintf(stderr, "second chain: %s\n", err.msg);
+    if (other != NULL && found) {
+        g_verifies = 0;
+        CHECK(zbc_chain_apply_block(other, blk, blen, g_now, &info, &err));
+        CHECK_EQ_INT(g_verifies, 2);
+        CHECK(!zbc_chain_submit(other, tx1, n1, g_now, th, &dup, &err));
+        CHECK(strstr(err.msg, "already included") != NULL);
+        CHECK(zbc_chain_check_tx(other, tx2, n2, &err));
+        CHECK_EQ_INT(g_verifies, 2);
+        /* the cache vouches for exact bytes only */
+        CHECK(!zbc_chain_check_tx(other, bad, nb, &err));
+        CHECK_EQ_INT(g_verifies, 3);
+    }
+    zbc_chain_close(other);
+    free(blk);
+    conn_close(a);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     zbc_log_set_level(ZBC_LOG_ERROR);
     TEST_RUN(test_p2p_node);
     TEST_RUN(test_bans_churn);
     TEST_RUN(test_accept_backoff);
+    TEST_RUN(test_one_verify);
     return test_summary("node_p2p");
 }

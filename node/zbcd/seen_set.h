@@ -1,0 +1,34 @@
+/* The gossip de-duplication set (docs/p2p.md "Gossip"): the hashes of the
+ * transactions and blocks this node saw last, so a message that comes
+ * back from another peer is dropped before any work.
+ *
+ * A FIFO of `cap` hashes (the oldest goes when a new one arrives and the
+ * set is full) indexed by an open-addressing hash table of 2 × cap slots
+ * or more: look-up, insertion and removal are O(1), memory is fixed at
+ * creation.  Slots are chosen by SipHash-2-4 of the hash under a random
+ * key, so peers cannot choose hashes that pile up in one place of the
+ * table. */
+#ifndef ZBC_SEEN_SET_H
+#define ZBC_SEEN_SET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct zbc_seen;
+
+/* cap > 0 (rounded to at least 1); NULL on allocation failure. */
+struct zbc_seen *zbc_seen_new(size_t cap);
+void zbc_seen_free(struct zbc_seen *s);
+
+bool zbc_seen_has(const struct zbc_seen *s, const uint8_t h[32]);
+/* Adds h unless present (its place in the FIFO then stays); when full,
+ * the oldest entry is forgotten first. */
+void zbc_seen_add(struct zbc_seen *s, const uint8_t h[32]);
+/* Removes h (no-op when absent); its FIFO place stays used until its turn
+ * to be replaced, as if it had been evicted early. */
+void zbc_seen_forget(struct zbc_seen *s, const uint8_t h[32]);
+/* Hashes held. */
+size_t zbc_seen_count(const struct zbc_seen *s);
+
+#endif
