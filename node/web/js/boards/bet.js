@@ -191,7 +191,7 @@ function blitz(b, v, g) {
 
 // ---- what the node's summary leaves out, recomputed in the page ----
 
-const RECOMPUTED_H = 62; // the room for the recomputed caption's two lines
+const RECOMPUTED_H = 80; // the room for the recomputed caption's three lines
 
 // Each game's recomputed picture: draws F.resolveBet's event `ev` into g
 // and returns {agrees, node, page}: whether the page's figures equal the
@@ -247,10 +247,11 @@ async function recompute(app, b, v, height, g, y) {
     g.append(pic);
     line.dataset.agrees = String(r.agrees);
     line.setAttribute('class', 'caption ' + (r.agrees ? 'ok' : 'error'));
-    // two lines: what the page drew, then whether the node's summary agrees
-    line.replaceChildren(`recomputed in this page from the seed of block ${height}: ${r.page}`,
+    // three lines: the label, what the page drew, whether the node's summary agrees
+    line.replaceChildren(`recomputed in this page from the seed of block ${height}: `,
+      s('tspan', { x: 0, dy: 18 }, r.page),
       s('tspan', { x: 0, dy: 18 }, r.agrees ? ' — agrees with the node'
-        : ` — DISAGREES with the node, which says ${r.node} (the Verify section below is the authority)`));
+        : ` — DISAGREES with the node, which says ${r.node} (see Verify below)`));
   } catch (e) {
     line.dataset.agrees = 'unknown';
     line.setAttribute('class', 'caption error');
