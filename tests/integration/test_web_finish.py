@@ -294,6 +294,7 @@ class WebFinish(BrowserTest):
             assert_equal(p.returncode, 0, "zbc-engine fair %s: %s" % (kind, p.stderr))
             ev = json.loads(p.stdout)["event"]
             d.get(node.api_url + "/#/app/" + app_id)
+            self.wait_view(d, "app", "App %s: %s" % (app_id, kind), "the %s bet's page" % kind)
             line = "svg.board.bet [data-field=bet-recomputed]"
             wait_until(lambda: self.js(d, line, "data-agrees"), PAGE_S, "the %s picture recomputed" % kind)
             text = self.js(d, line)
@@ -333,7 +334,8 @@ class WebFinish(BrowserTest):
         a = self.app_ready(app_id)
         names = {self.alice: "alice", self.bob: "bob"}
         d.get(node.api_url + "/#/app/" + app_id)
-        self.wait_view(d, "app", "Board", "the %s page" % game)
+        self.wait_view(d, "app", "App %s: %s" % (app_id, game), "the %s page" % game)
+        self.wait_view(d, "app", "Board", "the %s board" % game)
         page_moved = False
         for _ in range(6):
             a = self.settled_turn(app_id)

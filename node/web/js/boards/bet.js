@@ -249,9 +249,9 @@ async function recompute(app, b, v, height, g, y) {
     line.setAttribute('class', 'caption ' + (r.agrees ? 'ok' : 'error'));
     // three lines: the label, what the page drew, whether the node's summary agrees
     line.replaceChildren(`recomputed in this page from the seed of block ${height}: `,
-      s('tspan', { x: 0, dy: 18 }, r.page),
-      s('tspan', { x: 0, dy: 18 }, r.agrees ? ' — agrees with the node'
-        : ` — DISAGREES with the node, which says ${r.node} (see Verify below)`));
+      s('tspan', { x: 0, dy: 18 }, r.page + ' '),
+      s('tspan', { x: 0, dy: 18 }, r.agrees ? 'agrees with the node'
+        : `DISAGREES with the node, which says ${r.node} (see Verify below)`));
   } catch (e) {
     line.dataset.agrees = 'unknown';
     line.setAttribute('class', 'caption error');
