@@ -172,6 +172,33 @@ export async function apps(params, go) {
 
 const autoSent = new Set();
 
+// The last action of this page in each app (docs/web.md §4 "Playing on the
+// app page"), by app id: {what, state: 'working'|'sent'|'error', hash,
+// error}.  The app page is redrawn on each of the app's events, which can
+// come while a request is out (the move's own block, with automine): the
+// status line of every drawing shows this record, and an answer updates
+// the line drawn last, so it is never lost in a detached element.
+const actions = new Map();
+const statusLines = new Map(); // app id -> the status line drawn last
+
+function showAction(a, el) {
+  const r = actions.get(String(a.id));
+  if (!r) return;
+  if (r.state === 'working') {
+    el.className = 'form-status muted';
+    el.textContent = r.what + '…';
+  } else if (r.state === 'error') {
+    el.className = 'form-status error';
+    el.textContent = `${r.what}: ${r.error}`;
+  } else {
+    const landed = (a.history || []).find((e) => e.tx_hash === r.hash);
+    el.className = 'form-status ok';
+    el.replaceChildren(`${r.what}: sent `, link('#/tx/' + r.hash, h('code', {}, short(r.hash))),
+      landed ? `, in block ${landed.height}` : ', waiting for its block');
+  }
+  el.dataset.action = r.state;
+}
+
 // What the unlocked wallet key can do in this app (docs/web.md §4):
 // join, move by clicking the board, resign, claim a timeout.  Each sends a
 // transaction signed in the page; the page follows the app's event
@@ -182,18 +209,23 @@ function play(a) {
   const me = unlockedAddress();
   if (!me) return { panel: null, onMove: null, ctx: null };
   const status = h('span', { class: 'form-status', 'data-status': 'app-action' });
+  const id = String(a.id);
+  statusLines.set(id, { el: status, app: a });
+  showAction(a, status);
+  const update = (r) => {
+    actions.set(id, r);
+    const now = statusLines.get(id);
+    showAction(now.app, now.el);
+  };
   // body: the bytes, or an async function giving them (a board's moveFor)
   const act = async (what, type, body) => {
-    status.className = 'form-status muted';
-    status.textContent = what + '…';
+    update({ what, state: 'working' });
     try {
       const { hash } = await submit(type, typeof body === 'function' ? await body() : body);
-      status.className = 'form-status ok';
-      status.replaceChildren(`${what}: sent `, link('#/tx/' + hash, h('code', {}, short(hash))), ', waiting for its block');
+      update({ what, state: 'sent', hash });
       return true;
     } catch (e) {
-      status.className = 'form-status error';
-      status.textContent = e.message;
+      update({ what, state: 'error', error: e.message });
       return false;
     }
   };

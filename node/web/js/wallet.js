@@ -5,7 +5,8 @@ import { h, fields, link } from './dom.js';
 import { zbc } from './words.js';
 import * as ks from './keystore.js';
 import { bytesToHex, createAppBody, hexToBytes, publicKey, sign, unsignedTx, TX } from './tx.js';
-import { GAME_TYPES, hasParams, paramsBytes, seatRange } from './boards/index.js';
+import { GAME_TYPES, creatorSecret, hasParams, paramsBytes, seatRange } from './boards/index.js';
+import * as secrets from './secrets.js';
 import { BET_TYPES, BET_USAGE, KENO_RISKS, betOfWords, betParams, soloParams, SOLO_TYPES } from './bets.js';
 
 let seed = null; // the unlocked seed: this page's memory only
@@ -27,7 +28,10 @@ export function unlockedAddress() {
 // transactions in one second would be refused).
 let lastTimestamp = 0n;
 
-export async function submit(type, body, { recipient = null, message = '' } = {}) {
+// `beforePost(hash)`, when given, runs after signing and before posting (a
+// throw sends nothing): battleship's creator stores its secret there, keyed
+// by the new app id the hash gives.
+export async function submit(type, body, { recipient = null, message = '', beforePost = null } = {}) {
   if (!seed) throw new Error('unlock the wallet first (#/wallet)');
   const info = await get('node/info');
   const now = BigInt(Math.floor(Date.now() / 1000));
@@ -37,6 +41,7 @@ export async function submit(type, body, { recipient = null, message = '' } = {}
   const len = unsignedTx({ ...base, fee: 0n }).length + 64;
   const fee = BigInt(info.min_fee_base) + BigInt(info.min_fee_per_byte) * BigInt(len);
   const signed = sign(unsignedTx({ ...base, fee }), seed, hexToBytes(info.genesis_hash));
+  if (beforePost) await beforePost(signed.transaction_hash);
   const res = await fetch('/api/v1/transactions', { method: 'POST', headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ transaction_bytes: signed.transaction_bytes }) });
   const answer = await res.json();
@@ -201,7 +206,11 @@ function placeBet() {
 // "Start a game" (docs/web.md §4): the game, its seats (the game's range),
 // its params where it has named ones (the words `zbc app create --params`
 // takes, e.g. monopoly's cash=N), the stake and an optional opponent; the
-// CreateApp body is createAppBody's, byte for byte the wallet's.
+// CreateApp body is createAppBody's, byte for byte the wallet's.  A game
+// whose creator commits a secret in the params (battleship: its board)
+// shows the module's placement; Create stores the secret, sealed, under
+// the new app id (the first 8 bytes of the transaction hash) before the
+// CreateApp is posted, so a lost answer never loses a committed board.
 function createGameForm() {
   const games = Object.keys(GAME_TYPES);
   const seats = h('select', { name: 'seats' });
@@ -217,13 +226,23 @@ function createGameForm() {
     params.style.display = named ? '' : 'none';
     if (!named) params.querySelector('input').value = '';
   };
+  const picker = h('div', { 'data-field': 'create-secret' });
+  const showPicker = () => {
+    const m = creatorSecret(game.value);
+    picker.replaceChildren(m ? m.createPicker() : '');
+  };
   game.addEventListener('change', fit);
+  game.addEventListener('change', showPicker);
   const f = form('app-create', [h('label', {}, 'game', game), h('label', {}, 'seats', seats), params,
     input('stake (ZBC)', 'stake'), input('opponent (optional)', 'opponent', { size: 70 })], 'Create', async (v, status) => {
     const n = Number(seats.value);
+    const m = creatorSecret(v.game);
+    const made = m ? m.createSecret() : null;
     const body = createAppBody({ appType: GAME_TYPES[v.game], stake: parseZbc(v.stake), seats: n,
-      params: paramsBytes(v.game, v.params || ''), opponent: (v.opponent || '').trim() || null });
-    const { hash } = await submit(TX.CREATE_APP, body);
+      params: made ? made.params : paramsBytes(v.game, v.params || ''), opponent: (v.opponent || '').trim() || null });
+    const address = unlockedAddress();
+    const { hash } = await submit(TX.CREATE_APP, body, { beforePost: made
+      ? (txHash) => secrets.save(address, appIdOf(txHash), made.secret) : null });
     const id = appIdOf(hash);
     status.className = 'form-status ok';
     status.replaceChildren('created: ', link('#/app/' + id, `app ${id}`), ` (${n} seats)`);
@@ -231,7 +250,9 @@ function createGameForm() {
     status.dataset.tx = hash;
   });
   fit();
-  return f;
+  showPicker();
+  // the placement's buttons stay outside the form: Create is its only button
+  return h('div', { class: 'app-create' }, f, picker);
 }
 
 export function newSeedNotice(hex) {

@@ -161,6 +161,21 @@ function cellSecret(sec, c) {
     hexToBytes(sec.salts.slice(64 * c, 64 * c + 64)));
 }
 
+// The secret of a fleet given by its 17 cells: `stored` when it is the
+// same fleet (a retry after a lost answer keeps the salts already stored),
+// else the fleet with 100 new random salts; throws when the cells are not
+// the fleet.
+function fleetSecret(cellList, stored) {
+  const cells = [...new Set(cellList)];
+  if (cells.length !== SHIP_CELLS) throw new Error(`a fleet is ${SHIP_CELLS} distinct cells, got ${cells.length}`);
+  const isShip = new Uint8Array(CELLS);
+  cells.forEach((c) => { isShip[c] = 1; });
+  if (!shipsOf(isShip)) throw new Error('the cells are not the fleet of ships of 5, 4, 3, 3 and 2 cells');
+  if (stored && stored.is_ship === bytesToHex(isShip)) return stored;
+  return { game: 'battleship', is_ship: bytesToHex(isShip),
+    salts: bytesToHex(crypto.getRandomValues(new Uint8Array(32 * CELLS))) };
+}
+
 // The move bytes of a notation for the seat in ctx, the secret parts
 // filled in from this browser's store (docs/games.md "Moves"):
 // "commit A1,A2,…" (17 cells: draws the salts, stores the fleet, 3201
@@ -171,18 +186,9 @@ export async function moveFor(app, notation, ctx) {
   if (words[0] === 'commit' && words.length === 2) {
     // never replace the secret of a board already on chain
     if (chainCommitment(app, ctx.seat)) throw new Error(`seat ${ctx.seat} already committed its board in app ${app.id}`);
-    const cells = [...new Set(words[1].split(',').map(parseCell))];
-    if (cells.length !== SHIP_CELLS) throw new Error(`a fleet is ${SHIP_CELLS} distinct cells, got ${cells.length}`);
-    const isShip = new Uint8Array(CELLS);
-    cells.forEach((c) => { isShip[c] = 1; });
-    if (!shipsOf(isShip)) throw new Error('the cells are not the fleet of ships of 5, 4, 3, 3 and 2 cells');
-    let sec = secrets.load(ctx.address, app.id);
-    // a retry of the same fleet (an answer lost) keeps the salts already stored
-    if (!sec || sec.is_ship !== bytesToHex(isShip)) {
-      sec = { game: 'battleship', is_ship: bytesToHex(isShip),
-        salts: bytesToHex(crypto.getRandomValues(new Uint8Array(32 * CELLS))) };
-      secrets.save(ctx.address, app.id, sec);
-    }
+    const stored = secrets.load(ctx.address, app.id);
+    const sec = fleetSecret(words[1].split(',').map(parseCell), stored);
+    if (sec !== stored) secrets.save(ctx.address, app.id, sec);
     return concat(Uint8Array.of(3), commitment(sec));
   }
   if (words[0] === 'fire' && words.length === 2) {
@@ -280,23 +286,28 @@ function grid(ox, title, board, cells, ships, opts) {
   return g;
 }
 
-function svgOf(fleetGrid, shotsGrid) {
-  const w = 2 * (M + N * C) + GAP + 4;
+function svgOf(fleetGrid, shotsGrid = null) {
+  const w = (shotsGrid ? 2 * (M + N * C) + GAP : M + N * C) + 4;
   const svg = s('svg', { viewBox: `0 0 ${w} ${TOP + M + N * C + 4}`, width: w, height: TOP + M + N * C + 4,
     class: 'board battleship', 'data-game': 'battleship', role: 'img', 'aria-label': 'battleship grids' });
-  svg.append(fleetGrid, shotsGrid);
+  svg.append(fleetGrid);
+  if (shotsGrid) svg.append(shotsGrid);
   return svg;
 }
 
-// Fleet placement before this seat's commitment: the grid, Random,
-// Commit.  The placed fleet lives in `placing` until it is committed.
-function placement(view, app, onMove, ctx, note) {
+// A fleet being placed, kept in `placing` under `key` (an app id, or
+// CREATE_KEY for the wallet page's "Start a game"): the fleet grid (a click
+// selects a ship, a second click turns it, a click on water moves it
+// there) beside `other` (a grid, or none), the Random fleet button and,
+// with `commit`, a button giving it the sorted ship cells.
+function fleetEditor(key, { title, other = null, note = null, commit = null }) {
   const wrap = h('div', { class: 'battleship-wrap' });
+  if (!placing.has(key)) placing.set(key, randomFleet());
   let sel = null;
   const status = h('span', { class: 'muted', 'data-field': 'fleet-note' }, note ||
     'place your fleet: a click selects a ship, a second click turns it, a click on water moves it there');
   const draw = () => {
-    const ships = placing.get(app.id);
+    const ships = placing.get(key);
     const cells = new Set(ships.flatMap(shipCells));
     const shipOf = new Map(ships.flatMap((x, i) => shipCells(x).map((c) => [c, i])));
     const onCell = (c) => {
@@ -315,19 +326,43 @@ function placement(view, app, onMove, ctx, note) {
       draw();
     };
     const all = new Set([...Array(CELLS).keys()]);
-    const fleet = grid(0, 'your fleet (not committed yet)', 'fleet', '', cells,
+    const fleet = grid(0, title, 'fleet', '', cells,
       { legal: all, onCell, shipOf, selected: sel === null ? null : shipCells(ships[sel]) });
-    const shots = grid(M + N * C + GAP, `your shots at seat ${1 - ctx.seat}`, 'shots', view.boards[1 - ctx.seat].cells,
-      new Set(), { legal: new Set() });
-    wrap.replaceChildren(svgOf(fleet, shots), h('p', { class: 'fleet-controls' },
-      h('button', { id: 'bs-random', type: 'button', onclick: () => { placing.set(app.id, randomFleet()); sel = null; draw(); } },
+    wrap.replaceChildren(svgOf(fleet, other), h('p', { class: 'fleet-controls' },
+      h('button', { id: 'bs-random', type: 'button', onclick: () => { placing.set(key, randomFleet()); sel = null; draw(); } },
         'Random fleet'), ' ',
-      h('button', { id: 'bs-commit', type: 'button', onclick: () => {
-        onMove('commit ' + [...cells].sort((a, b) => a - b).map(cellName).join(','));
-      } }, 'Commit this fleet'), ' ', status));
+      commit ? [h('button', { id: 'bs-commit', type: 'button', onclick: () => commit([...cells].sort((a, b) => a - b)) },
+        'Commit this fleet'), ' '] : null, status));
   };
   draw();
   return wrap;
+}
+
+// Fleet placement before this seat's commitment: the fleet being placed
+// beside the shots grid; Commit sends it.
+function placement(view, app, onMove, ctx, note) {
+  const shots = grid(M + N * C + GAP, `your shots at seat ${1 - ctx.seat}`, 'shots', view.boards[1 - ctx.seat].cells,
+    new Set(), { legal: new Set() });
+  return fleetEditor(app.id, { title: 'your fleet (not committed yet)', other: shots, note,
+    commit: (cells) => onMove('commit ' + cells.map(cellName).join(',')) });
+}
+
+// Creating a game (the wallet page's "Start a game", docs/web.md §4): the
+// creator is seat 0 and its board commitment is the CreateApp params.
+const CREATE_KEY = 'create';
+
+// The fleet placement shown by the "Start a game" form for battleship.
+export function createPicker() {
+  return fleetEditor(CREATE_KEY, { title: 'your fleet (committed by Create, in the params)' });
+}
+
+// The secret of the fleet placed in createPicker, with 100 new salts, and
+// its commitment (the params): the wallet page stores the secret under the
+// new app id before it posts the CreateApp.
+export function createSecret() {
+  const ships = placing.get(CREATE_KEY) || randomFleet();
+  const sec = fleetSecret(ships.flatMap(shipCells), null);
+  return { secret: sec, params: commitment(sec) };
 }
 
 export function render(view, app, onMove = null, ctx = null) {

@@ -3,9 +3,15 @@
 // rolled (docs/games.md "What bet_settle carries"), drawn per game, and
 // the payout in the wallet's words (bets.js:betText).  The rolled value is
 // one element with data-piece="outcome" and data-value = the node's
-// value; nothing here recomputes an outcome.
+// value.  What the node's summary leaves out — the keno draw's ten
+// squares, the baccarat and blitz cards — is recomputed in the page from
+// the seed of the settling block (js/fair.js, the page's own hashing) and
+// drawn labelled so, with whether it agrees with the node's summary
+// (docs/web.md §7); the Verify section stays the authority.
 import { s } from './svg.js';
-import { caption } from './betparts.js';
+import { get } from '../api.js';
+import * as F from '../fair.js';
+import { caption, card } from './betparts.js';
 import { betOfApp, betText, betWords, betMultiplier, hundredthsText, multiplierText, plinkoMultiplier,
   rouletteRed, settleOf, wheelMultiplier, SIDES } from '../bets.js';
 
@@ -128,7 +134,7 @@ function keno(b, v, g) {
     g.append(outcome(v, { class: 'big' }, s('text', { x: 20, y: 230 },
       `${v} of ${b.picks.length} picks drawn: ${multiplierText(betMultiplier(b, v))}`)));
   }
-  return 250;
+  return v === null ? 250 : 250 + RECOMPUTED_H;
 }
 
 function wheel(b, v, g) {
@@ -169,7 +175,7 @@ function baccarat(b, v, g) {
       s('text', { x: 330, y: 135, 'text-anchor': 'middle', class: 'small' }, (v >> 17) & 1 ? 'drew a third card' : 'stood'),
       s('text', { x: 460, y: 120 }, winner === 'tie' ? 'tie' : `${winner} wins`)));
   }
-  return 170;
+  return v === null ? 170 : 226 + RECOMPUTED_H;
 }
 
 function blitz(b, v, g) {
@@ -180,7 +186,77 @@ function blitz(b, v, g) {
     g.append(outcome(v, { class: 'big ' + (v === b.cards ? 'won' : 'lost') },
       s('text', { x: 20, y: 130 }, `${v} different cards of ${b.cards}` + (v === b.cards ? ': all differ' : ''))));
   }
-  return 150;
+  return v === null ? 150 : 150 + RECOMPUTED_H;
+}
+
+// ---- what the node's summary leaves out, recomputed in the page ----
+
+const RECOMPUTED_H = 80; // the room for the recomputed caption's three lines
+
+// Each game's recomputed picture: draws F.resolveBet's event `ev` into g
+// and returns {agrees, node, page}: whether the page's figures equal the
+// node's summary `v` (docs/games.md "What bet_settle carries"), and each
+// in words.
+const RECOMPUTE = {
+  keno(b, v, ev, g) {
+    const picks = new Set(b.picks);
+    ev.squares.forEach((q, i) => {
+      const x = 20 + ((q - 1) % 10) * 50;
+      const y = 40 + Math.floor((q - 1) / 10) * 40;
+      g.append(s('circle', { cx: x + 23, cy: y + 18, r: 15, 'data-piece': 'drawn', 'data-square': String(q),
+        'data-order': i + 1, class: 'drawn' + (picks.has(q) ? ' hit' : '') }));
+    });
+    const hits = ev.squares.filter((q) => picks.has(q)).length;
+    return { agrees: hits === v, node: `${v} hit${v === 1 ? '' : 's'}`, page: `drawn ${ev.squares.join(', ')}: ${hits} hit${hits === 1 ? '' : 's'}` };
+  },
+  baccarat(b, v, ev, g) {
+    const name = (c) => F.cardName(c, F.SUITS.baccarat);
+    ev.player.forEach((c, i) => g.append(card(30 + i * 50, 160, name(c), { 'data-hand': 'player' })));
+    ev.banker.forEach((c, i) => g.append(card(250 + i * 50, 160, name(c), { 'data-hand': 'banker' })));
+    const said = { pt: v & 0xff, bt: (v >> 8) & 0xff, pd: (v >> 16) & 1, bd: (v >> 17) & 1 };
+    const agrees = said.pt === ev.playerTotal && said.bt === ev.bankerTotal &&
+      said.pd === (ev.player.length === 3 ? 1 : 0) && said.bd === (ev.banker.length === 3 ? 1 : 0);
+    const names = (hand) => hand.map((c) => F.cardName(c, F.SUITS.baccarat)).join(' ');
+    return { agrees, node: `player ${said.pt}${said.pd ? ' (3 cards)' : ''}, banker ${said.bt}${said.bd ? ' (3 cards)' : ''}`,
+      page: `player ${names(ev.player)} = ${ev.playerTotal}, banker ${names(ev.banker)} = ${ev.bankerTotal}` };
+  },
+  blitz(b, v, ev, g) {
+    const step = Math.min(48, 580 / ev.cards.length);
+    ev.cards.forEach((c, i) => g.append(card(20 + i * step, 50, F.cardName(c, F.SUITS.blitz), { 'data-order': i + 1 })));
+    return { agrees: ev.different === v, node: `${v} different`,
+      page: `${ev.cards.map((c) => F.cardName(c, F.SUITS.blitz)).join(' ')}: ${ev.different} different` };
+  },
+};
+
+// Recomputes the pictures of a settled keno, baccarat or blitz bet from
+// the seed of block `height` (fetched) and draws them into `g`, with the
+// caption at `y`; a failure is said in the caption, never thrown.
+async function recompute(app, b, v, height, g, y) {
+  const line = caption(0, y, `recomputing in this page from the seed of block ${height}…`,
+    { 'data-field': 'bet-recomputed' });
+  g.append(line);
+  try {
+    const blk = await get('blocks/' + height);
+    if (!blk || typeof blk.seed !== 'string' || !/^[0-9a-f]{64}$/.test(blk.seed)) {
+      throw new Error(`block ${height} carries no 32-byte seed`);
+    }
+    const ev = F.resolveBet(F.parseBet(app.type, F.hexBytes(app.params_hex)), BigInt(app.stake), blk.seed,
+      BigInt(app.id)).event;
+    const pic = s('g', { class: 'recomputed', 'data-field': 'recomputed-picture' });
+    const r = RECOMPUTE[b.game](b, v, ev, pic);
+    g.append(pic);
+    line.dataset.agrees = String(r.agrees);
+    line.setAttribute('class', 'caption ' + (r.agrees ? 'ok' : 'error'));
+    // three lines: the label, what the page drew, whether the node's summary agrees
+    line.replaceChildren(`recomputed in this page from the seed of block ${height}: `,
+      s('tspan', { x: 0, dy: 18 }, r.page + ' '),
+      s('tspan', { x: 0, dy: 18 }, r.agrees ? 'agrees with the node'
+        : `DISAGREES with the node, which says ${r.node} (see Verify below)`));
+  } catch (e) {
+    line.dataset.agrees = 'unknown';
+    line.setAttribute('class', 'caption error');
+    line.textContent = `not recomputed from the seed of block ${height}: ${e.message}`;
+  }
 }
 
 const DRAW = { dice, coin, roulette, limbo, plinko, keno, wheel, baccarat, blitz };
@@ -208,6 +284,7 @@ export function render(_view, app) {
   const g = s('g', { class: 'picture' });
   const h = DRAW[b.game](b, v, g);
   svg.append(g);
+  if (v !== null && RECOMPUTE[b.game]) recompute(app, b, v, seedHeight, g, h - RECOMPUTED_H + 24);
   const words = betText(app);
   if (words) svg.append(caption(0, h + 10, words, { 'data-field': 'bet-words' }));
   svg.setAttribute('viewBox', `0 0 ${WIDTH} ${h + 30}`);

@@ -14,6 +14,10 @@ const GAP = 60; // between dots
 const PAD = 20;
 const THICK = 16; // the clickable width of a line slot
 
+// 2–4 seats (docs/games.md): the wallet page's "Start a game" offers them;
+// every seat's lines and boxes (dots) or board (lines) are drawn.
+export const SEATS = [2, 4];
+
 // The size of the board last drawn (the app page draws it before the
 // player clicks): moveBytes(notation) needs width and height to number
 // the lines, and the page's moveBytes(game, notation) passes neither.

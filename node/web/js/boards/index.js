@@ -30,7 +30,8 @@ const BOARDS = { tictactoe, chess, battleship, rps, connect4, checkers, reversi,
   limbo: bet, plinko: bet, keno: bet, wheel: bet, baccarat: bet, blitz: bet };
 
 // Type codes of the games the page can start (docs/games.md's table).
-export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, dots: 8, rps: 9, lines: 10,
+export const GAME_TYPES = { tictactoe: 1, chess: 2, connect4: 3, checkers: 4, reversi: 5, gomoku: 6, battleship: 7, dots: 8,
+  rps: 9, lines: 10,
   ludo: 32, pig: 33, race: 34, monopoly: 35 };
 
 // The board's <svg>, or null for a game without a module.  onMove(notation)
@@ -67,6 +68,14 @@ export function moveBytes(game, notation) {
 export function seatRange(game) {
   const m = BOARDS[game];
   return m && m.SEATS ? m.SEATS : [2, 2];
+}
+
+// The module of a game whose creator commits a secret in the CreateApp
+// params (createPicker() and createSecret() → {secret, params}:
+// battleship's board), or null.
+export function creatorSecret(game) {
+  const m = BOARDS[game];
+  return m && m.createPicker && m.createSecret ? m : null;
 }
 
 // Whether a game takes named CreateApp params (a module's paramWord).

@@ -17,6 +17,10 @@ const CELL = 32;
 const GAP = 24;
 const HEAD = 26; // the seat's line above its board
 
+// 2–4 seats (docs/games.md): the wallet page's "Start a game" offers them;
+// every seat's lines and boxes (dots) or board (lines) are drawn.
+export const SEATS = [2, 4];
+
 // "c3 g7" -> [from, to].
 export function moveBytes(notation) {
   const parts = String(notation).trim().split(/\s+/);
