@@ -61,6 +61,9 @@ class BrowserTest(ZbcTest):
         self.mine(node, 3)
         return node
 
+    def token(self, node):
+        return self.api_token(node)
+
     def mine(self, node, n):
         ZbcTest.mine(self, n, node)  # framework.py: admin/mine, the height checked
 
