@@ -36,6 +36,10 @@ import genesis as genesis_mod  # noqa: E402
 
 ZBC = 100_000_000
 PASSPHRASE = "integration-test-passphrase"
+# Genesis block time of an automine chain (start_chain(automine=True)): a block
+# is never earlier than its parent + block_time_ms, and admin/mine may run at
+# most 10 s ahead of the clock, so 5 ms lets one call mine up to 2000 blocks.
+AUTOMINE_BLOCK_MS = 5
 
 # Log lines that mean a node misbehaved, whatever the test expected.
 SANITIZER_RE = re.compile(r"AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer|"
@@ -302,9 +306,20 @@ class ZbcTest:
         self.nodes.append(n)
         return n
 
-    def start_chain(self, balances, fund_account=None, n=1, **genesis_over):
+    def start_chain(self, balances, fund_account=None, n=1, automine=False, run_args=(),
+                    **genesis_over):
         """Creates n nodes, writes a genesis funding `balances` (list of
-        (address, units)) and the apps fund, starts the nodes; returns node 0."""
+        (address, units)) and the apps fund, starts the nodes; returns node 0.
+        automine=True: one validator run with `zbcd run --automine`
+        (docs/node.md "Automine"), a block as soon as a transaction or app
+        work waits and none otherwise, on a 5-ms block time unless
+        genesis_over names one; self.mine(n) produces blocks on request.
+        run_args: more `zbcd run` flags for every node."""
+        if automine:
+            if n != 1:
+                raise TestFailure("automine needs exactly one validator (docs/node.md), not %d" % n)
+            genesis_over.setdefault("block_time_ms", AUTOMINE_BLOCK_MS)
+            genesis_over.setdefault("smith_delay_ms", genesis_over["block_time_ms"])
         nodes = [self.add_node() for _ in range(n)]
         keys = [nd.init() for nd in nodes]
         if fund_account is None:
@@ -314,8 +329,32 @@ class ZbcTest:
         self.genesis_path = os.path.join(self.tmpdir, "genesis.json")
         genesis_mod.write_genesis(self.genesis_path, g)
         for nd in nodes:
-            nd.start(self.genesis_path)
+            nd.start(self.genesis_path, (["--automine"] if automine else []) + list(run_args))
         return nodes[0]
+
+    def api_token(self, node=None):
+        """The admin token zbcd wrote into its data directory (docs/api.md §9)."""
+        with open(os.path.join((node or self.nodes[0]).datadir, "api.token")) as f:
+            return f.read().strip()
+
+    def mine(self, n, node=None):
+        """POST /api/v1/admin/mine {"blocks": n} on an --automine node
+        (docs/api.md §9): n blocks at once, empty ones when nothing waits.
+        Returns the height after them."""
+        node = node or self.nodes[0]
+        before = node.height()
+        st, j = node.request("POST", "/api/v1/admin/mine", json.dumps({"blocks": int(n)}),
+                             headers={"X-ZBC-Token": self.api_token(node)}, timeout=120)
+        assert_equal(st, 200, "admin/mine %d: %r" % (n, j))
+        h = node.height()
+        assert_true(h >= before + n, "admin/mine %d: height %d -> %d" % (n, before, h))
+        return h
+
+    def mine_to(self, h, node=None):
+        """Mines until the tip is at least h (nothing when it already is)."""
+        node = node or self.nodes[0]
+        cur = node.height()
+        return self.mine(h - cur, node) if h > cur else cur
 
     def balance(self, address, node=None):
         node = node or self.nodes[0]

@@ -106,7 +106,7 @@ class CatalogueBets(ZbcTest):
 
     def run_test(self):
         carol = self.wallet_key("carol")
-        self.start_chain(balances=[(carol, 1000 * ZBC)])
+        self.start_chain(balances=[(carol, 1000 * ZBC)], automine=True)  # N+1 mined as work
         fund = self.genesis["fund_account"]
         engine = os.path.join(os.path.dirname(self.zbc_bin), "..", "engine", "zbc-engine")
         paid_back = 0

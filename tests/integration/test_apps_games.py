@@ -66,7 +66,7 @@ class Games(ZbcTest):
         alice = self.wallet_key("alice")
         bob = self.wallet_key("bob")
         self.who = {alice: "alice", bob: "bob"}
-        self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)])
+        self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)], automine=True)
         self.chess()
         app_id, a, names = self.open("lines", "rounds=1")
         act = [h for h in a["history"] if h["kind"] == "app_activate"][0]

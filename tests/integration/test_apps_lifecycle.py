@@ -47,6 +47,11 @@ class Lifecycle(ZbcTest):
                                  "--fee", str(FEE), "--api", self.nodes[0].api_url, "--wallet",
                                  self.wallet_dir], stdout=log, stderr=subprocess.STDOUT, env=env)
 
+    def reveal_due(self, app_id):
+        """The watcher reveals alone when 3 blocks are left before the
+        deadline (docs/wallet.md "Battleship"): those blocks are mined."""
+        self.mine_to(self.app(app_id)["deadline"] - 3)
+
     def resigns(self, alice, bob):
         fund = self.genesis["fund_account"]
         # Open: the creator leaves, stake refunded, abandoned
@@ -126,7 +131,7 @@ class Lifecycle(ZbcTest):
         assert_equal(a["deadline"], r["block_height"] + DEADLINE, "keep-alive deadline")
         assert_equal(a["history"][-1]["kind"], "app_keepalive", "keep-alive in the history")
         deadline = a["deadline"]
-        self.nodes[0].wait_for_height(deadline, timeout=60)
+        self.mine_to(deadline)  # automine: the deadline's blocks on request
         a = self.app(app_id)
         assert_equal(a["timeout_claimable"], True, "claimable at the deadline")
         addr = {n: a for a, n in self.who.items()}
@@ -162,11 +167,13 @@ class Lifecycle(ZbcTest):
         w = self.watcher(app_id, "bob")
         try:
             self.zbc("app", "move", app_id, "fire", "A1", "--from", "alice", "--fee", FEE, "--wait")
+            self.reveal_due(app_id)
             a = wait_until(lambda: (lambda a: a if a["clock"] == 1 and a["moves"] >= 3 else None)(
                 self.app(app_id)), 30, "bob's auto-reveal of A1")
             self.zbc("app", "move", app_id, "fire", "J10", "--from", "bob", "--fee", FEE, "--wait")
             self.zbc("app", "move", app_id, "reveal", "fire", "C3", "--from", "alice", "--fee", FEE,
                      "--wait")
+            self.reveal_due(app_id)
             a = wait_until(lambda: (lambda a: a if a["moves"] >= 6 else None)(self.app(app_id)), 30,
                            "bob's auto-reveal of C3")
         finally:
@@ -200,7 +207,7 @@ class Lifecycle(ZbcTest):
         carol = self.wallet_key("carol")
         self.who = {alice: "alice", bob: "bob", carol: "carol"}
         self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC), (carol, 1000 * ZBC)],
-                         move_deadline=DEADLINE)
+                         automine=True, move_deadline=DEADLINE)
         self.resigns(alice, bob)
         self.timeout(alice, bob)
         self.rps(alice, bob)

@@ -168,7 +168,7 @@ class Audit(ZbcTest):
 
         params = bytes([1, 5]) + b"audit"  # tails, client seed "audit"
         bet, self.bet_height = self.create(node, "alice", 17, 1, params)
-        node.wait_for_height(self.bet_height + 2)
+        self.mine_to(self.bet_height + 2)  # settled at N + 1 (app work), N + 2 on request
         return ttt, pig, bet
 
     def lying_peer(self, node, h, ttt):
@@ -264,7 +264,9 @@ class Audit(ZbcTest):
     def run_test(self):
         alice = self.wallet_key("alice", SEEDS["alice"])
         bob = self.wallet_key("bob", SEEDS["bob"])
-        node = self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)])
+        # automine: a block per transaction, the draws at J + 2 and the dice
+        # moves as app work; the empty blocks the test wants are mined
+        node = self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)], automine=True)
         gen = self.genesis_path
         heights = []
         for i in range(3):
@@ -272,7 +274,7 @@ class Audit(ZbcTest):
             heights.append(r["block_height"])
         r = self.zbc("send", "--from", "bob", alice, "0.5ZBC", "--fee", FEE, "--wait")
         heights.append(r["block_height"])
-        node.wait_for_height(max(heights) + 2)
+        self.mine_to(max(heights) + 2)
         ttt, pig, bet = self.play_apps(node)
 
         # 1. the running node: over HTTP and its data directory (LMDB readers)

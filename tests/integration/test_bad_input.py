@@ -63,10 +63,11 @@ class BadInput(ZbcTest):
     def run_test(self):
         self.alice = self.wallet_key("alice", SEED_A)
         self.bob = self.wallet_key("bob", SEED_B)
-        self.node = self.start_chain(balances=[(self.alice, 100 * ZBC), (self.bob, 100 * ZBC)])
+        self.node = self.start_chain(balances=[(self.alice, 100 * ZBC), (self.bob, 100 * ZBC)],
+                                     automine=True)
         self.genesis_hash = self.node.info()["genesis_hash"].lower()
         self.start_balances = {self.alice: 100 * ZBC, self.bob: 100 * ZBC}
-        self.node.wait_for_height(1)
+        self.mine_to(1)
 
         good = self.offline("send", self.bob, "1ZBC")
         raw = good["transaction_bytes"]
@@ -156,8 +157,7 @@ class BadInput(ZbcTest):
         want = {self.alice: 99 * ZBC - FEE, self.bob: 101 * ZBC}
         wait_until(lambda: all(self.balance(a) == v for a, v in want.items()), 30,
                    "exactly one transfer applied")
-        h = self.node.height()
-        self.node.wait_for_height(h + 2)
+        self.mine(2)  # two more blocks (with whatever the pool holds)
         for a, v in want.items():
             assert_equal(self.balance(a), v, "still exactly one transfer: %s" % a)
 

@@ -199,7 +199,7 @@ class BattleshipFlow(ZbcTest):
         bob = self.wallet_key("bob")
         carol = self.wallet_key("carol")
         self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC), (carol, 1000 * ZBC)],
-                         block_time_ms=500, smith_delay_ms=500, move_deadline=MOVE_DEADLINE)
+                         automine=True, move_deadline=MOVE_DEADLINE)
         self.honest(alice, bob)
         self.short_fleet(bob, carol)
 

@@ -156,8 +156,9 @@ class BotTest(ZbcTest):
         carol = self.wallet_key("carol")
         dave = self.wallet_key("dave")
         self.hostile_node(bob)
+        # automine: a block as soon as a move or a first-seat draw waits
         node = self.start_chain(balances=[(a, 1000 * ZBC) for a in (alice, bob, carol, dave)],
-                                block_time_ms=500, smith_delay_ms=500)
+                                automine=True)
 
         # bad options
         for args, word in ((["bot"], "--games"), (["bot", "--games", "nope"], "nope"),

@@ -12,7 +12,6 @@ import os
 import sys
 import time
 
-import genesis as genesis_mod
 from framework import ZBC, ZbcTest, TestFailure, assert_equal, wait_until
 
 CHROMIUM = "/usr/bin/chromium"
@@ -57,25 +56,16 @@ class BrowserTest(ZbcTest):
         the node; three blocks are mined."""
         alice = self.alice = self.wallet_key("alice")
         bob = self.bob = self.wallet_key("bob")
-        fund = self.wallet_key("apps-fund")
-        node = self.add_node()
-        key = node.init()
-        g = genesis_mod.make_genesis([key], fund, [(alice, 1000 * ZBC), (bob, 1000 * ZBC)] + list(balances or []),
-                                     block_time_ms=5, smith_delay_ms=5)
-        self.genesis_path = os.path.join(self.tmpdir, "genesis.json")
-        genesis_mod.write_genesis(self.genesis_path, g)
-        node.start(self.genesis_path, extra=["--automine"] + list(extra))
+        node = self.start_chain([(alice, 1000 * ZBC), (bob, 1000 * ZBC)] + list(balances or []),
+                                automine=True, run_args=extra)
         self.mine(node, 3)
         return node
 
     def token(self, node):
-        with open(os.path.join(node.datadir, "api.token")) as f:
-            return f.read().strip()
+        return self.api_token(node)
 
     def mine(self, node, n):
-        st, j = node.request("POST", "/api/v1/admin/mine", '{"blocks": %d}' % n,
-                             headers={"X-ZBC-Token": self.token(node)}, timeout=60)
-        assert_equal(st, 200, "admin/mine: %r" % j)
+        ZbcTest.mine(self, n, node)  # framework.py: admin/mine, the height checked
 
     def browser(self, webdriver=None):
         webdriver = webdriver or self.webdriver
