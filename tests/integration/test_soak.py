@@ -11,7 +11,6 @@ First, the test-only clock offset the clock-skew fault uses
 (ZBCD_CLOCK_OFFSET_MS, docs/node.md §5): a bad value is a usage error
 naming the variable, and a dev-mode node's block timestamps move by the
 offset.  ZBC_SOAK_SEED=S replays a seed."""
-import argparse
 import json
 import os
 import subprocess
@@ -104,21 +103,11 @@ class SoakTest(Soak):
         assert_true("test clock offset ZBCD_CLOCK_OFFSET_MS=5000 ms" in logs,
                     "the node logs its clock offset at start")
 
-    def run_test(self):
+    def soak(self):
         self.clock_offset_checks()
-        super().run_test()
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--build", required=True)
-    ap.add_argument("--keep", action="store_true")
-    args = ap.parse_args()
-    seed = os.environ.get("ZBC_SOAK_SEED")
-    t = SoakTest(minutes=MINUTES, seed=int(seed) if seed else None, rate=RATE)
-    t.args = args
-    sys.exit(t.execute())
+        super().soak()
 
 
 if __name__ == "__main__":
-    main()
+    seed = os.environ.get("ZBC_SOAK_SEED")
+    SoakTest(minutes=MINUTES, seed=int(seed) if seed else None, rate=RATE).main()

@@ -19,14 +19,11 @@ import collections
 import math
 import os
 import random
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import threading
 import time
-import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
@@ -107,6 +104,7 @@ class Soak(ZbcTest):
         self.node_lock = threading.Lock()
         self.netns = None
         self.disks = []
+        self.failed = False
         for pat in EXPECTED_ERRORS:
             self.expect_log(pat)
 
@@ -407,7 +405,7 @@ class Soak(ZbcTest):
         return out
 
     # ---- the run ----
-    def run_test(self):
+    def soak(self):
         self.log("soak: seed %d (replay: scripts/soak --seed %d --minutes %g%s)"
                  % (self.seed, self.seed, self.minutes,
                     "" if self.want_kinds == list(KINDS) else
@@ -503,44 +501,28 @@ class Soak(ZbcTest):
                 n.proc.send_signal(signal.SIGCONT)
         if self.netns is not None:
             self.netns.heal()
-        ok = super().teardown()
-        self.keep_disks = not ok
-        return ok
-
-    def cleanup_machine(self, failed):
-        for d in self.disks:
-            d.unmount(keep_copy=os.path.join(self.tmpdir, "kept-" + os.path.basename(d.path))
-                      if failed else None)
+        ok = super().teardown() and not self.failed
+        for d in self.disks:  # a failed run keeps the data directories
+            d.unmount(keep_copy=None if ok else
+                      os.path.join(self.tmpdir, "kept-" + os.path.basename(d.path)))
         if self.netns is not None:
             self.netns.teardown()
+        if not ok:
+            self.log("soak FAILED; replay with: scripts/soak --seed %d --minutes %g"
+                     % (self.seed, self.minutes))
+        return ok
 
-    def execute(self):
-        build = os.path.abspath(self.args.build)
-        self.zbcd = os.path.join(build, "node", "zbcd", "zbcd")
-        self.zbc_bin = os.path.join(build, "node", "wallet", "zbc")
-        self.tmpdir = tempfile.mkdtemp(prefix="zbc-soak-")
-        ok = False
-        try:
-            for exe in (self.zbcd, self.zbc_bin):
-                if not os.access(exe, os.X_OK):
-                    raise TestFailure("binary %s is missing: build first (scripts/build)" % exe)
-            self.log("soak: tmpdir %s" % self.tmpdir)
-            self.run_test()
-            ok = True
-        except TestFailure as e:
-            self.log("FAILED: %s" % e)
-        except Exception:
-            self.log("FAILED with an exception:\n" + traceback.format_exc())
-        finally:
-            ok = self.teardown() and ok
-            self.cleanup_machine(not ok)
-        if ok and not self.args.keep:
-            shutil.rmtree(self.tmpdir, ignore_errors=True)
-        elif not ok:
-            self.log("kept logs and data directories in %s" % self.tmpdir)
-            self.log("replay with: scripts/soak --seed %d --minutes %g" % (self.seed, self.minutes))
-        self.log("soak: %s" % ("passed" if ok else "FAILED"))
-        return 0 if ok else 1
+    def run_test(self):
+        self.failed = True  # until the checks pass
+        self.soak()
+        self.failed = False
+
+    def execute(self, build, keep):
+        """The integration framework's lifecycle (ZbcTest.main: a temporary
+        directory, run_test, teardown, the directory kept on failure);
+        exits with 0 only if everything held."""
+        sys.argv = [sys.argv[0], "--build", build] + (["--keep"] if keep else [])
+        self.main()
 
 
 def parse_args(argv=None):
@@ -567,9 +549,8 @@ def parse_args(argv=None):
 def main(argv=None):
     a, kinds = parse_args(argv)
     s = Soak(minutes=a.minutes, seed=a.seed, faults=kinds, rate=a.rate, disk_mb=a.disk_mb)
-    s.args = a
-    return s.execute()
+    s.execute(a.build, a.keep)
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

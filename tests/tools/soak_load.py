@@ -26,7 +26,21 @@ GAME_STAKE = "0.1ZBC"
 BET_STAKE = "0.01ZBC"
 
 
-class Load:
+class Background:
+    """A loop (run) on its own thread until stop()."""
+    thread = None
+
+    def start(self):
+        self.thread = threading.Thread(target=self.run, name=type(self).__name__, daemon=True)
+        self.thread.start()
+
+    def stop(self):
+        self.stop_ev.set()
+        if self.thread is not None:
+            self.thread.join()
+
+
+class Load(Background):
     def __init__(self, soak, rng, rate, accounts):
         self.soak = soak
         self.rng = rng
@@ -40,7 +54,6 @@ class Load:
         self.refusals = collections.Counter()  # the node's reason (first words)
         self.pool = concurrent.futures.ThreadPoolExecutor(max_workers=3)
         self.inflight = 0
-        self.thread = None
 
     # ---- the wallet ----
     def zbc(self, seed, node, *args):
@@ -218,18 +231,12 @@ class Load:
         except Exception as e:  # a bug in the soak itself: reported, not hidden
             self.soak.problem("workload action failed: %r" % e)
 
-    def start(self):
-        self.thread = threading.Thread(target=self.run, name="soak-load", daemon=True)
-        self.thread.start()
-
     def stop(self):
-        self.stop_ev.set()
-        if self.thread is not None:
-            self.thread.join()
+        Background.stop(self)
         self.pool.shutdown(wait=True)
 
 
-class Tracker:
+class Tracker(Background):
     """Follows accepted transactions to finality; samples final blocks."""
 
     def __init__(self, soak, rng):
@@ -243,7 +250,6 @@ class Tracker:
         self.final_blocks = {}  # height -> (hash, node index) seen final
         self.final_conflicts = []
         self.stop_ev = threading.Event()
-        self.thread = None
 
     def add(self, tx_hash, kind):
         with self.lock:
@@ -317,12 +323,3 @@ class Tracker:
                     self.sample_final_block(node)
             k += 1
             self.stop_ev.wait(1.0)
-
-    def start(self):
-        self.thread = threading.Thread(target=self.run, name="soak-tracker", daemon=True)
-        self.thread.start()
-
-    def stop(self):
-        self.stop_ev.set()
-        if self.thread is not None:
-            self.thread.join()
