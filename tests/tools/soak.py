@@ -453,9 +453,10 @@ class Soak(ZbcTest):
           "%d still not final%s" % (len(tr.final), len(tr.dropped), len(tr.never), len(tr.pending),
                                      "" if not tr.pending else " (%s)" % ", ".join(
                                          "%s %d" % kv for kv in sorted(self.unfinished.items()))))
-        p("disk used per node at the end: %s" % ", ".join(
-            "node %d %.1f MiB" % (n.index, n.disk.used_bytes() / 1048576.0)
-            for n in self.nodes if n.disk is not None))
+        if self.disks:
+            p("disk used per node at the end: %s" % ", ".join(
+                "node %d %.1f MiB" % (n.index, n.disk.used_bytes() / 1048576.0)
+                for n in self.nodes))
         p("chain: %d heights compared on %d nodes; state-root divergences: %d"
           % (top, len(self.nodes), len(divergent)))
         p("final blocks seen: %d, undone since: %d" % (len(tr.final_blocks), len(undone)))
