@@ -688,10 +688,46 @@ void zbc_finality_stored_set(struct zbc_finality *f, uint32_t height,
     }
 }
 
+/* The stored vote set of height h, each vote given to fn; nothing when
+ * none is stored or it cannot be read (a stored set that does not decode
+ * was refused when it was written and is logged at start). */
+static void each_stored_vote(const struct zbc_finality *f, uint32_t h,
+                             zbc_finality_gossip_fn fn, void *arg)
+{
+    static struct zbc_vote stored[ZBC_VALIDATORS_MAX];
+    uint8_t *bytes = NULL;
+    size_t len = 0, n = 0;
+    struct set_ctx s = {h, &bytes, &len};
+    struct zbc_err err = {{0}};
+    if (zbc_store_read(f->store, set_fn, &s, &err) && bytes != NULL &&
+        zbc_vote_set_decode(f->g, bytes, len, stored, &n, &err)) {
+        for (size_t k = 0; k < n; k++) {
+            uint8_t raw[ZBC_VOTE_LEN];
+            zbc_vote_encode(raw, &stored[k]);
+            fn(arg, raw);
+        }
+    }
+    free(bytes);
+}
+
 void zbc_finality_each_vote(const struct zbc_finality *f,
                             zbc_finality_gossip_fn fn, void *arg)
 {
     uint32_t tip = zbc_chain_tip(f->chain)->height;
+    uint32_t lo = tip > ZBC_VOTE_PENDING_AHEAD ? tip - ZBC_VOTE_PENDING_AHEAD
+                                               : 1;
+    /* Below the view (its root is the final block) the votes are only in
+     * the store.  A peer that holds those blocks but never saw them
+     * justified (it was killed between a block and its votes) gets them
+     * from no sync answer: without them it could never count the later
+     * votes, whose sources it does not know justified
+     * (docs/protocol-chain.md §8.7). */
+    uint32_t root = tip + 1;
+    for (size_t b = 0; b < f->ffg.n; b++)
+        if (f->ffg.blocks[b].id.height < root)
+            root = f->ffg.blocks[b].id.height;
+    for (uint32_t h = lo; h < root && h <= tip; h++)
+        each_stored_vote(f, h, fn, arg);
     for (size_t b = 0; b < f->ffg.n; b++) {
         /* older votes travel with the blocks (sync answers) */
         if (f->ffg.blocks[b].id.height + ZBC_VOTE_PENDING_AHEAD < tip)

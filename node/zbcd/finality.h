@@ -71,9 +71,12 @@ enum zbc_vote_rx zbc_finality_receive_set(struct zbc_finality *f,
  * and 0 when there is none), for sync answers. */
 void zbc_finality_stored_set(struct zbc_finality *f, uint32_t height,
                              uint8_t **bytes, size_t *len);
-/* Calls fn with every vote the view keeps for the blocks at most
- * ZBC_VOTE_PENDING_AHEAD (64) below the tip, for a peer that just
- * connected (older ones travel with the blocks in sync answers). */
+/* Calls fn with every vote of the blocks at most ZBC_VOTE_PENDING_AHEAD
+ * (64) below the tip, for a peer that just connected: those the view
+ * keeps, and below the view's root (the final block) the stored vote sets
+ * of the best chain, which a peer that already holds those blocks gets
+ * from no sync answer (older ones travel with the blocks in sync
+ * answers). */
 void zbc_finality_each_vote(const struct zbc_finality *f,
                             zbc_finality_gossip_fn fn, void *arg);
 

@@ -212,6 +212,46 @@ static int cmd_show_key(const struct options *o)
 
 /* ---- run ---- */
 
+/* The test-only clock offset (docs/node.md §5, "Test clock offset"):
+ * ZBCD_CLOCK_OFFSET_MS, a signed decimal number of milliseconds of at most
+ * ZBCD_CLOCK_OFFSET_MAX_MS either way, read once at start, is added to the
+ * wall clock everywhere the node reads it (API admission, P2P, finality,
+ * block production) so tests can run a node whose clock is wrong. */
+#define ZBCD_CLOCK_OFFSET_ENV "ZBCD_CLOCK_OFFSET_MS"
+#define ZBCD_CLOCK_OFFSET_MAX_MS 600000u
+static int64_t clock_offset_ms;
+
+static uint64_t offset_clock_ms(void)
+{
+    uint64_t now = zbc_wall_clock_ms();
+    if (clock_offset_ms < 0)
+        return now - (uint64_t)-clock_offset_ms;
+    return now + (uint64_t)clock_offset_ms;
+}
+
+/* Reads the variable; 1 ok (*clock NULL when unset or 0), 0 bad value. */
+static int read_clock_offset(uint64_t (**clock)(void), struct zbc_err *err)
+{
+    *clock = NULL;
+    const char *v = getenv(ZBCD_CLOCK_OFFSET_ENV);
+    if (v == NULL || v[0] == '\0')
+        return 1;
+    bool neg = v[0] == '-';
+    uint64_t mag;
+    if (!zbc_parse_u64(v + (neg ? 1 : 0), 0, UINT64_MAX, &mag,
+                       ZBCD_CLOCK_OFFSET_ENV " (milliseconds, optionally "
+                       "negative)", err))
+        return 0;
+    if (mag > ZBCD_CLOCK_OFFSET_MAX_MS)
+        return zbc_fail(err, "%s must be from -%u to %u milliseconds, not %s",
+                        ZBCD_CLOCK_OFFSET_ENV, ZBCD_CLOCK_OFFSET_MAX_MS,
+                        ZBCD_CLOCK_OFFSET_MAX_MS, v);
+    clock_offset_ms = neg ? -(int64_t)mag : (int64_t)mag;
+    if (clock_offset_ms != 0)
+        *clock = offset_clock_ms;
+    return 1;
+}
+
 struct daemon {
     struct event_base *base;
     int signal_seen;
@@ -355,6 +395,9 @@ static int cmd_run(const struct options *o)
     if (!zbc_api_parse_listen(host, sizeof host, &port,
                               o->api != NULL ? o->api : DEFAULT_API, &err))
         return usage_error("%s", err.msg);
+    uint64_t (*clock)(void);
+    if (!read_clock_offset(&clock, &err))
+        return usage_error("%s", err.msg);
     uint64_t max_conns = api_max_connections();
     if (o->api_max_connections != NULL &&
         !zbc_parse_u64(o->api_max_connections, 1, 65535, &max_conns,
@@ -449,8 +492,13 @@ static int cmd_run(const struct options *o)
         run_fail("startup", &err);
         goto out;
     }
+    if (clock != NULL)
+        zbc_log_warn("startup: test clock offset %s=%lld ms: this node's "
+                     "clock is wrong on purpose", ZBCD_CLOCK_OFFSET_ENV,
+                     (long long)clock_offset_ms);
     struct zbc_finality_config fcfg = {.chain = chain, .key = &key,
-                                       .datadir = o->datadir};
+                                       .datadir = o->datadir,
+                                       .now_ms = clock};
     if (!zbc_finality_open(&fin, &fcfg, &err)) {
         run_fail("startup", &err);
         goto out;
@@ -476,6 +524,7 @@ static int cmd_run(const struct options *o)
         .mine_arg = &d,
         .max_connections = (unsigned)max_conns,
         .web = web,
+        .now_ms = clock,
     };
     if (!zbc_api_start(&api, d.base, chain, &acfg, &err)) {
         run_fail("startup", &err);
@@ -483,7 +532,8 @@ static int cmd_run(const struct options *o)
     }
     if (o->p2p != NULL || o->n_peers > 0) {
         struct zbc_p2p_config pcfg = {.listen = o->p2p, .peers = o->peers,
-                                      .n_peers = o->n_peers, .key = &key};
+                                      .n_peers = o->n_peers, .key = &key,
+                                      .now_ms = clock};
         if (!zbc_p2p_start(&p2p, d.base, chain, &pcfg, &err)) {
             run_fail("startup", &err);
             goto out;
@@ -491,7 +541,7 @@ static int cmd_run(const struct options *o)
         zbc_p2p_set_finality(p2p, fin);
     }
     if (!o->no_produce &&
-        !zbc_producer_loop_start(&producer, d.base, chain, NULL, &err)) {
+        !zbc_producer_loop_start(&producer, d.base, chain, clock, &err)) {
         run_fail("startup", &err);
         goto out;
     }
