@@ -19,7 +19,7 @@ import threading
 import genesis as genesis_mod
 from framework import ZBC, ZbcTest, assert_equal, assert_true, run_audit
 from test_apps_catalogue_bets import expected
-from test_apps_dice_bets import LyingProxy
+from doctor_proxy import DoctorProxy
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tools"))
@@ -266,18 +266,16 @@ class WalletBets(ZbcTest):
     def lying_node(self, app_id):
         """A node whose answer flips the settlement's float: app show says so, verify exits
         10."""
-        LyingProxy.node_url = self.nodes[0].api_url
-        srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), LyingProxy)
-        threading.Thread(target=srv.serve_forever, daemon=True).start()
-        api = "http://127.0.0.1:%d" % srv.server_address[1]
-        try:
+        def flip_u(app):
+            for h in app.get("history", []):
+                if h["kind"] == "bet_settle":
+                    h["u"] ^= 1
+        with DoctorProxy(self.nodes[0].api_url, flip_u) as api:
             out = self.zbc("app", "show", app_id, "--api", api, json_out=False).stdout
             assert_true("THE NODE'S SETTLEMENT DIFFERS" in out and "zbc verify %s" % app_id in out,
                         "app show through a lying node:\n%s" % out)
             r = self.zbc("verify", app_id, "--api", api, expect=10)
             assert_equal(r["error_class"], "verify_failed", "verify through a lying node")
-        finally:
-            srv.shutdown()
 
     def run_test(self):
         carol = self.wallet_key("carol")
