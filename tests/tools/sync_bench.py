@@ -68,6 +68,13 @@ def cpu_s(pid):
     return (int(fields[11]) + int(fields[12])) / HZ
 
 
+def schedstat(pid):
+    """(on-CPU s, waiting-for-a-CPU s) of the main thread (/proc/PID/schedstat)."""
+    with open("/proc/%d/schedstat" % pid) as f:
+        run, wait = f.read().split()[:2]
+    return int(run) / 1e9, int(wait) / 1e9
+
+
 def loadavg():
     with open("/proc/loadavg") as f:
         return " ".join(f.read().split()[:3])
@@ -143,7 +150,7 @@ def sync(a, chain, work, tip_height):
                                  stdin=subprocess.DEVNULL)
         procs.append(fresh)
         wait_api(fresh, api_fresh, nlog)
-        t_first, fresh_cpu = None, 0.0
+        t_first, fresh_cpu, sched = None, 0.0, (0.0, 0.0)
         while True:
             if fresh.poll() is not None:
                 raise Fail("the fresh node exited with %d (log: %s)" % (fresh.returncode, nlog))
@@ -156,6 +163,7 @@ def sync(a, chain, work, tip_height):
                     raise Fail("the fresh node's tip at %d is %s, the full node's %s"
                                % (j["height"], j["tip_hash"], fi["tip_hash"]))
                 fresh_cpu = cpu_s(fresh.pid)
+                sched = schedstat(fresh.pid)
                 break
             if now - t0 > a.timeout:
                 raise Fail("the fresh node reached %d of %d blocks in %d s (log: %s)"
@@ -163,7 +171,7 @@ def sync(a, chain, work, tip_height):
             time.sleep(0.05)
         wall = now - t0
         full_cpu = cpu_s(full.pid) - full_cpu0
-        return wall, (now - t_first) if t_first else wall, fresh_cpu, full_cpu
+        return wall, fresh_cpu, full_cpu, sched
     finally:
         for p in procs:
             stop(p)
@@ -189,10 +197,14 @@ def main():
     print("chain: %d blocks, %d transactions (%d transfers, %d tic-tac-toe games won), "
           "%s" % (n, meta["transactions"], meta["transfers"], meta["games_won"], a.chain))
     print("copies on %s (%s)" % (a.where, root))
-    print("%-4s %9s %9s %9s %9s %9s %8s %9s %9s  %s" % (
-        "run", "replay_s", "replay/s", "r_cpu%", "sync_s", "sync/s", "ratio",
-        "fresh%", "full%", "load before"))
-    ratios, failed = [], False
+    print("wall: blocks/s over the elapsed time; cpu: blocks per CPU second (replay: zbc-audit's"
+          " threads; sync: the fresh and the full node's); fresh loop run/wait: the fresh node's"
+          " event-loop thread on a CPU / runnable but waiting for one, in % of the sync's wall"
+          " time (the rest it was blocked: fsync, network, sleeps)")
+    print("%-4s %8s %8s %7s %8s %8s %8s %7s %7s %6s %6s %6s %6s  %s" % (
+        "run", "replay_s", "replay/s", "r_cpu%", "cpu_b/s", "sync_s", "sync/s", "fresh%",
+        "full%", "cpu_b/s", "ratio", "cpu_r", "run/wait", "load before"))
+    ratios, cratios, failed = [], [], False
     for i in range(a.runs):
         work = tempfile.mkdtemp(prefix="zbc-sync-bench.", dir=root)
         try:
@@ -202,7 +214,7 @@ def main():
             t_r1 = os.times()
             rcpu = (t_r1.children_user - t_r0.children_user
                     + t_r1.children_system - t_r0.children_system)
-            swall, sfirst, fresh_cpu, full_cpu = sync(a, a.chain, work, n)
+            swall, fresh_cpu, full_cpu, sched = sync(a, a.chain, work, n)
         except Fail as e:
             print("run %d: %s" % (i + 1, e), file=sys.stderr)
             failed = True
@@ -214,14 +226,22 @@ def main():
         else:
             shutil.rmtree(work, ignore_errors=True)
         ratio = (n / swall) / (n / rwall)
+        scpu = fresh_cpu + full_cpu
+        cratio = (n / scpu) / (n / rcpu) if scpu > 0 and rcpu > 0 else 0.0
         ratios.append(ratio)
-        print("%-4d %9.2f %9.0f %9.0f %9.2f %9.0f %8.3f %9.0f %9.0f  %s" % (
-            i + 1, rwall, n / rwall, 100 * rcpu / rwall, swall, n / swall, ratio,
-            100 * fresh_cpu / swall, 100 * full_cpu / swall, ld), flush=True)
+        cratios.append(cratio)
+        print("%-4d %8.1f %8.0f %7.0f %8.0f %8.1f %8.0f %7.0f %7.0f %6.0f %6.3f %6.3f %3.0f/%-3.0f  %s"
+              % (i + 1, rwall, n / rwall, 100 * rcpu / rwall, n / rcpu if rcpu else 0,
+                 swall, n / swall, 100 * fresh_cpu / swall, 100 * full_cpu / swall,
+                 n / scpu if scpu else 0, ratio, cratio, 100 * sched[0] / swall,
+                 100 * sched[1] / swall, ld), flush=True)
     if ratios:
         ratios.sort()
-        print("ratio sync/replay: median %.3f (min %.3f, max %.3f, %d runs; target >= 0.7)"
+        cratios.sort()
+        print("ratio sync/replay, wall: median %.3f (min %.3f, max %.3f, %d runs; target >= 0.7)"
               % (ratios[len(ratios) // 2], ratios[0], ratios[-1], len(ratios)))
+        print("ratio sync/replay, per CPU second: median %.3f (min %.3f, max %.3f)"
+              % (cratios[len(cratios) // 2], cratios[0], cratios[-1]))
     print("load after: %s" % loadavg())
     return 1 if failed or not ratios else 0
 
