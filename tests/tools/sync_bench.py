@@ -48,8 +48,8 @@ def free_port():
     return p
 
 
-def info(port):
-    c = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+def info(port, timeout=10):
+    c = http.client.HTTPConnection("127.0.0.1", port, timeout=timeout)
     try:
         c.request("GET", "/api/v1/node/info")
         r = c.getresponse()
@@ -150,12 +150,19 @@ def sync(a, chain, work, tip_height):
                                  stdin=subprocess.DEVNULL)
         procs.append(fresh)
         wait_api(fresh, api_fresh, nlog)
-        t_first, fresh_cpu, sched = None, 0.0, (0.0, 0.0)
+        t_first, fresh_cpu, sched, stall = None, 0.0, (0.0, 0.0), 0.0
         while True:
             if fresh.poll() is not None:
                 raise Fail("the fresh node exited with %d (log: %s)" % (fresh.returncode, nlog))
-            j = info(api_fresh)
+            # the node answers its API between the blocks it applies, and a sync batch is
+            # applied in one go: a slow answer is measured, not an error
+            t_ask = time.monotonic()
+            try:
+                j = info(api_fresh, timeout=max(1, a.timeout - (t_ask - t0)))
+            except (OSError, http.client.HTTPException) as e:
+                raise Fail("node/info of the fresh node: %s" % e)
             now = time.monotonic()
+            stall = max(stall, now - t_ask)
             if t_first is None and j["height"] > 0:
                 t_first = now
             if j["height"] >= tip_height:
@@ -171,7 +178,7 @@ def sync(a, chain, work, tip_height):
             time.sleep(0.05)
         wall = now - t0
         full_cpu = cpu_s(full.pid) - full_cpu0
-        return wall, fresh_cpu, full_cpu, sched
+        return wall, fresh_cpu, full_cpu, sched, stall
     finally:
         for p in procs:
             stop(p)
@@ -200,10 +207,11 @@ def main():
     print("wall: blocks/s over the elapsed time; cpu: blocks per CPU second (replay: zbc-audit's"
           " threads; sync: the fresh and the full node's); fresh loop run/wait: the fresh node's"
           " event-loop thread on a CPU / runnable but waiting for one, in % of the sync's wall"
-          " time (the rest it was blocked: fsync, network, sleeps)")
-    print("%-4s %8s %8s %7s %8s %8s %8s %7s %7s %6s %6s %6s %6s  %s" % (
+          " time (the rest it was blocked: fsync, network, sleeps); api_max: the fresh node's"
+          " slowest node/info answer during the sync, s")
+    print("%-4s %8s %8s %7s %8s %8s %8s %7s %7s %6s %6s %6s %6s %7s  %s" % (
         "run", "replay_s", "replay/s", "r_cpu%", "cpu_b/s", "sync_s", "sync/s", "fresh%",
-        "full%", "cpu_b/s", "ratio", "cpu_r", "run/wait", "load before"))
+        "full%", "cpu_b/s", "ratio", "cpu_r", "run/wait", "api_max", "load before"))
     ratios, cratios, failed = [], [], False
     for i in range(a.runs):
         work = tempfile.mkdtemp(prefix="zbc-sync-bench.", dir=root)
@@ -214,7 +222,7 @@ def main():
             t_r1 = os.times()
             rcpu = (t_r1.children_user - t_r0.children_user
                     + t_r1.children_system - t_r0.children_system)
-            swall, fresh_cpu, full_cpu, sched = sync(a, a.chain, work, n)
+            swall, fresh_cpu, full_cpu, sched, stall = sync(a, a.chain, work, n)
         except Fail as e:
             print("run %d: %s" % (i + 1, e), file=sys.stderr)
             failed = True
@@ -230,11 +238,12 @@ def main():
         cratio = (n / scpu) / (n / rcpu) if scpu > 0 and rcpu > 0 else 0.0
         ratios.append(ratio)
         cratios.append(cratio)
-        print("%-4d %8.1f %8.0f %7.0f %8.0f %8.1f %8.0f %7.0f %7.0f %6.0f %6.3f %6.3f %3.0f/%-3.0f  %s"
+        print("%-4d %8.1f %8.0f %7.0f %8.0f %8.1f %8.0f %7.0f %7.0f %6.0f %6.3f %6.3f %3.0f/%-3.0f"
+              " %7.2f  %s"
               % (i + 1, rwall, n / rwall, 100 * rcpu / rwall, n / rcpu if rcpu else 0,
                  swall, n / swall, 100 * fresh_cpu / swall, 100 * full_cpu / swall,
                  n / scpu if scpu else 0, ratio, cratio, 100 * sched[0] / swall,
-                 100 * sched[1] / swall, ld), flush=True)
+                 100 * sched[1] / swall, stall, ld), flush=True)
     if ratios:
         ratios.sort()
         cratios.sort()
