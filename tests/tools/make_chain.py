@@ -368,7 +368,7 @@ def main():
         os.makedirs(os.path.dirname(out), exist_ok=True)
         try:
             meta = generate(a, out)
-        except Fail as e:
+        except (Fail, OSError) as e:
             print("make_chain: %s" % e, file=sys.stderr)
             return 1
         print("make_chain: made: %s" % json.dumps(meta))
