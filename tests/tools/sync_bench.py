@@ -226,13 +226,12 @@ def main():
         except Fail as e:
             print("run %d: %s" % (i + 1, e), file=sys.stderr)
             failed = True
-            if not a.keep:
-                shutil.rmtree(work, ignore_errors=True)
             continue
-        if a.keep:
-            print("kept: %s" % work)
-        else:
-            shutil.rmtree(work, ignore_errors=True)
+        finally:
+            if a.keep:
+                print("kept: %s" % work)
+            else:
+                shutil.rmtree(work, ignore_errors=True)
         ratio = (n / swall) / (n / rwall)
         scpu = fresh_cpu + full_cpu
         cratio = (n / scpu) / (n / rcpu) if scpu > 0 and rcpu > 0 else 0.0
