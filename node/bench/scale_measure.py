@@ -13,8 +13,8 @@ data directory's zbc-scale summary (scale.txt) names the players.  With
 --zbcd-before, the same requests are timed with that binary too (a zbcd
 from before the app index), on the directory's ledger as it is.
 
-Requests: GET /api/v1/apps (first page), a deep page (a cursor at half the
-height), status=open, type=tictactoe, player= a creator with many apps and
+Requests: GET /api/v1/apps (first page), a deep page (the cursor of the app
+halfway down the list, from scale.txt), status=open, type=tictactoe, player= a creator with many apps and
 one with few, and GET /api/v1/accounts/<a creator>.  Standard library only.
 """
 import argparse
@@ -115,11 +115,10 @@ class Node:
 
 
 def requests_for(summary):
-    mid = max(1, int(summary["height"]) // 2)
     many, few = summary["player_many"], summary["player_few"]
     return [
         ("apps first page", "/api/v1/apps?limit=20"),
-        ("apps deep page (cursor)", "/api/v1/apps?limit=20&cursor=%d-18446744073709551615" % mid),
+        ("apps deep page (cursor)", "/api/v1/apps?limit=20&cursor=%s" % summary["deep_cursor"]),
         ("apps status=open", "/api/v1/apps?status=open&limit=20"),
         ("apps type=tictactoe", "/api/v1/apps?type=tictactoe&limit=20"),
         ("apps player (many apps)", "/api/v1/apps?player=%s&limit=20" % many),

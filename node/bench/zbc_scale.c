@@ -25,7 +25,8 @@
  * clock like any node that was down.
  *
  * Prints the generation time and writes DIR/scale.txt ("key value" lines:
- * accounts, apps, blocks, height, player_many, player_few, seconds) for
+ * accounts, apps, blocks, height, player_many, player_few, seconds,
+ * deep_cursor: the created height and id of the app halfway down the list) for
  * scripts/bench scale.  Exit status 1 when a step fails. */
 #include <errno.h>
 #include <inttypes.h>
@@ -354,6 +355,11 @@ int main(int argc, char **argv)
     if (txs == NULL)
         die("out of memory", NULL);
 
+    /* the app halfway down the list: its (created, id) is the cursor of a
+     * deep page */
+    uint64_t deep_item = total - (p.apps + FEW_APPS) / 2 - 1, deep_id = 0;
+    uint32_t deep_height = 0;
+    bool deep_seen = false;
     uint64_t next = 0, produced = 0;
     double t_sign = 0, t_submit = 0, t_produce = 0;
     while (produced < n_blocks || next < total ||
@@ -378,6 +384,10 @@ int main(int argc, char **argv)
                         next + i);
                 die("submit", &err);
             }
+            if (next + i == deep_item) {
+                deep_id = zbc_get_le64(h); /* the app id is the tx id */
+                deep_seen = true;
+            }
         }
         next += n;
         t_submit += now_s() - t;
@@ -387,6 +397,8 @@ int main(int argc, char **argv)
             die("produce", &err);
         t_produce += now_s() - t;
         produced++;
+        if (deep_seen && deep_height == 0)
+            deep_height = info.height;
         if (produced % 100 == 0 || next == total)
             fprintf(stderr, "zbc-scale: block %u, %" PRIu64 "/%" PRIu64
                     " transactions, %.0f s\n", info.height, next, total,
@@ -404,8 +416,10 @@ int main(int argc, char **argv)
     if (f == NULL)
         die("cannot write scale.txt", NULL);
     fprintf(f, "accounts %" PRIu64 "\napps %" PRIu64 "\nblocks %" PRIu64
-            "\nheight %u\nplayer_many %s\nplayer_few %s\nseconds %.1f\n",
-            p.accounts, p.apps + FEW_APPS, produced, height, many, few, secs);
+            "\nheight %u\nplayer_many %s\nplayer_few %s\nseconds %.1f\n"
+            "deep_cursor %u-%" PRIu64 "\n",
+            p.accounts, p.apps + FEW_APPS, produced, height, many, few, secs,
+            deep_height, deep_id);
     if (fclose(f) != 0)
         die("cannot write scale.txt", NULL);
     printf("generated %s: %" PRIu64 " accounts, %" PRIu64 " apps, %u blocks "
