@@ -6,7 +6,8 @@ docs/benchmarks.md "Memory at scale").
 
 For each directory (the first is the baseline): starts `zbcd run --no-produce
 --no-web` on it with no peers, waits for the API, reads VmRSS and VmHWM from
-/proc/PID/status, times each request below (median of REPS calls on one
+/proc/PID/status (and its split: RssAnon, the process's own memory, and
+RssFile, pages of the LMDB map it touched), times each request below (median of REPS calls on one
 persistent connection, after one warm-up call), reads the RSS again, stops
 the node, and prints every figure with its ratio to the baseline's.  The
 data directory's zbc-scale summary (scale.txt) names the players.  With
@@ -43,7 +44,7 @@ def status_kb(pid):
     with open("/proc/%d/status" % pid) as f:
         for line in f:
             k, _, v = line.partition(":")
-            if k in ("VmRSS", "VmHWM"):
+            if k in ("VmRSS", "VmHWM", "RssAnon", "RssFile"):
                 out[k] = int(v.split()[0])
     return out
 
@@ -187,7 +188,11 @@ def main():
     row("start to API up (s)", [r["start_s"] for _, r in res], "%.2f")
     row("VmRSS after start (MiB)", [r["rss_start"]["VmRSS"] / 1024 for _, r in res], "%.1f")
     row("VmHWM after start (MiB)", [r["rss_start"]["VmHWM"] / 1024 for _, r in res], "%.1f")
+    row("  of which RssAnon (MiB)", [r["rss_start"]["RssAnon"] / 1024 for _, r in res], "%.1f")
+    row("  of which RssFile (MiB)", [r["rss_start"]["RssFile"] / 1024 for _, r in res], "%.1f")
     row("VmRSS after requests (MiB)", [r["rss_after"]["VmRSS"] / 1024 for _, r in res], "%.1f")
+    row("  of which RssAnon (MiB)", [r["rss_after"]["RssAnon"] / 1024 for _, r in res], "%.1f")
+    row("  of which RssFile (MiB)", [r["rss_after"]["RssFile"] / 1024 for _, r in res], "%.1f")
     row("VmHWM after requests (MiB)", [r["rss_after"]["VmHWM"] / 1024 for _, r in res], "%.1f")
     row("data.mdb size (MiB)", [r["mdb_bytes"] / 1048576 for _, r in res], "%.1f")
     row("data.mdb on disk (MiB)", [r["mdb_used"] / 1048576 for _, r in res], "%.1f")

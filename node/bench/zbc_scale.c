@@ -399,7 +399,7 @@ int main(int argc, char **argv)
         produced++;
         if (deep_seen && deep_height == 0)
             deep_height = info.height;
-        if (produced % 100 == 0 || next == total)
+        if (produced % 100 == 0 || (next == total && n > 0))
             fprintf(stderr, "zbc-scale: block %u, %" PRIu64 "/%" PRIu64
                     " transactions, %.0f s\n", info.height, next, total,
                     now_s() - t0);
