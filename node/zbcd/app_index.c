@@ -7,6 +7,7 @@
 #include "apps/app.h"
 #include "consensus/apps_apply.h"
 #include "crypto/bytes.h"
+#include "node/zbcd/log.h"
 
 #define INDEX_DB ZBC_STORE_DB_APP_INDEX
 #define MARKER "app_index_tip"
@@ -139,9 +140,12 @@ static int write_keys(struct zbc_store_txn *t, uint64_t id,
     return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
 }
 
-/* Brings app id's keys in step with its record (absent: no keys). */
+/* Brings app id's keys in step with its record (absent: no keys).  A
+ * reverse entry that does not decode fills *damaged (its message) and
+ * changes nothing: the old keys are unknown. */
 static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
-                    struct zbc_app *scratch, uint64_t id, struct zbc_err *err)
+                    struct zbc_app *scratch, uint64_t id,
+                    struct zbc_err *damaged, struct zbc_err *err)
 {
     uint8_t rk[9];
     rk[0] = REVERSE;
@@ -166,10 +170,13 @@ static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
             return 1;
         }
     }
-    int ok = !had || (proj_decode(&before, old, old_len, id, err) &&
-                      write_keys(t, id, &before, true, err));
+    if (had && !proj_decode(&before, old, old_len, id, damaged)) {
+        free(old); /* the caller rebuilds the whole index */
+        return 1;
+    }
     free(old);
-    return ok && (!found || write_keys(t, id, &now, false, err));
+    return (!had || write_keys(t, id, &before, true, err)) &&
+           (!found || write_keys(t, id, &now, false, err));
 }
 
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
@@ -184,6 +191,93 @@ static int put_marker(struct zbc_store_txn *t, uint32_t height,
     return zbc_store_txn_put(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), v,
                              sizeof v, err);
 }
+
+/* ---- open: rebuild when the marker is not the tip ---- */
+
+struct ensure_ctx {
+    bool check_only;
+    bool stale;
+    uint64_t apps;
+    struct zbc_store_txn *t;
+    struct zbc_app *scratch;
+};
+
+static int index_one(void *arg, const uint8_t *key, size_t klen,
+                     const uint8_t *val, size_t vlen, struct zbc_err *err)
+{
+    struct ensure_ctx *c = arg;
+    if (klen != 8)
+        return zbc_fail(err, "an APPS key is %zu bytes, not 8", klen);
+    uint64_t id = zbc_get_le64(key);
+    if (!zbc_app_decode(c->scratch, val, vlen, err))
+        return zbc_fail_prefix(err, "app %llu", (unsigned long long)id);
+    struct proj p;
+    proj_of(&p, c->scratch);
+    c->apps++;
+    return write_keys(c->t, id, &p, false, err);
+}
+
+/* Empties the index and indexes every app of the APPS table. */
+static int rebuild(struct zbc_store_txn *t, struct ensure_ctx *c,
+                   struct zbc_err *err)
+{
+    struct zbc_kv kv;
+    zbc_store_txn_kv(t, &kv);
+    c->t = t;
+    c->apps = 0;
+    return zbc_store_txn_clear(t, INDEX_DB, err) &&
+           kv.ops->each(kv.ctx, ZBC_TABLE_APPS, index_one, c, err);
+}
+
+static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct ensure_ctx *c = arg;
+    struct zbc_store_meta m;
+    uint8_t *mv = NULL;
+    size_t mlen = 0;
+    bool has_marker;
+    if (!zbc_store_txn_meta(t, &m, err) ||
+        !zbc_store_txn_get(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), &mv,
+                           &mlen, &has_marker, err))
+        return 0;
+    bool same = has_marker ? m.has_tip && mlen == 36 &&
+                                 zbc_get_le32(mv) == m.tip_height &&
+                                 memcmp(mv + 4, m.tip_hash, 32) == 0
+                           : !m.has_tip;
+    free(mv);
+    c->stale = !same;
+    c->apps = 0;
+    if (c->check_only || same)
+        return 1;
+    if (!rebuild(t, c, err))
+        return 0;
+    return put_marker(t, m.has_tip ? m.tip_height : 0, m.tip_hash, err);
+}
+
+int zbc_app_index_ensure(struct zbc_store *s, bool *rebuilt, uint64_t *apps,
+                         struct zbc_err *err)
+{
+    struct ensure_ctx c = {.check_only = true};
+    *rebuilt = false;
+    *apps = 0;
+    if (!zbc_store_read(s, ensure_fn, &c, err))
+        return 0;
+    if (!c.stale)
+        return 1;
+    c.check_only = false;
+    c.scratch = malloc(sizeof *c.scratch);
+    if (c.scratch == NULL)
+        return zbc_fail(err, "out of memory building the app index");
+    int ok = zbc_store_write(s, ensure_fn, &c, err);
+    free(c.scratch);
+    if (!ok)
+        return zbc_fail_prefix(err, "cannot build the app index");
+    *rebuilt = true;
+    *apps = c.apps;
+    return 1;
+}
+
+/* ---- blocks ---- */
 
 static int id_cmp(const void *x, const void *y)
 {
@@ -214,90 +308,21 @@ int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
     int ok = n == 0 || scratch != NULL ||
              zbc_fail(err, "out of memory indexing the apps of block %u",
                       height);
-    for (size_t i = 0; ok && i < n; i++)
+    struct zbc_err damaged = {{0}};
+    for (size_t i = 0; ok && damaged.msg[0] == 0 && i < n; i++)
         if (i == 0 || ids[i] != ids[i - 1])
-            ok = sync_app(t, st, scratch, ids[i], err);
+            ok = sync_app(t, st, scratch, ids[i], &damaged, err);
+    if (ok && damaged.msg[0] != 0) {
+        /* the index is a function of the APPS table, already at this
+         * block's state: rebuild it here rather than refuse the block */
+        zbc_log_warn("app list index damaged (%s): rebuilding it from the "
+                     "APPS table at height %u", damaged.msg, height);
+        struct ensure_ctx c = {.scratch = scratch};
+        ok = rebuild(t, &c, err);
+    }
     free(scratch);
     free(ids);
     return ok && put_marker(t, height, hash, err);
-}
-
-/* ---- open: rebuild when the marker is not the tip ---- */
-
-struct ensure_ctx {
-    bool check_only;
-    bool stale;
-    uint64_t apps;
-    struct zbc_store_txn *t;
-    struct zbc_app *scratch;
-};
-
-static int index_one(void *arg, const uint8_t *key, size_t klen,
-                     const uint8_t *val, size_t vlen, struct zbc_err *err)
-{
-    struct ensure_ctx *c = arg;
-    if (klen != 8)
-        return zbc_fail(err, "an APPS key is %zu bytes, not 8", klen);
-    uint64_t id = zbc_get_le64(key);
-    if (!zbc_app_decode(c->scratch, val, vlen, err))
-        return zbc_fail_prefix(err, "app %llu", (unsigned long long)id);
-    struct proj p;
-    proj_of(&p, c->scratch);
-    c->apps++;
-    return write_keys(c->t, id, &p, false, err);
-}
-
-static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
-{
-    struct ensure_ctx *c = arg;
-    struct zbc_store_meta m;
-    uint8_t *mv = NULL;
-    size_t mlen = 0;
-    bool has_marker;
-    if (!zbc_store_txn_meta(t, &m, err) ||
-        !zbc_store_txn_get(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), &mv,
-                           &mlen, &has_marker, err))
-        return 0;
-    bool same = has_marker ? m.has_tip && mlen == 36 &&
-                                 zbc_get_le32(mv) == m.tip_height &&
-                                 memcmp(mv + 4, m.tip_hash, 32) == 0
-                           : !m.has_tip;
-    free(mv);
-    c->stale = !same;
-    c->apps = 0;
-    if (c->check_only || same)
-        return 1;
-    if (!zbc_store_txn_clear(t, INDEX_DB, err))
-        return 0;
-    struct zbc_kv kv;
-    zbc_store_txn_kv(t, &kv);
-    c->t = t;
-    if (!kv.ops->each(kv.ctx, ZBC_TABLE_APPS, index_one, c, err))
-        return 0;
-    return put_marker(t, m.has_tip ? m.tip_height : 0, m.tip_hash, err);
-}
-
-int zbc_app_index_ensure(struct zbc_store *s, bool *rebuilt, uint64_t *apps,
-                         struct zbc_err *err)
-{
-    struct ensure_ctx c = {.check_only = true};
-    *rebuilt = false;
-    *apps = 0;
-    if (!zbc_store_read(s, ensure_fn, &c, err))
-        return 0;
-    if (!c.stale)
-        return 1;
-    c.check_only = false;
-    c.scratch = malloc(sizeof *c.scratch);
-    if (c.scratch == NULL)
-        return zbc_fail(err, "out of memory building the app index");
-    int ok = zbc_store_write(s, ensure_fn, &c, err);
-    free(c.scratch);
-    if (!ok)
-        return zbc_fail_prefix(err, "cannot build the app index");
-    *rebuilt = true;
-    *apps = c.apps;
-    return 1;
 }
 
 /* ---- pages ---- */

@@ -37,7 +37,9 @@
 
 /* Inside a block's write transaction (apply: height = the block's; undo:
  * height = the parent's, 0 for the genesis): re-indexes every app u names
- * from its record in st and moves the marker to (height, hash). */
+ * from its record in st and moves the marker to (height, hash).  A reverse
+ * entry that does not decode makes it rebuild the whole index from the
+ * APPS table in this transaction (logged as a warning). */
 ZBC_WUR int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
                                 const struct zbc_undo *u, uint32_t height,
                                 const uint8_t hash[32], struct zbc_err *err);

@@ -305,6 +305,16 @@ static int bogus_key(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
                              err);
 }
 
+/* A reverse entry that does not decode (app id in arg). */
+static int bad_reverse(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    uint8_t k[9];
+    k[0] = 0xff;
+    zbc_put_be64(k + 1, *(const uint64_t *)arg);
+    return zbc_store_txn_put(t, ZBC_STORE_DB_APP_INDEX, k, sizeof k, "\x01",
+                             1, err);
+}
+
 /* A ledger from before the index (no marker, no keys) is indexed on open
  * with the same answers; a stale marker too; a bad key is refused. */
 static void test_rebuild_and_bad_index(void)
@@ -345,6 +355,16 @@ static void test_rebuild_and_bad_index(void)
     create(a, &n, n.alice_seed, 1);
     CHECK(produce(a, 0));
     CHECK_EQ_INT(check_lists(a, &n), 3);
+
+    /* a damaged reverse entry of an app the next block touches: the block
+     * still applies and the index is rebuilt in its transaction */
+    CHECK(zbc_store_write(zbc_chain_store(a), bad_reverse, &y, &err));
+    app_ref(a, &n, n.alice_seed, ZBC_TX_APP_RESIGN, y);
+    CHECK(produce(a, 0));
+    CHECK_EQ_INT(check_lists(a, &n), 3);
+    struct zbc_app_filter fin = {.has_status = true,
+                                 .status = ZBC_APP_FINISHED};
+    CHECK_EQ_INT(same_pages(a, fin, 100), 1);
 
     /* an entry naming no app: the list fails saying so, nothing crashes */
     CHECK(zbc_store_write(zbc_chain_store(a), bogus_key, NULL, &err));
