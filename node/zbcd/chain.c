@@ -10,6 +10,7 @@
 #include "consensus/fork_choice.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
+#include "node/zbcd/app_index.h"
 #include "node/zbcd/history.h"
 #include "node/zbcd/log.h"
 
@@ -194,6 +195,12 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (rebuilt)
         zbc_log_info("ledger: account history index built from %u stored "
                      "blocks", indexed);
+    uint64_t app_entries;
+    if (!zbc_app_index_ensure(c->store, &rebuilt, &app_entries, err))
+        goto fail;
+    if (rebuilt)
+        zbc_log_info("ledger: app list index built from %llu stored apps",
+                     (unsigned long long)app_entries);
     size_t max_txs = cfg->mempool_max_txs != 0 ? cfg->mempool_max_txs
                                                : ZBC_CHAIN_MEMPOOL_TXS;
     size_t max_bytes = cfg->mempool_max_bytes != 0 ? cfg->mempool_max_bytes
@@ -517,7 +524,8 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
         return 0;
     int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err) &&
              zbc_history_add_block(t, b->header.height, hash,
-                                   b->header.timestamp_ms, ev, err);
+                                   b->header.timestamp_ms, ev, err) &&
+             zbc_app_index_block(t, st, undo, b->header.height, hash, err);
     free(enc);
     if (ok) {
         bc->header = b->header;

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "consensus/state.h"
-#include "crypto/bytes.h"
+#include "node/zbcd/app_index.h"
 
 /* The tip height of a read transaction (0 before the first block). */
 static int txn_tip(struct zbc_store_txn *t, uint32_t *tip, struct zbc_err *err)
@@ -105,86 +105,53 @@ bool zbc_app_filter_match(const struct zbc_app_filter *f,
     return true;
 }
 
-struct list_key {
-    uint32_t created;
-    uint64_t id;
-};
-
+/* The page comes from the app index (node/zbcd/app_index.h): one key
+ * range walk of limit + 1 keys, then one APPS lookup per app listed
+ * (docs/api.md §10 "Index"). */
 struct list_ctx {
     const struct zbc_app_filter *f;
     size_t limit;
     struct zbc_app_list *out;
-    struct zbc_app scratch;
-    struct list_key *keys;
-    size_t n, cap;
+    uint64_t ids[ZBC_APP_LIST_MAX];
 };
-
-static int collect(void *arg, const uint8_t *key, size_t klen,
-                   const uint8_t *val, size_t vlen, struct zbc_err *err)
-{
-    struct list_ctx *c = arg;
-    if (klen != 8)
-        return zbc_fail(err, "an APPS key is %zu bytes, not 8", klen);
-    if (!zbc_app_decode(&c->scratch, val, vlen, err))
-        return 0;
-    /* the id is the key (app id u64 LE), not part of the record bytes */
-    c->scratch.id = zbc_get_le64(key);
-    if (!zbc_app_filter_match(c->f, &c->scratch))
-        return 1;
-    if (c->n == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 64;
-        struct list_key *k = realloc(c->keys, cap * sizeof *k);
-        if (k == NULL)
-            return zbc_fail(err, "out of memory listing apps");
-        c->keys = k;
-        c->cap = cap;
-    }
-    c->keys[c->n].created = c->scratch.created;
-    c->keys[c->n].id = c->scratch.id;
-    c->n++;
-    return 1;
-}
-
-/* Newest first: created height, then id, both descending. */
-static int newest_first(const void *x, const void *y)
-{
-    const struct list_key *a = x, *b = y;
-    if (a->created != b->created)
-        return a->created > b->created ? -1 : 1;
-    if (a->id != b->id)
-        return a->id > b->id ? -1 : 1;
-    return 0;
-}
 
 static int list_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct list_ctx *c = arg;
+    const struct zbc_app_filter *f = c->f;
     struct zbc_kv kv;
     struct zbc_state st;
-    c->n = 0;
     if (!txn_tip(t, &c->out->tip, err))
         return 0;
-    zbc_store_txn_kv(t, &kv);
-    if (!kv.ops->each(kv.ctx, ZBC_TABLE_APPS, collect, c, err))
+    struct zbc_app_index_query q = {
+        .has_status = f->has_status, .status = f->status,
+        .has_type = f->has_type, .type = f->type,
+        .has_player = f->has_seat, .player = f->seat,
+        .has_before = f->has_before, .before_height = f->before_height,
+        .before_id = f->before_id};
+    size_t take = 0;
+    if (!zbc_app_index_page(t, &q, c->limit, c->ids, &take, &c->out->more,
+                            err))
         return 0;
-    if (c->n > 1)
-        qsort(c->keys, c->n, sizeof *c->keys, newest_first);
-    size_t take = c->n < c->limit ? c->n : c->limit;
-    c->out->more = c->n > take;
     if (take == 0)
         return 1;
     c->out->apps = malloc(take * sizeof *c->out->apps);
     if (c->out->apps == NULL)
         return zbc_fail(err, "out of memory listing apps");
+    zbc_store_txn_kv(t, &kv);
     if (!zbc_state_open(&st, kv, err))
         return 0;
     int ok = 1;
     for (size_t i = 0; ok && i < take; i++) {
         bool found = false;
-        ok = zbc_apps_get(&st, c->keys[i].id, &c->out->apps[i], &found, err);
+        struct zbc_app *a = &c->out->apps[i];
+        ok = zbc_apps_get(&st, c->ids[i], a, &found, err);
         if (ok && !found)
-            ok = zbc_fail(err, "app %llu vanished while listing",
-                          (unsigned long long)c->keys[i].id);
+            ok = zbc_fail(err, "the app index names app %llu, which does "
+                          "not exist", (unsigned long long)c->ids[i]);
+        if (ok && !zbc_app_filter_match(f, a))
+            ok = zbc_fail(err, "the app index is out of step with app %llu",
+                          (unsigned long long)c->ids[i]);
         if (ok)
             c->out->n++;
     }
@@ -207,7 +174,6 @@ int zbc_chain_app_list(struct zbc_store *store,
     c->limit = limit;
     c->out = out;
     int ok = zbc_store_read(store, list_fn, c, err);
-    free(c->keys);
     free(c);
     if (!ok)
         zbc_app_list_free(out);

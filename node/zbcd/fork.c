@@ -9,6 +9,7 @@
 #include "consensus/vote.h"
 #include "crypto/hex.h"
 #include "node/zbcd/chain_internal.h"
+#include "node/zbcd/app_index.h"
 #include "node/zbcd/history.h"
 #include "node/zbcd/log.h"
 
@@ -488,7 +489,9 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     int ok = zbc_undo_decode(&undo, ubytes, ulen, err);
     free(ubytes);
     if (ok)
-        ok = zbc_state_undo_block(st, &undo, err);
+        ok = zbc_state_undo_block(st, &undo, err) &&
+             zbc_app_index_block(t, st, &undo, u->parent->height,
+                                 u->parent->hash, err);
     zbc_undo_free(&undo);
     if (!ok)
         return zbc_fail_prefix(err, "cannot undo block %u", height);

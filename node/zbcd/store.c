@@ -14,7 +14,7 @@
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
-    "s_app_history", "votes", "acct_history", "s_crash",
+    "s_app_history", "votes", "acct_history", "s_crash", "app_index",
 };
 
 /* Write attempts per block before giving up on growing the map. */

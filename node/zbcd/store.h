@@ -14,6 +14,9 @@
  *   acct_history  node-local account history index (node/zbcd/history.h,
  *                 not consensus): address key || height BE || event index
  *                 BE -> block timestamp; meta "history_tip"
+ *   app_index     node-local app list index (node/zbcd/app_index.h, not
+ *                 consensus): filter key || created BE || id BE -> empty,
+ *                 0xff || id BE -> the indexed fields; meta "app_index_tip"
  *   s_meta, s_accounts, s_txseen, s_apps, s_pending
  *                 the consensus state tables (consensus/state.h), reached
  *                 only through struct zbc_kv_ops
@@ -73,6 +76,7 @@ enum zbc_store_db {
     ZBC_STORE_DB_VOTES,
     ZBC_STORE_DB_ACCT_HISTORY,
     ZBC_STORE_DB_S_CRASH,
+    ZBC_STORE_DB_APP_INDEX,
     ZBC_STORE_DB_COUNT,
 };
 

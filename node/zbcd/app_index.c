@@ -1,0 +1,379 @@
+#include "node/zbcd/app_index.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "apps/app.h"
+#include "consensus/apps_apply.h"
+#include "crypto/bytes.h"
+#include "node/zbcd/log.h"
+
+#define INDEX_DB ZBC_STORE_DB_APP_INDEX
+#define MARKER "app_index_tip"
+#define MASK_STATUS 1u
+#define MASK_TYPE 2u
+#define MASK_PLAYER 4u
+#define MASKS 8u
+#define REVERSE 0xffu
+/* mask, status, type, addr_len, address, created, id */
+#define KEY_MAX (3 + 1 + ZBC_ADDR_BYTES_MAX + 4 + 8)
+#define PROJ_MAX (4 + 3 + ZBC_SEATS_MAX * (1 + ZBC_ADDR_BYTES_MAX))
+
+/* What the index keeps of an app: the fields the list filters on. */
+struct proj {
+    uint32_t created;
+    uint8_t status, type, n;
+    struct zbc_addr player[ZBC_SEATS_MAX]; /* distinct seated addresses */
+};
+
+static void proj_of(struct proj *p, const struct zbc_app *a)
+{
+    memset(p, 0, sizeof *p);
+    p->created = a->created;
+    p->status = a->status;
+    p->type = a->type;
+    for (unsigned i = 0; i < a->n_seated && i < ZBC_SEATS_MAX; i++) {
+        bool dup = false;
+        for (unsigned j = 0; j < p->n && !dup; j++)
+            dup = zbc_addr_equal(&p->player[j], &a->seat[i]);
+        if (!dup)
+            p->player[p->n++] = a->seat[i];
+    }
+}
+
+static size_t proj_encode(const struct proj *p, uint8_t out[PROJ_MAX])
+{
+    zbc_put_le32(out, p->created);
+    out[4] = p->status;
+    out[5] = p->type;
+    out[6] = p->n;
+    size_t n = 7;
+    for (unsigned i = 0; i < p->n; i++) {
+        size_t w = zbc_addr_write(out + n + 1, &p->player[i]);
+        out[n] = (uint8_t)w;
+        n += 1 + w;
+    }
+    return n;
+}
+
+static int proj_decode(struct proj *p, const uint8_t *v, size_t len,
+                       uint64_t id, struct zbc_err *err)
+{
+    struct zbc_rd r;
+    memset(p, 0, sizeof *p);
+    zbc_rd_init(&r, v, len);
+    p->created = zbc_rd_le32(&r, "created height");
+    p->status = zbc_rd_u8(&r, "status");
+    p->type = zbc_rd_u8(&r, "type");
+    p->n = zbc_rd_u8(&r, "player count");
+    if (p->n > ZBC_SEATS_MAX)
+        zbc_rd_fail(&r, "player count");
+    for (unsigned i = 0; zbc_rd_ok(&r) && i < p->n; i++) {
+        size_t alen = zbc_rd_u8(&r, "address length");
+        const uint8_t *ab = zbc_rd_take(&r, alen, "address");
+        size_t used = 0;
+        if (ab != NULL &&
+            (!zbc_addr_read(&p->player[i], ab, alen, &used, err) ||
+             used != alen))
+            zbc_rd_fail(&r, "address");
+    }
+    if (!zbc_rd_done(&r)) {
+        char what[64];
+        snprintf(what, sizeof what, "app index entry of app %llu",
+                 (unsigned long long)id);
+        return zbc_rd_err(&r, err, what);
+    }
+    return 1;
+}
+
+/* The key range of one filter: mask and the filtered values. */
+static size_t key_prefix(uint8_t out[KEY_MAX], unsigned mask, uint8_t status,
+                         uint8_t type, const struct zbc_addr *player)
+{
+    size_t n = 0;
+    out[n++] = (uint8_t)mask;
+    if (mask & MASK_STATUS)
+        out[n++] = status;
+    if (mask & MASK_TYPE)
+        out[n++] = type;
+    if (mask & MASK_PLAYER) {
+        size_t w = zbc_addr_write(out + n + 1, player);
+        out[n] = (uint8_t)w;
+        n += 1 + w;
+    }
+    return n;
+}
+
+static size_t key_tail(uint8_t *out, uint32_t created, uint64_t id)
+{
+    zbc_put_be32(out, created);
+    zbc_put_be64(out + 4, id);
+    return 12;
+}
+
+/* Puts (del false) or deletes every list key of app id with projection p,
+ * and its reverse entry. */
+static int write_keys(struct zbc_store_txn *t, uint64_t id,
+                      const struct proj *p, bool del, struct zbc_err *err)
+{
+    static const uint8_t empty[1];
+    uint8_t k[KEY_MAX];
+    int ok = 1;
+    for (unsigned mask = 0; ok && mask < MASKS; mask++) {
+        unsigned reps = (mask & MASK_PLAYER) ? p->n : 1;
+        for (unsigned i = 0; ok && i < reps; i++) {
+            size_t n = key_prefix(k, mask, p->status, p->type,
+                                  (mask & MASK_PLAYER) ? &p->player[i] : NULL);
+            n += key_tail(k + n, p->created, id);
+            ok = del ? zbc_store_txn_del(t, INDEX_DB, k, n, err)
+                     : zbc_store_txn_put(t, INDEX_DB, k, n, empty, 0, err);
+        }
+    }
+    if (!ok)
+        return 0;
+    k[0] = REVERSE;
+    zbc_put_be64(k + 1, id);
+    if (del)
+        return zbc_store_txn_del(t, INDEX_DB, k, 9, err);
+    uint8_t v[PROJ_MAX];
+    return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
+}
+
+/* Brings app id's keys in step with its record (absent: no keys).  A
+ * reverse entry that does not decode fills *damaged (its message) and
+ * changes nothing: the old keys are unknown. */
+static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
+                    struct zbc_app *scratch, uint64_t id,
+                    struct zbc_err *damaged, struct zbc_err *err)
+{
+    uint8_t rk[9];
+    rk[0] = REVERSE;
+    zbc_put_be64(rk + 1, id);
+    uint8_t *old = NULL;
+    size_t old_len = 0;
+    bool had, found;
+    if (!zbc_store_txn_get(t, INDEX_DB, rk, 9, &old, &old_len, &had, err))
+        return 0;
+    if (!zbc_apps_get(st, id, scratch, &found, err)) {
+        free(old);
+        return 0;
+    }
+    struct proj now, before;
+    uint8_t enc[PROJ_MAX];
+    size_t enc_len = 0;
+    if (found) {
+        proj_of(&now, scratch);
+        enc_len = proj_encode(&now, enc);
+        if (had && old_len == enc_len && memcmp(old, enc, enc_len) == 0) {
+            free(old); /* status, type and players unchanged */
+            return 1;
+        }
+    }
+    if (had && !proj_decode(&before, old, old_len, id, damaged)) {
+        free(old); /* the caller rebuilds the whole index */
+        return 1;
+    }
+    free(old);
+    return (!had || write_keys(t, id, &before, true, err)) &&
+           (!found || write_keys(t, id, &now, false, err));
+}
+
+static int put_marker(struct zbc_store_txn *t, uint32_t height,
+                      const uint8_t hash[32], struct zbc_err *err)
+{
+    if (height == 0)
+        return zbc_store_txn_del(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER),
+                                 err);
+    uint8_t v[36];
+    zbc_put_le32(v, height);
+    memcpy(v + 4, hash, 32);
+    return zbc_store_txn_put(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), v,
+                             sizeof v, err);
+}
+
+/* ---- open: rebuild when the marker is not the tip ---- */
+
+struct ensure_ctx {
+    bool check_only;
+    bool stale;
+    uint64_t apps;
+    struct zbc_store_txn *t;
+    struct zbc_app *scratch;
+};
+
+static int index_one(void *arg, const uint8_t *key, size_t klen,
+                     const uint8_t *val, size_t vlen, struct zbc_err *err)
+{
+    struct ensure_ctx *c = arg;
+    if (klen != 8)
+        return zbc_fail(err, "an APPS key is %zu bytes, not 8", klen);
+    uint64_t id = zbc_get_le64(key);
+    if (!zbc_app_decode(c->scratch, val, vlen, err))
+        return zbc_fail_prefix(err, "app %llu", (unsigned long long)id);
+    struct proj p;
+    proj_of(&p, c->scratch);
+    c->apps++;
+    return write_keys(c->t, id, &p, false, err);
+}
+
+/* Empties the index and indexes every app of the APPS table. */
+static int rebuild(struct zbc_store_txn *t, struct ensure_ctx *c,
+                   struct zbc_err *err)
+{
+    struct zbc_kv kv;
+    zbc_store_txn_kv(t, &kv);
+    c->t = t;
+    c->apps = 0;
+    return zbc_store_txn_clear(t, INDEX_DB, err) &&
+           kv.ops->each(kv.ctx, ZBC_TABLE_APPS, index_one, c, err);
+}
+
+static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct ensure_ctx *c = arg;
+    struct zbc_store_meta m;
+    uint8_t *mv = NULL;
+    size_t mlen = 0;
+    bool has_marker;
+    if (!zbc_store_txn_meta(t, &m, err) ||
+        !zbc_store_txn_get(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), &mv,
+                           &mlen, &has_marker, err))
+        return 0;
+    bool same = has_marker ? m.has_tip && mlen == 36 &&
+                                 zbc_get_le32(mv) == m.tip_height &&
+                                 memcmp(mv + 4, m.tip_hash, 32) == 0
+                           : !m.has_tip;
+    free(mv);
+    c->stale = !same;
+    c->apps = 0;
+    if (c->check_only || same)
+        return 1;
+    if (!rebuild(t, c, err))
+        return 0;
+    return put_marker(t, m.has_tip ? m.tip_height : 0, m.tip_hash, err);
+}
+
+int zbc_app_index_ensure(struct zbc_store *s, bool *rebuilt, uint64_t *apps,
+                         struct zbc_err *err)
+{
+    struct ensure_ctx c = {.check_only = true};
+    *rebuilt = false;
+    *apps = 0;
+    if (!zbc_store_read(s, ensure_fn, &c, err))
+        return 0;
+    if (!c.stale)
+        return 1;
+    c.check_only = false;
+    c.scratch = malloc(sizeof *c.scratch);
+    if (c.scratch == NULL)
+        return zbc_fail(err, "out of memory building the app index");
+    int ok = zbc_store_write(s, ensure_fn, &c, err);
+    free(c.scratch);
+    if (!ok)
+        return zbc_fail_prefix(err, "cannot build the app index");
+    *rebuilt = true;
+    *apps = c.apps;
+    return 1;
+}
+
+/* ---- blocks ---- */
+
+static int id_cmp(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+
+int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
+                        const struct zbc_undo *u, uint32_t height,
+                        const uint8_t hash[32], struct zbc_err *err)
+{
+    size_t n = 0;
+    uint64_t *ids = NULL;
+    for (size_t i = 0; i < u->n; i++)
+        n += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
+    if (n > 0) {
+        ids = malloc(n * sizeof *ids);
+        if (ids == NULL)
+            return zbc_fail(err, "out of memory indexing the apps of block "
+                            "%u", height);
+        n = 0;
+        for (size_t i = 0; i < u->n; i++)
+            if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
+                ids[n++] = zbc_get_le64(u->e[i].key);
+        qsort(ids, n, sizeof *ids, id_cmp);
+    }
+    struct zbc_app *scratch = n > 0 ? malloc(sizeof *scratch) : NULL;
+    int ok = n == 0 || scratch != NULL ||
+             zbc_fail(err, "out of memory indexing the apps of block %u",
+                      height);
+    struct zbc_err damaged = {{0}};
+    for (size_t i = 0; ok && damaged.msg[0] == 0 && i < n; i++)
+        if (i == 0 || ids[i] != ids[i - 1])
+            ok = sync_app(t, st, scratch, ids[i], &damaged, err);
+    if (ok && damaged.msg[0] != 0) {
+        /* the index is a function of the APPS table, already at this
+         * block's state: rebuild it here rather than refuse the block */
+        zbc_log_warn("app list index damaged (%s): rebuilding it from the "
+                     "APPS table at height %u", damaged.msg, height);
+        struct ensure_ctx c = {.scratch = scratch};
+        ok = rebuild(t, &c, err);
+    }
+    free(scratch);
+    free(ids);
+    return ok && put_marker(t, height, hash, err);
+}
+
+/* ---- pages ---- */
+
+struct page_ctx {
+    size_t plen, limit, n;
+    uint64_t *ids;
+    bool more;
+};
+
+static int page_entry(void *arg, const uint8_t *key, size_t klen,
+                      const uint8_t *val, size_t vlen, bool *stop,
+                      struct zbc_err *err)
+{
+    struct page_ctx *c = arg;
+    (void)val;
+    if (klen != c->plen + 12 || vlen != 0)
+        return zbc_fail(err, "app index entry of %zu+%zu bytes, not %zu+0",
+                        klen, vlen, c->plen + 12);
+    if (c->n == c->limit) {
+        c->more = true;
+        *stop = true;
+        return 1;
+    }
+    c->ids[c->n++] = zbc_get_be64(key + c->plen + 4);
+    return 1;
+}
+
+int zbc_app_index_page(struct zbc_store_txn *t,
+                       const struct zbc_app_index_query *q, size_t limit,
+                       uint64_t *ids, size_t *n, bool *more,
+                       struct zbc_err *err)
+{
+    unsigned mask = (q->has_status ? MASK_STATUS : 0) |
+                    (q->has_type ? MASK_TYPE : 0) |
+                    (q->has_player ? MASK_PLAYER : 0);
+    uint8_t prefix[KEY_MAX], below[KEY_MAX + 1];
+    size_t plen = key_prefix(prefix, mask, q->status, q->type,
+                             q->has_player ? &q->player : NULL);
+    memcpy(below, prefix, plen);
+    size_t blen = plen;
+    if (q->has_before) {
+        blen += key_tail(below + plen, q->before_height, q->before_id);
+    } else { /* above every key of the range */
+        memset(below + plen, 0xff, 13);
+        blen += 13;
+    }
+    struct page_ctx c = {.plen = plen, .limit = limit, .ids = ids};
+    int ok = zbc_store_txn_scan_back(t, INDEX_DB, prefix, plen, below, blen,
+                                     page_entry, &c, err);
+    *n = c.n;
+    *more = c.more;
+    return ok;
+}
