@@ -321,6 +321,10 @@ class WebExplorer(BrowserTest):
             a = self.app(app_id)
         d.get(node.api_url + "/#/app/" + app_id)
         self.wait_view(d, "app", "Board", "the app page with its board")
+        # the clock in blocks; no time on an automine node (blocks on demand)
+        dl = self.text(d, "[data-field=deadline]")
+        assert_true(dl is not None and dl.startswith("block %d (in " % a["deadline"]) and "\u2248" not in dl,
+                    "the deadline in blocks only on an automine node: %r" % dl)
         wait_until(lambda: self.marks(d) == self.want_marks(a), PAGE_S,
                    "the SVG marks %r" % self.want_marks(a))
         assert_equal(len(self.want_marks(a)), 2, "two marks on the board")
@@ -369,6 +373,17 @@ class WebExplorer(BrowserTest):
               .catch((e) => done({error: String(e)}));""")
         assert_equal(got, {"ref": "3998569870547333483", "small": 42, "neg": "-9007199254740993", "x": 1.5, "s": "7"},
                      "the page's JSON keeps integers above 2^53 exact")
+        # an app's clock in blocks and time, in the wallet's words (zbc_clock_text)
+        got = d.execute_async_script("""
+            const done = arguments[arguments.length - 1];
+            import('/js/words.js').then((w) => done([w.clockText(120, 108, 1000), w.clockText(120, 108, 0),
+              w.clockText(109, 108, 1000), w.clockText(5, 5, 1000), w.clockText(5, 8, 1000),
+              w.clockText(20000, 10, 1000), w.duration(12000000), w.duration(200000000)]))
+              .catch((e) => done({error: String(e)}));""")
+        assert_equal(got, ["block 120 (in 12 blocks, \u2248 12 s)", "block 120 (in 12 blocks)",
+                           "block 109 (in 1 block, \u2248 1 s)", "block 5 (reached)",
+                           "block 5 (passed 3 blocks ago)", "block 20000 (in 19990 blocks, \u2248 5 h 33 min)",
+                           "3 h 20 min", "2 d 8 h"], "the page's clock words")
         cases = self.vectors()
         assert_equal(sorted(set(c["type"] for c, _ in cases)), [1, 24, 25, 26, 27, 28], "vector types")
         assert_true(len(cases) >= 15, "vectors found: %d" % len(cases))

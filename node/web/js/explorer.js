@@ -2,7 +2,7 @@
 // building its part of the page from the node's API.
 import { get, find, enc } from './api.js';
 import { h, fields, table, link, short } from './dom.js';
-import { zbc, when, ago, resultText, eventText } from './words.js';
+import { zbc, when, ago, resultText, eventText, clockText } from './words.js';
 import { boardFor, moveFor, autoMove } from './boards/index.js';
 import { unlockedAddress, submit } from './wallet.js';
 import { TX, appIdBody, appMoveBody } from './tx.js';
@@ -290,7 +290,9 @@ function board(a, onMove, ctx) {
 }
 
 export async function app(id) {
-  const a = await get('apps/' + enc(id));
+  // the node's block time for the clock in time (none on an automine node)
+  const [a, info] = await Promise.all([get('apps/' + enc(id)), get('node/info')]);
+  const blockMs = info.automine ? 0 : Number(info.block_time_ms) || 0;
   const result = betResult(a) || resultText(a);
   const { panel, onMove, ctx } = play(a);
   const hist = (a.history || []).slice().reverse().map((e) => [blockLink(e.height), e.kind,
@@ -304,7 +306,8 @@ export async function app(id) {
       ['stake', zbc(a.stake)],
       ['pot', zbc(a.pot)],
       ['to move', a.turn !== null && a.turn !== undefined ? `seat ${a.turn}` : undefined],
-      ['deadline', a.deadline !== null ? `block ${a.deadline} (${a.blocks_left} left)` : undefined],
+      ['deadline', a.deadline !== null && a.deadline !== undefined ? h('span', { 'data-field': 'deadline' },
+        clockText(a.deadline, a.height, blockMs)) : undefined],
       ['created', blockLink(a.created)],
       ['moves', String(a.moves)],
     ]),

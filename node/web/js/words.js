@@ -35,6 +35,42 @@ export function ago(ms, now = Date.now()) {
   return Math.round(s / 3600) + ' h ago';
 }
 
+// A duration in words, as the wallet writes it (node/wallet/result_text.c:
+// zbc_duration_text): "45 s", "12 min", "3 h 20 min", "2 d 4 h".
+export function duration(ms) {
+  const s = Math.floor((Number(ms) + 500) / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor((s + 30) / 60)} min`;
+  if (s < 86400) {
+    const m = Math.floor((s + 30) / 60);
+    return `${Math.floor(m / 60)} h ${m % 60} min`;
+  }
+  const h = Math.floor((s + 1800) / 3600);
+  return `${Math.floor(h / 24)} d ${h % 24} h`;
+}
+
+// An app's clock in blocks and time, the wallet's zbc_clock_text:
+// "block 120 (in 12 blocks, ≈ 12 s)", "(reached)", "(passed 3 blocks ago)".
+// blockTimeMs 0 (an automine node: blocks come on demand) leaves the time
+// out, as the wallet does.
+export function clockText(deadline, tip, blockTimeMs) {
+  const d = Number(deadline);
+  const t = Number(tip);
+  let out = `block ${d}`;
+  if (d > t) {
+    const left = d - t;
+    out += ` (in ${left} block${left === 1 ? '' : 's'}`;
+    if (blockTimeMs > 0) out += `, ≈ ${duration(left * blockTimeMs)}`;
+    out += ')';
+  } else if (d === t) {
+    out += ' (reached)';
+  } else {
+    const ago = t - d;
+    out += ` (passed ${ago} block${ago === 1 ? '' : 's'} ago)`;
+  }
+  return out;
+}
+
 // "seat 1", "seats 1 and 2", "seats 0, 1 and 3".
 export function seatsWords(seats) {
   const parts = seats.map(String);
