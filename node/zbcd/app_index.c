@@ -233,18 +233,9 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct ensure_ctx *c = arg;
     struct zbc_store_meta m;
-    uint8_t *mv = NULL;
-    size_t mlen = 0;
-    bool has_marker;
-    if (!zbc_store_txn_meta(t, &m, err) ||
-        !zbc_store_txn_get(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), &mv,
-                           &mlen, &has_marker, err))
+    bool same;
+    if (!zbc_store_txn_marker_at_tip(t, MARKER, &m, &same, err))
         return 0;
-    bool same = has_marker ? m.has_tip && mlen == 36 &&
-                                 zbc_get_le32(mv) == m.tip_height &&
-                                 memcmp(mv + 4, m.tip_hash, 32) == 0
-                           : !m.has_tip;
-    free(mv);
     c->stale = !same;
     c->apps = 0;
     if (c->check_only || same)

@@ -234,6 +234,14 @@ ZBC_WUR int zbc_store_txn_scan_back(struct zbc_store_txn *t,
 /* Never "not found": m->has_genesis and m->has_tip say what is there. */
 ZBC_WUR int zbc_store_txn_meta(struct zbc_store_txn *t,
                                struct zbc_store_meta *m, struct zbc_err *err);
+/* For a node-local index's marker (meta `key` = height u32 LE || block
+ * hash 32, naming the tip the index is complete for): *m as
+ * zbc_store_txn_meta, and *at_tip true when the marker names the ledger's
+ * tip, or is absent on a ledger without blocks. */
+ZBC_WUR int zbc_store_txn_marker_at_tip(struct zbc_store_txn *t,
+                                        const char *key,
+                                        struct zbc_store_meta *m,
+                                        bool *at_tip, struct zbc_err *err);
 /* The raw value stored under key in db, whatever its size. */
 ZBC_WUR int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
                               const void *key, size_t klen, uint8_t **bytes,
