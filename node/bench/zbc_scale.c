@@ -291,7 +291,8 @@ int main(int argc, char **argv)
     p.apps = 100000;
     p.creators = 100;
     uint64_t per_block = 10000, blocks = 0;
-    for (int i = 1; i < argc; i++) {
+    /* every option takes a value: two arguments a step */
+    for (int i = 1; i < argc; i += 2) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "--dir") == 0 && v != NULL)
             dir = v;
@@ -307,7 +308,6 @@ int main(int argc, char **argv)
             blocks = num_arg(a, v, 10000000);
         else
             usage();
-        i++;
     }
     if (dir == NULL || p.creators == 0 || per_block == 0)
         usage();
