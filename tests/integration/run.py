@@ -10,8 +10,11 @@ CPU: the tests spend most of their time waiting for blocks); each picks its own 
 directory (framework.py).  A test that is heavy or timing-sensitive runs
 alone, with nothing else of this run beside it: it is listed in SERIAL below
 or carries the line "# run.py: serial" in its first 40 lines.  Serial tests
-run first, one by one; then the others, the longest first (durations of the
-previous run are kept in BUILD/integration-times.json).
+run first, one by one; then the others, the longest first: the durations of
+a fresh-clone run committed in tests/integration/expected-times.json (a
+fresh clone has none of its own; refresh it from a run's
+BUILD/integration-times.json when tests change much), overridden by this
+build's previous run, kept in BUILD/integration-times.json.
 
 Prints "ok   name (Ns)" or "FAIL name (why, Ns)" with the tail of its output
 as each test ends, keeps each test's whole output in
@@ -188,11 +191,15 @@ def main():
     log_dir = os.path.join(build, "integration-logs")
     os.makedirs(log_dir, exist_ok=True)
     times_path = os.path.join(build, "integration-times.json")
-    try:
-        with open(times_path) as f:
-            prev = {k: float(v) for k, v in json.load(f).items()}
-    except (OSError, ValueError, AttributeError, TypeError):
-        prev = {}
+    prev = {}
+    # the committed durations of a fresh-clone run first (a fresh clone has no
+    # times of its own), then this build's own from its last run
+    for path in (os.path.join(tests_dir, "expected-times.json"), times_path):
+        try:
+            with open(path) as f:
+                prev.update({k: float(v) for k, v in json.load(f).items()})
+        except (OSError, ValueError, AttributeError, TypeError):
+            pass
 
     serial = [t for t in tests if is_serial(t, tests_dir)]
     pooled = [t for t in tests if t not in serial]
