@@ -527,9 +527,13 @@ class Soak(ZbcTest):
 
 
 def parse_args(argv=None):
-    ap = argparse.ArgumentParser(description="the perturbation soak (docs/soak.md)")
-    ap.add_argument("--build", required=True, help="build directory (scripts/build)")
-    ap.add_argument("--minutes", type=float, default=30.0, help="length of the faulty part")
+    ap = argparse.ArgumentParser(
+        prog="scripts/soak",
+        description="the perturbation soak (docs/soak.md): 4 validators, a mixed workload and "
+                    "randomized faults, then the end checks; exit 0 only if every check held")
+    ap.add_argument("--build", required=True,
+                    help="build directory (scripts/soak builds ./build and passes it when not given)")
+    ap.add_argument("--minutes", type=float, default=30.0, help="length of the faulty part (default 30)")
     ap.add_argument("--seed", type=int, default=None, help="replay this seed's schedule")
     ap.add_argument("--faults", default=",".join(KINDS),
                     help="comma-separated kinds from: " + ",".join(KINDS))
