@@ -279,6 +279,13 @@ size_t zbc_mempool_bytes(const struct zbc_mempool *mp)
     return mp->bytes;
 }
 
+void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
+                      size_t *bytes)
+{
+    *txs = mp->n < mp->max_txs ? mp->max_txs - mp->n : 0;
+    *bytes = mp->bytes < mp->max_bytes ? mp->max_bytes - mp->bytes : 0;
+}
+
 /* a before b: higher fee per byte, then earlier arrival. */
 static bool before(const struct pool_entry *a, const struct pool_entry *b)
 {

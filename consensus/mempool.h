@@ -77,6 +77,10 @@ ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
 
 size_t zbc_mempool_count(const struct zbc_mempool *mp);
 size_t zbc_mempool_bytes(const struct zbc_mempool *mp);
+/* The free capacity: how many more transactions and bytes the pool takes
+ * before it is full (0 when full). */
+void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
+                      size_t *bytes);
 
 /* Whether hash is pooled; *position = its index in select order (may be
  * NULL); *raw and *len borrow the bytes until the next change (may be NULL). */

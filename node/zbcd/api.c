@@ -22,6 +22,7 @@
 #include "consensus/tx.h"
 #include "crypto/bytes.h"
 #include "crypto/hex.h"
+#include "node/zbcd/admit.h"
 #include "node/zbcd/chain_apps.h"
 #include "node/zbcd/fork.h"
 #include "node/zbcd/history.h"
@@ -393,15 +394,57 @@ static const char *status_name(enum zbc_tx_status s)
     return "not_found";
 }
 
-/* 4xx/5xx status for a refused transaction, from its error text (the
- * classification the ZooBC tools apply to the text; docs/api.md §3). */
-static int submit_status(const char *msg)
+/* The log lines of one submission's outcome (a batch's element too). */
+static void log_submit(struct call *c, const struct zbc_submit *it)
 {
-    if (strstr(msg, "mempool is full") != NULL)
-        return 503;
-    if (strstr(msg, "not found") != NULL || strstr(msg, "unknown app") != NULL)
-        return 404;
-    return 400;
+    char hex[65];
+    zbc_hex_encode(hex, it->hash, 32);
+    if (!it->ok)
+        zbc_log_ratelimited("api:tx-rejected", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx rejected hash=%s: %s", hex,
+                            it->err.msg);
+    else if (it->duplicate) /* free to repeat: rate-limited */
+        zbc_log_ratelimited("api:tx-dup", ZBC_LOG_CLIENT_PERIOD_MS,
+                            ZBC_LOG_INFO, "tx already pooled hash=%s "
+                            "mempool=%zu", hex,
+                            zbc_chain_mempool_count(c->api->chain));
+    else
+        zbc_log_debug("tx admitted hash=%s mempool=%zu", hex,
+                      zbc_chain_mempool_count(c->api->chain));
+}
+
+/* A JSON array of submit bodies (docs/api.md §3 "Batches"): 200 with one
+ * answer per element, in order. */
+static void post_batch(struct call *c, const char *body, size_t blen)
+{
+    struct zbc_admit_batch b;
+    struct zbc_err err = {{0}};
+    int status;
+    if (!zbc_admit_batch_decode(&b, zbc_chain_verify_pool(c->api->chain),
+                                body, blen, &status, &err)) {
+        reply_error(c, status, "%s", err.msg);
+        return;
+    }
+    zbc_chain_submit_batch(c->api->chain, b.items, b.n, api_now(c->api));
+    json_t *arr = json_array();
+    for (size_t i = 0; arr != NULL && i < b.n; i++) {
+        bool decoded = b.items[i].raw != NULL;
+        if (decoded)
+            log_submit(c, &b.items[i]);
+        json_t *o = zbc_admit_answer(&b.items[i],
+                                     decoded ? NULL : &b.decode_err[i], true,
+                                     &status);
+        if (json_array_append_new(arr, o) != 0) {
+            json_decref(arr);
+            arr = NULL;
+        }
+    }
+    zbc_admit_batch_free(&b);
+    if (arr == NULL) {
+        reply_error(c, 500, "out of memory answering a batch");
+        return;
+    }
+    reply(c, 200, arr);
 }
 
 static void post_transaction(struct call *c)
@@ -420,44 +463,27 @@ static void post_transaction(struct call *c)
         reply_error(c, 500, "cannot read the request body (out of memory)");
         return;
     }
+    if (zbc_admit_is_batch(body, blen)) {
+        post_batch(c, body, blen);
+        return;
+    }
     uint8_t *raw = NULL;
-    size_t len = 0;
-    struct zbc_err err = {{0}};
-    if (!zbc_json_submit_body(&raw, &len, body, blen, &err)) {
-        reply_error(c, 400, "%s", err.msg);
+    struct zbc_submit it = {0};
+    if (!zbc_json_submit_body(&raw, &it.len, body, blen, &it.err)) {
+        reply_error(c, 400, "%s", it.err.msg);
         return;
     }
-    uint8_t hash[32];
-    char hex[65];
-    bool duplicate = false;
-    memset(hash, 0, sizeof hash);
-    uint64_t now = api_now(c->api);
-    int ok = zbc_chain_submit(c->api->chain, raw, len, now, hash, &duplicate,
-                              &err);
+    it.raw = raw;
+    it.ok = zbc_chain_submit(c->api->chain, raw, it.len, api_now(c->api),
+                             it.hash, &it.duplicate, &it.err);
     free(raw);
-    zbc_hex_encode(hex, hash, 32);
-    if (!ok) {
-        zbc_log_ratelimited("api:tx-rejected", ZBC_LOG_CLIENT_PERIOD_MS,
-                            ZBC_LOG_INFO, "tx rejected hash=%s: %s", hex,
-                            err.msg);
-        reply_error(c, submit_status(err.msg), "%s", err.msg);
+    log_submit(c, &it);
+    if (!it.ok) {
+        reply_error(c, zbc_admit_status(it.err.msg), "%s", it.err.msg);
         return;
     }
-    if (duplicate) /* free to repeat: rate-limited */
-        zbc_log_ratelimited("api:tx-dup", ZBC_LOG_CLIENT_PERIOD_MS,
-                            ZBC_LOG_INFO, "tx already pooled hash=%s "
-                            "mempool=%zu", hex,
-                            zbc_chain_mempool_count(c->api->chain));
-    else
-        zbc_log_debug("tx admitted hash=%s mempool=%zu", hex,
-                      zbc_chain_mempool_count(c->api->chain));
-    json_t *o = json_pack(
-        "{s:s, s:b, s:s, s:s}", "status", "success", "duplicate", duplicate,
-        "message",
-        duplicate ? "Transaction already in the mempool"
-                  : "Transaction submitted successfully",
-        "transaction_hash", hex);
-    reply(c, 202, o);
+    int status;
+    reply(c, 202, zbc_admit_answer(&it, NULL, false, &status));
 }
 
 /* Whether a confirmed transaction took effect: "applied", and for a no-op

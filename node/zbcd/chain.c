@@ -322,6 +322,67 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
     return 1;
 }
 
+/* Batch admission (docs/api.md §3 "Batches"): the stateless checks of
+ * the items the mempool has room for run on the verify pool's threads and
+ * record the valid ones in the signature cache; then every item goes
+ * through zbc_chain_submit in order on this thread, where the cached ones
+ * are only parsed.  An invalid item is not cached, so its serial
+ * submission fails with the very error it gets alone; a full pool refuses
+ * the items past its room before verifying them, as it does one by one. */
+struct precheck_batch {
+    struct zbc_chain *c;
+    struct zbc_submit **items;
+};
+
+static void precheck_item(void *ctx, size_t i)
+{
+    struct precheck_batch *pb = ctx;
+    const struct zbc_submit *it = pb->items[i];
+    struct zbc_checked_tx ct;
+    struct zbc_err e;
+    /* the verdict is the serial pass's: a valid item is now cached */
+    if (!zbc_sig_cache_check(pb->c->sigs, &ct, pb->c->g, it->raw, it->len,
+                             &e))
+        return;
+}
+
+struct zbc_verify_pool *zbc_chain_verify_pool(struct zbc_chain *c)
+{
+    return c->pool;
+}
+
+void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
+                            size_t n, uint64_t now_ms)
+{
+    size_t room_txs, room_bytes, k = 0, bytes = 0;
+    zbc_mempool_room(c->mp, &room_txs, &room_bytes);
+    /* the first k items with a decoded body that fit the room (out of
+     * memory for the list: all serially, same results) */
+    struct zbc_submit **pre = malloc((n > 0 ? n : 1) * sizeof *pre);
+    for (size_t i = 0; pre != NULL && i < n && k < room_txs; i++) {
+        if (items[i].raw == NULL)
+            continue;
+        if (items[i].len > room_bytes - bytes)
+            break;
+        bytes += items[i].len;
+        pre[k++] = &items[i];
+    }
+    if (k >= 2) {
+        struct precheck_batch pb = {c, pre};
+        zbc_verify_pool_run(c->pool, k, precheck_item, &pb);
+    }
+    free(pre);
+    for (size_t i = 0; i < n; i++) {
+        struct zbc_submit *it = &items[i];
+        if (it->raw == NULL)
+            continue; /* the caller's decoding failed: its own result */
+        it->err = (struct zbc_err){{0}};
+        memset(it->hash, 0, sizeof it->hash);
+        it->ok = zbc_chain_submit(c, it->raw, it->len, now_ms, it->hash,
+                                  &it->duplicate, &it->err);
+    }
+}
+
 int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw, size_t len,
                        struct zbc_err *err)
 {

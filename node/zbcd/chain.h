@@ -40,6 +40,8 @@
 #include "node/zbcd/datadir.h"
 #include "node/zbcd/store.h"
 
+struct zbc_verify_pool;
+
 #define ZBC_CHAIN_MEMPOOL_TXS 50000
 /* The block build's budget (docs/p2p.md §8 "Bounded blocks"): a block
  * takes at most as many transactions as this node builds in
@@ -110,6 +112,28 @@ size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
 ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
                              size_t len, uint64_t now_ms, uint8_t hash[32],
                              bool *duplicate, struct zbc_err *err);
+
+/* One transaction of a batch: raw/len in (raw NULL: skipped, the caller
+ * has its result), ok/duplicate/hash/err out as zbc_chain_submit gives
+ * them. */
+struct zbc_submit {
+    const uint8_t *raw;
+    size_t len;
+    int ok;
+    bool duplicate;
+    uint8_t hash[32];
+    struct zbc_err err;
+};
+
+/* zbc_chain_submit of every item in order, with the same results; the
+ * stateless checks (Ed25519) of the items the mempool has room for run
+ * first on the verify pool's threads (docs/api.md §3 "Batches"). */
+void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
+                            size_t n, uint64_t now_ms);
+
+/* The chain's verify pool (its threads are idle between the loop's calls:
+ * the API decodes batches on them). */
+struct zbc_verify_pool *zbc_chain_verify_pool(struct zbc_chain *c);
 
 /* The stateless check of a transaction (zbc_tx_check_stateless: fee
  * floor, signature, ...) through the node's verified-signature cache: a

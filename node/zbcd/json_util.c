@@ -81,15 +81,19 @@ int zbc_json_submit_body(uint8_t **raw, size_t *len, const char *body,
     if (obj == NULL)
         return zbc_fail(err, "malformed JSON at line %d column %d: %s",
                         jerr.line, jerr.column, jerr.text);
-    int ok;
-    if (!json_is_object(obj))
-        ok = zbc_fail(err, "request body must be a JSON object");
-    else if (json_object_get(obj, "transaction_bytes") != NULL)
-        ok = submit_bytes_form(raw, len, obj, err);
-    else
-        ok = zbc_tx_payload_parse(raw, len, obj, err);
+    int ok = zbc_json_submit_value(raw, len, obj, err);
     json_decref(obj);
     return ok;
+}
+
+int zbc_json_submit_value(uint8_t **raw, size_t *len, const json_t *obj,
+                          struct zbc_err *err)
+{
+    if (!json_is_object(obj))
+        return zbc_fail(err, "request body must be a JSON object");
+    if (json_object_get(obj, "transaction_bytes") != NULL)
+        return submit_bytes_form(raw, len, obj, err);
+    return zbc_tx_payload_parse(raw, len, obj, err);
 }
 
 /* ---- transaction view ---- */

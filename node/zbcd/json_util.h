@@ -41,6 +41,10 @@ ZBC_WUR int zbc_json_set(json_t *obj, const char *key, json_t *val,
  * *raw is malloc'ed on success only. */
 ZBC_WUR int zbc_json_submit_body(uint8_t **raw, size_t *len, const char *body,
                                  size_t body_len, struct zbc_err *err);
+/* The same for one parsed value (a batch's element, docs/api.md §3):
+ * reads obj only, so threads may decode elements of one array at once. */
+ZBC_WUR int zbc_json_submit_value(uint8_t **raw, size_t *len,
+                                  const json_t *obj, struct zbc_err *err);
 
 /* A transaction's view: the submit payload fields (transaction_hash,
  * version, timestamp, transaction_type, sender_account_address,

@@ -316,8 +316,14 @@ static void test_submit_rejections(void)
     post(&r, "/api/v1/transactions", "{\"version\": 1,");
     check_error(&r, 400, "malformed JSON");
     response_free(&r);
+    /* an array is a batch (docs/api.md §3): one answer per element */
     post(&r, "/api/v1/transactions", "[1,2]");
-    check_error(&r, 400, "must be a JSON object");
+    CHECK_EQ_INT(r.status, 200);
+    CHECK(json_is_array(r.json) && json_array_size(r.json) == 2);
+    const json_t *second = json_array_get(r.json, 1);
+    CHECK_EQ_INT(json_integer_value(json_object_get(second, "code")), 400);
+    const char *why = json_string_value(json_object_get(second, "error"));
+    CHECK(why != NULL && strstr(why, "must be a JSON object") != NULL);
     response_free(&r);
     post(&r, "/api/v1/transactions", "{\"transaction_bytes\":\"0g\"}");
     check_error(&r, 400, "not valid hex");

@@ -473,6 +473,101 @@ static void test_block_budget(void)
     }
 }
 
+/* zbc_chain_submit_batch gives exactly zbc_chain_submit's results, item by
+ * item, with invalid transactions among valid ones (a bad signature, a
+ * repeat, an overspend, a fee too low, garbage, a changed amount), and
+ * with a mempool too small for the batch (the refusals past its room name
+ * the same fee); both chains then build the same block. */
+static void test_submit_batch_as_serial(void)
+{
+    for (int small = 0; small < 2; small++) {
+        struct fixture f;
+        fx_setup(&f);
+        struct zbc_err err = {{0}};
+        struct zbc_chain_config cfg = {.ledger_dir = f.ledger,
+                                       .genesis = &f.g, .key = &f.key,
+                                       .mempool_max_txs = small ? 25 : 0};
+        struct zbc_chain *serial = NULL, *batch = NULL;
+        CHECK(zbc_chain_open(&serial, &cfg, &err));
+        struct fixture f2 = f;
+        snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger-batch", f.base);
+        char cmd[256];
+        snprintf(cmd, sizeof cmd, "mkdir -p '%s'", f2.ledger);
+        CHECK_EQ_INT(system(cmd), 0);
+        cfg.ledger_dir = f2.ledger;
+        CHECK(zbc_chain_open(&batch, &cfg, &err));
+        if (serial == NULL || batch == NULL) {
+            zbc_chain_close(serial);
+            zbc_chain_close(batch);
+            fx_teardown(&f);
+            return;
+        }
+        struct zbc_slot slot;
+        CHECK(zbc_chain_next_slot(serial, &slot, &err));
+        uint64_t now = slot.earliest_ms;
+        int64_t ts = (int64_t)(now / 1000);
+        enum { N = 48 };
+        static uint8_t txs[N][512];
+        size_t lens[N];
+        for (int i = 0; i < N; i++)
+            lens[i] = fx_send(txs[i], sizeof txs[i], &f, f.alice_seed, &f.bob,
+                              (uint64_t)(i + 1), FEE + (i % 3), ts);
+        txs[5][lens[5] - 1] ^= 1;                       /* bad signature */
+        memcpy(txs[9], txs[3], lens[3]);                /* a repeat */
+        lens[9] = lens[3];
+        lens[14] = fx_send(txs[14], 512, &f, f.bob_seed, &f.alice, 5000, FEE,
+                           ts);                         /* overspend */
+        lens[20] = fx_send(txs[20], 512, &f, f.alice_seed, &f.bob, 7, 1,
+                           ts);                         /* fee too low */
+        memset(txs[27], 0xEE, 10);                      /* garbage */
+        lens[27] = 10;
+        txs[33][lens[33] - 80] ^= 0x40;                 /* changed field */
+        struct zbc_submit items[N];
+        memset(items, 0, sizeof items);
+        for (int i = 0; i < N; i++) {
+            items[i].raw = txs[i];
+            items[i].len = lens[i];
+        }
+        zbc_chain_submit_batch(batch, items, N, now);
+        int refused = 0;
+        for (int i = 0; i < N; i++) {
+            uint8_t h[32] = {0};
+            bool dup = false;
+            struct zbc_err e = {{0}};
+            int ok = zbc_chain_submit(serial, txs[i], lens[i], now, h, &dup,
+                                      &e);
+            CHECK_EQ_INT(items[i].ok, ok);
+            CHECK_EQ_INT(items[i].duplicate, dup);
+            CHECK_EQ_MEM(items[i].hash, h, 32);
+            CHECK_EQ_STR(items[i].err.msg, ok ? "" : e.msg);
+            refused += !ok;
+        }
+        /* the invalid ones, and with the small pool those past its room */
+        CHECK(items[5].ok == 0 && items[14].ok == 0 && items[20].ok == 0 &&
+              items[27].ok == 0 && items[33].ok == 0 && items[9].duplicate);
+        /* refused: the invalid ones, and with the small pool those past
+         * its room that do not outbid its cheapest */
+        int full = 0, invalid = 0;
+        for (int i = 0; i < N; i++) {
+            bool is_full = strstr(items[i].err.msg, "mempool is full") != NULL;
+            full += is_full;
+            invalid += !items[i].ok && !is_full;
+        }
+        CHECK_EQ_INT(refused, full + invalid);
+        CHECK(small ? full > 0 && invalid >= 4 : full == 0 && invalid == 5);
+        CHECK_EQ_INT(zbc_chain_mempool_count(batch),
+                     zbc_chain_mempool_count(serial));
+        struct zbc_block_info a, b;
+        CHECK(zbc_chain_produce(serial, now, &a, &err));
+        CHECK(zbc_chain_produce(batch, now, &b, &err));
+        CHECK_EQ_INT(a.n_tx, b.n_tx);
+        CHECK_EQ_MEM(a.hash, b.hash, 32);
+        zbc_chain_close(serial);
+        zbc_chain_close(batch);
+        fx_teardown(&f);
+    }
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
@@ -483,5 +578,6 @@ int main(void)
     TEST_RUN(test_damaged_state_refused);
     TEST_RUN(test_map_growth_during_blocks);
     TEST_RUN(test_block_budget);
+    TEST_RUN(test_submit_batch_as_serial);
     return test_summary("node_chain");
 }
