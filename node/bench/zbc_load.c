@@ -79,6 +79,9 @@ static void usage(FILE *f)
 "  --seed TEXT        names the senders (default zbc-load; the same as for\n"
 "                     'zbc-load accounts')\n"
 "  --conns N          connections per node, 1..64 (default 8)\n"
+"  --batch N          pre-signed transactions per request, 1..1000 (default\n"
+"                     1: one body each); N > 1 sends JSON arrays, a batch\n"
+"                     leaving when N are due or 10 ms after its first\n"
 "  --backlog N        open loop: most sends queued on one connection before\n"
 "                     a due send is counted unsent (default 64)\n"
 "  --timeout S        seconds for one answer, 1..300 (default 30)\n"
@@ -187,6 +190,8 @@ struct followed {
 struct req_ctx {
     struct run *r;
     uint32_t idx;
+    uint32_t n;     /* transactions idx .. idx + n - 1; a batch when > 1 */
+    bool batch;     /* sent as a JSON array (--batch > 1) */
     uint8_t node, conn;
     enum evhttp_request_error error;
     bool has_error;
@@ -195,7 +200,10 @@ struct req_ctx {
 struct run {
     struct event_base *base;
     struct node nodes[NODES_MAX];
-    unsigned n_nodes, conns_per_node, backlog, closed, timeout_s;
+    unsigned n_nodes, conns_per_node, backlog, closed, timeout_s, batch;
+    /* open loop with --batch: due sends not yet handed to a connection */
+    uint32_t pend_start, pend_n;
+    double pend_since;
     double rate, duration, settle;
     uint64_t count;
     struct zbc_load_mix mix;
@@ -439,65 +447,119 @@ static void count_failure(struct run *r, struct node *n, const char *why,
     set_example(r->fail_example, why);
 }
 
+static void refuse(struct run *r, struct node *n, struct rec *rec, int code,
+                   const char *e)
+{
+    enum zbc_load_refusal c = zbc_load_refusal_class(code, e);
+    rec->state = TX_REFUSED;
+    r->refused++;
+    n->refused++;
+    r->refusals[c]++;
+    set_example(r->refusal_example[c], e);
+}
+
+/* The answer j (code: its HTTP status, or a batch element's "code") to
+ * transaction idx; body: the raw answer for an example. */
+static void note_answer(struct run *r, struct node *n, uint32_t idx, int code,
+                        const json_t *j, const char *body)
+{
+    struct rec *rec = &r->recs[idx];
+    if (code == 202) {
+        const char *th = json_is_object(j)
+            ? json_string_value(json_object_get(j, "transaction_hash"))
+            : NULL;
+        char want[65];
+        zbc_hex_encode(want, r->txs[idx].hash, 32);
+        if (th == NULL || strcasecmp(th, want) != 0) {
+            rec->state = TX_FAILED;
+            count_failure(r, n, "a 202 answer that does not name the "
+                          "transaction's hash", false, true);
+        } else {
+            rec->state = TX_ACCEPTED;
+            r->accepted++;
+            n->accepted++;
+            if (json_is_true(json_object_get(j, "duplicate")))
+                r->duplicates++;
+        }
+        return;
+    }
+    const char *e = json_is_object(j)
+        ? json_string_value(json_object_get(j, "error")) : NULL;
+    if (e == NULL) {
+        char why[EXAMPLE_MAX];
+        snprintf(why, sizeof why, "HTTP %d without a JSON error: %.80s", code,
+                 body);
+        rec->state = TX_FAILED;
+        count_failure(r, n, why, false, true);
+    } else {
+        refuse(r, n, rec, code, e);
+    }
+}
+
+/* A batch's answer: 200 with one element per transaction, each with its
+ * code; a refusal of the whole batch (its JSON error) refuses each. */
+static void note_batch_answer(struct run *r, struct node *n,
+                              const struct req_ctx *x, int code,
+                              const json_t *j, const char *body)
+{
+    bool shaped = code == 200 && json_is_array(j) &&
+                  json_array_size(j) == x->n;
+    for (uint32_t i = 0; i < x->n; i++) {
+        struct rec *rec = &r->recs[x->idx + i];
+        if (shaped) {
+            const json_t *el = json_array_get(j, i);
+            json_int_t ec = json_integer_value(json_object_get(el, "code"));
+            if (ec < 100 || ec > 599) {
+                rec->state = TX_FAILED;
+                count_failure(r, n, "a batch answer's element without a "
+                              "status code", false, true);
+            } else {
+                note_answer(r, n, x->idx + i, (int)ec, el, body);
+            }
+        } else if (code != 200) {
+            note_answer(r, n, x->idx + i, code, j, body);
+        } else {
+            rec->state = TX_FAILED;
+            count_failure(r, n, "a batch answer that is not an array of one "
+                          "answer per transaction", false, true);
+        }
+    }
+}
+
 static void on_submit(struct evhttp_request *req, void *arg)
 {
     struct req_ctx *x = arg;
     struct run *r = x->r;
     struct node *n = &r->nodes[x->node];
-    struct rec *rec = &r->recs[x->idx];
     if (n->conns[x->conn].queued > 0)
         n->conns[x->conn].queued--;
-    r->inflight--;
+    r->inflight -= x->n;
     int code = req != NULL ? evhttp_request_get_response_code(req) : 0;
     char *body = NULL;
     size_t len = 0;
+    size_t cap = ANSWER_MAX + (x->batch ? (size_t)x->n * 512 : 0);
     if (code == 0) {
-        rec->state = TX_FAILED;
-        count_failure(r, n,
-                      x->has_error ? req_error_text(x->error)
-                                   : "connection error",
-                      x->has_error && x->error == EVREQ_HTTP_TIMEOUT, false);
-    } else if (!read_body(req, &body, &len, ANSWER_MAX)) {
-        rec->state = TX_FAILED;
-        count_failure(r, n, "the answer is longer than 64 KiB", false, true);
+        for (uint32_t i = 0; i < x->n; i++) {
+            r->recs[x->idx + i].state = TX_FAILED;
+            count_failure(r, n,
+                          x->has_error ? req_error_text(x->error)
+                                       : "connection error",
+                          x->has_error && x->error == EVREQ_HTTP_TIMEOUT,
+                          false);
+        }
+    } else if (!read_body(req, &body, &len, cap)) {
+        for (uint32_t i = 0; i < x->n; i++) {
+            r->recs[x->idx + i].state = TX_FAILED;
+            count_failure(r, n, "the answer is too long for its transactions",
+                          false, true);
+        }
     } else {
         json_error_t je;
         json_t *j = json_loadb(body, len, 0, &je);
-        if (code == 202) {
-            const char *th = json_is_object(j)
-                ? json_string_value(json_object_get(j, "transaction_hash"))
-                : NULL;
-            char want[65];
-            zbc_hex_encode(want, r->txs[x->idx].hash, 32);
-            if (th == NULL || strcasecmp(th, want) != 0) {
-                rec->state = TX_FAILED;
-                count_failure(r, n, "a 202 answer that does not name the "
-                              "transaction's hash", false, true);
-            } else {
-                rec->state = TX_ACCEPTED;
-                r->accepted++;
-                n->accepted++;
-                if (json_is_true(json_object_get(j, "duplicate")))
-                    r->duplicates++;
-            }
-        } else {
-            const char *e = json_is_object(j)
-                ? json_string_value(json_object_get(j, "error")) : NULL;
-            if (e == NULL) {
-                char why[EXAMPLE_MAX];
-                snprintf(why, sizeof why, "HTTP %d without a JSON error: "
-                         "%.80s", code, body);
-                rec->state = TX_FAILED;
-                count_failure(r, n, why, false, true);
-            } else {
-                enum zbc_load_refusal c = zbc_load_refusal_class(code, e);
-                rec->state = TX_REFUSED;
-                r->refused++;
-                n->refused++;
-                r->refusals[c]++;
-                set_example(r->refusal_example[c], e);
-            }
-        }
+        if (x->batch)
+            note_batch_answer(r, n, x, code, j, body);
+        else
+            note_answer(r, n, x->idx, code, j, body);
         json_decref(j);
     }
     free(body);
@@ -506,8 +568,31 @@ static void on_submit(struct evhttp_request *req, void *arg)
         send_next_closed(r);
 }
 
-/* Hands tx idx to a connection of node ni; false when none can take it. */
-static bool send_tx(struct run *r, uint32_t idx, unsigned ni, bool open_loop)
+/* The request body: one transaction's, or a batch's JSON array. */
+static bool add_body(struct run *r, struct evbuffer *out, uint32_t idx,
+                     uint32_t n, bool batch)
+{
+    if (batch && evbuffer_add(out, "[", 1) != 0)
+        return false;
+    for (uint32_t i = 0; i < n; i++) {
+        struct zbc_load_tx *t = &r->txs[idx + i];
+        char *hex = malloc(2 * (size_t)t->len + 1);
+        if (hex == NULL)
+            return false;
+        zbc_hex_encode(hex, t->bytes, t->len);
+        int rc = evbuffer_add_printf(out, "%s{\"transaction_bytes\":\"%s\"}",
+                                     i > 0 ? "," : "", hex);
+        free(hex);
+        if (rc < 0)
+            return false;
+    }
+    return !batch || evbuffer_add(out, "]", 1) == 0;
+}
+
+/* Hands transactions idx .. idx + n - 1 to a connection of node ni, as one
+ * request (a batch when --batch > 1); false when none can take them. */
+static bool send_txs(struct run *r, uint32_t idx, uint32_t n_tx, unsigned ni,
+                     bool open_loop)
 {
     struct node *n = &r->nodes[ni];
     unsigned best = 0;
@@ -525,12 +610,14 @@ static bool send_tx(struct run *r, uint32_t idx, unsigned ni, bool open_loop)
     if (open_loop && c->queued >= r->backlog)
         return false;
     if (open_loop && c->queued > 0)
-        r->late++;
+        r->late += n_tx;
     struct req_ctx *x = calloc(1, sizeof *x);
     if (x == NULL)
         return false;
     x->r = r;
     x->idx = idx;
+    x->n = n_tx;
+    x->batch = r->batch > 1;
     x->node = (uint8_t)ni;
     x->conn = (uint8_t)best;
     struct evhttp_request *req = new_request(on_submit, x, n->host);
@@ -538,34 +625,39 @@ static bool send_tx(struct run *r, uint32_t idx, unsigned ni, bool open_loop)
         free(x);
         return false;
     }
-    struct zbc_load_tx *t = &r->txs[idx];
-    struct evbuffer *out = evhttp_request_get_output_buffer(req);
-    char *hex = malloc(2 * (size_t)t->len + 1);
-    if (hex == NULL) {
+    if (!add_body(r, evhttp_request_get_output_buffer(req), idx, n_tx,
+                  x->batch)) {
         evhttp_request_free(req);
         free(x);
         return false;
     }
-    zbc_hex_encode(hex, t->bytes, t->len);
-    evbuffer_add_printf(out, "{\"transaction_bytes\":\"%s\"}", hex);
-    free(hex);
     evhttp_add_header(evhttp_request_get_output_headers(req), "Content-Type",
                       "application/json");
-    r->recs[idx].state = TX_INFLIGHT;
-    r->recs[idx].node = (uint8_t)ni;
-    r->recs[idx].t_send = wall_now();
+    double now = wall_now();
+    for (uint32_t i = 0; i < n_tx; i++) {
+        r->recs[idx + i].state = TX_INFLIGHT;
+        r->recs[idx + i].node = (uint8_t)ni;
+        r->recs[idx + i].t_send = now;
+    }
     if (evhttp_make_request(c->c, req, EVHTTP_REQ_POST,
                             "/api/v1/transactions") != 0) {
         /* libevent freed the request */
         free(x);
-        r->recs[idx].state = TX_FAILED;
-        count_failure(r, n, "could not start the request", false, false);
+        for (uint32_t i = 0; i < n_tx; i++) {
+            r->recs[idx + i].state = TX_FAILED;
+            count_failure(r, n, "could not start the request", false, false);
+        }
         return true;
     }
     c->queued++;
-    r->inflight++;
-    n->sent++;
+    r->inflight += n_tx;
+    n->sent += n_tx;
     return true;
+}
+
+static bool send_tx(struct run *r, uint32_t idx, unsigned ni, bool open_loop)
+{
+    return send_txs(r, idx, 1, ni, open_loop);
 }
 
 static unsigned next_node(struct run *r)
@@ -582,11 +674,38 @@ static void send_next_closed(struct run *r)
             stop_sending(r);
             break;
         }
-        uint32_t idx = r->next_send++;
-        r->offered++;
-        r->recs[idx].t_due = wall_now();
-        send_tx(r, idx, next_node(r), false);
+        uint32_t idx = r->next_send;
+        uint64_t n = r->batch;
+        if (n > r->closed - r->inflight)
+            n = r->closed - r->inflight;
+        if (n > r->n_workload - idx)
+            n = r->n_workload - idx;
+        r->next_send += (uint32_t)n;
+        r->offered += n;
+        double now = wall_now();
+        for (uint32_t i = 0; i < n; i++)
+            r->recs[idx + i].t_due = now;
+        if (!send_txs(r, idx, (uint32_t)n, next_node(r), false))
+            for (uint32_t i = 0; i < n; i++) {
+                r->recs[idx + i].state = TX_FAILED;
+                count_failure(r, &r->nodes[0], "out of memory building a "
+                              "request", false, false);
+            }
     }
+}
+
+/* Open loop with --batch: hands the pending due sends to a node as one
+ * batch; those no connection takes are unsent. */
+static void flush_pending(struct run *r)
+{
+    if (r->pend_n == 0)
+        return;
+    if (!send_txs(r, r->pend_start, r->pend_n, next_node(r), true))
+        for (uint32_t i = 0; i < r->pend_n; i++) {
+            r->recs[r->pend_start + i].state = TX_SKIPPED;
+            r->unsent++;
+        }
+    r->pend_n = 0;
 }
 
 static void on_tick(evutil_socket_t fd, short what, void *arg)
@@ -610,12 +729,22 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
         uint32_t idx = r->next_send++;
         r->offered++;
         r->recs[idx].t_due = wall;
-        if (!send_tx(r, idx, next_node(r), true)) {
+        if (r->batch > 1) {
+            if (r->pend_n == 0) {
+                r->pend_start = idx;
+                r->pend_since = now;
+            }
+            if (++r->pend_n == r->batch)
+                flush_pending(r);
+        } else if (!send_tx(r, idx, next_node(r), true)) {
             r->recs[idx].state = TX_SKIPPED;
             r->unsent++;
         }
     }
-    if (r->sched.issued >= r->sched.total || now >= r->t_end)
+    bool last = r->sched.issued >= r->sched.total || now >= r->t_end;
+    if (r->pend_n > 0 && (last || now - r->pend_since >= 0.010))
+        flush_pending(r);
+    if (last)
         stop_sending(r);
 }
 
@@ -1327,6 +1456,7 @@ static void report(struct run *r)
         json_object_set_new(o, "nodes", json_integer(r->n_nodes));
         json_object_set_new(o, "senders", json_integer(r->n_keys));
         json_object_set_new(o, "rate", json_real(r->closed ? 0 : r->rate));
+        json_object_set_new(o, "batch", json_integer(r->batch));
         json_object_set_new(o, "inflight", json_integer(r->closed));
         json_object_set_new(o, "duration_s", json_real(dur));
         json_object_set_new(o, "offered", json_integer((json_int_t)r->offered));
@@ -1440,6 +1570,8 @@ static void report(struct run *r)
         printf("  %u in flight for %.1f s\n", r->closed, dur);
     else
         printf("  %.1f tx/s for %.1f s\n", r->rate, dur);
+    if (r->batch > 1)
+        printf("  batches of up to %u transactions per request\n", r->batch);
     printf("offered    %9" PRIu64 "  %9.1f/s  (late %" PRIu64
            ": queued behind a busy connection; unsent %" PRIu64
            ": backlog full)\n", r->offered, (double)r->offered / dur,
@@ -1647,6 +1779,7 @@ static int cmd_run(int argc, char **argv)
     r->count = 20000;
     r->conns_per_node = 8;
     r->backlog = 64;
+    r->batch = 1;
     r->timeout_s = 30;
     r->n_keys = 1000;
     r->seed = "zbc-load";
@@ -1695,6 +1828,8 @@ static int cmd_run(int argc, char **argv)
             r->seed = v;
         } else if (strcmp(o, "--conns") == 0) {
             r->conns_per_node = (unsigned)num_opt(o, v, 1, CONNS_MAX);
+        } else if (strcmp(o, "--batch") == 0) {
+            r->batch = (unsigned)num_opt(o, v, 1, 1000);
         } else if (strcmp(o, "--backlog") == 0) {
             r->backlog = (unsigned)num_opt(o, v, 1, 100000);
         } else if (strcmp(o, "--timeout") == 0) {
