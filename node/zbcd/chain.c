@@ -304,8 +304,8 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
     if (!zbc_mempool_add_known(c->mp, st, c->g, s->raw, s->len, &c->known,
                                s->now_ms, s->hash, s->duplicate, err))
         return 0;
-    if (!*s->duplicate) /* passed zbc_tx_check_stateless */
-        zbc_sig_cache_add(c->sigs, s->raw, s->len);
+    if (!*s->duplicate) /* passed zbc_tx_check_stateless; hash = SHA3(raw) */
+        zbc_sig_cache_add_hashed(c->sigs, s->hash, s->raw, s->len);
     return 1;
 }
 
@@ -346,6 +346,29 @@ static void precheck_item(void *ctx, size_t i)
         return;
 }
 
+struct batch_ctx {
+    struct zbc_submit *items;
+    size_t n;
+    uint64_t now_ms;
+};
+
+static int submit_batch_fn(struct zbc_chain *c, struct zbc_state *st,
+                           struct zbc_store_txn *t, void *arg,
+                           struct zbc_err *err)
+{
+    (void)err;
+    struct batch_ctx *bc = arg;
+    for (size_t i = 0; i < bc->n; i++) {
+        struct zbc_submit *it = &bc->items[i];
+        if (it->raw == NULL)
+            continue; /* the caller's decoding failed: its own result */
+        struct submit_ctx s = {it->raw, it->len, bc->now_ms, it->hash,
+                               &it->duplicate};
+        it->ok = submit_fn(c, st, t, &s, &it->err);
+    }
+    return 1;
+}
+
 struct zbc_verify_pool *zbc_chain_verify_pool(struct zbc_chain *c)
 {
     return c->pool;
@@ -372,15 +395,30 @@ void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
         zbc_verify_pool_run(c->pool, k, precheck_item, &pb);
     }
     free(pre);
+    /* every item against one read snapshot of the tip (nothing changes
+     * the stored state between them on this thread), then the gossip */
     for (size_t i = 0; i < n; i++) {
-        struct zbc_submit *it = &items[i];
-        if (it->raw == NULL)
-            continue; /* the caller's decoding failed: its own result */
-        it->err = (struct zbc_err){{0}};
-        memset(it->hash, 0, sizeof it->hash);
-        it->ok = zbc_chain_submit(c, it->raw, it->len, now_ms, it->hash,
-                                  &it->duplicate, &it->err);
+        if (items[i].raw == NULL)
+            continue;
+        items[i].ok = -1; /* not reached yet */
+        items[i].duplicate = false;
+        items[i].err = (struct zbc_err){{0}};
+        memset(items[i].hash, 0, sizeof items[i].hash);
     }
+    struct batch_ctx bc = {items, n, now_ms};
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_state_read(c, submit_batch_fn, &bc, &err))
+        for (size_t i = 0; i < n; i++)
+            if (items[i].raw != NULL && items[i].ok == -1) {
+                items[i].ok = 0;
+                items[i].err = err;
+            }
+    for (size_t i = 0; i < n; i++)
+        if (items[i].raw != NULL && items[i].ok == 1 &&
+            !items[i].duplicate && c->has_listener &&
+            c->listener.on_tx != NULL)
+            c->listener.on_tx(c->listener.arg, items[i].raw, items[i].len,
+                              items[i].hash);
 }
 
 int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw, size_t len,

@@ -125,9 +125,10 @@ struct zbc_submit {
     struct zbc_err err;
 };
 
-/* zbc_chain_submit of every item in order, with the same results; the
- * stateless checks (Ed25519) of the items the mempool has room for run
- * first on the verify pool's threads (docs/api.md §3 "Batches"). */
+/* zbc_chain_submit of every item in order, with the same results (one
+ * read snapshot of the tip for all, the gossip of the admitted ones after
+ * them); the stateless checks (Ed25519) of the items the mempool has room
+ * for run first on the verify pool's threads (docs/api.md §3 "Batches"). */
 void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
                             size_t n, uint64_t now_ms);
 

@@ -85,6 +85,12 @@ void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
 {
     uint8_t hash[32];
     zbc_sha3_256(hash, raw, len);
+    zbc_sig_cache_add_hashed(c, hash, raw, len);
+}
+
+void zbc_sig_cache_add_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
+                              const uint8_t *raw, size_t len)
+{
     if (holds(c, hash, raw, len))
         return; /* no copy made for a transaction already recorded */
     uint8_t *copy = malloc(len > 0 ? len : 1);

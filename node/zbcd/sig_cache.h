@@ -32,6 +32,10 @@ void zbc_sig_cache_free(struct zbc_sig_cache *c);
  * this chain.  Out of memory or over the byte budget: not recorded. */
 void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
                        size_t len);
+/* zbc_sig_cache_add when the caller has SHA3-256(raw) (the transaction
+ * hash) already: hash must be it. */
+void zbc_sig_cache_add_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
+                              const uint8_t *raw, size_t len);
 bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
                        size_t len);
 
