@@ -34,6 +34,8 @@
 #include "node/zbcd/web.h"
 
 #define API_MAX_SEGMENTS 8
+/* Most single submissions admitted together (docs/api.md §3 "Batches"). */
+#define API_PEND_MAX 256
 #define API_MAX_HEADERS (64 * 1024)
 
 /* One accepted connection (docs/api.md §8).  Created when evhttp asks for
@@ -48,6 +50,14 @@ struct conn {
     bool stop_after_reply; /* admin/stop: stop once the answer went out */
     bool close_after_reply; /* CONNECT, TRACE: close once it went out */
     struct conn *next;
+};
+
+/* A single submission waiting for the end of the loop's pass. */
+struct pend {
+    struct evhttp_request *req;
+    uint8_t *raw;
+    size_t len;
+    struct pend *next;
 };
 
 struct zbc_api {
@@ -67,6 +77,9 @@ struct zbc_api {
     bool backing_off;
     bool listening;        /* the listener is enabled */
     struct zbc_log_limit log_cap, log_accept, log_deadline, log_refused;
+    struct event *flush;   /* admits the waiting single submissions */
+    struct pend *pend_head, **pend_tail;
+    size_t n_pend;
     struct zbc_api *next_api;
 };
 
@@ -447,6 +460,73 @@ static void post_batch(struct call *c, const char *body, size_t blen)
     reply(c, 200, arr);
 }
 
+/* The answer to a single submission (its log lines first). */
+static void answer_single(struct call *c, const struct zbc_submit *it)
+{
+    log_submit(c, it);
+    if (!it->ok) {
+        reply_error(c, zbc_admit_status(it->err.msg), "%s", it->err.msg);
+        return;
+    }
+    int status;
+    reply(c, 202, zbc_admit_answer(it, NULL, false, &status));
+}
+
+/* Admits the single submissions read in this pass of the loop together
+ * (zbc_chain_submit_batch: their signatures on every core, the rest in
+ * arrival order, each answered as if alone; docs/api.md §3 "Batches").
+ * A request whose client left meanwhile was detached by evhttp: the reply
+ * frees it. */
+static void flush_submissions(struct zbc_api *a)
+{
+    struct pend *list = a->pend_head;
+    size_t n = a->n_pend;
+    a->pend_head = NULL;
+    a->pend_tail = &a->pend_head;
+    a->n_pend = 0;
+    if (n == 0)
+        return;
+    struct zbc_submit one, *items = n > 1 ? calloc(n, sizeof *items) : &one;
+    uint64_t now = api_now(a);
+    size_t i = 0;
+    if (items != NULL) {
+        memset(items, 0, (n > 1 ? n : 1) * sizeof *items);
+        for (struct pend *p = list; p != NULL; p = p->next, i++) {
+            items[i].raw = p->raw;
+            items[i].len = p->len;
+        }
+        zbc_chain_submit_batch(a->chain, items, n, now);
+        if (n > 1)
+            zbc_log_debug("api: %zu single submissions admitted together", n);
+    }
+    i = 0;
+    while (list != NULL) {
+        struct pend *p = list;
+        list = p->next;
+        struct call c = {.api = a, .req = p->req, .method = "POST",
+                         .path = "/api/v1/transactions"};
+        if (items != NULL) {
+            answer_single(&c, &items[i]);
+        } else { /* out of memory for the list: one by one */
+            struct zbc_submit it = {.raw = p->raw, .len = p->len};
+            zbc_chain_submit_batch(a->chain, &it, 1, now);
+            answer_single(&c, &it);
+        }
+        i++;
+        free(p->raw);
+        free(p);
+    }
+    if (items != &one)
+        free(items);
+}
+
+static void on_flush(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    flush_submissions(arg);
+}
+
 static void post_transaction(struct call *c)
 {
     if (wrong_method(c, "POST"))
@@ -468,22 +548,30 @@ static void post_transaction(struct call *c)
         return;
     }
     uint8_t *raw = NULL;
-    struct zbc_submit it = {0};
-    if (!zbc_json_submit_body(&raw, &it.len, body, blen, &it.err)) {
-        reply_error(c, 400, "%s", it.err.msg);
+    size_t len = 0;
+    struct zbc_err err = {{0}};
+    if (!zbc_json_submit_body(&raw, &len, body, blen, &err)) {
+        reply_error(c, 400, "%s", err.msg);
         return;
     }
-    it.raw = raw;
-    it.ok = zbc_chain_submit(c->api->chain, raw, it.len, api_now(c->api),
-                             it.hash, &it.duplicate, &it.err);
-    free(raw);
-    log_submit(c, &it);
-    if (!it.ok) {
-        reply_error(c, zbc_admit_status(it.err.msg), "%s", it.err.msg);
+    /* answered at the end of this pass of the loop, with every other
+     * submission read in it (flush_submissions) */
+    struct zbc_api *a = c->api;
+    struct pend *p = malloc(sizeof *p);
+    if (p == NULL) {
+        struct zbc_submit it = {.raw = raw, .len = len};
+        zbc_chain_submit_batch(a->chain, &it, 1, api_now(a));
+        answer_single(c, &it);
+        free(raw);
         return;
     }
-    int status;
-    reply(c, 202, zbc_admit_answer(&it, NULL, false, &status));
+    *p = (struct pend){c->req, raw, len, NULL};
+    *a->pend_tail = p;
+    a->pend_tail = &p->next;
+    if (++a->n_pend >= API_PEND_MAX)
+        flush_submissions(a);
+    else if (a->n_pend == 1)
+        event_active(a->flush, EV_TIMEOUT, 0);
 }
 
 /* Whether a confirmed transaction took effect: "applied", and for a no-op
@@ -1585,11 +1673,15 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
     evhttp_set_bevcb(a->http, on_accepted, a);
     a->adopt = event_new(base, -1, 0, on_adopt, a);
     a->backoff = evtimer_new(base, on_backoff_end, a);
-    if (a->adopt == NULL || a->backoff == NULL ||
+    a->flush = event_new(base, -1, 0, on_flush, a);
+    a->pend_tail = &a->pend_head;
+    if (a->adopt == NULL || a->backoff == NULL || a->flush == NULL ||
         !zbc_sse_start(&a->sse, base, zbc_chain_store(chain),
                        a->cfg.sse_max_streams, a->cfg.sse_max_per_client,
                        err)) {
-        bool oom = a->adopt == NULL || a->backoff == NULL;
+        bool oom = a->adopt == NULL || a->backoff == NULL || a->flush == NULL;
+        if (a->flush != NULL)
+            event_free(a->flush);
         if (a->adopt != NULL)
             event_free(a->adopt);
         if (a->backoff != NULL)
@@ -1606,6 +1698,7 @@ int zbc_api_start(struct zbc_api **out, struct event_base *base,
         evhttp_free(a->http);
         event_free(a->adopt);
         event_free(a->backoff);
+        event_free(a->flush);
         free(a);
         return zbc_fail(err, "cannot listen on %s:%u (address in use or not "
                         "local?)", host, cfg->port);
@@ -1660,6 +1753,9 @@ void zbc_api_stop(struct zbc_api *a)
             break;
         }
     }
+    /* the waiting submissions are answered before their connections go */
+    flush_submissions(a);
+    event_free(a->flush);
     zbc_sse_stop(a->sse);
     a->sse = NULL;
     a->listener = NULL; /* evhttp_free frees it */

@@ -11,11 +11,14 @@
   hex, not an object) with exactly the status and text a single submission
   of the same body gets; the good ones are confirmed (automine) and the
   balances moved by exactly their amounts and fees, nothing else;
+- single submissions arriving together on 11 connections (good, bad, a
+  repeat), admitted together: each answered as when alone;
 - zbc-load --batch 25 against the node: every accepted transaction
   included and the counts add up.
 """
 import json
 import os
+import socket
 import subprocess
 import time
 
@@ -139,6 +142,53 @@ class BatchSubmit(ZbcTest):
         assert_equal(self.balance(bob) - before_b, 10 * ZBC, "bob got 1+2+3+4 ZBC")
         assert_equal(before_a - self.balance(alice), 10 * ZBC + 4 * FEE,
                      "alice paid 10 ZBC and four fees")
+
+        # --- single submissions arriving together (admitted together, each
+        # answered as if alone): all written on their own connections
+        # before any answer is read ---
+        more = [self.offline("send", bob, "%dZBC" % (i + 11)) for i in range(6)]
+        bodies = [json.dumps(tb(m["transaction_bytes"])) for m in more] \
+            + [json.dumps(b) for b in bad[:4]] + [json.dumps(tb(more[0]["transaction_bytes"]))]
+        socks = []
+        for b in bodies:
+            s = socket.create_connection(("127.0.0.1", self.node.api_port), timeout=20)
+            s.sendall(("POST /api/v1/transactions HTTP/1.1\r\nHost: x\r\n"
+                       "Content-Type: application/json\r\nContent-Length: %d\r\n"
+                       "Connection: close\r\n\r\n%s" % (len(b), b)).encode())
+            socks.append(s)
+        answers = []
+        for s in socks:
+            got = b""
+            while True:
+                chunk = s.recv(65536)
+                if not chunk:
+                    break
+                got += chunk
+            s.close()
+            head, _, body = got.decode().partition("\r\n\r\n")
+            answers.append((int(head.split()[1]), json.loads(body)))
+        for i, m in enumerate(more):
+            st, a = answers[i]
+            assert_equal(st, 202, "concurrent single %d: %r" % (i, a))
+            assert_equal(a["transaction_hash"].lower(), m["transaction_hash"].lower(),
+                         "concurrent single %d names its hash" % i)
+        for k in range(4):
+            st, a = answers[6 + k]
+            # the same refusal; bob's balance in the overspend's text has
+            # grown by the batch's 10 ZBC since
+            want = single[k]["error"] if k != 1 else single[k]["error"].replace(
+                "%d held" % (100 * ZBC), "%d held" % (110 * ZBC))
+            assert_equal((st, a.get("code"), a.get("error")),
+                         (single[k]["code"], single[k]["code"], want),
+                         "concurrent bad single %d as alone" % k)
+        st, a = answers[10]
+        assert_true(st == 202 and a["transaction_hash"].lower()
+                    == more[0]["transaction_hash"].lower(),
+                    "the repeat among the concurrent singles: %r" % a)
+        for m in more:
+            self.wait_confirmed(m["transaction_hash"])
+        assert_equal(self.balance(bob) - before_b, sum(range(11, 17)) * ZBC + 10 * ZBC,
+                     "bob got the batch's 10 ZBC and the singles' 11..16 ZBC")
 
         # --- zbc-load --batch ---
         out = subprocess.run([self.load_bin(), "run", "--node", self.node.api_url,
