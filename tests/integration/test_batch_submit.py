@@ -13,6 +13,7 @@
   balances moved by exactly their amounts and fees, nothing else;
 - single submissions arriving together on 11 connections (good, bad, a
   repeat), admitted together: each answered as when alone;
+- zbc-load --batch 0, 1001 or x: a usage error naming the option;
 - zbc-load --batch 25 against the node: every accepted transaction
   included and the counts add up.
 """
@@ -189,6 +190,16 @@ class BatchSubmit(ZbcTest):
             self.wait_confirmed(m["transaction_hash"])
         assert_equal(self.balance(bob) - before_b, sum(range(11, 17)) * ZBC + 10 * ZBC,
                      "bob got the batch's 10 ZBC and the singles' 11..16 ZBC")
+
+        # --- zbc-load --batch: bad values are usage errors naming the option ---
+        for bad_n, want in (("0", "--batch: 0 is out of range 1-1000"),
+                            ("1001", "--batch: 1001 is out of range 1-1000"),
+                            ("x", "--batch: 'x' is not a decimal number")):
+            p = subprocess.run([self.load_bin(), "run", "--node", self.node.api_url,
+                                "--batch", bad_n], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, timeout=60)
+            assert_equal(p.returncode, 2, "zbc-load --batch %s: exit status" % bad_n)
+            assert_true(want in p.stderr.decode(), "zbc-load --batch %s: %r" % (bad_n, p.stderr))
 
         # --- zbc-load --batch ---
         out = subprocess.run([self.load_bin(), "run", "--node", self.node.api_url,
