@@ -47,45 +47,117 @@ unsigned zbc_verify_pool_threads(const struct zbc_verify_pool *p)
 
 /* Work is handed out in chunks from a shared counter, so a thread that
  * draws expensive items (secp256k1 next to Ed25519) does not hold the
- * others back. */
+ * others back.  The caller returns once every item is done, not once
+ * every thread has ended: the helpers are detached, and one the scheduler
+ * has not started yet (a busy machine) finds no work left when it starts
+ * and ends without touching the caller's context.  The run is shared
+ * (refs) and freed by whoever leaves it last. */
 #define CHUNK 4
 
 struct run {
     size_t n;
     atomic_size_t next;
+    atomic_size_t done;
+    atomic_uint refs;
     void (*fn)(void *ctx, size_t i);
     void *ctx;
+    pthread_mutex_t lock; /* with all_done: the caller's wait */
+    pthread_cond_t all_done;
 };
 
-static void *worker(void *arg)
+static void run_release(struct run *r)
 {
-    struct run *r = arg;
+    if (atomic_fetch_sub(&r->refs, 1) != 1)
+        return;
+    pthread_cond_destroy(&r->all_done);
+    pthread_mutex_destroy(&r->lock);
+    free(r);
+}
+
+static void work(struct run *r)
+{
     for (;;) {
         size_t i = atomic_fetch_add(&r->next, CHUNK);
         if (i >= r->n)
             break;
         size_t end = r->n - i < CHUNK ? r->n : i + CHUNK;
-        for (; i < end; i++)
-            r->fn(r->ctx, i);
+        for (size_t k = i; k < end; k++)
+            r->fn(r->ctx, k);
+        if (atomic_fetch_add(&r->done, end - i) + (end - i) == r->n) {
+            pthread_mutex_lock(&r->lock);
+            pthread_cond_signal(&r->all_done);
+            pthread_mutex_unlock(&r->lock);
+        }
     }
+}
+
+static void *worker(void *arg)
+{
+    struct run *r = arg;
+    work(r);
+    run_release(r);
     return NULL;
+}
+
+/* All on this thread (no shared run could be made). */
+static void run_here(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
+{
+    for (size_t i = 0; i < n; i++)
+        fn(ctx, i);
 }
 
 void zbc_verify_pool_run(struct zbc_verify_pool *p, size_t n,
                          void (*fn)(void *ctx, size_t i), void *ctx)
 {
-    struct run r = {.n = n, .fn = fn, .ctx = ctx};
-    atomic_init(&r.next, 0);
     size_t want = (n + CHUNK - 1) / CHUNK; /* no idle threads */
     unsigned t = p->threads < want ? p->threads : (unsigned)want;
-    pthread_t th[ZBC_VERIFY_POOL_MAX];
-    bool started[ZBC_VERIFY_POOL_MAX] = {false};
-    for (unsigned i = 1; i < t; i++)
-        started[i] = pthread_create(&th[i], NULL, worker, &r) == 0;
-    worker(&r);
-    for (unsigned i = 1; i < t; i++)
-        if (started[i])
-            pthread_join(th[i], NULL);
+    if (t <= 1) {
+        run_here(n, fn, ctx);
+        return;
+    }
+    struct run *r = calloc(1, sizeof *r);
+    if (r == NULL) {
+        run_here(n, fn, ctx);
+        return;
+    }
+    if (pthread_mutex_init(&r->lock, NULL) != 0) {
+        free(r);
+        run_here(n, fn, ctx);
+        return;
+    }
+    if (pthread_cond_init(&r->all_done, NULL) != 0) {
+        pthread_mutex_destroy(&r->lock);
+        free(r);
+        run_here(n, fn, ctx);
+        return;
+    }
+    r->n = n;
+    r->fn = fn;
+    r->ctx = ctx;
+    atomic_init(&r->next, 0);
+    atomic_init(&r->done, 0);
+    atomic_init(&r->refs, 1); /* this thread's */
+    pthread_attr_t attr;
+    bool detach = pthread_attr_init(&attr) == 0;
+    if (detach &&
+        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) != 0) {
+        pthread_attr_destroy(&attr);
+        detach = false;
+    }
+    for (unsigned i = 1; detach && i < t; i++) {
+        pthread_t th;
+        atomic_fetch_add(&r->refs, 1);
+        if (pthread_create(&th, &attr, worker, r) != 0)
+            atomic_fetch_sub(&r->refs, 1); /* its work stays for the rest */
+    }
+    if (detach)
+        pthread_attr_destroy(&attr);
+    work(r);
+    pthread_mutex_lock(&r->lock);
+    while (atomic_load(&r->done) < n)
+        pthread_cond_wait(&r->all_done, &r->lock);
+    pthread_mutex_unlock(&r->lock);
+    run_release(r);
 }
 
 /* ---- block precheck ---- */

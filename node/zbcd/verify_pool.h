@@ -29,9 +29,11 @@ void zbc_verify_pool_free(struct zbc_verify_pool *p);
 unsigned zbc_verify_pool_threads(const struct zbc_verify_pool *p);
 
 /* Calls fn(ctx, i) once for every i in [0, n), on up to the pool's thread
- * count (this thread included), and returns when all calls are done.
- * Calls for different i may run at once and in any order.  A thread that
- * cannot be started leaves its work to the others. */
+ * count (this thread included), and returns when all calls are done —
+ * without waiting for a helper thread the scheduler has not started yet
+ * (it finds nothing left and ends; ctx is never touched after the
+ * return).  Calls for different i may run at once and in any order.  A
+ * thread that cannot be started leaves its work to the others. */
 void zbc_verify_pool_run(struct zbc_verify_pool *p, size_t n,
                          void (*fn)(void *ctx, size_t i), void *ctx);
 

@@ -5,6 +5,7 @@
  * within its bounds, and a near-copy of a cached transaction is still
  * refused. */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "consensus/chain_fixture.h"
 #include "node/zbcd/sig_cache.h"
@@ -237,11 +238,46 @@ static void test_run_covers_each_once(void)
     zbc_verify_pool_free(p);
 }
 
+/* Runs return when their items are done, not when their helper threads
+ * end (verify_pool.c): many short runs back to back, each counting into
+ * its own context on this thread's stack, a helper that starts late must
+ * find no work and touch no context — every item of every run counted
+ * once, each run complete when zbc_verify_pool_run returns. */
+struct short_run {
+    atomic_int hits[16];
+};
+
+static void count_in_ctx(void *ctx, size_t i)
+{
+    struct short_run *r = ctx;
+    atomic_fetch_add(&r->hits[i], 1);
+}
+
+static void test_run_returns_when_done(void)
+{
+    struct zbc_verify_pool *p = zbc_verify_pool_new(4);
+    CHECK(p != NULL);
+    size_t wrong = 0;
+    for (int k = 0; p != NULL && k < 20000; k++) {
+        struct short_run r;
+        size_t n = 5 + (size_t)(k % 12);
+        for (size_t i = 0; i < 16; i++)
+            atomic_init(&r.hits[i], 0);
+        zbc_verify_pool_run(p, n, count_in_ctx, &r);
+        for (size_t i = 0; i < 16; i++)
+            wrong += atomic_load(&r.hits[i]) != (i < n ? 1 : 0);
+        memset(&r, 0xA5, sizeof r); /* a late helper would see garbage */
+    }
+    CHECK_EQ_INT(wrong, 0);
+    zbc_verify_pool_free(p);
+}
+
 int main(void)
 {
     TEST_RUN(test_valid_block);
     TEST_RUN(test_invalid_blocks);
     TEST_RUN(test_cache);
     TEST_RUN(test_run_covers_each_once);
+    TEST_RUN(test_run_returns_when_done);
     return test_summary("node_verify_pool");
 }
