@@ -13,6 +13,8 @@
   balances moved by exactly their amounts and fees, nothing else;
 - single submissions arriving together on 11 connections (good, bad, a
   repeat), admitted together: each answered as when alone;
+- 30 clients that reset their connection right after the request: the
+  node answers the next one;
 - zbc-load --batch 0, 1001 or x: a usage error naming the option;
 - zbc-load --batch 25 against the node: every accepted transaction
   included and the counts add up.
@@ -20,6 +22,7 @@
 import json
 import os
 import socket
+import struct
 import subprocess
 import time
 
@@ -190,6 +193,22 @@ class BatchSubmit(ZbcTest):
             self.wait_confirmed(m["transaction_hash"])
         assert_equal(self.balance(bob) - before_b, sum(range(11, 17)) * ZBC + 10 * ZBC,
                      "bob got the batch's 10 ZBC and the singles' 11..16 ZBC")
+
+        # --- clients that leave before their answers (reset right after the
+        # request, singles and a batch): the node answers the next one ---
+        for k in range(30):
+            b = json.dumps(tb(more[k % 6]["transaction_bytes"])) if k % 3 else \
+                json.dumps([tb(more[0]["transaction_bytes"]), 7])
+            s = socket.create_connection(("127.0.0.1", self.node.api_port), timeout=20)
+            s.sendall(("POST /api/v1/transactions HTTP/1.1\r\nHost: x\r\n"
+                       "Content-Length: %d\r\n\r\n%s" % (len(b), b)).encode())
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+        st, a = self.post(json.dumps(tb(more[1]["transaction_bytes"])))
+        # more[1] is in a block by now: the ordinary refusal
+        assert_true(st == 400 and "already" in a.get("error", ""),
+                    "the node answers after 30 clients left: %d %r" % (st, a))
+        self.log("after 30 clients left: HTTP %d %s" % (st, a["error"]))
 
         # --- zbc-load --batch: bad values are usage errors naming the option ---
         for bad_n, want in (("0", "--batch: 0 is out of range 1-1000"),
