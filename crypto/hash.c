@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <pthread.h>
 #include <sodium.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,14 +35,44 @@ static const EVP_MD *ripemd160_md(void)
     return md;
 }
 
+/* SHA3-256 and SHA-256 fetched from the provider once, not by name on
+ * every call: OpenSSL 3 looks an EVP_sha3_256()-style digest up again in
+ * each EVP_Digest (an implicit fetch with its locks): zbc-bench's
+ * "SHA3-256 of 160 B" rows time both (docs/benchmarks.md).
+ * pthread_once makes the first call safe from any thread. */
+static EVP_MD *md_sha3_256, *md_sha256;
+static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+
+static void fetch_mds(void)
+{
+    md_sha3_256 = EVP_MD_fetch(NULL, "SHA3-256", NULL);
+    md_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
+    if (md_sha3_256 == NULL || md_sha256 == NULL)
+        die("SHA3-256/SHA-256 fetch");
+}
+
+static const EVP_MD *sha3_256_md(void)
+{
+    if (pthread_once(&md_once, fetch_mds) != 0)
+        die("pthread_once");
+    return md_sha3_256;
+}
+
+static const EVP_MD *sha256_md(void)
+{
+    if (pthread_once(&md_once, fetch_mds) != 0)
+        die("pthread_once");
+    return md_sha256;
+}
+
 void zbc_sha3_256(uint8_t out[32], const void *data, size_t len)
 {
-    evp_digest(EVP_sha3_256(), out, data, len);
+    evp_digest(sha3_256_md(), out, data, len);
 }
 
 void zbc_sha256(uint8_t out[32], const void *data, size_t len)
 {
-    evp_digest(EVP_sha256(), out, data, len);
+    evp_digest(sha256_md(), out, data, len);
 }
 
 void zbc_sha256d(uint8_t out[32], const void *data, size_t len)
@@ -91,7 +122,7 @@ void zbc_hmac_sha512(uint8_t out[64], const void *key, size_t keylen,
 void zbc_sha3_init(struct zbc_sha3 *h)
 {
     EVP_MD_CTX *ctx = EVP_MD_CTX_new();
-    if (ctx == NULL || EVP_DigestInit_ex(ctx, EVP_sha3_256(), NULL) != 1)
+    if (ctx == NULL || EVP_DigestInit_ex(ctx, sha3_256_md(), NULL) != 1)
         die("SHA3 init");
     h->ctx = ctx;
 }
