@@ -88,6 +88,24 @@ static bool counted(enum zbc_table tb)
     return tb == ZBC_TABLE_ACCOUNTS || tb == ZBC_TABLE_APPS;
 }
 
+/* What uncount_old changes (a write that then fails puts it back). */
+struct sums {
+    unsigned __int128 balances, pots;
+    uint64_t bad;
+};
+
+static struct sums sums_of(const struct zbc_money_tally *t)
+{
+    return (struct sums){t->balances, t->pots, t->bad};
+}
+
+static void sums_restore(struct zbc_money_tally *t, struct sums x)
+{
+    t->balances = x.balances;
+    t->pots = x.pots;
+    t->bad = x.bad;
+}
+
 /* Takes the replaced record (if any) out of the sums. */
 static int uncount_old(struct zbc_money_tally *t, enum zbc_table tb,
                        const uint8_t *key, size_t klen, struct zbc_err *err)
@@ -119,11 +137,11 @@ static int tally_put(void *ctx, enum zbc_table tb, const uint8_t *key,
     if (!counted(tb))
         return t->inner.ops->put(t->inner.ctx, tb, key, klen, val, vlen, err);
     /* the sums change only once the write succeeded: read, write, count */
-    struct zbc_money_tally before = *t;
+    struct sums before = sums_of(t);
     if (!uncount_old(t, tb, key, klen, err))
         return 0;
     if (!t->inner.ops->put(t->inner.ctx, tb, key, klen, val, vlen, err)) {
-        *t = before;
+        sums_restore(t, before);
         return 0;
     }
     count(t, tb, key, klen, val, vlen, +1);
@@ -136,11 +154,11 @@ static int tally_del(void *ctx, enum zbc_table tb, const uint8_t *key,
     struct zbc_money_tally *t = ctx;
     if (!counted(tb))
         return t->inner.ops->del(t->inner.ctx, tb, key, klen, err);
-    struct zbc_money_tally before = *t;
+    struct sums before = sums_of(t);
     if (!uncount_old(t, tb, key, klen, err))
         return 0;
     if (!t->inner.ops->del(t->inner.ctx, tb, key, klen, err)) {
-        *t = before;
+        sums_restore(t, before);
         return 0;
     }
     return 1;
