@@ -6,7 +6,8 @@ silent data loss.
     stored balance rewritten (`zbcd run --verify-state`: docs/node.md §3),
     the tip record pointing at no block: `zbcd run` exits 1 naming the
     damage (no SIGBUS, no start from genesis);
-  - the untouched original still starts and a zbc-audit replay is clean;
+  - the untouched original still starts (with --verify-state) and a
+    zbc-audit replay is clean;
   - disk full (a 2 MiB tmpfs, when this runs as root): a follower whose
     disk fills logs that it cannot store blocks, does not punish the
     producer, keeps its last committed block, restarts on the full disk,
@@ -188,7 +189,10 @@ class CrashLedger(ZbcTest):
         # the original, untouched, is whole
         audit_datadir_clean(self, node.datadir, self.genesis_path)
         node.run_args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
-        node.start(self.genesis_path, node.run_args)
+        # and passes the full state rescan (docs/node.md §3)
+        node.start(self.genesis_path, node.run_args + ["--verify-state"])
+        assert_true("ledger: state verified by a full rescan (--verify-state) in "
+                    in node.read_log(), "a --verify-state start does not log its rescan")
         self.disk_full(node)
         self.read_only(node)
 
