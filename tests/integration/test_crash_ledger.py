@@ -191,7 +191,7 @@ class CrashLedger(ZbcTest):
         node.run_args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
         # and passes the full state rescan (docs/node.md §3)
         node.start(self.genesis_path, node.run_args + ["--verify-state"])
-        assert_true("ledger: state verified by a full rescan (--verify-state) in "
+        assert_true("ledger: state verified by a full rescan in "
                     in node.read_log(), "a --verify-state start does not log its rescan")
         self.disk_full(node)
         self.read_only(node)
