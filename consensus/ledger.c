@@ -17,6 +17,12 @@ static int decode_account(struct zbc_account *acc, const uint8_t *v,
     return 1;
 }
 
+int zbc_ledger_account_decode(struct zbc_account *acc, const uint8_t *v,
+                              size_t vlen, struct zbc_err *err)
+{
+    return decode_account(acc, v, vlen, err);
+}
+
 int zbc_ledger_account(struct zbc_state *s, const struct zbc_addr *a,
                        struct zbc_account *acc, bool *found,
                        struct zbc_err *err)

@@ -28,6 +28,11 @@ struct zbc_account {
     uint64_t balance;
 };
 
+/* An account record's value (ZBC_TABLE_ACCOUNTS); fails naming a
+ * corrupt one (consensus/money.h's running total reads records with it). */
+ZBC_WUR int zbc_ledger_account_decode(struct zbc_account *acc,
+                                      const uint8_t *v, size_t vlen,
+                                      struct zbc_err *err);
 /* *found = false and a zero account when there is no record. */
 ZBC_WUR int zbc_ledger_account(struct zbc_state *s, const struct zbc_addr *a,
                                struct zbc_account *acc, bool *found,

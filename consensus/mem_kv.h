@@ -1,5 +1,10 @@
 /* An in-memory struct zbc_kv backend (unit tests, zbc-audit replays).
- * Sorted arrays per table; every operation is exact and bounds-checked. */
+ * Per table a hash index over a slab of entries: get, put and delete in
+ * O(1) expected (SipHash with a per-map random key, so no choice of keys
+ * degrades it); `each` walks in key order (bytes, then length) from a
+ * sorted list kept between walks, so a walk after k inserts costs
+ * O(n + k log k).  Every operation is exact and bounds-checked
+ * (docs/audit.md §6). */
 #ifndef ZBC_MEM_KV_H
 #define ZBC_MEM_KV_H
 

@@ -1144,7 +1144,7 @@ int zbc_audit_cmd_app(const struct zbc_audit_opts *o, uint64_t id)
         goto out;
     }
     c->id = id;
-    struct zbc_audit_hooks hooks = {on_block, c};
+    struct zbc_audit_hooks hooks = {.on_block = on_block, .arg = c};
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t now = (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;

@@ -13,6 +13,7 @@
 #include "consensus/events.h"
 #include "consensus/genesis.h"
 #include "consensus/mem_kv.h"
+#include "consensus/money.h"
 #include "consensus/producer.h"
 #include "consensus/state.h"
 #include "crypto/err.h"
@@ -34,19 +35,31 @@ struct zbc_audit_stats {
     uint32_t undo_compared;  /* heights whose stored undo was compared */
 };
 
-/* Called after each block that replayed (state already holds it). */
+/* on_block: called after each block that replayed and was checked
+ * (state already holds it).  on_applied (may be NULL): called right after
+ * the block's apply, before the per-height checks, with the replayed
+ * state (the unit tests use it to play a consensus bug that creates
+ * money: the check must name that height). */
 struct zbc_audit_hooks {
     void (*on_block)(void *arg, uint32_t height, const struct zbc_block *b,
                      const struct zbc_checked_block *cb,
                      const struct zbc_events *ev);
+    void (*on_applied)(void *arg, uint32_t height, struct zbc_state *st);
     void *arg;
 };
+
+/* The money invariant is checked at every height against a running total
+ * (consensus/money.h), and by a full scan of the state at genesis, every
+ * this many heights, and after the last block (docs/audit.md §2). */
+#define ZBC_AUDIT_MONEY_SCAN_EVERY 1000u
 
 /* The replay's result: the state after the last good block, and every
  * seed on the way (the app history needs them). */
 struct zbc_audit_replay {
     struct zbc_mem_kv *mem;
-    struct zbc_state st;
+    struct zbc_money_tally money; /* in front of mem */
+    bool money_open;
+    struct zbc_state st;          /* over money */
     bool state_open;
     struct zbc_parent parent;    /* the last good block (genesis at 0) */
     uint8_t (*seeds)[32];        /* seed(0) .. seed(parent.height) */

@@ -3,13 +3,16 @@
 docs/benchmarks.md "Memory at scale").
 
     scale_measure.py --zbcd PATH [--zbcd-before PATH] --dir NAME=DIR ...
+    scale_measure.py --zbc-audit PATH --dir NAME=DIR ...
 
 For each directory (the first is the baseline): starts `zbcd run --no-produce
 --no-web` on it with no peers, waits for the API, reads VmRSS and VmHWM from
 /proc/PID/status (and its split: RssAnon, the process's own memory, and
 RssFile, pages of the LMDB map it touched), times each request below (median of REPS calls on one
 persistent connection, after one warm-up call), reads the RSS again, stops
-the node, and prints every figure with its ratio to the baseline's.  The
+the node, then times one more start with `--verify-state` (the full state
+rescan, docs/node.md §3) and its RSS, and prints every figure with its ratio
+to the baseline's.  The
 data directory's zbc-scale summary (scale.txt) names the players.  With
 --zbcd-before, the same requests are timed with that binary too (a zbcd
 from before the app index), on the directory's ledger as it is.
@@ -59,13 +62,13 @@ def read_summary(d):
 
 
 class Node:
-    def __init__(self, zbcd, d, log):
+    def __init__(self, zbcd, d, log, extra=()):
         self.port = free_port()
         self.log = log
         t0 = time.perf_counter()
         self.proc = subprocess.Popen(
             [zbcd, "run", "--datadir", d, "--api", "127.0.0.1:%d" % self.port,
-             "--no-produce", "--no-web", "--log-level", "info"],
+             "--no-produce", "--no-web", "--log-level", "info", *extra],
             stdout=log, stderr=subprocess.STDOUT)
         deadline = time.time() + 600
         while True:
@@ -143,6 +146,12 @@ def measure(zbcd, d, logdir, tag):
         out["counts"][name] = j.get("count") if isinstance(j, dict) else None
     out["rss_after"] = status_kb(n.proc.pid)
     n.stop()
+    # the start with the full state rescan (zbcd run --verify-state: every
+    # start before docs/node.md's decision of 2026-12-02)
+    v = Node(zbcd, d, log, ["--verify-state"])
+    out["verify_start_s"] = v.start_s
+    out["verify_rss_start"] = status_kb(v.proc.pid)
+    v.stop()
     log.close()
     mdb = os.path.join(d, "ledger", "data.mdb")
     out["mdb_bytes"] = os.path.getsize(mdb)
@@ -154,13 +163,64 @@ def ratio(a, b):
     return "%.2f" % (a / b) if b else "-"
 
 
+def audit(zbc_audit, dirs):
+    """zbc-audit replay --datadir on each directory: wall and CPU time,
+    peak VmRSS (VmHWM) and peak RssAnon (the replay's own memory, sampled
+    every 0.1 s; the rest of the RSS is the ledger map it read), each with
+    its ratio to the baseline's; exits 1 unless every replay is clean."""
+    res = []
+    for name, d in dirs:
+        t0 = time.perf_counter()
+        c0 = os.times()
+        p = subprocess.Popen([zbc_audit, "replay", "--datadir", d],
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        peak_anon, hwm = 0, 0
+        while p.poll() is None:
+            try:
+                st = status_kb(p.pid)
+                peak_anon = max(peak_anon, st.get("RssAnon", 0))
+                hwm = max(hwm, st.get("VmHWM", 0))
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.1)
+        out = p.stdout.read().decode(errors="replace")
+        c1 = os.times()
+        wall = time.perf_counter() - t0
+        cpu = (c1.children_user - c0.children_user) + (c1.children_system - c0.children_system)
+        ok = p.returncode == 0 and "result: OK" in out
+        res.append((name, {"wall": wall, "cpu": cpu, "hwm": hwm, "anon": peak_anon,
+                           "ok": ok, "tail": out.strip().splitlines()[-1:]}))
+        if not ok:
+            print("zbc-audit replay %s: exit %d\n%s" % (name, p.returncode, out[-2000:]))
+    names = [n for n, _ in res]
+    print("%-28s" % "zbc-audit replay" + "".join("%14s" % n for n in names)
+          + "".join("%14s" % ("ratio " + n) for n in names[1:]))
+
+    def row(label, key, fmt, scale=1.0):
+        vals = [r[key] / scale for _, r in res]
+        print("%-28s" % label + "".join("%14s" % (fmt % v) for v in vals)
+              + "".join("%14s" % ratio(v, vals[0]) for v in vals[1:]))
+
+    row("wall time (s)", "wall", "%.1f")
+    row("CPU time (s)", "cpu", "%.1f")
+    row("peak VmRSS (MiB)", "hwm", "%.1f", 1024)
+    row("peak RssAnon (MiB)", "anon", "%.1f", 1024)
+    print("%-28s" % "result" + "".join("%14s" % ("OK" if r["ok"] else "FAILED") for _, r in res))
+    return all(r["ok"] for _, r in res)
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--zbcd", required=True)
+    ap.add_argument("--zbcd")
     ap.add_argument("--zbcd-before")
+    ap.add_argument("--zbc-audit", help="time zbc-audit replay on the directories instead")
     ap.add_argument("--dir", action="append", required=True, help="NAME=DIR, baseline first")
     a = ap.parse_args()
     dirs = [x.split("=", 1) for x in a.dir]
+    if a.zbc_audit:
+        sys.exit(0 if audit(a.zbc_audit, dirs) else 1)
+    if not a.zbcd:
+        ap.error("--zbcd PATH or --zbc-audit PATH is required")
     logdir = tempfile.mkdtemp(prefix="zbc_scale_logs_")
     res = []
     for name, d in dirs:
@@ -194,6 +254,11 @@ def main():
     row("  of which RssAnon (MiB)", [r["rss_after"]["RssAnon"] / 1024 for _, r in res], "%.1f")
     row("  of which RssFile (MiB)", [r["rss_after"]["RssFile"] / 1024 for _, r in res], "%.1f")
     row("VmHWM after requests (MiB)", [r["rss_after"]["VmHWM"] / 1024 for _, r in res], "%.1f")
+    row("start, --verify-state (s)", [r["verify_start_s"] for _, r in res], "%.2f")
+    row("  VmRSS after it (MiB)", [r["verify_rss_start"]["VmRSS"] / 1024 for _, r in res], "%.1f")
+    row("  of which RssFile (MiB)", [r["verify_rss_start"]["RssFile"] / 1024 for _, r in res], "%.1f")
+    print("%-28s" % "  --verify-state / plain" + "".join(
+        "%14s" % ratio(r["verify_start_s"], r["start_s"]) for _, r in res))
     row("data.mdb size (MiB)", [r["mdb_bytes"] / 1048576 for _, r in res], "%.1f")
     row("data.mdb on disk (MiB)", [r["mdb_used"] / 1048576 for _, r in res], "%.1f")
     print("request times: median of %d, ms (count listed)" % REPS)

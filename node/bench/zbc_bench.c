@@ -864,6 +864,204 @@ static void bench_seen(double min_us)
     zbc_seen_free(s);
 }
 
+/* ---- the replay's in-memory state (consensus/mem_kv.c) ---- */
+
+/* The former mem_kv table: one array kept sorted, an insert moves the
+ * tail (O(n) per insert, O(n^2) to build n keys). */
+struct sorted_kv {
+    size_t n, cap;
+    struct {
+        uint8_t key[ZBC_KV_KEY_MAX];
+        uint8_t klen;
+        size_t vlen;
+        uint8_t *val;
+    } *e;
+};
+
+static void sorted_put(struct sorted_kv *t, const uint8_t *key, size_t klen,
+                       const uint8_t *val, size_t vlen)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = memcmp(t->e[mid].key, key, klen); /* keys of one length */
+        if (c == 0) {
+            memcpy(t->e[mid].val, val, vlen);
+            return;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (t->n == t->cap) {
+        t->cap = t->cap ? 2 * t->cap : 16;
+        t->e = realloc(t->e, t->cap * sizeof t->e[0]);
+        if (t->e == NULL)
+            die("out of memory", NULL);
+    }
+    memmove(&t->e[lo + 1], &t->e[lo], (t->n - lo) * sizeof t->e[0]);
+    t->n++;
+    memcpy(t->e[lo].key, key, klen);
+    t->e[lo].klen = (uint8_t)klen;
+    t->e[lo].vlen = vlen;
+    t->e[lo].val = malloc(vlen);
+    if (t->e[lo].val == NULL)
+        die("out of memory", NULL);
+    memcpy(t->e[lo].val, val, vlen);
+}
+
+static void sorted_free(struct sorted_kv *t)
+{
+    for (size_t i = 0; i < t->n; i++)
+        free(t->e[i].val);
+    free(t->e);
+}
+
+static int walk_count(void *arg, const uint8_t *key, size_t klen,
+                      const uint8_t *val, size_t vlen, struct zbc_err *err)
+{
+    (void)key, (void)klen, (void)val, (void)vlen, (void)err;
+    (*(size_t *)arg)++;
+    return 1;
+}
+
+/* One pass of n inserts into a new map (returned in *out); us per key. */
+static double kv_insert_pass(uint8_t (*keys)[32], size_t n,
+                             struct zbc_mem_kv **out)
+{
+    uint8_t rec[9] = {1};
+    struct zbc_mem_kv *m = zbc_mem_kv_new();
+    if (m == NULL)
+        die("out of memory", NULL);
+    struct zbc_kv kv = zbc_mem_kv(m);
+    struct zbc_err err;
+    double t0 = now_us();
+    for (size_t i = 0; i < n; i++) {
+        zbc_put_le64(rec + 1, i);
+        if (!kv.ops->put(kv.ctx, ZBC_TABLE_ACCOUNTS, keys[i], 32, rec,
+                         sizeof rec, &err))
+            die("mem_kv put", &err);
+    }
+    *out = m;
+    return (now_us() - t0) / (double)n;
+}
+
+/* One pass of n look-ups in another order than the inserts'. */
+static double kv_lookup_pass(struct zbc_mem_kv *m, uint8_t (*keys)[32],
+                             size_t n)
+{
+    struct zbc_kv kv = zbc_mem_kv(m);
+    struct zbc_err err;
+    size_t found_n = 0;
+    double t0 = now_us();
+    for (size_t k = 0; k < n; k++) {
+        size_t i = (k * 7919) % n; /* a permutation: 7919 is prime */
+        uint8_t v[16];
+        size_t vlen;
+        bool found;
+        if (!kv.ops->get(kv.ctx, ZBC_TABLE_ACCOUNTS, keys[i], 32, v,
+                         sizeof v, &vlen, &found, &err))
+            die("mem_kv get", &err);
+        found_n += found;
+    }
+    double us = (now_us() - t0) / (double)n;
+    if (found_n != n)
+        die("mem_kv lost keys", NULL);
+    return us;
+}
+
+/* One ordered walk; us per key. */
+static double kv_walk_pass(struct zbc_mem_kv *m, size_t n)
+{
+    struct zbc_kv kv = zbc_mem_kv(m);
+    struct zbc_err err;
+    size_t walked = 0;
+    double t0 = now_us();
+    if (!kv.ops->each(kv.ctx, ZBC_TABLE_ACCOUNTS, walk_count, &walked, &err))
+        die("mem_kv walk", &err);
+    double us = (now_us() - t0) / (double)n;
+    if (walked != n)
+        die("mem_kv walk missed keys", NULL);
+    return us;
+}
+
+/* n keys like the replay's (32-byte hashes: tx hashes, addresses), a
+ * 9-byte account record each: inserts into a new map, look-ups of every
+ * key in another order, the first ordered walk after the inserts and one
+ * more with nothing changed.  Each figure is the best of passes repeated
+ * for at least min_us (a pass preempted on a loaded machine does not
+ * count); the per-op cost against the 10,000-key figure shows O(1); at
+ * 10,000 keys the former sorted array too. */
+static void bench_mem_kv(double min_us)
+{
+    static const size_t sizes[] = {10000, 100000, 1000000};
+    size_t n_sizes = quick ? 2 : 3;
+    double ins0 = 0, get0 = 0;
+    for (size_t si = 0; si < n_sizes; si++) {
+        size_t n = sizes[si];
+        uint8_t(*keys)[32] = malloc(n * 32);
+        if (keys == NULL)
+            die("out of memory", NULL);
+        for (size_t i = 0; i < n; i++) {
+            uint8_t b[8];
+            zbc_put_le64(b, i);
+            zbc_sha3_256(keys[i], b, sizeof b);
+        }
+        double ins = 1e30, get = 1e30, walk1 = 1e30, walk2 = 1e30;
+        double t_end = now_us() + min_us;
+        int passes = 0;
+        do {
+            struct zbc_mem_kv *m;
+            double x = kv_insert_pass(keys, n, &m);
+            ins = x < ins ? x : ins;
+            x = kv_lookup_pass(m, keys, n);
+            get = x < get ? x : get;
+            x = kv_walk_pass(m, n);
+            walk1 = x < walk1 ? x : walk1;
+            x = kv_walk_pass(m, n);
+            walk2 = x < walk2 ? x : walk2;
+            zbc_mem_kv_free(m);
+            passes++;
+        } while (passes < 2 || now_us() < t_end);
+        if (si == 0) {
+            ins0 = ins;
+            get0 = get;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "mem_kv insert, %zu keys", n);
+        report(name, ins);
+        snprintf(name, sizeof name, "mem_kv look-up, %zu keys", n);
+        report(name, get);
+        snprintf(name, sizeof name, "mem_kv first ordered walk, %zu keys", n);
+        report(name, walk1);
+        snprintf(name, sizeof name, "mem_kv next ordered walk, %zu keys", n);
+        report(name, walk2);
+        printf("%-44s %12.2f %12.2f\n",
+               "  insert, look-up cost / at 10,000 keys", ins / ins0,
+               get / get0);
+        if (si == 0) {
+            double sins = 1e30;
+            t_end = now_us() + min_us;
+            passes = 0;
+            do {
+                struct sorted_kv st = {0};
+                double t0 = now_us();
+                for (size_t i = 0; i < n; i++)
+                    sorted_put(&st, keys[i], 32, keys[i], 9);
+                double x = (now_us() - t0) / (double)n;
+                sins = x < sins ? x : sins;
+                sorted_free(&st);
+                passes++;
+            } while (passes < 2 || now_us() < t_end);
+            report("former sorted array insert, 10000 keys", sins);
+            printf("%-44s %12.2f\n", "  speed-up (sorted array / mem_kv)",
+                   sins / ins);
+        }
+        free(keys);
+    }
+}
+
 /* ---- logging ---- */
 
 static void log_off_once(void *arg)
@@ -951,6 +1149,7 @@ int main(int argc, char **argv)
     bench_gossip_admission(quick ? 1000 : 4000);
     bench_submit_batch(quick ? 2000 : 8000);
     bench_seen(min_us);
+    bench_mem_kv(min_us);
     bench_log(min_us);
 
     zbc_checked_block_free(&checked);

@@ -347,7 +347,12 @@ int main(int argc, char **argv)
     struct zbc_chain_config cfg = {.ledger_dir = ledger, .genesis = &g,
                                    .key = &key,
                                    .mempool_max_txs = 2 * batch_max + 16,
-                                   .mempool_max_bytes = (size_t)1 << 30};
+                                   .mempool_max_bytes = (size_t)1 << 30,
+                                   /* full blocks of P whatever they take
+                                    * to build: the node's per-block build
+                                    * budget (docs/p2p.md §8) would leave
+                                    * most of each batch in the mempool */
+                                   .block_budget_ms = 3600u * 1000u};
     struct zbc_chain *c;
     if (!zbc_chain_open(&c, &cfg, &err))
         die("chain", &err);

@@ -80,6 +80,9 @@ struct zbc_chain_config {
     size_t mempool_max_bytes;            /* 0: ZBC_CHAIN_MEMPOOL_BYTES */
     struct zbc_orphan_limits orphans;    /* zeros: defaults */
     uint32_t block_budget_ms;            /* 0: zbc_chain_block_budget_ms */
+    bool verify_state;                   /* open: also rescan every state
+                                          * table (zbcd run --verify-state,
+                                          * docs/node.md §3) */
 };
 
 ZBC_WUR int zbc_chain_open(struct zbc_chain **out,

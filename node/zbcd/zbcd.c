@@ -4,7 +4,8 @@
  *   zbcd run --datadir D [--genesis G] [--api HOST:PORT]
  *            [--log-level debug|info|warn|error] [--log-file F]
  *            [--api-max-connections N] [--web DIR | --no-web]
- *            [--no-produce | --automine] [--p2p HOST:PORT] [--peer HOST:PORT]...
+ *            [--no-produce | --automine] [--verify-state]
+ *            [--p2p HOST:PORT] [--peer HOST:PORT]...
  *   zbcd show-key --datadir D
  *   zbcd --help | --version
  *
@@ -50,7 +51,7 @@ static const char usage_text[] =
     "      the genesis file; prints the node key as JSON\n"
     "  zbcd run --datadir DIR [--genesis FILE] [--api HOST:PORT]\n"
     "           [--log-level debug|info|warn|error] [--log-file FILE]\n"
-    "           [--no-produce | --automine]\n"
+    "           [--no-produce | --automine] [--verify-state]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
     "           [--api-max-connections N] [--web DIR | --no-web]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
@@ -64,7 +65,10 @@ static const char usage_text[] =
     "      waits, and POST /api/v1/admin/mine {\"blocks\": N} produces N now;\n"
     "      the browser client is served at / on the API port from --web DIR\n"
     "      (default: the source tree's node/web for a program in its build\n"
-    "      tree, else the installed share/zbc/web); --no-web serves none\n"
+    "      tree, else the installed share/zbc/web); --no-web serves none;\n"
+    "      --verify-state also checks at start-up that the stored state\n"
+    "      accumulator equals a full rescan of the state (reads the whole\n"
+    "      ledger state: minutes on a large one)\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
     "  zbcd --help | --version\n"
@@ -84,6 +88,7 @@ struct options {
     const char *api_max_connections;
     const char *web;
     bool no_web;
+    bool verify_state;
 };
 
 static int usage_error(const char *fmt, ...)
@@ -131,6 +136,9 @@ static int parse_options(struct options *o, int argc, char **argv,
             continue;
         } else if (strcmp(a, "--automine") == 0 && is_run) {
             o->automine = true;
+            continue;
+        } else if (strcmp(a, "--verify-state") == 0 && is_run) {
+            o->verify_state = true;
             continue;
         } else if (strcmp(a, "--p2p") == 0 && is_run)
             slot = &o->p2p;
@@ -479,7 +487,8 @@ static int cmd_run(const struct options *o)
         goto out;
     }
     struct zbc_chain_config ccfg = {.ledger_dir = ledger, .genesis = &g,
-                                    .key = &key};
+                                    .key = &key,
+                                    .verify_state = o->verify_state};
     if (!check_ledger_present(o->datadir, &err)) {
         run_fail("startup", &err);
         goto out;

@@ -3,9 +3,11 @@
 silent data loss.
   - copies of a stopped node's data directory with data.mdb truncated (to
     a quarter, by one page, to zero bytes), both LMDB meta pages zeroed, a
-    stored balance rewritten, the tip record pointing at no block: `zbcd
-    run` exits 1 naming the damage (no SIGBUS, no start from genesis);
-  - the untouched original still starts and a zbc-audit replay is clean;
+    stored balance rewritten (`zbcd run --verify-state`: docs/node.md §3),
+    the tip record pointing at no block: `zbcd run` exits 1 naming the
+    damage (no SIGBUS, no start from genesis);
+  - the untouched original still starts (with --verify-state) and a
+    zbc-audit replay is clean;
   - disk full (a 2 MiB tmpfs, when this runs as root): a follower whose
     disk fills logs that it cannot store blocks, does not punish the
     producer, keeps its last committed block, restarts on the full disk,
@@ -32,9 +34,9 @@ class CrashLedger(ZbcTest):
         shutil.copytree(node.datadir, d)
         return d
 
-    def refused(self, datadir, want, what):
+    def refused(self, datadir, want, what, extra=()):
         rc, out = zbcd_once(self, ["run", "--datadir", datadir, "--genesis", self.genesis_path,
-                                   "--api", "127.0.0.1:0", "--no-produce"])
+                                   "--api", "127.0.0.1:0", "--no-produce", *extra])
         assert_equal(rc, 1, "%s: exit code of zbcd run (output %s)" % (what, out[-800:]))
         assert_true(want in out, "%s: the error does not say %r:\n%s" % (what, want, out[-1500:]))
         assert_true("started" not in out and "ledger initialised" not in out,
@@ -72,7 +74,10 @@ class CrashLedger(ZbcTest):
         bal = int.from_bytes(bytes.fromhex(old[2:]), "little")
         self.tamper(os.path.join(d, "ledger"), "put", "s_accounts", key,
                     old[:2] + (bal + 1).to_bytes(8, "little").hex())
-        self.refused(d, "refusing to start", "a stored balance rewritten")
+        # the full rescan is --verify-state's (docs/node.md §3): the O(1)
+        # start-up checks cannot see one rewritten entry
+        self.refused(d, "ledger state is damaged", "a stored balance rewritten",
+                     ["--verify-state"])
         d = self.copy(node, "tip")
         self.tamper(os.path.join(d, "ledger"), "put", "meta", b"tip".hex(),
                     (10 ** 6).to_bytes(4, "little").hex() + "ab" * 32)
@@ -184,7 +189,10 @@ class CrashLedger(ZbcTest):
         # the original, untouched, is whole
         audit_datadir_clean(self, node.datadir, self.genesis_path)
         node.run_args = ["--p2p", "127.0.0.1:%d" % node.p2p_port]
-        node.start(self.genesis_path, node.run_args)
+        # and passes the full state rescan (docs/node.md §3)
+        node.start(self.genesis_path, node.run_args + ["--verify-state"])
+        assert_true("ledger: state verified by a full rescan in "
+                    in node.read_log(), "a --verify-state start does not log its rescan")
         self.disk_full(node)
         self.read_only(node)
 
