@@ -18,7 +18,7 @@
 #include "crypto/err.h"
 #include "p2p.pb-c.h"
 
-#define ZBC_P2P_PROTOCOL_VERSION 2u
+#define ZBC_P2P_PROTOCOL_VERSION 3u
 #define ZBC_P2P_MAX_MESSAGE (4u << 20)  /* 4 MiB of envelope, docs/p2p.md §1 */
 #define ZBC_P2P_MAX_HELLO 1024u         /* the plaintext first frame */
 #define ZBC_P2P_SEAL_TAG 16u            /* Poly1305 tag per sealed frame */
@@ -28,6 +28,8 @@
 #define ZBC_P2P_MAX_BATCH 128u          /* blocks per GetBlocks answer */
 #define ZBC_P2P_MAX_VOTES 256u          /* votes per Votes message */
 #define ZBC_P2P_BATCH_BYTES (3u << 20)  /* an answer stops below this */
+#define ZBC_P2P_MAX_TX_HASHES 4096u     /* hashes per TxInv / GetTxs */
+#define ZBC_P2P_MAX_TXS 4096u           /* transactions per Txs */
 
 typedef Zbc__P2p__Envelope zbc_p2p_msg;
 
