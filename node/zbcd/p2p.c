@@ -661,12 +661,14 @@ static void log_stats(struct zbc_p2p *p)
     double n = s->txs_admitted > 0 ? (double)s->txs_admitted : 1.0;
     p->stats_logged = s->all_msgs;
     zbc_log_info("p2p: gossip since start: %llu transactions admitted; sent "
-                 "%llu tx frames (%.2f per transaction, %.0f bytes per "
-                 "transaction: %llu announced, %llu asked, %llu sent), %llu "
-                 "frames and %llu bytes in all; %llu asked hashes not "
-                 "delivered, %llu unasked transactions received",
+                 "%llu tx frames and %llu tx bytes (%.2f frames, %.0f bytes "
+                 "per transaction; %llu hashes announced, %llu asked, %llu "
+                 "transactions sent), %llu frames and %llu bytes in all; "
+                 "%llu asked hashes not delivered, %llu unasked transactions "
+                 "received",
                  (unsigned long long)s->txs_admitted,
-                 (unsigned long long)s->tx_msgs, (double)s->tx_msgs / n,
+                 (unsigned long long)s->tx_msgs,
+                 (unsigned long long)s->tx_bytes, (double)s->tx_msgs / n,
                  (double)s->tx_bytes / n, (unsigned long long)s->inv_hashes,
                  (unsigned long long)s->asked_hashes,
                  (unsigned long long)s->sent_txs,
