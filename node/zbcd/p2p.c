@@ -84,7 +84,7 @@ struct peer {
     size_t n_ask;
     uint32_t inflight;        /* hashes in p->txf asked from it */
     uint32_t undelivered;     /* ... it did not deliver in time */
-    int undelivered_points;   /* score owed for them (tx_gossip_tick) */
+    int undelivered_points;   /* score owed for them (on_gossip) */
     uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO */
     uint32_t txreq_head, txreq_n;
     struct peer *next;
