@@ -717,25 +717,13 @@ static bool send_hashes(struct peer *pe, bool inv, uint8_t (*hs)[32],
     ProtobufCBinaryData *v = malloc(n * sizeof *v);
     if (v == NULL)
         return true;
-    for (size_t i = 0; i < n; i++)
-        v[i] = (ProtobufCBinaryData){32, hs[i]};
-    Zbc__P2p__TxInv ti = ZBC__P2P__TX_INV__INIT;
-    Zbc__P2p__GetTxs gt = ZBC__P2P__GET_TXS__INIT;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    if (inv) {
-        ti.hash = v;
-        ti.n_hash = n;
-        m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
-        m.tx_inv = &ti;
+    struct zbc_p2p_hashes b;
+    zbc_p2p_hashes_msg(&b, inv, v, (const uint8_t (*)[32])hs, n);
+    if (inv)
         pe->p->stats.inv_hashes += n;
-    } else {
-        gt.hash = v;
-        gt.n_hash = n;
-        m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
-        m.get_txs = &gt;
+    else
         pe->p->stats.asked_hashes += n;
-    }
-    bool alive = send_msg(pe, &m);
+    bool alive = send_msg(pe, &b.m);
     free(v);
     return alive;
 }

@@ -303,6 +303,28 @@ int zbc_p2p_open(zbc_p2p_msg **out, const uint8_t key[32], uint64_t nonce,
     return ok;
 }
 
+void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
+                        ProtobufCBinaryData *v, const uint8_t (*hs)[32],
+                        size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = (ProtobufCBinaryData){32, (uint8_t *)hs[i]};
+    b->inv = (Zbc__P2p__TxInv)ZBC__P2P__TX_INV__INIT;
+    b->get = (Zbc__P2p__GetTxs)ZBC__P2P__GET_TXS__INIT;
+    b->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    if (inv) {
+        b->inv.hash = v;
+        b->inv.n_hash = n;
+        b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
+        b->m.tx_inv = &b->inv;
+    } else {
+        b->get.hash = v;
+        b->get.n_hash = n;
+        b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
+        b->m.get_txs = &b->get;
+    }
+}
+
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
 {
     switch (m->msg_case) {

@@ -91,6 +91,18 @@ ZBC_WUR int zbc_p2p_open(zbc_p2p_msg **out, const uint8_t key[32],
                          uint64_t nonce, const uint8_t *frame, size_t len,
                          struct zbc_err *err);
 
+/* A TxInv (inv) or GetTxs envelope of the n hashes hs, in *b (which must
+ * stay in place while it is sent): v, n entries of the caller's, is made
+ * to point into hs. */
+struct zbc_p2p_hashes {
+    Zbc__P2p__TxInv inv;
+    Zbc__P2p__GetTxs get;
+    zbc_p2p_msg m;
+};
+void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
+                        ProtobufCBinaryData *v, const uint8_t (*hs)[32],
+                        size_t n);
+
 /* Name of a message kind for logs ("hello", "tx", ...). */
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m);
 

@@ -304,23 +304,9 @@ static void send_tx_hashes(struct conn *c, bool inv, const uint8_t (*hs)[32],
                            size_t n)
 {
     ProtobufCBinaryData *v = calloc(n > 0 ? n : 1, sizeof *v);
-    for (size_t i = 0; i < n; i++)
-        v[i] = (ProtobufCBinaryData){32, (uint8_t *)hs[i]};
-    Zbc__P2p__TxInv ti = ZBC__P2P__TX_INV__INIT;
-    Zbc__P2p__GetTxs gt = ZBC__P2P__GET_TXS__INIT;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    if (inv) {
-        ti.hash = v;
-        ti.n_hash = n;
-        m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
-        m.tx_inv = &ti;
-    } else {
-        gt.hash = v;
-        gt.n_hash = n;
-        m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
-        m.get_txs = &gt;
-    }
-    send_msg(c, &m);
+    struct zbc_p2p_hashes b;
+    zbc_p2p_hashes_msg(&b, inv, v, hs, n);
+    send_msg(c, &b.m);
     free(v);
 }
 
@@ -361,6 +347,25 @@ static struct zbc_chain *open_chain(struct fixture *f)
     if (chain == NULL)
         fx_teardown(f);
     return chain;
+}
+
+/* A one-validator chain at its first slot with P2P listening on a free
+ * port (NULL on failure). */
+static struct zbc_p2p *node_start(struct fixture *f, struct zbc_chain **chain)
+{
+    struct zbc_err err = {{0}};
+    *chain = open_chain(f);
+    if (*chain == NULL)
+        return NULL;
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(*chain, &slot, &err));
+    g_now = slot.earliest_ms;
+    g_base = event_base_new();
+    struct zbc_p2p *p = NULL;
+    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f->key,
+                                  .now_ms = test_clock};
+    CHECK(zbc_p2p_start(&p, g_base, *chain, &pcfg, &err));
+    return p;
 }
 
 static void test_p2p_node(void)
@@ -942,18 +947,8 @@ static size_t recv_asks(struct conn *c, uint8_t (*hs)[32], size_t cap,
 static void test_tx_gossip(void)
 {
     struct fixture f;
-    struct zbc_err err = {{0}};
-    struct zbc_chain *chain = open_chain(&f);
-    if (chain == NULL)
-        return;
-    struct zbc_slot slot;
-    CHECK(zbc_chain_next_slot(chain, &slot, &err));
-    g_now = slot.earliest_ms;
-    g_base = event_base_new();
-    struct zbc_p2p *p = NULL;
-    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
-                                  .now_ms = test_clock};
-    CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
     if (p == NULL)
         return;
     uint16_t port = zbc_p2p_listen_port(p);
@@ -1119,17 +1114,8 @@ static void test_one_verify(void)
 {
     struct fixture f;
     struct zbc_err err = {{0}};
-    struct zbc_chain *chain = open_chain(&f);
-    if (chain == NULL)
-        return;
-    struct zbc_slot slot;
-    CHECK(zbc_chain_next_slot(chain, &slot, &err));
-    g_now = slot.earliest_ms;
-    g_base = event_base_new();
-    struct zbc_p2p *p = NULL;
-    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
-                                  .now_ms = test_clock};
-    CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
     if (p == NULL)
         return;
     struct id k1;
