@@ -80,6 +80,7 @@ struct peer {
                                * it, or announced to it */
     uint8_t (*inv_out)[32];   /* announcements waiting for the timer */
     size_t n_inv;
+    uint64_t inv_sent_ms;     /* when the last TxInv went out */
     uint8_t (*ask_out)[32];   /* requests being gathered into a GetTxs */
     size_t n_ask;
     uint32_t inflight;        /* hashes in p->txf asked from it */
@@ -728,10 +729,11 @@ static bool send_hashes(struct peer *pe, bool inv, uint8_t (*hs)[32],
     return alive;
 }
 
-static void flush_inv(struct peer *pe)
+static void flush_inv(struct peer *pe, uint64_t now)
 {
     if (pe->n_inv == 0)
         return;
+    pe->inv_sent_ms = now;
     (void)send_hashes(pe, true, pe->inv_out, pe->n_inv);
     pe->n_inv = 0;
 }
@@ -773,7 +775,10 @@ static bool have_tx(struct zbc_p2p *p, const uint8_t h[32])
 }
 
 /* A transaction newly admitted here (the API, a peer, a reorg): announced
- * to every proven peer not known to have it, at the next gossip tick. */
+ * to every proven peer not known to have it: at once when no TxInv went
+ * to that peer in the last ZBC_P2P_INV_MS (a quiet link adds no delay),
+ * else with the others at the next gossip tick, or when the batch is
+ * full. */
 static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
                         const uint8_t hash[32])
 {
@@ -782,7 +787,7 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
     struct zbc_p2p *p = arg;
     zbc_seen_add(p->seen, hash);
     p->stats.txs_admitted++;
-    uint64_t asked;
+    uint64_t asked, now = p->now_ms();
     zbc_txf_done(p->txf, hash, &asked);
     inflight_down(p, asked);
     for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
@@ -791,8 +796,9 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
             continue;
         zbc_seen_add(pe->known, hash);
         memcpy(pe->inv_out[pe->n_inv++], hash, 32);
-        if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES)
-            flush_inv(pe);
+        if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
+            now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
+            flush_inv(pe, now);
     }
 }
 
@@ -829,7 +835,7 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
     uint64_t now = p->now_ms();
     for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
         if (pe->handshaken && pe->doomed == NULL)
-            flush_inv(pe);
+            flush_inv(pe, now);
     if (now < p->next_expire_ms)
         return;
     p->next_expire_ms = now + TICK_MS;
