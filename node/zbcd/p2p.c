@@ -84,10 +84,12 @@ struct peer {
     uint8_t (*ask_out)[32];   /* requests being gathered into a GetTxs */
     size_t n_ask;
     uint32_t inflight;        /* hashes in p->txf asked from it */
-    uint32_t undelivered;     /* ... it did not deliver in time */
+    uint32_t undelivered;     /* ... it left out of its answers */
     int undelivered_points;   /* score owed for them (on_gossip) */
-    uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO */
+    uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO: */
+    uint32_t txreq_count[ZBC_P2P_TX_REQS_PEER]; /* sent at, hashes asked */
     uint32_t txreq_head, txreq_n;
+    uint32_t txreq_sent;      /* GetTxs sent: the next one's number */
     struct peer *next;
 };
 
@@ -745,7 +747,9 @@ static void flush_ask(struct peer *pe)
         return;
     uint32_t tail = (pe->txreq_head + pe->txreq_n) % ZBC_P2P_TX_REQS_PEER;
     pe->txreq_ms[tail] = pe->p->now_ms();
+    pe->txreq_count[tail] = (uint32_t)pe->n_ask;
     pe->txreq_n++;
+    pe->txreq_sent++;
     (void)send_hashes(pe, false, pe->ask_out, pe->n_ask);
     pe->n_ask = 0;
 }
@@ -802,7 +806,11 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
     }
 }
 
-static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id)
+/* A request that did not bring the transaction: not in time (asked from
+ * the next announcer; slowness is the GetTxs time-out's to score), or
+ * left out of a small answer (omitted: held against the peer). */
+static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id,
+                               bool omitted)
 {
     (void)h;
     struct zbc_p2p *p = arg;
@@ -812,15 +820,17 @@ static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id)
         return;
     if (pe->inflight > 0)
         pe->inflight--;
-    if (++pe->undelivered % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
+    if (omitted && ++pe->undelivered % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
         pe->undelivered_points++;
 }
 
-static bool on_request_ask(void *arg, const uint8_t h[32], uint64_t id)
+static bool on_request_ask(void *arg, const uint8_t h[32], uint64_t id,
+                           uint32_t *seq)
 {
     struct peer *pe = peer_by_id(arg, id);
     if (pe == NULL || !may_ask(pe))
         return false;
+    *seq = pe->txreq_sent;
     queue_ask(pe, h);
     return true;
 }
@@ -849,8 +859,8 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
         flush_ask(pe);
         if (pe->undelivered_points > 0) {
             char what2[120];
-            snprintf(what2, sizeof what2, "%u announced transactions it did "
-                     "not deliver when asked", pe->undelivered);
+            snprintf(what2, sizeof what2, "%u announced transactions it left "
+                     "out of its answers", pe->undelivered);
             int pts = pe->undelivered_points;
             pe->undelivered_points = 0;
             if (!misbehave(pe, pts, what2))
@@ -1168,8 +1178,8 @@ static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
         zbc_seen_add(pe->known, h);
         if (have_tx(p, h))
             continue;
-        if (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe), now) ==
-            ZBC_TXF_ASK)
+        if (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
+                              pe->txreq_sent, now) == ZBC_TXF_ASK)
             queue_ask(pe, h);
     }
     flush_ask(pe);
@@ -1217,12 +1227,15 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
     if (pe->txreq_n == 0)
         return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL,
                          "txs nobody asked for");
+    uint32_t seq = pe->txreq_sent - pe->txreq_n;
+    uint32_t count = pe->txreq_count[pe->txreq_head];
     pe->txreq_head = (pe->txreq_head + 1) % ZBC_P2P_TX_REQS_PEER;
     pe->txreq_n--;
-    size_t unasked = 0;
+    size_t unasked = 0, bytes = 0;
     for (size_t i = 0; i < t->n_raw; i++) {
         uint8_t hash[32];
         uint64_t asked;
+        bytes += t->raw[i].len;
         zbc_sha3_256(hash, t->raw[i].data, t->raw[i].len);
         if (zbc_txf_received(p->txf, hash, pe->id, &asked)) {
             zbc_seen_add(pe->known, hash);
@@ -1233,6 +1246,12 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
             unasked++;
         }
     }
+    /* hashes left out: asked from the next announcer at the next pass;
+     * held against the peer unless its answer was large (an honest
+     * answer stops before the message limit) */
+    if (t->n_raw < count)
+        (void)zbc_txf_answered(p->txf, pe->id, seq,
+                               bytes < ZBC_P2P_MAX_MESSAGE / 2);
     p->stats.unasked += unasked;
     if (unasked == 0)
         return true;

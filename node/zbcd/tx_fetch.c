@@ -13,6 +13,9 @@ struct entry {
     uint64_t deadline;
     uint64_t alt[ZBC_TXF_ALTS];
     uint32_t n_alt;
+    uint32_t seq;             /* the asked peer's request number */
+    bool answered;            /* that request was answered without it */
+    bool omitted;             /* ... and the peer is to blame */
     uint32_t next_free;       /* free list: index + 1, 0 = end */
 };
 
@@ -71,7 +74,8 @@ static void drop(struct zbc_txf *t, struct entry *e)
 }
 
 enum zbc_txf_ann zbc_txf_announced(struct zbc_txf *t, const uint8_t h[32],
-                                   uint64_t peer, bool may_ask, uint64_t now)
+                                   uint64_t peer, bool may_ask, uint32_t seq,
+                                   uint64_t now)
 {
     struct entry *e = find(t, h);
     if (e != NULL) {
@@ -91,6 +95,7 @@ enum zbc_txf_ann zbc_txf_announced(struct zbc_txf *t, const uint8_t h[32],
     memset(e, 0, sizeof *e);
     memcpy(e->h, h, 32);
     e->peer = peer;
+    e->seq = seq;
     e->deadline = now + t->timeout_ms;
     zbc_hidx_insert(&t->idx, i);
     t->count++;
@@ -119,6 +124,23 @@ void zbc_txf_done(struct zbc_txf *t, const uint8_t h[32], uint64_t *asked)
     drop(t, e);
 }
 
+size_t zbc_txf_answered(struct zbc_txf *t, uint64_t peer, uint32_t seq,
+                        bool blame)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->cap; i++) {
+        struct entry *e = &t->e[i];
+        /* seq numbers wrap: "at or before" within half the range */
+        if (e->peer != peer || e->answered || (int32_t)(e->seq - seq) > 0)
+            continue;
+        e->answered = true;
+        e->omitted = blame;
+        e->deadline = 0;
+        n++;
+    }
+    return n;
+}
+
 void zbc_txf_expire(struct zbc_txf *t, uint64_t now,
                     const struct zbc_txf_cb *cb)
 {
@@ -129,17 +151,20 @@ void zbc_txf_expire(struct zbc_txf *t, uint64_t now,
         uint64_t old = e->peer;
         uint8_t h[32];
         memcpy(h, e->h, 32);
-        cb->expired(cb->arg, h, old);
+        cb->expired(cb->arg, h, old, e->omitted);
         bool asked = false;
-        uint32_t k = 0;
+        uint32_t k = 0, seq = 0;
         while (k < e->n_alt && !asked)
-            asked = cb->ask(cb->arg, h, e->alt[k++]);
+            asked = cb->ask(cb->arg, h, e->alt[k++], &seq);
         if (!asked) {
             drop(t, e);
             continue;
         }
         e->prev = old;
         e->peer = e->alt[k - 1];
+        e->seq = seq;
+        e->answered = false;
+        e->omitted = false;
         e->deadline = now + t->timeout_ms;
         memmove(e->alt, e->alt + k, (e->n_alt - k) * sizeof e->alt[0]);
         e->n_alt -= k;

@@ -37,9 +37,11 @@ enum zbc_txf_ann {
 };
 
 /* `peer` announced h (the caller does not have h).  may_ask: peer is below
- * its own in-flight limit. */
+ * its own in-flight limit; seq: the number of the peer's request h goes
+ * into when asked (see zbc_txf_answered). */
 enum zbc_txf_ann zbc_txf_announced(struct zbc_txf *t, const uint8_t h[32],
-                                   uint64_t peer, bool may_ask, uint64_t now);
+                                   uint64_t peer, bool may_ask, uint32_t seq,
+                                   uint64_t now);
 
 /* A transaction with hash h arrived from peer.  True when h was asked
  * from peer (now, or before its last time-out: a late answer still
@@ -52,14 +54,27 @@ bool zbc_txf_received(struct zbc_txf *t, const uint8_t h[32], uint64_t peer,
  * if any, is removed; *asked as above, 0 when there was none. */
 void zbc_txf_done(struct zbc_txf *t, const uint8_t h[32], uint64_t *asked);
 
+/* Peer answered its request number seq (and every earlier one): the
+ * hashes still in flight from it with that number or an earlier one were
+ * left out of its answers.  They are overdue at the next pass; blame:
+ * marked omitted (the caller holds it against the peer).  Returns how
+ * many. */
+size_t zbc_txf_answered(struct zbc_txf *t, uint64_t peer, uint32_t seq,
+                        bool blame);
+
 /* The timeout pass.  For each hash whose request is overdue (or whose
- * asked peer is gone): expired(arg, h, peer) is called for the peer that
- * did not deliver, then ask(arg, h, alt) for the remembered announcers in
- * order until one returns true (the caller asked it: in flight from it
- * until now + timeout); when none does, the hash is forgotten. */
+ * asked peer is gone, or that was left out of an answer):
+ * expired(arg, h, peer, omitted) is called for the peer that did not
+ * deliver (omitted: it answered without it, rather than not in time),
+ * then ask(arg, h, alt, &seq) for the remembered announcers in order
+ * until one returns true (the caller asked it, in its request number seq:
+ * in flight from it until now + timeout); when none does, the hash is
+ * forgotten. */
 struct zbc_txf_cb {
-    void (*expired)(void *arg, const uint8_t h[32], uint64_t peer);
-    bool (*ask)(void *arg, const uint8_t h[32], uint64_t peer);
+    void (*expired)(void *arg, const uint8_t h[32], uint64_t peer,
+                    bool omitted);
+    bool (*ask)(void *arg, const uint8_t h[32], uint64_t peer,
+                uint32_t *seq);
     void *arg;
 };
 void zbc_txf_expire(struct zbc_txf *t, uint64_t now,
