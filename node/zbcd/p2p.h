@@ -54,7 +54,7 @@
                                           * the next announcer is asked */
 #define ZBC_P2P_TX_INFLIGHT 32768u       /* hashes requested, all peers */
 #define ZBC_P2P_TX_INFLIGHT_PEER 8192u   /* ... from one peer */
-#define ZBC_P2P_TX_REQS_PEER 32u         /* GetTxs unanswered, one peer */
+#define ZBC_P2P_TX_REQS_PEER 128u        /* GetTxs unanswered, one peer */
 #define ZBC_P2P_TXS_TIMEOUT_MS 10000u    /* GetTxs unanswered: scored */
 #define ZBC_P2P_PEER_KNOWN 8192u         /* per peer: tx hashes it has */
 #define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
