@@ -1206,14 +1206,10 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
         bytes += len + 8; /* tag and length of the entry: < 8 bytes */
         v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
     }
-    Zbc__P2p__Txs t = ZBC__P2P__TXS__INIT;
-    t.raw = v;
-    t.n_raw = n;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TXS;
-    m.txs = &t;
+    struct zbc_p2p_txs t;
+    zbc_p2p_txs_msg(&t, v, n);
     p->stats.sent_txs += n;
-    bool alive = send_msg(pe, &m);
+    bool alive = send_msg(pe, &t.m);
     free(v);
     return alive;
 }

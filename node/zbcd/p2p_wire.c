@@ -325,6 +325,17 @@ void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
     }
 }
 
+void zbc_p2p_txs_msg(struct zbc_p2p_txs *b, ProtobufCBinaryData *v,
+                     size_t n)
+{
+    b->txs = (Zbc__P2p__Txs)ZBC__P2P__TXS__INIT;
+    b->txs.raw = v;
+    b->txs.n_raw = n;
+    b->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_TXS;
+    b->m.txs = &b->txs;
+}
+
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
 {
     switch (m->msg_case) {

@@ -103,6 +103,14 @@ void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
                         ProtobufCBinaryData *v, const uint8_t (*hs)[32],
                         size_t n);
 
+/* A Txs envelope of the n transactions v (the caller's), in *b. */
+struct zbc_p2p_txs {
+    Zbc__P2p__Txs txs;
+    zbc_p2p_msg m;
+};
+void zbc_p2p_txs_msg(struct zbc_p2p_txs *b, ProtobufCBinaryData *v,
+                     size_t n);
+
 /* Name of a message kind for logs ("hello", "tx", ...). */
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m);
 

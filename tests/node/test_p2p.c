@@ -325,13 +325,9 @@ static void send_txs(struct conn *c, const uint8_t *const *raw,
     ProtobufCBinaryData v[8];
     for (size_t i = 0; i < n && i < 8; i++)
         v[i] = (ProtobufCBinaryData){len[i], (uint8_t *)raw[i]};
-    Zbc__P2p__Txs t = ZBC__P2P__TXS__INIT;
-    t.raw = v;
-    t.n_raw = n;
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TXS;
-    m.txs = &t;
-    send_msg(c, &m);
+    struct zbc_p2p_txs t;
+    zbc_p2p_txs_msg(&t, v, n);
+    send_msg(c, &t.m);
 }
 
 /* A fresh one-validator chain in a fixture directory (NULL on failure,
