@@ -300,6 +300,12 @@ size_t zbc_chain_mempool_count(const struct zbc_chain *c)
     return zbc_mempool_count(c->mp);
 }
 
+bool zbc_chain_mempool_tx(const struct zbc_chain *c, const uint8_t hash[32],
+                         const uint8_t **raw, size_t *len)
+{
+    return zbc_mempool_find(c->mp, hash, NULL, raw, len);
+}
+
 size_t zbc_chain_mempool_bytes(const struct zbc_chain *c)
 {
     return zbc_mempool_bytes(c->mp);

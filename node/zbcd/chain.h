@@ -103,6 +103,10 @@ size_t zbc_chain_mempool_count(const struct zbc_chain *c);
 uint32_t zbc_chain_block_budget_ms(const struct zbc_chain *c);
 size_t zbc_chain_block_cap(const struct zbc_chain *c);
 size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
+/* Whether the mempool holds hash; *raw and *len (may be NULL) borrow its
+ * bytes until the next change of the mempool (P2P answers GetTxs). */
+bool zbc_chain_mempool_tx(const struct zbc_chain *c, const uint8_t hash[32],
+                          const uint8_t **raw, size_t *len);
 
 /* ---- transactions ---- */
 

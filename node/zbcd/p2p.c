@@ -24,6 +24,7 @@
 #include "node/zbcd/p2p_wire.h"
 #include "node/zbcd/producer_loop.h"
 #include "node/zbcd/seen_set.h"
+#include "node/zbcd/tx_fetch.h"
 
 #define TICK_MS 250u
 /* Log lines a peer can cause: at most RL_BURST per RL_WINDOW_MS in each
@@ -73,6 +74,22 @@ struct peer {
     uint64_t gb_refill_ms;
     Zbc__P2p__GetBlocks *deferred; /* a GetBlocks waiting for a token */
     zbc_p2p_msg *deferred_msg;     /* ... and the envelope holding it */
+    /* transaction gossip (docs/p2p.md §4), set up at the handshake */
+    uint64_t id;              /* its name in p->txf, never 0 */
+    struct zbc_seen *known;   /* tx hashes it has: announced or sent by
+                               * it, or announced to it */
+    uint8_t (*inv_out)[32];   /* announcements waiting for the timer */
+    size_t n_inv;
+    uint64_t inv_sent_ms;     /* when the last TxInv went out */
+    uint8_t (*ask_out)[32];   /* requests being gathered into a GetTxs */
+    size_t n_ask;
+    uint32_t inflight;        /* hashes in p->txf asked from it */
+    uint32_t undelivered;     /* ... it left out of its answers */
+    int undelivered_points;   /* score owed for them (on_gossip) */
+    uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO: */
+    uint32_t txreq_count[ZBC_P2P_TX_REQS_PEER]; /* sent at, hashes asked */
+    uint32_t txreq_head, txreq_n;
+    uint32_t txreq_sent;      /* GetTxs sent: the next one's number */
     struct peer *next;
 };
 
@@ -117,6 +134,12 @@ struct zbc_p2p {
     size_t n_peers;
     struct zbc_p2p_bans *bans; /* ZBC_P2P_REP_MAX keys and addresses */
     struct zbc_seen *seen;    /* recently seen tx/block hashes */
+    struct zbc_txf *txf;      /* transaction requests in flight */
+    struct event *gossip;     /* every ZBC_P2P_INV_MS: announcements */
+    uint64_t next_peer_id;
+    uint64_t next_expire_ms, next_stats_ms;
+    struct zbc_p2p_gossip_stats stats;
+    uint64_t stats_logged;    /* stats.all_msgs when last logged */
     struct event *tick;
     uint64_t started_ms;
     uint64_t alone_since_ms;  /* no proven peer since; 0: has peers */
@@ -341,6 +364,11 @@ static void peer_free(struct peer *pe)
         bufferevent_free(pe->bev);
     }
     zbc_p2p_msg_free(pe->deferred_msg);
+    if (pe->id != 0)
+        zbc_txf_peer_gone(p->txf, pe->id);
+    zbc_seen_free(pe->known);
+    free(pe->inv_out);
+    free(pe->ask_out);
     if (big)
         malloc_trim(0);
     bool was = pe->handshaken;
@@ -445,6 +473,23 @@ static void check_caps(struct zbc_p2p *p)
     }
 }
 
+static void count_sent(struct zbc_p2p *p, const zbc_p2p_msg *m, size_t len)
+{
+    p->stats.all_msgs++;
+    p->stats.all_bytes += len;
+    switch (m->msg_case) {
+    case ZBC__P2P__ENVELOPE__MSG_TX:
+    case ZBC__P2P__ENVELOPE__MSG_TX_INV:
+    case ZBC__P2P__ENVELOPE__MSG_GET_TXS:
+    case ZBC__P2P__ENVELOPE__MSG_TXS:
+        p->stats.tx_msgs++;
+        p->stats.tx_bytes += len;
+        break;
+    default:
+        break;
+    }
+}
+
 static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
 {
     uint8_t *buf = NULL;
@@ -470,6 +515,7 @@ static bool send_msg(struct peer *pe, const zbc_p2p_msg *m)
         pe->tx_n++;
     /* Never freed here: a send can happen while another callback of the
      * same peer is on the stack (gossip from inside its own message). */
+    count_sent(pe->p, m, len);
     if (out_len(pe) + len > pe->p->max_output)
         pe->doomed = "it does not read what is sent to it";
     else if (bufferevent_write(pe->bev, buf, len) != 0)
@@ -610,6 +656,234 @@ static bool peer_tip(struct peer *pe, uint32_t height, const uint8_t tip[32])
     return true;
 }
 
+/* ---- transaction gossip by announcement and request (docs/p2p.md §4) ---- */
+
+static void log_stats(struct zbc_p2p *p)
+{
+    const struct zbc_p2p_gossip_stats *s = &p->stats;
+    double n = s->txs_admitted > 0 ? (double)s->txs_admitted : 1.0;
+    p->stats_logged = s->all_msgs;
+    zbc_log_info("p2p: gossip since start: %llu transactions admitted; sent "
+                 "%llu tx frames and %llu tx bytes (%.2f frames, %.0f bytes "
+                 "per transaction; %llu hashes announced, %llu asked, %llu "
+                 "transactions sent), %llu frames and %llu bytes in all; "
+                 "%llu asked hashes not delivered, %llu unasked transactions "
+                 "received",
+                 (unsigned long long)s->txs_admitted,
+                 (unsigned long long)s->tx_msgs,
+                 (unsigned long long)s->tx_bytes, (double)s->tx_msgs / n,
+                 (double)s->tx_bytes / n, (unsigned long long)s->inv_hashes,
+                 (unsigned long long)s->asked_hashes,
+                 (unsigned long long)s->sent_txs,
+                 (unsigned long long)s->all_msgs,
+                 (unsigned long long)s->all_bytes,
+                 (unsigned long long)s->undelivered,
+                 (unsigned long long)s->unasked);
+}
+
+void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
+                          struct zbc_p2p_gossip_stats *out)
+{
+    *out = p->stats;
+}
+
+/* Sets up a proven peer's gossip state; false when out of memory. */
+static bool gossip_peer_init(struct peer *pe)
+{
+    pe->id = ++pe->p->next_peer_id;
+    pe->known = zbc_seen_new(ZBC_P2P_PEER_KNOWN);
+    pe->inv_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->inv_out);
+    pe->ask_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->ask_out);
+    return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL;
+}
+
+static struct peer *peer_by_id(struct zbc_p2p *p, uint64_t id)
+{
+    for (struct peer *pe = p->peers; pe != NULL && id != 0; pe = pe->next)
+        if (pe->id == id)
+            return pe->doomed == NULL ? pe : NULL;
+    return NULL;
+}
+
+/* One in-flight hash less for the peer it was asked from. */
+static void inflight_down(struct zbc_p2p *p, uint64_t id)
+{
+    struct peer *pe = peer_by_id(p, id);
+    if (pe != NULL && pe->inflight > 0)
+        pe->inflight--;
+}
+
+/* A TxInv or GetTxs of the n hashes in hs. */
+static bool send_hashes(struct peer *pe, bool inv, uint8_t (*hs)[32],
+                        size_t n)
+{
+    ProtobufCBinaryData *v = malloc(n * sizeof *v);
+    if (v == NULL)
+        return true;
+    struct zbc_p2p_hashes b;
+    zbc_p2p_hashes_msg(&b, inv, v, (const uint8_t (*)[32])hs, n);
+    if (inv)
+        pe->p->stats.inv_hashes += n;
+    else
+        pe->p->stats.asked_hashes += n;
+    bool alive = send_msg(pe, &b.m);
+    free(v);
+    return alive;
+}
+
+static void flush_inv(struct peer *pe, uint64_t now)
+{
+    if (pe->n_inv == 0)
+        return;
+    pe->inv_sent_ms = now;
+    (void)send_hashes(pe, true, pe->inv_out, pe->n_inv);
+    pe->n_inv = 0;
+}
+
+/* Sends the gathered requests as one GetTxs; its answer is awaited. */
+static void flush_ask(struct peer *pe)
+{
+    if (pe->n_ask == 0)
+        return;
+    uint32_t tail = (pe->txreq_head + pe->txreq_n) % ZBC_P2P_TX_REQS_PEER;
+    pe->txreq_ms[tail] = pe->p->now_ms();
+    pe->txreq_count[tail] = (uint32_t)pe->n_ask;
+    pe->txreq_n++;
+    pe->txreq_sent++;
+    (void)send_hashes(pe, false, pe->ask_out, pe->n_ask);
+    pe->n_ask = 0;
+}
+
+/* Whether h may be asked from pe now: a proven peer below its in-flight
+ * limit with room for one more unanswered GetTxs. */
+static bool may_ask(const struct peer *pe)
+{
+    return pe->handshaken && pe->doomed == NULL && pe->ask_out != NULL &&
+           pe->inflight < ZBC_P2P_TX_INFLIGHT_PEER &&
+           pe->txreq_n < ZBC_P2P_TX_REQS_PEER;
+}
+
+static void queue_ask(struct peer *pe, const uint8_t h[32])
+{
+    pe->inflight++;
+    memcpy(pe->ask_out[pe->n_ask++], h, 32);
+    if (pe->n_ask == ZBC_P2P_MAX_TX_HASHES)
+        flush_ask(pe);
+}
+
+/* Whether this node has transaction h (recently seen, or pooled). */
+static bool have_tx(struct zbc_p2p *p, const uint8_t h[32])
+{
+    return zbc_seen_has(p->seen, h) ||
+           zbc_chain_mempool_tx(p->chain, h, NULL, NULL);
+}
+
+/* A transaction newly admitted here (the API, a peer, a reorg): announced
+ * to every proven peer not known to have it: at once when no TxInv went
+ * to that peer in the last ZBC_P2P_INV_MS (a quiet link adds no delay),
+ * else with the others at the next gossip tick, or when the batch is
+ * full. */
+static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
+                        const uint8_t hash[32])
+{
+    (void)raw;
+    (void)len;
+    struct zbc_p2p *p = arg;
+    zbc_seen_add(p->seen, hash);
+    p->stats.txs_admitted++;
+    uint64_t asked, now = p->now_ms();
+    zbc_txf_done(p->txf, hash, &asked);
+    inflight_down(p, asked);
+    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
+        if (!pe->handshaken || pe->doomed != NULL || pe->inv_out == NULL ||
+            zbc_seen_has(pe->known, hash))
+            continue;
+        zbc_seen_add(pe->known, hash);
+        memcpy(pe->inv_out[pe->n_inv++], hash, 32);
+        if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
+            now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
+            flush_inv(pe, now);
+    }
+}
+
+/* A request that did not bring the transaction: not in time (asked from
+ * the next announcer; slowness is the GetTxs time-out's to score), or
+ * left out of a small answer (omitted: held against the peer). */
+static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id,
+                               bool omitted)
+{
+    (void)h;
+    struct zbc_p2p *p = arg;
+    p->stats.undelivered++;
+    struct peer *pe = peer_by_id(p, id);
+    if (pe == NULL)
+        return;
+    if (pe->inflight > 0)
+        pe->inflight--;
+    if (omitted && ++pe->undelivered % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
+        pe->undelivered_points++;
+}
+
+static bool on_request_ask(void *arg, const uint8_t h[32], uint64_t id,
+                           uint32_t *seq)
+{
+    struct peer *pe = peer_by_id(arg, id);
+    if (pe == NULL || !may_ask(pe))
+        return false;
+    *seq = pe->txreq_sent;
+    queue_ask(pe, h);
+    return true;
+}
+
+/* The gossip timer: announcements out, overdue requests to the next
+ * announcer, unanswered GetTxs and undelivered hashes scored. */
+static void on_gossip(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct zbc_p2p *p = arg;
+    uint64_t now = p->now_ms();
+    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
+        if (pe->handshaken && pe->doomed == NULL)
+            flush_inv(pe, now);
+    if (now < p->next_expire_ms)
+        return;
+    p->next_expire_ms = now + TICK_MS;
+    struct zbc_txf_cb cb = {on_request_expired, on_request_ask, p};
+    zbc_txf_expire(p->txf, now, &cb);
+    struct peer *pe = p->peers;
+    while (pe != NULL) {
+        struct peer *next = pe->next;
+        if (!pe->handshaken || pe->doomed != NULL)
+            goto next;
+        flush_ask(pe);
+        if (pe->undelivered_points > 0) {
+            char what2[120];
+            snprintf(what2, sizeof what2, "%u announced transactions it left "
+                     "out of its answers", pe->undelivered);
+            int pts = pe->undelivered_points;
+            pe->undelivered_points = 0;
+            if (!misbehave(pe, pts, what2))
+                goto next;
+        }
+        if (pe->txreq_n > 0 &&
+            now >= pe->txreq_ms[pe->txreq_head] + ZBC_P2P_TXS_TIMEOUT_MS) {
+            pe->txreq_ms[pe->txreq_head] = now; /* scored once per period */
+            char what2[96];
+            snprintf(what2, sizeof what2, "it did not answer get_txs in %u s",
+                     ZBC_P2P_TXS_TIMEOUT_MS / 1000);
+            (void)misbehave(pe, ZBC_P2P_SCORE_TX_STALL, what2);
+        }
+    next:
+        pe = next;
+    }
+    if (now >= p->next_stats_ms) {
+        p->next_stats_ms = now + ZBC_P2P_STATS_LOG_MS;
+        if (p->stats.all_msgs != p->stats_logged)
+            log_stats(p);
+    }
+}
+
 /* ---- gossip (the chain's listener) ---- */
 
 static void broadcast(struct zbc_p2p *p, const zbc_p2p_msg *m)
@@ -621,19 +895,6 @@ static void broadcast(struct zbc_p2p *p, const zbc_p2p_msg *m)
             (void)send_msg(pe, m);
         pe = next;
     }
-}
-
-static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
-                        const uint8_t hash[32])
-{
-    struct zbc_p2p *p = arg;
-    zbc_seen_add(p->seen, hash);
-    Zbc__P2p__Tx tx = ZBC__P2P__TX__INIT;
-    tx.raw = (ProtobufCBinaryData){len, (uint8_t *)raw};
-    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
-    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX;
-    m.tx = &tx;
-    broadcast(p, &m);
 }
 
 static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
@@ -851,6 +1112,8 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
         return refuse(pe, pe->validator ? "no inbound slot left"
                                         : "no inbound slot left for a key "
                                           "that is not a validator's");
+    if (!gossip_peer_init(pe))
+        return refuse(pe, "out of memory for its gossip state");
     pe->handshaken = true;
     pe->next_ping_ms = now + ZBC_P2P_PING_MS;
     pe->gb_tokens = ZBC_P2P_GETBLOCKS_BURST;
@@ -867,26 +1130,131 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
     return peer_tip(pe, pe->hello_height, pe->hello_tip);
 }
 
-static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
+/* A transaction from a peer (Tx, or an entry of Txs) with its hash:
+ * checked stateless through the signature cache (invalid: scored), then
+ * offered to the mempool (a stateful refusal is not the peer's fault). */
+static bool take_tx(struct peer *pe, const uint8_t *raw, size_t len,
+                    const uint8_t hash[32])
 {
     struct zbc_p2p *p = pe->p;
-    uint8_t hash[32];
-    zbc_sha3_256(hash, m->raw.data, m->raw.len);
     if (zbc_seen_has(p->seen, hash))
         return true;
     zbc_seen_add(p->seen, hash);
     struct zbc_err err = {{0}};
-    if (!zbc_chain_check_tx(p->chain, m->raw.data, m->raw.len, &err)) {
+    if (!zbc_chain_check_tx(p->chain, raw, len, &err)) {
         char what[ZBC_ERR_MAX + 32];
         snprintf(what, sizeof what, "invalid transaction: %s", err.msg);
         return misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what);
     }
     bool dup = false;
-    if (!zbc_chain_submit(p->chain, m->raw.data, m->raw.len, p->now_ms(),
-                          hash, &dup, &err))
+    uint8_t h2[32];
+    if (!zbc_chain_submit(p->chain, raw, len, p->now_ms(), h2, &dup, &err))
         zbc_log_debug("p2p: transaction from %s not pooled: %s", pe->addr,
                       err.msg);
     return true;
+}
+
+/* A single transaction (kept for compatibility: this node announces). */
+static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
+{
+    uint8_t hash[32];
+    zbc_sha3_256(hash, m->raw.data, m->raw.len);
+    zbc_seen_add(pe->known, hash);
+    uint64_t asked;
+    zbc_txf_done(pe->p->txf, hash, &asked);
+    inflight_down(pe->p, asked);
+    return take_tx(pe, m->raw.data, m->raw.len, hash);
+}
+
+/* Announced hashes: the ones this node does not have are asked from this
+ * peer unless in flight from another (then it is the next to ask); past
+ * the in-flight limits they are ignored. */
+static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
+{
+    struct zbc_p2p *p = pe->p;
+    uint64_t now = p->now_ms();
+    for (size_t i = 0; i < m->n_hash; i++) {
+        const uint8_t *h = m->hash[i].data;
+        zbc_seen_add(pe->known, h);
+        if (have_tx(p, h))
+            continue;
+        if (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
+                              pe->txreq_sent, now) == ZBC_TXF_ASK)
+            queue_ask(pe, h);
+    }
+    flush_ask(pe);
+    return pe->doomed == NULL;
+}
+
+/* Answers GetTxs with the pooled ones, within the message limit; always
+ * one Txs per GetTxs, possibly empty. */
+static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
+{
+    struct zbc_p2p *p = pe->p;
+    ProtobufCBinaryData *v = malloc(g->n_hash * sizeof *v);
+    if (v == NULL)
+        return true;
+    size_t n = 0, bytes = 64;
+    for (size_t i = 0; i < g->n_hash; i++) {
+        const uint8_t *raw;
+        size_t len;
+        zbc_seen_add(pe->known, g->hash[i].data);
+        if (!zbc_chain_mempool_tx(p->chain, g->hash[i].data, &raw, &len))
+            continue;
+        if (bytes + len + 8 > ZBC_P2P_MAX_MESSAGE)
+            break;
+        bytes += len + 8; /* tag and length of the entry: < 8 bytes */
+        v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
+    }
+    struct zbc_p2p_txs t;
+    zbc_p2p_txs_msg(&t, v, n);
+    p->stats.sent_txs += n;
+    bool alive = send_msg(pe, &t.m);
+    free(v);
+    return alive;
+}
+
+/* The answer to our oldest unanswered GetTxs.  Entries asked from this
+ * peer are taken; ones this node has already are dropped; any other is a
+ * transaction nobody asked for: dropped unchecked, and scored. */
+static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
+{
+    struct zbc_p2p *p = pe->p;
+    if (pe->txreq_n == 0)
+        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL,
+                         "txs nobody asked for");
+    uint32_t seq = pe->txreq_sent - pe->txreq_n;
+    uint32_t count = pe->txreq_count[pe->txreq_head];
+    pe->txreq_head = (pe->txreq_head + 1) % ZBC_P2P_TX_REQS_PEER;
+    pe->txreq_n--;
+    size_t unasked = 0, bytes = 0;
+    for (size_t i = 0; i < t->n_raw; i++) {
+        uint8_t hash[32];
+        uint64_t asked;
+        bytes += t->raw[i].len;
+        zbc_sha3_256(hash, t->raw[i].data, t->raw[i].len);
+        if (zbc_txf_received(p->txf, hash, pe->id, &asked)) {
+            zbc_seen_add(pe->known, hash);
+            inflight_down(p, asked);
+            if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
+                return false;
+        } else if (!have_tx(p, hash)) {
+            unasked++;
+        }
+    }
+    /* hashes left out: asked from the next announcer at the next pass;
+     * held against the peer unless its answer was large (an honest
+     * answer stops before the message limit) */
+    if (t->n_raw < count)
+        (void)zbc_txf_answered(p->txf, pe->id, seq,
+                               bytes < ZBC_P2P_MAX_MESSAGE / 2);
+    p->stats.unasked += unasked;
+    if (unasked == 0)
+        return true;
+    char what[96];
+    snprintf(what, sizeof what, "txs with %zu transaction(s) it was not "
+             "asked for", unasked);
+    return misbehave(pe, ZBC_P2P_SCORE_UNASKED_TX, what);
 }
 
 /* One block from a peer (gossip or a sync batch).  *fresh: it was new
@@ -1204,6 +1572,15 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
         break;
     case ZBC__P2P__ENVELOPE__MSG_VOTES:
         alive = on_votes(pe, m->votes);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_TX_INV:
+        alive = on_tx_inv(pe, m->tx_inv);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_GET_TXS:
+        alive = on_get_txs(pe, m->get_txs);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_TXS:
+        alive = on_txs(pe, m->txs);
         break;
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
@@ -1623,9 +2000,12 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
     p->sole_validator = g->n_validators == 1 &&
                         zbc_genesis_is_validator(g, p->key->pk);
     p->seen = zbc_seen_new(ZBC_P2P_SEEN_CACHE);
+    p->txf = zbc_txf_new(ZBC_P2P_TX_INFLIGHT, ZBC_P2P_TX_REQUEST_MS);
+    p->next_stats_ms = p->started_ms + ZBC_P2P_STATS_LOG_MS;
     p->bans = zbc_p2p_bans_new(ZBC_P2P_REP_MAX);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
-    if (p->seen == NULL || p->slots == NULL || p->bans == NULL) {
+    if (p->seen == NULL || p->txf == NULL || p->slots == NULL ||
+        p->bans == NULL) {
         zbc_p2p_stop(p);
         return zbc_fail(err, "out of memory starting P2P");
     }
@@ -1693,8 +2073,11 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
         zbc_log_info("p2p: listening on %s:%u", host, port);
     }
     p->tick = event_new(base, -1, EV_PERSIST, on_tick, p);
+    p->gossip = event_new(base, -1, EV_PERSIST, on_gossip, p);
     struct timeval tv = {0, TICK_MS * 1000};
-    if (p->tick == NULL || event_add(p->tick, &tv) != 0) {
+    struct timeval gtv = {0, ZBC_P2P_INV_MS * 1000};
+    if (p->tick == NULL || event_add(p->tick, &tv) != 0 ||
+        p->gossip == NULL || event_add(p->gossip, &gtv) != 0) {
         zbc_p2p_stop(p);
         return zbc_fail(err, "cannot start the P2P timer");
     }
@@ -1721,12 +2104,17 @@ void zbc_p2p_stop(struct zbc_p2p *p)
     zbc_chain_set_net_status(p->chain, &none);
     if (p->tick != NULL)
         event_free(p->tick);
+    if (p->gossip != NULL)
+        event_free(p->gossip);
+    if (p->stats.all_msgs != p->stats_logged)
+        log_stats(p);
     if (p->accept_backoff != NULL)
         event_free(p->accept_backoff);
     if (p->listener != NULL)
         evconnlistener_free(p->listener);
     free(p->slots);
     zbc_seen_free(p->seen);
+    zbc_txf_free(p->txf);
     zbc_p2p_bans_free(p->bans);
     free(p);
 }

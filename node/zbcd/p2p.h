@@ -46,7 +46,20 @@
 #define ZBC_P2P_RETRY_MIN_MS 500u        /* outbound reconnect backoff */
 #define ZBC_P2P_RETRY_MAX_MS 8000u
 #define ZBC_P2P_RELAY_AGE_MS 60000u  /* older blocks are history: not relayed */
-#define ZBC_P2P_SEEN_CACHE 8192u
+#define ZBC_P2P_SEEN_CACHE 65536u     /* tx and block hashes (~2.6 MiB) */
+/* Transaction gossip by announcement and request (docs/p2p.md §4). */
+#define ZBC_P2P_INV_MS 50u               /* announcements wait this long at
+                                          * most (or for a full TxInv) */
+#define ZBC_P2P_TX_REQUEST_MS 2000u      /* a requested hash not delivered:
+                                          * the next announcer is asked */
+#define ZBC_P2P_TX_INFLIGHT 32768u       /* hashes requested, all peers */
+#define ZBC_P2P_TX_INFLIGHT_PEER 8192u   /* ... from one peer */
+#define ZBC_P2P_TX_REQS_PEER 128u        /* GetTxs unanswered, one peer */
+#define ZBC_P2P_TXS_TIMEOUT_MS 10000u    /* GetTxs unanswered: scored */
+#define ZBC_P2P_PEER_KNOWN 8192u         /* per peer: tx hashes it has */
+#define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
+                                           * delivered: 1 point per this
+                                           * many hashes */
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
 /* accept() failing (out of descriptors): accepting pauses this long */
@@ -69,6 +82,9 @@
 #define ZBC_P2P_SCORE_UNDELIVERED 20 /* a claimed tip the sync never gave */
 #define ZBC_P2P_SCORE_FLOOD 10       /* get_blocks while one is waiting */
 #define ZBC_P2P_SCORE_BAD_VOTE 50    /* a vote that fails verification */
+#define ZBC_P2P_SCORE_UNASKED_TX 10  /* a Txs answer with a transaction
+                                      * that was not asked for */
+#define ZBC_P2P_SCORE_TX_STALL 20    /* GetTxs unanswered in time */
 
 struct zbc_p2p;
 
@@ -104,6 +120,20 @@ bool zbc_p2p_accepting(const struct zbc_p2p *p);
 /* The node's network status (docs/p2p.md §8), also given to the chain
  * (zbc_chain_set_net_status) on every change and tick. */
 void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out);
+
+/* Transaction gossip counters since start (docs/p2p.md §4), also logged
+ * every ZBC_P2P_STATS_LOG_MS while they change and at stop. */
+#define ZBC_P2P_STATS_LOG_MS 30000u
+struct zbc_p2p_gossip_stats {
+    uint64_t txs_admitted;   /* transactions newly admitted here (any source) */
+    uint64_t tx_msgs, tx_bytes; /* sent: Tx, TxInv, GetTxs, Txs frames */
+    uint64_t inv_hashes, asked_hashes, sent_txs; /* entries sent */
+    uint64_t all_msgs, all_bytes; /* sent: every frame */
+    uint64_t unasked, undelivered; /* peers' Txs entries not asked for,
+                                    * requested hashes not delivered */
+};
+void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
+                          struct zbc_p2p_gossip_stats *out);
 
 /* The ban table (docs/p2p.md §6): a misbehaviour score per node key and
  * per IPv4 address (id[0..4) in network order, the rest zero), losing one

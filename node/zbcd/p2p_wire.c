@@ -58,8 +58,25 @@ static const ProtobufCMessage *inner(const zbc_p2p_msg *m)
     case ZBC__P2P__ENVELOPE__MSG_PONG: return &m->pong->base;
     case ZBC__P2P__ENVELOPE__MSG_AUTH: return &m->auth->base;
     case ZBC__P2P__ENVELOPE__MSG_VOTES: return &m->votes->base;
+    case ZBC__P2P__ENVELOPE__MSG_TX_INV: return &m->tx_inv->base;
+    case ZBC__P2P__ENVELOPE__MSG_GET_TXS: return &m->get_txs->base;
+    case ZBC__P2P__ENVELOPE__MSG_TXS: return &m->txs->base;
     default: return NULL;
     }
+}
+
+/* TxInv and GetTxs: 1..ZBC_P2P_MAX_TX_HASHES hashes of 32 bytes. */
+static int check_tx_hashes(size_t n, const ProtobufCBinaryData *h,
+                           const char *what, struct zbc_err *err)
+{
+    if (n == 0 || n > ZBC_P2P_MAX_TX_HASHES)
+        return zbc_fail(err, "%s has %zu hashes, not 1..%u", what, n,
+                        ZBC_P2P_MAX_TX_HASHES);
+    for (size_t i = 0; i < n; i++)
+        if (h[i].len != 32)
+            return zbc_fail(err, "%s hash %zu is %zu bytes, not 32", what, i,
+                            h[i].len);
+    return 1;
 }
 
 static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
@@ -140,6 +157,21 @@ static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
             if (m->votes->vote[i].len != ZBC_VOTE_LEN)
                 return zbc_fail(err, "vote %zu is %zu bytes, not %d", i,
                                 m->votes->vote[i].len, ZBC_VOTE_LEN);
+        return 1;
+    case ZBC__P2P__ENVELOPE__MSG_TX_INV:
+        return check_tx_hashes(m->tx_inv->n_hash, m->tx_inv->hash, "tx_inv",
+                               err);
+    case ZBC__P2P__ENVELOPE__MSG_GET_TXS:
+        return check_tx_hashes(m->get_txs->n_hash, m->get_txs->hash,
+                               "get_txs", err);
+    case ZBC__P2P__ENVELOPE__MSG_TXS:
+        if (m->txs->n_raw > ZBC_P2P_MAX_TXS)
+            return zbc_fail(err, "txs message has %zu transactions, more "
+                            "than %u", m->txs->n_raw, ZBC_P2P_MAX_TXS);
+        for (size_t i = 0; i < m->txs->n_raw; i++)
+            if (m->txs->raw[i].len == 0)
+                return zbc_fail(err, "txs message: transaction %zu is empty",
+                                i);
         return 1;
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
@@ -271,6 +303,39 @@ int zbc_p2p_open(zbc_p2p_msg **out, const uint8_t key[32], uint64_t nonce,
     return ok;
 }
 
+void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
+                        ProtobufCBinaryData *v, const uint8_t (*hs)[32],
+                        size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = (ProtobufCBinaryData){32, (uint8_t *)hs[i]};
+    b->inv = (Zbc__P2p__TxInv)ZBC__P2P__TX_INV__INIT;
+    b->get = (Zbc__P2p__GetTxs)ZBC__P2P__GET_TXS__INIT;
+    b->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    if (inv) {
+        b->inv.hash = v;
+        b->inv.n_hash = n;
+        b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
+        b->m.tx_inv = &b->inv;
+    } else {
+        b->get.hash = v;
+        b->get.n_hash = n;
+        b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
+        b->m.get_txs = &b->get;
+    }
+}
+
+void zbc_p2p_txs_msg(struct zbc_p2p_txs *b, ProtobufCBinaryData *v,
+                     size_t n)
+{
+    b->txs = (Zbc__P2p__Txs)ZBC__P2P__TXS__INIT;
+    b->txs.raw = v;
+    b->txs.n_raw = n;
+    b->m = (zbc_p2p_msg)ZBC__P2P__ENVELOPE__INIT;
+    b->m.msg_case = ZBC__P2P__ENVELOPE__MSG_TXS;
+    b->m.txs = &b->txs;
+}
+
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
 {
     switch (m->msg_case) {
@@ -294,6 +359,12 @@ const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
         return "auth";
     case ZBC__P2P__ENVELOPE__MSG_VOTES:
         return "votes";
+    case ZBC__P2P__ENVELOPE__MSG_TX_INV:
+        return "tx_inv";
+    case ZBC__P2P__ENVELOPE__MSG_GET_TXS:
+        return "get_txs";
+    case ZBC__P2P__ENVELOPE__MSG_TXS:
+        return "txs";
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }

@@ -18,7 +18,7 @@
 #include "crypto/err.h"
 #include "p2p.pb-c.h"
 
-#define ZBC_P2P_PROTOCOL_VERSION 2u
+#define ZBC_P2P_PROTOCOL_VERSION 3u
 #define ZBC_P2P_MAX_MESSAGE (4u << 20)  /* 4 MiB of envelope, docs/p2p.md §1 */
 #define ZBC_P2P_MAX_HELLO 1024u         /* the plaintext first frame */
 #define ZBC_P2P_SEAL_TAG 16u            /* Poly1305 tag per sealed frame */
@@ -28,6 +28,8 @@
 #define ZBC_P2P_MAX_BATCH 128u          /* blocks per GetBlocks answer */
 #define ZBC_P2P_MAX_VOTES 256u          /* votes per Votes message */
 #define ZBC_P2P_BATCH_BYTES (3u << 20)  /* an answer stops below this */
+#define ZBC_P2P_MAX_TX_HASHES 4096u     /* hashes per TxInv / GetTxs */
+#define ZBC_P2P_MAX_TXS 4096u           /* transactions per Txs */
 
 typedef Zbc__P2p__Envelope zbc_p2p_msg;
 
@@ -88,6 +90,26 @@ ZBC_WUR int zbc_p2p_seal(const zbc_p2p_msg *m, const uint8_t key[32],
 ZBC_WUR int zbc_p2p_open(zbc_p2p_msg **out, const uint8_t key[32],
                          uint64_t nonce, const uint8_t *frame, size_t len,
                          struct zbc_err *err);
+
+/* A TxInv (inv) or GetTxs envelope of the n hashes hs, in *b (which must
+ * stay in place while it is sent): v, n entries of the caller's, is made
+ * to point into hs. */
+struct zbc_p2p_hashes {
+    Zbc__P2p__TxInv inv;
+    Zbc__P2p__GetTxs get;
+    zbc_p2p_msg m;
+};
+void zbc_p2p_hashes_msg(struct zbc_p2p_hashes *b, int inv,
+                        ProtobufCBinaryData *v, const uint8_t (*hs)[32],
+                        size_t n);
+
+/* A Txs envelope of the n transactions v (the caller's), in *b. */
+struct zbc_p2p_txs {
+    Zbc__P2p__Txs txs;
+    zbc_p2p_msg m;
+};
+void zbc_p2p_txs_msg(struct zbc_p2p_txs *b, ProtobufCBinaryData *v,
+                     size_t n);
 
 /* Name of a message kind for logs ("hello", "tx", ...). */
 const char *zbc_p2p_msg_name(const zbc_p2p_msg *m);

@@ -15,6 +15,28 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The hash index under the set (also node/zbcd/tx_fetch.c): 32-byte keys
+ * the caller keeps at keys + pos * stride (pos < cap) found by key in
+ * O(1).  The caller writes a key before inserting its position and
+ * removes it before overwriting it. */
+struct zbc_hidx {
+    uint32_t *table;     /* pos + 1; 0 = empty (linear probing) */
+    size_t mask;         /* table size - 1, at least 2 x cap */
+    const uint8_t *keys;
+    size_t stride;
+    uint8_t key[16];     /* SipHash-2-4 key (crypto_shorthash) */
+};
+/* 0 on allocation failure or cap 0. */
+int zbc_hidx_init(struct zbc_hidx *x, size_t cap, const uint8_t *keys,
+                  size_t stride);
+void zbc_hidx_free(struct zbc_hidx *x);
+/* The position holding h, SIZE_MAX when none. */
+size_t zbc_hidx_find(const struct zbc_hidx *x, const uint8_t h[32]);
+/* Indexes the key at pos (no-op when that key is indexed already). */
+void zbc_hidx_insert(struct zbc_hidx *x, size_t pos);
+/* Unindexes h (no-op when absent). */
+void zbc_hidx_remove(struct zbc_hidx *x, const uint8_t h[32]);
+
 struct zbc_seen;
 
 /* cap > 0 (rounded to at least 1); NULL on allocation failure. */

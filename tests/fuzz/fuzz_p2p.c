@@ -6,7 +6,9 @@
  * Auth included) and opened as a sealed frame under a fixed session key
  * (the tag almost never matches: the refusal must leave nothing behind).
  * A decoded message must re-encode, plain and sealed, to a frame that
- * decodes or opens again to the same kind. */
+ * decodes or opens again to the same kind, and a decoded transaction
+ * gossip message (TxInv, GetTxs, Txs: docs/p2p.md §4) must hold what its
+ * field rules promise the node. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +45,34 @@ static void round_trip(const zbc_p2p_msg *m, uint64_t nonce)
     free(enc);
 }
 
+/* What the decoder promises p2p.c about the transaction gossip kinds. */
+static void check_tx_gossip(const zbc_p2p_msg *m)
+{
+    const ProtobufCBinaryData *v = NULL;
+    size_t n = 0;
+    if (m->msg_case == ZBC__P2P__ENVELOPE__MSG_TX_INV) {
+        v = m->tx_inv->hash;
+        n = m->tx_inv->n_hash;
+    } else if (m->msg_case == ZBC__P2P__ENVELOPE__MSG_GET_TXS) {
+        v = m->get_txs->hash;
+        n = m->get_txs->n_hash;
+    } else if (m->msg_case == ZBC__P2P__ENVELOPE__MSG_TXS) {
+        if (m->txs->n_raw > ZBC_P2P_MAX_TXS)
+            abort();
+        for (size_t i = 0; i < m->txs->n_raw; i++)
+            if (m->txs->raw[i].len == 0)
+                abort();
+        return;
+    } else {
+        return;
+    }
+    if (n == 0 || n > ZBC_P2P_MAX_TX_HASHES)
+        abort();
+    for (size_t i = 0; i < n; i++)
+        if (v[i].len != 32)
+            abort();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t off = 0;
@@ -59,6 +89,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         zbc_p2p_msg *m = NULL;
         if (zbc_p2p_decode(&m, data + off + 4, n, &err)) {
+            check_tx_gossip(m);
             round_trip(m, nonce);
             zbc_p2p_msg_free(m);
         } else if (m != NULL) {

@@ -27,7 +27,7 @@ from framework import (TestFailure, ZbcTest, assert_true, kill_node, start_netwo
                        wait_converged, wait_until)
 from test_multinode_peers import closed_by_peer, frame
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 RSS_GROWTH_MB = 200   # the attacked node's RSS may grow at most this much
 LOG_GROWTH = 400_000  # bytes of log one attack phase may add
 

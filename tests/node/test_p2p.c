@@ -299,6 +299,37 @@ static zbc_p2p_msg *get_blocks(struct conn *c, const uint8_t (*loc)[32],
     return recv_kind(c, ZBC__P2P__ENVELOPE__MSG_BLOCKS, 2000);
 }
 
+/* A TxInv (inv) or GetTxs of n hashes. */
+static void send_tx_hashes(struct conn *c, bool inv, const uint8_t (*hs)[32],
+                           size_t n)
+{
+    ProtobufCBinaryData *v = calloc(n > 0 ? n : 1, sizeof *v);
+    struct zbc_p2p_hashes b;
+    zbc_p2p_hashes_msg(&b, inv, v, hs, n);
+    send_msg(c, &b.m);
+    free(v);
+}
+
+/* GetTxs and its Txs answer (NULL: none in 2 s). */
+static zbc_p2p_msg *get_txs(struct conn *c, const uint8_t (*hs)[32],
+                            size_t n)
+{
+    send_tx_hashes(c, false, hs, n);
+    return recv_kind(c, ZBC__P2P__ENVELOPE__MSG_TXS, 2000);
+}
+
+/* A Txs message of n transactions. */
+static void send_txs(struct conn *c, const uint8_t *const *raw,
+                     const size_t *len, size_t n)
+{
+    ProtobufCBinaryData v[8];
+    for (size_t i = 0; i < n && i < 8; i++)
+        v[i] = (ProtobufCBinaryData){len[i], (uint8_t *)raw[i]};
+    struct zbc_p2p_txs t;
+    zbc_p2p_txs_msg(&t, v, n);
+    send_msg(c, &t.m);
+}
+
 /* A fresh one-validator chain in a fixture directory (NULL on failure,
  * the fixture then removed). */
 static struct zbc_chain *open_chain(struct fixture *f)
@@ -312,6 +343,25 @@ static struct zbc_chain *open_chain(struct fixture *f)
     if (chain == NULL)
         fx_teardown(f);
     return chain;
+}
+
+/* A one-validator chain at its first slot with P2P listening on a free
+ * port (NULL on failure). */
+static struct zbc_p2p *node_start(struct fixture *f, struct zbc_chain **chain)
+{
+    struct zbc_err err = {{0}};
+    *chain = open_chain(f);
+    if (*chain == NULL)
+        return NULL;
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(*chain, &slot, &err));
+    g_now = slot.earliest_ms;
+    g_base = event_base_new();
+    struct zbc_p2p *p = NULL;
+    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f->key,
+                                  .now_ms = test_clock};
+    CHECK(zbc_p2p_start(&p, g_base, *chain, &pcfg, &err));
+    return p;
 }
 
 static void test_p2p_node(void)
@@ -347,13 +397,13 @@ static void test_p2p_node(void)
     uint8_t other_g[32];
     memset(other_g, 0x99, 32);
 
-    /* the node's hello: version 2, a fresh kx key per connection */
+    /* the node's hello: version 3, a fresh kx key per connection */
     struct conn *a = conn_open(port);
     struct conn *b = conn_open(port);
     CHECK(a->hello != NULL && b->hello != NULL);
     if (a->hello != NULL && b->hello != NULL) {
         const Zbc__P2p__Hello *h = a->hello;
-        CHECK_EQ_INT(h->protocol_version, 2);
+        CHECK_EQ_INT(h->protocol_version, 3);
         CHECK_EQ_MEM(h->genesis_hash.data, gh, 32);
         CHECK_EQ_MEM(h->node_key.data, f.key.pk, 32);
         CHECK_EQ_INT(h->height, 3);
@@ -369,13 +419,13 @@ static void test_p2p_node(void)
     conn_close(a);
     /* another genesis */
     a = conn_open(port);
-    send_hello(a, 2, other_g, k1.pk, NULL);
+    send_hello(a, ZBC_P2P_PROTOCOL_VERSION, other_g, k1.pk, NULL);
     CHECK(closed_within(a, 1000));
     conn_close(a);
 
     /* the node proves its key: its Auth verifies against its Hello */
     a = conn_open(port);
-    send_hello(a, 2, gh, k1.pk, NULL);
+    send_hello(a, ZBC_P2P_PROTOCOL_VERSION, gh, k1.pk, NULL);
     zbc_p2p_msg *m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_AUTH, 2000);
     CHECK(m != NULL);
     if (m != NULL && a->hello != NULL) {
@@ -401,7 +451,7 @@ static void test_p2p_node(void)
     forgive();
     /* the node's own key, claimed by someone else: refused */
     a = conn_open(port);
-    send_hello(a, 2, gh, f.key.pk, NULL);
+    send_hello(a, ZBC_P2P_PROTOCOL_VERSION, gh, f.key.pk, NULL);
     send_auth(a, gh, f.key.pk, k1.sk);
     CHECK(closed_within(a, 1000));
     conn_close(a);
@@ -409,7 +459,7 @@ static void test_p2p_node(void)
     /* impersonation: a malformed message under k1's claimed key before
      * its proof costs k1 nothing */
     a = conn_open(port);
-    send_hello(a, 2, gh, k1.pk, NULL);
+    send_hello(a, ZBC_P2P_PROTOCOL_VERSION, gh, k1.pk, NULL);
     const uint8_t junk_frame[] = {2, 0, 0, 0, 0x12, 0x7f};
     send_raw(a, junk_frame, sizeof junk_frame);
     CHECK(closed_within(a, 1000));
@@ -448,15 +498,19 @@ static void test_p2p_node(void)
     zbc_p2p_msg_free(m);
 
 
-    /* a transaction admitted here is gossiped */
+    /* a transaction admitted here is announced, and sent when asked */
     uint8_t tx[512], th[32];
     size_t tn = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 5, 10000,
                         (int64_t)(g_now / 1000));
     bool dup;
     CHECK(zbc_chain_submit(chain, tx, tn, g_now, th, &dup, &err));
-    m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_TX, 2000);
-    CHECK(m != NULL && m->tx->raw.len == tn &&
-          memcmp(m->tx->raw.data, tx, tn) == 0);
+    m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_TX_INV, 2000);
+    CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+          memcmp(m->tx_inv->hash[0].data, th, 32) == 0);
+    zbc_p2p_msg_free(m);
+    m = get_txs(a, (const uint8_t (*)[32])th, 1);
+    CHECK(m != NULL && m->txs->n_raw == 1 && m->txs->raw[0].len == tn &&
+          memcmp(m->txs->raw[0].data, tx, tn) == 0);
     zbc_p2p_msg_free(m);
 
     /* misbehaviour adds up: bad tx +20, unasked blocks +50, second hello
@@ -476,7 +530,7 @@ static void test_p2p_node(void)
     bm.blocks = &bl;
     send_msg(a, &bm);
     CHECK(!closed_within(a, 100));
-    send_hello(a, 2, gh, k1.pk, NULL);
+    send_hello(a, ZBC_P2P_PROTOCOL_VERSION, gh, k1.pk, NULL);
     CHECK(closed_within(a, 1000));
     conn_close(a);
     CHECK_EQ_INT(zbc_p2p_peer_count(p), 0);
@@ -525,7 +579,7 @@ static void test_p2p_node(void)
     /* a replayed challenge: k1's recorded Hello (same kx key) and Auth on
      * a new connection do not prove k1, the node's kx key is new */
     b = conn_open(port);
-    send_hello(b, 2, gh, k1.pk, replay_kx);
+    send_hello(b, ZBC_P2P_PROTOCOL_VERSION, gh, k1.pk, replay_kx);
     send_auth_sig(b, replay_sig);
     CHECK(closed_within(b, 1000));
     conn_close(b);
@@ -662,7 +716,7 @@ static void test_p2p_node(void)
         a = conn_open(port);
         uint8_t fake_tip[32];
         memset(fake_tip, 0xe7, 32);
-        send_hello_tip(a, 2, gh, k8.pk, NULL, 9, fake_tip);
+        send_hello_tip(a, ZBC_P2P_PROTOCOL_VERSION, gh, k8.pk, NULL, 9, fake_tip);
         send_auth(a, gh, k8.pk, k8.sk);
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
         CHECK(m != NULL);
@@ -710,7 +764,7 @@ static void test_p2p_node(void)
         a = conn_open(port);
         uint8_t fake_tip[32];
         memset(fake_tip, 0xf0 + round, 32);
-        send_hello_tip(a, 2, gh, k5.pk, NULL, UINT32_MAX, fake_tip);
+        send_hello_tip(a, ZBC_P2P_PROTOCOL_VERSION, gh, k5.pk, NULL, UINT32_MAX, fake_tip);
         send_auth(a, gh, k5.pk, k5.sk);
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
         CHECK(m != NULL);
@@ -864,6 +918,195 @@ static void test_accept_backoff(void)
     fx_teardown(&f);
 }
 
+/* The hashes of GetTxs messages received on c within ms, appended to hs
+ * (cap); returns how many messages. */
+static size_t recv_asks(struct conn *c, uint8_t (*hs)[32], size_t cap,
+                        size_t *n, int ms)
+{
+    size_t msgs = 0;
+    zbc_p2p_msg *m;
+    while ((m = recv_kind(c, ZBC__P2P__ENVELOPE__MSG_GET_TXS, ms)) != NULL) {
+        msgs++;
+        for (size_t i = 0; i < m->get_txs->n_hash && *n < cap; i++)
+            memcpy(hs[(*n)++], m->get_txs->hash[i].data, 32);
+        zbc_p2p_msg_free(m);
+    }
+    return msgs;
+}
+
+/* Transaction gossip by announcement and request (docs/p2p.md §4): one
+ * request per hash, the next announcer asked after a time-out, answers
+ * from the mempool, and the hostile cases: transactions not asked for,
+ * answers nobody asked for, a flood of announcements never delivered
+ * (bounded in flight, then banned), an oversized TxInv, GetTxs never
+ * answered. */
+static void test_tx_gossip(void)
+{
+    struct fixture f;
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
+    if (p == NULL)
+        return;
+    uint16_t port = zbc_p2p_listen_port(p);
+    const uint8_t *gh = f.g.hash;
+    struct id ka, kb;
+    id_make(&ka, 0x71);
+    id_make(&kb, 0x72);
+    struct conn *a = peer_open(port, gh, &ka);
+    struct conn *b = peer_open(port, gh, &kb);
+    CHECK(!closed_within(a, 50) && !closed_within(b, 50));
+    int64_t ts = (int64_t)(g_now / 1000);
+    uint8_t tx[5][512], h[5][32];
+    size_t tn[5];
+    for (int i = 0; i < 5; i++) {
+        tn[i] = fx_send(tx[i], sizeof tx[i], &f, f.alice_seed, &f.bob,
+                        (uint64_t)(i + 1), 10000, ts);
+        zbc_sha3_256(h[i], tx[i], tn[i]);
+    }
+    const uint8_t *raw[1];
+    size_t len[1];
+
+    /* A and B announce tx0: asked from A only; A's answer pools it, and
+     * neither is told of it again */
+    uint8_t asks[16][32];
+    size_t n_ask = 0;
+    send_tx_hashes(a, true, (const uint8_t (*)[32])h[0], 1);
+    send_tx_hashes(b, true, (const uint8_t (*)[32])h[0], 1);
+    CHECK_EQ_INT(recv_asks(a, asks, 16, &n_ask, 200), 1);
+    CHECK(n_ask == 1 && memcmp(asks[0], h[0], 32) == 0);
+    n_ask = 0;
+    CHECK_EQ_INT(recv_asks(b, asks, 16, &n_ask, 100), 0);
+    raw[0] = tx[0];
+    len[0] = tn[0];
+    send_txs(a, raw, len, 1);
+    pump(20);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 1);
+    zbc_p2p_msg *m = recv_kind(b, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+    CHECK(m == NULL);
+    zbc_p2p_msg_free(m);
+    /* a hash this node has is not asked for */
+    send_tx_hashes(b, true, (const uint8_t (*)[32])h[0], 1);
+    CHECK_EQ_INT(recv_asks(b, asks, 16, &n_ask, 100), 0);
+
+    /* A and B announce tx1; A answers without it (not held): at the next
+     * gossip pass (not ZBC_P2P_TX_REQUEST_MS later) B is asked, and its
+     * answer pools it */
+    send_tx_hashes(a, true, (const uint8_t (*)[32])h[1], 1);
+    send_tx_hashes(b, true, (const uint8_t (*)[32])h[1], 1);
+    CHECK_EQ_INT(recv_asks(a, asks, 16, &n_ask, 200), 1);
+    g_now += 250; /* the pass after the first request */
+    pump(100);
+    send_txs(a, raw, len, 0);
+    CHECK_EQ_INT(recv_asks(b, asks, 16, &n_ask, 200), 0);
+    g_now += 250;
+    n_ask = 0;
+    CHECK_EQ_INT(recv_asks(b, asks, 16, &n_ask, 400), 1);
+    CHECK(n_ask == 1 && memcmp(asks[0], h[1], 32) == 0);
+    raw[0] = tx[1];
+    len[0] = tn[1];
+    send_txs(b, raw, len, 1);
+    pump(20);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+
+    /* GetTxs: the pooled ones, unknown hashes left out */
+    uint8_t two[2][32];
+    memcpy(two[0], h[4], 32);
+    memcpy(two[1], h[0], 32);
+    m = get_txs(a, (const uint8_t (*)[32])two, 2);
+    CHECK(m != NULL && m->txs->n_raw == 1 && m->txs->raw[0].len == tn[0] &&
+          memcmp(m->txs->raw[0].data, tx[0], tn[0]) == 0);
+    zbc_p2p_msg_free(m);
+
+    /* a transaction whose hash was not asked for: dropped unchecked,
+     * scored 10, the peer stays */
+    send_tx_hashes(a, true, (const uint8_t (*)[32])h[2], 1);
+    n_ask = 0;
+    CHECK_EQ_INT(recv_asks(a, asks, 16, &n_ask, 200), 1);
+    raw[0] = tx[3];
+    len[0] = tn[3];
+    send_txs(a, raw, len, 1);
+    CHECK(!closed_within(a, 100));
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+    /* Txs with no GetTxs waiting: +50, twice: banned */
+    send_txs(a, raw, len, 0);
+    CHECK(!closed_within(a, 100));
+    send_txs(a, raw, len, 0);
+    CHECK(closed_within(a, 1000));
+    conn_close(a);
+
+    /* a flood of announcements never delivered: at most
+     * ZBC_P2P_TX_INFLIGHT_PEER are asked for; answered without them, the
+     * peer owes a point per ZBC_P2P_UNDELIVERED_PER_POINT: banned at the
+     * next pass */
+    {
+        struct id kc;
+        id_make(&kc, 0x73);
+        struct conn *c = peer_open(port, gh, &kc);
+        CHECK(!closed_within(c, 50));
+        size_t total = 3 * ZBC_P2P_MAX_TX_HASHES;
+        uint8_t (*fake)[32] = malloc(total * 32);
+        uint8_t (*got)[32] = malloc(total * 32);
+        randombytes_buf(fake, total * 32);
+        for (int i = 0; i < 3; i++)
+            send_tx_hashes(c, true,
+                           (const uint8_t (*)[32])fake +
+                               (size_t)i * ZBC_P2P_MAX_TX_HASHES,
+                           ZBC_P2P_MAX_TX_HASHES);
+        size_t n_got = 0;
+        size_t msgs = recv_asks(c, got, total, &n_got, 600);
+        CHECK_EQ_INT(n_got, ZBC_P2P_TX_INFLIGHT_PEER);
+        for (size_t i = 0; i < msgs; i++)
+            send_txs(c, raw, len, 0);
+        g_now += 250;
+        CHECK(closed_within(c, 1000));
+        conn_close(c);
+        /* a TxInv of more than ZBC_P2P_MAX_TX_HASHES: malformed, banned */
+        struct id kd;
+        id_make(&kd, 0x74);
+        c = peer_open(port, gh, &kd);
+        CHECK(!closed_within(c, 50));
+        send_tx_hashes(c, true, (const uint8_t (*)[32])fake,
+                       ZBC_P2P_MAX_TX_HASHES + 1);
+        CHECK(closed_within(c, 1000));
+        conn_close(c);
+        free(fake);
+        free(got);
+    }
+
+    /* GetTxs never answered: its hash times out without blame (a slow
+     * peer), the request scores +20 per ZBC_P2P_TXS_TIMEOUT_MS, banned in
+     * the end (pings keep it from being idle) */
+    {
+        struct id ke;
+        id_make(&ke, 0x75);
+        struct conn *e = peer_open(port, gh, &ke);
+        CHECK(!closed_within(e, 50));
+        send_tx_hashes(e, true, (const uint8_t (*)[32])h[4], 1);
+        n_ask = 0;
+        CHECK_EQ_INT(recv_asks(e, asks, 16, &n_ask, 200), 1);
+        Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+        pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        zbc_p2p_msg pm = ZBC__P2P__ENVELOPE__INIT;
+        pm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        pm.ping = &pg;
+        int periods = 0;
+        while (periods < 10 && !e->closed) {
+            g_now += ZBC_P2P_TXS_TIMEOUT_MS;
+            send_msg(e, &pm);
+            periods++;
+            (void)closed_within(e, 400);
+        }
+        CHECK(e->closed);
+        CHECK(periods >= 5);
+        conn_close(e);
+    }
+    conn_close(b);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
 /* One signature verification per transaction per node: API submission,
  * a peer's gossip, mempool admission, block build, a peer's block and a
  * re-submission of an included transaction share the node's cache. */
@@ -871,17 +1114,8 @@ static void test_one_verify(void)
 {
     struct fixture f;
     struct zbc_err err = {{0}};
-    struct zbc_chain *chain = open_chain(&f);
-    if (chain == NULL)
-        return;
-    struct zbc_slot slot;
-    CHECK(zbc_chain_next_slot(chain, &slot, &err));
-    g_now = slot.earliest_ms;
-    g_base = event_base_new();
-    struct zbc_p2p *p = NULL;
-    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
-                                  .now_ms = test_clock};
-    CHECK(zbc_p2p_start(&p, g_base, chain, &pcfg, &err));
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
     if (p == NULL)
         return;
     struct id k1;
@@ -977,5 +1211,6 @@ int main(void)
     TEST_RUN(test_bans_churn);
     TEST_RUN(test_accept_backoff);
     TEST_RUN(test_one_verify);
+    TEST_RUN(test_tx_gossip);
     return test_summary("node_p2p");
 }

@@ -116,7 +116,7 @@ static void test_hello_round_trip(void)
     /* the bytes docs/p2p.md §3 shows: prefix 146, Envelope field 1 (0x0a)
      * of 143 bytes (0x8f 0x01), then Hello fields 1..7 in order */
     uint8_t want[150], *w = want;
-    const uint8_t head[] = {146, 0, 0, 0, 0x0a, 0x8f, 0x01, 0x08, 0x02,
+    const uint8_t head[] = {146, 0, 0, 0, 0x0a, 0x8f, 0x01, 0x08, 0x03,
                             0x12, 0x20};
     memcpy(w, head, sizeof head);
     w += sizeof head;
@@ -279,6 +279,60 @@ static void test_vote_fields(void)
     bl.n_vote_set = 2;
     sets[1].len = ZBC_VOTE_SET_MAX_LEN + 1;
     CHECK(decode_fails(&m, "vote set 1 is 8487 bytes, more than 8486"));
+}
+
+/* Transaction gossip (docs/p2p.md §4): TxInv and GetTxs hold 1..4096
+ * hashes of 32 bytes, Txs 0..4096 non-empty transactions. */
+static void test_tx_gossip_fields(void)
+{
+    static uint8_t hashes[ZBC_P2P_MAX_TX_HASHES + 1][32];
+    static ProtobufCBinaryData hv[ZBC_P2P_MAX_TX_HASHES + 1];
+    for (size_t i = 0; i <= ZBC_P2P_MAX_TX_HASHES; i++)
+        hv[i] = (ProtobufCBinaryData){32, hashes[i]};
+    Zbc__P2p__TxInv ti = ZBC__P2P__TX_INV__INIT;
+    Zbc__P2p__GetTxs gt = ZBC__P2P__GET_TXS__INIT;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
+    m.tx_inv = &ti;
+    ti.hash = hv;
+    CHECK(decode_fails(&m, "tx_inv has 0 hashes, not 1..4096"));
+    ti.n_hash = ZBC_P2P_MAX_TX_HASHES + 1;
+    CHECK(decode_fails(&m, "tx_inv has 4097 hashes, not 1..4096"));
+    ti.n_hash = ZBC_P2P_MAX_TX_HASHES;
+    CHECK(!decode_fails(&m, ""));
+    hv[9].len = 31;
+    CHECK(decode_fails(&m, "tx_inv hash 9 is 31 bytes, not 32"));
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
+    m.get_txs = &gt;
+    gt.hash = hv;
+    gt.n_hash = 10;
+    CHECK(decode_fails(&m, "get_txs hash 9 is 31 bytes, not 32"));
+    hv[9].len = 32;
+    CHECK(!decode_fails(&m, ""));
+    gt.n_hash = 0;
+    CHECK(decode_fails(&m, "get_txs has 0 hashes, not 1..4096"));
+    gt.n_hash = ZBC_P2P_MAX_TX_HASHES + 1;
+    CHECK(decode_fails(&m, "get_txs has 4097 hashes, not 1..4096"));
+
+    Zbc__P2p__Txs txs = ZBC__P2P__TXS__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TXS;
+    m.txs = &txs;
+    txs.raw = hv;
+    CHECK(!decode_fails(&m, "")); /* an empty answer: none held */
+    txs.n_raw = ZBC_P2P_MAX_TXS;
+    CHECK(!decode_fails(&m, ""));
+    txs.n_raw = ZBC_P2P_MAX_TXS + 1;
+    CHECK(decode_fails(&m, "txs message has 4097 transactions, more than "
+                           "4096"));
+    txs.n_raw = 5;
+    hv[3].len = 0;
+    CHECK(decode_fails(&m, "txs message: transaction 3 is empty"));
+    hv[3].len = 32;
+    CHECK_EQ_STR(zbc_p2p_msg_name(&m), "txs");
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_TX_INV;
+    CHECK_EQ_STR(zbc_p2p_msg_name(&m), "tx_inv");
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_TXS;
+    CHECK_EQ_STR(zbc_p2p_msg_name(&m), "get_txs");
 }
 
 static void test_garbage(void)
@@ -463,6 +517,7 @@ int main(void)
     TEST_RUN(test_hello_round_trip);
     TEST_RUN(test_field_rules);
     TEST_RUN(test_vote_fields);
+    TEST_RUN(test_tx_gossip_fields);
     TEST_RUN(test_garbage);
     TEST_RUN(test_unknown_fields);
     return test_summary("node_p2p_wire");

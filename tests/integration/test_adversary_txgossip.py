@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Transaction gossip by announcement and request under attack (docs/p2p.md
+§4, §6), raw sealed frames against one --automine node:
+  - a flood: 50 TxInv of 4,096 random hashes (204,800 announced) never
+    delivered: at most ZBC_P2P_TX_INFLIGHT_PEER (8,192) are asked for, the
+    node's RSS stays bounded, and answered without them the peer owes a
+    point per 16 hashes left out: banned;
+  - duplicates: one hash 4,096 times in a TxInv is asked for once;
+  - answers nobody asked for: Txs without a GetTxs waiting, +50 each:
+    banned at the second;
+  - a transaction whose hash is not the one asked for: dropped unchecked,
+    +10 each: banned at the tenth;
+  - an oversized TxInv (4,097 hashes): malformed, banned at once;
+and the node still mines, with its log bounded."""
+import ctypes
+import hashlib
+import os
+import time
+
+from framework import ZBC, ZbcTest, assert_equal, assert_true, free_port
+from test_adversary_p2p import Attacker, field_bytes, parse_fields, rss_mb, sodium
+from test_multinode_peers import closed_by_peer
+
+MAX_HASHES = 4096       # ZBC_P2P_MAX_TX_HASHES
+INFLIGHT_PEER = 8192    # ZBC_P2P_TX_INFLIGHT_PEER
+FLOOD_INVS = 50         # TxInv messages of the flood
+RSS_GROWTH_MB = 60
+LOG_GROWTH = 200_000
+
+
+def tx_inv(hashes):
+    return field_bytes(10, b"".join(field_bytes(1, h) for h in hashes))
+
+
+def txs(raws):
+    return field_bytes(12, b"".join(field_bytes(1, r) for r in raws))
+
+
+class GossipAttacker(Attacker):
+    """An Attacker that also opens the node's sealed frames."""
+
+    def handshake(self, genesis, **kw):
+        super().handshake(genesis, **kw)
+        self.rx_n = 0
+
+    def recv_msg(self, timeout):
+        """(field number, message bytes) of the node's next sealed frame, or
+        None when nothing came in time."""
+        self.sock.settimeout(timeout)
+        try:
+            f = self.read_frame()
+        except OSError:
+            return None
+        s = sodium()
+        out = ctypes.create_string_buffer(len(f))
+        mlen = ctypes.c_ulonglong(0)
+        npub = self.rx_n.to_bytes(8, "little") + bytes(4)
+        self.rx_n += 1
+        if s.crypto_aead_chacha20poly1305_ietf_decrypt(
+                out, ctypes.byref(mlen), None, f[4:], ctypes.c_ulonglong(len(f) - 4), f[:4],
+                ctypes.c_ulonglong(4), npub, self.rx) != 0:
+            raise AssertionError("a sealed frame from the node does not open")
+        env = parse_fields(out.raw[:mlen.value])
+        num = next(iter(env))
+        return num, env[num][0]
+
+    def asked(self, timeout):
+        """Every hash of the GetTxs messages the node sends within timeout,
+        and how many messages."""
+        hashes, msgs = [], 0
+        end = time.time() + timeout
+        while time.time() < end:
+            m = self.recv_msg(max(0.05, end - time.time()))
+            if m is None:
+                break
+            if m[0] == 11:
+                msgs += 1
+                hashes += parse_fields(m[1]).get(1, [])
+        return hashes, msgs
+
+
+class AdversaryTxGossip(ZbcTest):
+    def attacker(self, genesis, i):
+        a = GossipAttacker(self.node.p2p_port, "127.0.8.%d" % i)
+        a.handshake(genesis)
+        return a
+
+    def run_test(self):
+        alice = self.wallet_key("alice")
+        port = free_port()
+        node = self.node = self.start_chain([(alice, 100 * ZBC)], automine=True,
+                                            run_args=["--p2p", "127.0.0.1:%d" % port])
+        node.p2p_port = port
+        self.mine(1)
+        genesis = bytes.fromhex(node.info()["genesis_hash"])
+        base_rss = rss_mb(node)
+        log_mark = os.path.getsize(node.log_path)
+
+        # ---- a flood of announcements never delivered ----
+        t0 = time.time()
+        a = self.attacker(genesis, 1)
+        frames = []
+        for _ in range(FLOOD_INVS):
+            r = os.urandom(32 * MAX_HASHES)
+            frames.append(a.seal(tx_inv([r[i:i + 32] for i in range(0, len(r), 32)])))
+        a.sock.sendall(b"".join(frames))
+        hashes, msgs = a.asked(1.5)
+        self.log("flood: %d announced, %d asked in %d GetTxs (%.1f s)"
+                 % (FLOOD_INVS * MAX_HASHES, len(hashes), msgs, time.time() - t0))
+        assert_equal(len(hashes), INFLIGHT_PEER, "hashes asked from one peer")
+        assert_true(all(len(h) == 32 for h in hashes), "GetTxs hashes of 32 bytes")
+        rss = rss_mb(node)
+        self.log("flood: RSS %.1f MB (+%.1f)" % (rss, rss - base_rss))
+        assert_true(rss - base_rss < RSS_GROWTH_MB, "flood: RSS grew %.1f MB" % (rss - base_rss))
+        # answered without them: 8,192 left out = 512 points
+        for _ in range(msgs):
+            a.send_sealed(txs([]))
+        assert_true(closed_by_peer(a.sock, 10), "flood: the peer was not dropped")
+        a.close()
+        assert_true("announced transactions it left out of its answers" in node.read_log(),
+                    "flood: no score for undelivered announcements")
+
+        # ---- one hash many times ----
+        a = self.attacker(genesis, 2)
+        h = os.urandom(32)
+        a.send_sealed(tx_inv([h] * MAX_HASHES))
+        hashes, msgs = a.asked(1)
+        assert_equal(hashes, [h], "a duplicated announcement is asked once")
+        a.send_sealed(txs([]))  # answered, not held
+
+        # ---- answers nobody asked for: +50 each ----
+        a.send_sealed(txs([os.urandom(200)]))
+        assert_true(not closed_by_peer(a.sock, 0.5), "one unasked txs answer bans")
+        a.send_sealed(txs([os.urandom(200)]))
+        assert_true(closed_by_peer(a.sock, 5), "unasked answers: the peer was not dropped")
+        a.close()
+
+        # ---- transactions whose hash was not asked for: +10 each ----
+        a = self.attacker(genesis, 3)
+        rounds = 0
+        while rounds < 12:
+            a.send_sealed(tx_inv([os.urandom(32)]))
+            asked, _ = a.asked(0.5)
+            if not asked:
+                break
+            rounds += 1
+            a.send_sealed(txs([os.urandom(150)]))
+        self.log("mismatched hashes: dropped after %d answers" % rounds)
+        assert_true(closed_by_peer(a.sock, 5), "mismatched hashes: the peer was not dropped")
+        assert_true(9 <= rounds <= 11, "mismatched hashes: %d answers before the ban" % rounds)
+        a.close()
+
+        # ---- an oversized TxInv: malformed ----
+        a = self.attacker(genesis, 4)
+        a.send_sealed(tx_inv([os.urandom(32) for _ in range(MAX_HASHES + 1)]))
+        assert_true(closed_by_peer(a.sock, 5), "an oversized TxInv was not refused")
+        a.close()
+
+        # the node goes on, its memory and log bounded
+        self.mine(2)
+        rss = rss_mb(node)
+        grown = os.path.getsize(node.log_path) - log_mark
+        self.log("after: RSS %.1f MB (+%.1f), log +%d bytes" % (rss, rss - base_rss, grown))
+        assert_true(rss - base_rss < RSS_GROWTH_MB, "RSS grew %.1f MB" % (rss - base_rss))
+        assert_true(grown < LOG_GROWTH, "the log grew %d bytes" % grown)
+
+
+if __name__ == "__main__":
+    AdversaryTxGossip().main()
