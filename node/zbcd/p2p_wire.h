@@ -28,6 +28,7 @@
 #define ZBC_P2P_MAX_BATCH 128u          /* blocks per GetBlocks answer */
 #define ZBC_P2P_MAX_VOTES 256u          /* votes per Votes message */
 #define ZBC_P2P_BATCH_BYTES (3u << 20)  /* an answer stops below this */
+#define ZBC_P2P_MAX_VOTE_SETS 64u       /* vote sets per GetVoteSets */
 
 typedef Zbc__P2p__Envelope zbc_p2p_msg;
 
