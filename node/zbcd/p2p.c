@@ -41,7 +41,6 @@ struct vs_state {
     uint32_t tokens;          /* GetVoteSets answers it may get now */
     uint64_t refill_ms;       /* 0: the bucket is not started (full) */
     bool pending;             /* our GetVoteSets waits for its answer */
-    uint64_t sent_ms;
     uint32_t from, count;     /* ... and the range it asked */
     uint32_t next_from;       /* continue there (0: above the final block) */
     uint64_t next_ms;         /* not before (pacing, retry) */
@@ -1191,7 +1190,6 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
 #define VS_LAG 8u               /* tip - final above this: lagging */
 #define VS_BURST 4u             /* GetVoteSets answers a peer gets at once */
 #define VS_REFILL_MS 250u       /* ... then one per this long */
-#define VS_TIMEOUT_MS 10000u    /* our request unanswered: ask elsewhere */
 #define VS_RETRY_MS 10000u      /* after an answer that brought nothing */
 
 static bool vs_send(struct peer *pe, uint32_t from, uint32_t count)
@@ -1203,7 +1201,6 @@ static bool vs_send(struct peer *pe, uint32_t from, uint32_t count)
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS;
     m.get_vote_sets = &g;
     pe->vs.pending = true;
-    pe->vs.sent_ms = pe->p->now_ms();
     pe->vs.from = from;
     pe->vs.count = count;
     zbc_log_debug("p2p: asking %s for the vote sets of blocks %u..%u",
@@ -1213,21 +1210,14 @@ static bool vs_send(struct peer *pe, uint32_t from, uint32_t count)
 
 /* Called every tick for a proven peer: asks it for the next range when
  * this node's final block lags its tip and the peer holds blocks above
- * it; forgets a request unanswered for VS_TIMEOUT_MS (another peer, or
- * this one later, is asked: not scored, the sets are only a help). */
+ * it.  A peer that leaves a request unanswered is not asked again until
+ * it answers (not scored: the sets are only a help, and the other peers
+ * are asked too; a late answer is still taken). */
 static bool vs_tick(struct peer *pe, uint64_t now)
 {
     struct zbc_p2p *p = pe->p;
-    if (p->fin == NULL)
+    if (p->fin == NULL || pe->vs.pending)
         return true;
-    if (pe->vs.pending) {
-        if (now < pe->vs.sent_ms + VS_TIMEOUT_MS)
-            return true;
-        pe->vs.pending = false;
-        pe->vs.next_from = 0;
-        pe->vs.next_ms = now + VS_RETRY_MS;
-        return true;
-    }
     uint32_t final = zbc_chain_final_height(p->chain);
     uint32_t tip = zbc_chain_tip(p->chain)->height;
     if (now < pe->vs.next_ms || tip <= final + VS_LAG ||
@@ -1270,10 +1260,11 @@ static bool on_get_vote_sets(struct peer *pe, const Zbc__P2p__GetVoteSets *g)
     size_t n = 0;
     uint32_t tip = zbc_chain_tip(p->chain)->height;
     for (uint32_t k = 0; k < g->count && p->fin != NULL; k++) {
-        if (g->from_height > tip - k) /* also stops before overflow */
+        uint64_t h = (uint64_t)g->from_height + k; /* no wrap at 2^32 - 1 */
+        if (h > tip)
             break;
-        uint32_t h = g->from_height + k;
-        zbc_finality_stored_set(p->fin, h, &sets[n].data, &sets[n].len);
+        zbc_finality_stored_set(p->fin, (uint32_t)h, &sets[n].data,
+                                &sets[n].len);
         if (sets[n].data != NULL)
             n++;
     }

@@ -123,6 +123,12 @@ class AdversaryVoteSets(ZbcTest):
             st, blk = node.get("/api/v1/blocks/%d" % h)
             assert_equal(st, 200, "GET block %d" % h)
             assert_equal(s[5:37].hex(), blk["hash"], "the set of block %d names it" % h)
+        top = node.height()
+        a.send_sealed(get_vote_sets(top - 2, 64))
+        got = [int.from_bytes(s[1:5], "little") for s in a.wait_for(14).get(1, [])]
+        assert_true(len(got) >= 3 and got == list(range(top - 2, top - 2 + len(got)))
+                    and got[-1] <= node.height(), "sets of the last blocks up to the tip "
+                    "only (asked from %d): %r" % (top - 2, got))
         a.send_sealed(get_vote_sets(node.height() + 100, 64))
         assert_equal(a.wait_for(14).get(1, []), [], "sets past the tip")
         a.send_sealed(get_vote_sets(2**32 - 1, 64))
