@@ -113,7 +113,23 @@ static uint32_t rank_at_1(struct net *n, const char *name,
     return slot.rank;
 }
 
-static void test_switch_under_finality(void)
+struct final_rec {
+    uint32_t height;
+    uint8_t hash[32];
+    bool found;
+};
+
+static int final_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct final_rec *f = arg;
+    return zbc_store_txn_checkpoint(t, "final", &f->height, f->hash,
+                                    &f->found, err);
+}
+
+/* and_final: a second waiting block (Y3) brings votes Y2 -> Y3 that make
+ * Y2 final inside the same receive, as in the soak's log ("745 ... is
+ * final" before "chain switched"). */
+static void switch_under_finality(bool and_final)
 {
     struct net n;
     net_setup(&n);
@@ -150,24 +166,47 @@ static void test_switch_under_finality(void)
     /* the network's blocks 1 (Y, heavier) and 2 (Y2), and both
      * validators' votes genesis -> Y2, which justify Y2 */
     CHECK(produce(net, 0) && produce(net, 0));
-    struct zbc_checkpoint g0 = {.height = 0}, y2;
+    if (and_final)
+        CHECK(produce(net, 0));
+    struct zbc_checkpoint g0 = {.height = 0}, y2, y3;
     memcpy(g0.hash, n.g.hash, 32);
     checkpoint_of(net, 2, &y2);
     give_vote(fin, &n, &g0, &y2, n.k1.sk); /* buffered: Y2 not held */
     give_vote(fin, &n, &g0, &y2, n.k2.sk);
+    if (and_final) {
+        checkpoint_of(net, 3, &y3);
+        give_vote(fin, &n, &y2, &y3, n.k1.sk);
+        give_vote(fin, &n, &y2, &y3, n.k2.sk);
+    }
     CHECK_EQ_INT(zbc_finality_justified(fin)->height, 0);
 
-    /* Y2 first (held as an orphan), then Y: A switches to Y, then applies
-     * the waiting Y2, whose buffered votes justify it — all inside one
-     * receive, before the tip callback */
-    CHECK_EQ_INT(give(a, net, 2, NULL), ZBC_RECV_ORPHAN);
+    /* Y2 (and Y3) first (held as orphans), then Y: A switches to Y, then
+     * applies the waiting blocks, whose buffered votes justify Y2 (and
+     * make it final) — all inside one receive, before the tip callback */
+    uint32_t top = and_final ? 3 : 2;
+    for (uint32_t h = top; h >= 2; h--)
+        CHECK_EQ_INT(give(a, net, h, NULL), ZBC_RECV_ORPHAN);
     struct zbc_recv_result r;
     give(a, net, 1, &r);
     CHECK_EQ_INT(r.undone, 1);
-    CHECK_EQ_INT(zbc_chain_tip(a)->height, 2);
+    CHECK_EQ_INT(zbc_chain_tip(a)->height, top);
     CHECK_EQ_MEM(zbc_chain_tip(a)->hash, zbc_chain_tip(net)->hash, 32);
-    CHECK_EQ_INT(zbc_finality_justified(fin)->height, 2);
-    CHECK_EQ_MEM(zbc_finality_justified(fin)->hash, y2.hash, 32);
+    CHECK_EQ_INT(zbc_finality_justified(fin)->height, top);
+    CHECK_EQ_MEM(zbc_finality_justified(fin)->hash,
+                 and_final ? y3.hash : y2.hash, 32);
+    struct final_rec fr = {0};
+    CHECK(zbc_store_read(zbc_chain_store(a), final_fn, &fr, &err));
+    if (and_final) {
+        /* Y2 final: the chain, the view and the ledger's record agree */
+        CHECK_EQ_INT(zbc_finality_final(fin)->height, 2);
+        CHECK_EQ_INT(zbc_chain_final_height(a), 2);
+        CHECK(fr.found);
+        CHECK_EQ_INT(fr.height, 2);
+        CHECK_EQ_MEM(fr.hash, y2.hash, 32);
+    } else {
+        CHECK_EQ_INT(zbc_chain_final_height(a), 0);
+        CHECK(!fr.found || fr.height == 0);
+    }
 
     /* the set at height 1 is Y's (none: Y has no votes), never the undone
      * X's; the one at 2 is Y2's */
@@ -181,17 +220,30 @@ static void test_switch_under_finality(void)
     zbc_finality_close(fin);
     fin = NULL;
     CHECK(zbc_finality_open(&fin, &fc, &err));
-    if (fin != NULL)
-        CHECK_EQ_INT(zbc_finality_justified(fin)->height, 2);
+    if (fin != NULL) {
+        CHECK_EQ_INT(zbc_finality_justified(fin)->height, top);
+        CHECK_EQ_INT(zbc_finality_final(fin)->height, and_final ? 2 : 0);
+    }
     zbc_finality_close(fin);
     zbc_chain_close(a);
     zbc_chain_close(net);
     net_teardown(&n);
 }
 
+static void test_switch_justifies(void)
+{
+    switch_under_finality(false);
+}
+
+static void test_switch_finalises(void)
+{
+    switch_under_finality(true);
+}
+
 int main(void)
 {
     zbc_log_to_stderr(false);
-    TEST_RUN(test_switch_under_finality);
+    TEST_RUN(test_switch_justifies);
+    TEST_RUN(test_switch_finalises);
     return test_summary("node_finality_reorg");
 }
