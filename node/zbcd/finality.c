@@ -280,6 +280,18 @@ static int best_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     return 1;
 }
 
+/* The chain's tip now.  Not f->last_tip: that is the tip on_tip last saw,
+ * and finality can move inside a branch switch (a block waiting for the
+ * new branch brings votes) before on_tip runs — the old tip may be a block
+ * the switch just undid (docs/protocol-chain.md §8.8). */
+static struct zbc_checkpoint chain_tip(const struct zbc_finality *f)
+{
+    const struct zbc_parent *p = zbc_chain_tip(f->chain);
+    struct zbc_checkpoint tip = {.height = p->height};
+    memcpy(tip.hash, p->hash, 32);
+    return tip;
+}
+
 static bool on_best_chain(struct zbc_finality *f,
                           const struct zbc_checkpoint *cp)
 {
@@ -301,8 +313,9 @@ static struct zbc_checkpoint best_final(struct zbc_finality *f)
     memcpy(out.hash, f->g->hash, 32);
     if (f->final.height == 0 || on_best_chain(f, &f->final))
         return f->final;
+    struct zbc_checkpoint tip = chain_tip(f);
     long a = zbc_ffg_find(&f->ffg, &f->final);
-    long b = zbc_ffg_find(&f->ffg, &f->last_tip);
+    long b = zbc_ffg_find(&f->ffg, &tip);
     while (a >= 0 && b >= 0 && a != b) {
         if (f->ffg.blocks[a].id.height >= f->ffg.blocks[b].id.height)
             a = f->ffg.blocks[a].parent;
@@ -334,7 +347,8 @@ static void persist(struct zbc_finality *f, const size_t *blocks, size_t n)
             return;
         }
         n = 0;
-        for (long i = zbc_ffg_find(&f->ffg, &f->last_tip); i >= 0;
+        struct zbc_checkpoint tip = chain_tip(f);
+        for (long i = zbc_ffg_find(&f->ffg, &tip); i >= 0;
              i = f->ffg.blocks[i].parent)
             path[n++] = (size_t)i;
         blocks = path;

@@ -16,6 +16,7 @@
 
 #include "consensus/apply.h"
 #include "consensus/fork_choice.h"
+#include "crypto/bytes.h"
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "node/zbcd/api.h"
@@ -34,6 +35,17 @@
 #define ZBC_P2P_TRIM_BYTES ((size_t)1 << 20)
 
 struct slot;
+
+/* A peer's vote-set requests (docs/p2p.md §13): the ones it sends us
+ * (a token bucket) and ours to it (one at a time). */
+struct vs_state {
+    uint32_t tokens;          /* GetVoteSets answers it may get now */
+    uint64_t refill_ms;       /* 0: the bucket is not started (full) */
+    bool pending;             /* our GetVoteSets waits for its answer */
+    uint32_t from, count;     /* ... and the range it asked */
+    uint32_t next_from;       /* continue there (0: above the final block) */
+    uint64_t next_ms;         /* not before (pacing, retry) */
+};
 
 struct peer {
     struct zbc_p2p *p;
@@ -90,6 +102,7 @@ struct peer {
     uint32_t txreq_count[ZBC_P2P_TX_REQS_PEER]; /* sent at, hashes asked */
     uint32_t txreq_head, txreq_n;
     uint32_t txreq_sent;      /* GetTxs sent: the next one's number */
+    struct vs_state vs;       /* vote-set requests, both ways (§13) */
     struct peer *next;
 };
 
@@ -1535,6 +1548,161 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
     return sync_round_over(pe);
 }
 
+/* ---- vote-set requests (docs/p2p.md §13) ----
+ * A node whose final block lags its tip asks a peer that is ahead for the
+ * stored vote sets above its final block: a node that holds blocks it
+ * never saw justified gets their votes from no sync answer, and a peer's
+ * handshake brings only the votes of its last 64 blocks
+ * (docs/protocol-chain.md §8.7, §8.10). */
+
+#define VS_LAG 8u               /* tip - final above this: lagging */
+#define VS_BURST 4u             /* GetVoteSets answers a peer gets at once */
+#define VS_REFILL_MS 250u       /* ... then one per this long */
+#define VS_RETRY_MS 10000u      /* after an answer that brought nothing */
+
+static bool vs_send(struct peer *pe, uint32_t from, uint32_t count)
+{
+    Zbc__P2p__GetVoteSets g = ZBC__P2P__GET_VOTE_SETS__INIT;
+    g.from_height = from;
+    g.count = count;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS;
+    m.get_vote_sets = &g;
+    pe->vs.pending = true;
+    pe->vs.from = from;
+    pe->vs.count = count;
+    zbc_log_debug("p2p: asking %s for the vote sets of blocks %u..%u",
+                  pe->addr, from, from + count - 1);
+    return send_msg(pe, &m);
+}
+
+/* Called every tick for a proven peer: asks it for the next range when
+ * this node's final block lags its tip and the peer holds blocks above
+ * it.  A peer that leaves a request unanswered is not asked again until
+ * it answers (not scored: the sets are only a help, and the other peers
+ * are asked too; a late answer is still taken). */
+static bool vs_tick(struct peer *pe, uint64_t now)
+{
+    struct zbc_p2p *p = pe->p;
+    if (p->fin == NULL || pe->vs.pending)
+        return true;
+    uint32_t final = zbc_chain_final_height(p->chain);
+    uint32_t tip = zbc_chain_tip(p->chain)->height;
+    if (now < pe->vs.next_ms || tip <= final + VS_LAG ||
+        pe->height <= final + VS_LAG)
+        return true;
+    uint32_t from = pe->vs.next_from > final ? pe->vs.next_from : final + 1;
+    if (from > tip || from > pe->height) {
+        pe->vs.next_from = 0; /* the whole range was asked: start again */
+        pe->vs.next_ms = now + VS_RETRY_MS;
+        return true;
+    }
+    uint32_t count = tip - from + 1;
+    if (count > ZBC_P2P_MAX_VOTE_SETS)
+        count = ZBC_P2P_MAX_VOTE_SETS;
+    return vs_send(pe, from, count);
+}
+
+/* A GetVoteSets: the stored sets of our best chain in the range (heights
+ * past our tip have none), one answer per token (VS_BURST, then one per
+ * VS_REFILL_MS); a request without a token is scored and not answered. */
+static bool on_get_vote_sets(struct peer *pe, const Zbc__P2p__GetVoteSets *g)
+{
+    struct zbc_p2p *p = pe->p;
+    uint64_t now = p->now_ms();
+    if (pe->vs.refill_ms == 0) {
+        pe->vs.tokens = VS_BURST;
+        pe->vs.refill_ms = now;
+    }
+    while (pe->vs.tokens < VS_BURST && now >= pe->vs.refill_ms + VS_REFILL_MS) {
+        pe->vs.tokens++;
+        pe->vs.refill_ms += VS_REFILL_MS;
+    }
+    if (pe->vs.tokens == VS_BURST)
+        pe->vs.refill_ms = now;
+    if (pe->vs.tokens == 0)
+        return misbehave(pe, ZBC_P2P_SCORE_FLOOD,
+                         "get_vote_sets faster than 4 a second");
+    pe->vs.tokens--;
+    ProtobufCBinaryData sets[ZBC_P2P_MAX_VOTE_SETS];
+    size_t n = 0;
+    uint32_t tip = zbc_chain_tip(p->chain)->height;
+    for (uint32_t k = 0; k < g->count && p->fin != NULL; k++) {
+        uint64_t h = (uint64_t)g->from_height + k; /* no wrap at 2^32 - 1 */
+        if (h > tip)
+            break;
+        zbc_finality_stored_set(p->fin, (uint32_t)h, &sets[n].data,
+                                &sets[n].len);
+        if (sets[n].data != NULL)
+            n++;
+    }
+    Zbc__P2p__VoteSets vs = ZBC__P2P__VOTE_SETS__INIT;
+    vs.vote_set = sets;
+    vs.n_vote_set = n;
+    zbc_p2p_msg m = ZBC__P2P__ENVELOPE__INIT;
+    m.msg_case = ZBC__P2P__ENVELOPE__MSG_VOTE_SETS;
+    m.vote_sets = &vs;
+    bool alive = send_msg(pe, &m);
+    for (size_t i = 0; i < n; i++)
+        free(sets[i].data);
+    return alive;
+}
+
+/* The answer to our GetVoteSets: every set in the asked range, checked
+ * exactly as the sets of a sync answer are; an unasked or oversized
+ * answer, a set outside the range or one that does not verify is the
+ * peer's misbehaviour.  Progress (a new vote) continues with the next
+ * range, paced by the answering side's refill; none waits VS_RETRY_MS. */
+static bool on_vote_sets(struct peer *pe, const Zbc__P2p__VoteSets *v)
+{
+    struct zbc_p2p *p = pe->p;
+    char what[ZBC_ERR_MAX + 64];
+    if (!pe->vs.pending)
+        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL,
+                         "vote_sets nobody asked for");
+    pe->vs.pending = false;
+    if (v->n_vote_set > pe->vs.count) {
+        snprintf(what, sizeof what, "vote_sets with %zu sets for %u asked",
+                 v->n_vote_set, pe->vs.count);
+        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, what);
+    }
+    bool progress = false;
+    uint32_t top = 0;
+    for (size_t i = 0; i < v->n_vote_set && p->fin != NULL; i++) {
+        const ProtobufCBinaryData *b = &v->vote_set[i];
+        uint32_t h = zbc_get_le32(b->data + 1); /* decoder: >= 38 bytes */
+        if (h < pe->vs.from || h - pe->vs.from >= pe->vs.count) {
+            snprintf(what, sizeof what, "vote set for block %u outside the "
+                     "%u..%u asked", h, pe->vs.from,
+                     pe->vs.from + pe->vs.count - 1);
+            return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, what);
+        }
+        struct zbc_err err = {{0}};
+        enum zbc_vote_rx rx = zbc_finality_receive_set(p->fin, b->data,
+                                                       b->len, &err);
+        if (rx == ZBC_VOTE_RX_BAD) {
+            snprintf(what, sizeof what, "bad vote set: %s", err.msg);
+            return misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what);
+        }
+        progress |= rx == ZBC_VOTE_RX_NEW;
+        if (h > top)
+            top = h;
+    }
+    uint64_t now = p->now_ms();
+    if (progress) {
+        zbc_log_info("p2p: vote sets from %s: %zu sets of blocks %u..%u, "
+                     "final block now %u", pe->addr, v->n_vote_set,
+                     pe->vs.from, pe->vs.from + pe->vs.count - 1,
+                     zbc_chain_final_height(p->chain));
+        pe->vs.next_from = top + 1;
+        pe->vs.next_ms = now + VS_REFILL_MS;
+    } else {
+        pe->vs.next_from = 0;
+        pe->vs.next_ms = now + VS_RETRY_MS;
+    }
+    return true;
+}
+
 /* Takes ownership of m. */
 static bool handle(struct peer *pe, zbc_p2p_msg *m)
 {
@@ -1581,6 +1749,12 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
         break;
     case ZBC__P2P__ENVELOPE__MSG_TXS:
         alive = on_txs(pe, m->txs);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS:
+        alive = on_get_vote_sets(pe, m->get_vote_sets);
+        break;
+    case ZBC__P2P__ENVELOPE__MSG_VOTE_SETS:
+        alive = on_vote_sets(pe, m->vote_sets);
         break;
     case ZBC__P2P__ENVELOPE__MSG__NOT_SET:
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
@@ -1888,8 +2062,10 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
             }
             if (pe->tip_unknown && zbc_chain_knows_block(p->chain, pe->tip))
                 pe->tip_unknown = false;
-            if (pe->tip_unknown && !pe->sync_pending)
-                (void)request_blocks(pe, NULL);
+            if (pe->tip_unknown && !pe->sync_pending &&
+                !request_blocks(pe, NULL))
+                goto next;
+            (void)vs_tick(pe, now);
         }
     next:
         pe = next;

@@ -61,6 +61,9 @@ static const ProtobufCMessage *inner(const zbc_p2p_msg *m)
     case ZBC__P2P__ENVELOPE__MSG_TX_INV: return &m->tx_inv->base;
     case ZBC__P2P__ENVELOPE__MSG_GET_TXS: return &m->get_txs->base;
     case ZBC__P2P__ENVELOPE__MSG_TXS: return &m->txs->base;
+    case ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS:
+        return &m->get_vote_sets->base;
+    case ZBC__P2P__ENVELOPE__MSG_VOTE_SETS: return &m->vote_sets->base;
     default: return NULL;
     }
 }
@@ -76,6 +79,33 @@ static int check_tx_hashes(size_t n, const ProtobufCBinaryData *h,
         if (h[i].len != 32)
             return zbc_fail(err, "%s hash %zu is %zu bytes, not 32", what, i,
                             h[i].len);
+    return 1;
+}
+
+/* GetVoteSets and VoteSets (docs/p2p.md §13). */
+static int check_get_vote_sets(const Zbc__P2p__GetVoteSets *g,
+                               struct zbc_err *err)
+{
+    if (g->from_height == 0)
+        return zbc_fail(err, "get_vote_sets from height 0 (the genesis has "
+                             "no votes)");
+    if (g->count == 0 || g->count > ZBC_P2P_MAX_VOTE_SETS)
+        return zbc_fail(err, "get_vote_sets count %u is not 1..%u", g->count,
+                        ZBC_P2P_MAX_VOTE_SETS);
+    return 1;
+}
+
+static int check_vote_sets(const Zbc__P2p__VoteSets *v, struct zbc_err *err)
+{
+    if (v->n_vote_set > ZBC_P2P_MAX_VOTE_SETS)
+        return zbc_fail(err, "vote_sets message has %zu sets, more than %u",
+                        v->n_vote_set, ZBC_P2P_MAX_VOTE_SETS);
+    for (size_t i = 0; i < v->n_vote_set; i++)
+        if (v->vote_set[i].len < ZBC_VOTE_SET_HEADER_LEN ||
+            v->vote_set[i].len > ZBC_VOTE_SET_MAX_LEN)
+            return zbc_fail(err, "vote set %zu is %zu bytes, not %d..%d", i,
+                            v->vote_set[i].len, ZBC_VOTE_SET_HEADER_LEN,
+                            ZBC_VOTE_SET_MAX_LEN);
     return 1;
 }
 
@@ -173,6 +203,10 @@ static int check_fields(const zbc_p2p_msg *m, struct zbc_err *err)
                 return zbc_fail(err, "txs message: transaction %zu is empty",
                                 i);
         return 1;
+    case ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS:
+        return check_get_vote_sets(m->get_vote_sets, err);
+    case ZBC__P2P__ENVELOPE__MSG_VOTE_SETS:
+        return check_vote_sets(m->vote_sets, err);
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }
@@ -365,6 +399,10 @@ const char *zbc_p2p_msg_name(const zbc_p2p_msg *m)
         return "get_txs";
     case ZBC__P2P__ENVELOPE__MSG_TXS:
         return "txs";
+    case ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS:
+        return "get_vote_sets";
+    case ZBC__P2P__ENVELOPE__MSG_VOTE_SETS:
+        return "vote_sets";
     case _ZBC__P2P__ENVELOPE__MSG__CASE_IS_INT_SIZE:
         break;
     }

@@ -30,6 +30,7 @@
 #define ZBC_P2P_BATCH_BYTES (3u << 20)  /* an answer stops below this */
 #define ZBC_P2P_MAX_TX_HASHES 4096u     /* hashes per TxInv / GetTxs */
 #define ZBC_P2P_MAX_TXS 4096u           /* transactions per Txs */
+#define ZBC_P2P_MAX_VOTE_SETS 64u       /* vote sets per GetVoteSets */
 
 typedef Zbc__P2p__Envelope zbc_p2p_msg;
 

@@ -6,13 +6,15 @@
  * Auth included) and opened as a sealed frame under a fixed session key
  * (the tag almost never matches: the refusal must leave nothing behind).
  * A decoded message must re-encode, plain and sealed, to a frame that
- * decodes or opens again to the same kind, and a decoded transaction
- * gossip message (TxInv, GetTxs, Txs: docs/p2p.md §4) must hold what its
- * field rules promise the node. */
+ * decodes or opens again to the same kind, and hold the field rules the
+ * decoder promises for the transaction gossip messages (TxInv, GetTxs,
+ * Txs: docs/p2p.md §4) and the vote-set messages (docs/p2p.md §13): the
+ * rest of the node relies on them without checking again. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "consensus/vote.h"
 #include "node/zbcd/p2p_wire.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -73,6 +75,27 @@ static void check_tx_gossip(const zbc_p2p_msg *m)
             abort();
 }
 
+/* GetVoteSets: from >= 1, count 1..64; VoteSets: at most 64 sets of
+ * 38..8486 bytes (p2p.c reads a set's height at bytes 1..4 unchecked). */
+static void check_vote_set_rules(const zbc_p2p_msg *m)
+{
+    if (m->msg_case == ZBC__P2P__ENVELOPE__MSG_GET_VOTE_SETS) {
+        const Zbc__P2p__GetVoteSets *g = m->get_vote_sets;
+        if (g->from_height == 0 || g->count == 0 ||
+            g->count > ZBC_P2P_MAX_VOTE_SETS)
+            abort();
+    }
+    if (m->msg_case == ZBC__P2P__ENVELOPE__MSG_VOTE_SETS) {
+        const Zbc__P2p__VoteSets *v = m->vote_sets;
+        if (v->n_vote_set > ZBC_P2P_MAX_VOTE_SETS)
+            abort();
+        for (size_t i = 0; i < v->n_vote_set; i++)
+            if (v->vote_set[i].len < ZBC_VOTE_SET_HEADER_LEN ||
+                v->vote_set[i].len > ZBC_VOTE_SET_MAX_LEN)
+                abort();
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     size_t off = 0;
@@ -90,14 +113,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         zbc_p2p_msg *m = NULL;
         if (zbc_p2p_decode(&m, data + off + 4, n, &err)) {
             check_tx_gossip(m);
+            check_vote_set_rules(m);
             round_trip(m, nonce);
             zbc_p2p_msg_free(m);
         } else if (m != NULL) {
             abort();
         }
         m = NULL;
-        if (zbc_p2p_open(&m, key, nonce, data + off, 4 + (size_t)n, &err))
+        if (zbc_p2p_open(&m, key, nonce, data + off, 4 + (size_t)n, &err)) {
+            check_tx_gossip(m);
+            check_vote_set_rules(m);
             zbc_p2p_msg_free(m);
+        }
         else if (m != NULL)
             abort();
         nonce++;
