@@ -1211,6 +1211,35 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
     return ok;
 }
 
+int zbc_chain_batch_begin(struct zbc_chain *c, struct zbc_err *err)
+{
+    return zbc_store_batch_begin(c->store, err);
+}
+
+int zbc_chain_batch_end(struct zbc_chain *c, struct zbc_err *err)
+{
+    if (zbc_store_batch_end(c->store, err))
+        return 1;
+    /* the blocks applied since the last commit are not in the ledger: the
+     * tip goes back to the ledger's, as after a crash (docs/p2p.md §5) */
+    uint32_t was = c->tip.height;
+    struct zbc_store_meta m;
+    struct zbc_err e2 = {{0}};
+    if (!zbc_store_get_meta(c->store, &m, &e2) || !load_tip(c, &m, &e2)) {
+        zbc_log_error("ledger: the tip cannot be read back after a failed "
+                      "commit: %s", e2.msg);
+        return 0;
+    }
+    if (c->tip.height != was)
+        zbc_log_ratelimited("chain-batch-lost", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: blocks %u to %u were not "
+                            "stored (%s): the tip is back at %u",
+                            c->tip.height + 1, was, err->msg, c->tip.height);
+    /* no finality hook here: it would write (votes, checkpoints) over a
+     * ledger that has just failed a commit; the next block calls it */
+    return 0;
+}
+
 int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
                         uint64_t now_ms, bool *switched, struct zbc_err *err)
 {

@@ -23,8 +23,9 @@
  *
  * Writes: everything one block changes (block, indexes, state, undo,
  * events, tip) goes through ONE zbc_store_write() call, i.e. one LMDB
- * write transaction, so a crash at any instant leaves the last committed
- * block intact.  When the map is full the transaction is aborted, the map
+ * write transaction (or one child transaction of a batch, below, which
+ * commits a slice of synced blocks at once), so a crash at any instant
+ * leaves the last committed block intact.  When the map is full the transaction is aborted, the map
  * grows by a step and the whole write function runs again from the start:
  * write functions must therefore touch nothing outside the transaction.
  *
@@ -145,9 +146,27 @@ typedef int (*zbc_store_fn)(struct zbc_store_txn *t, void *arg,
 ZBC_WUR int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                             struct zbc_err *err);
 
+/* A batch: every zbc_store_write until zbc_store_batch_end joins ONE
+ * write transaction, committed (and synced to disk) once at the end.
+ * Each write still runs in a child transaction of its own, so a write
+ * whose fn fails is undone alone and the batch's earlier writes stay;
+ * zbc_store_read inside a batch sees the batch's writes (it runs on the
+ * batch's transaction, where writes are refused).  A crash before the end
+ * loses the whole batch and leaves the ledger as it was at the begin.
+ * When the map is full inside a batch, the writes so far are committed,
+ * the map grows and a new batch goes on (node/zbcd/chain.h
+ * zbc_chain_batch_begin; docs/p2p.md §5).  Used for the blocks of a sync
+ * answer; never held open across a return to the event loop. */
+ZBC_WUR int zbc_store_batch_begin(struct zbc_store *s, struct zbc_err *err);
+/* Commits the batch.  0 when its commit, or one inside it (map growth),
+ * failed: then writes since the last commit that succeeded are lost, and
+ * the caller, which took them as done, reloads what it keeps in memory. */
+ZBC_WUR int zbc_store_batch_end(struct zbc_store *s, struct zbc_err *err);
+bool zbc_store_in_batch(const struct zbc_store *s);
+
 /* The error of the last zbc_store_write that failed in the ledger itself
  * (a full disk, an I/O error; not a refused block), or NULL once a write
- * succeeded again.  node/info reports it as sync_reason. */
+ * storing a block (zbc_store_put_block) was committed again.  node/info reports it as sync_reason. */
 const char *zbc_store_write_failure(const struct zbc_store *s);
 
 /* Runs fn inside one read transaction (writes inside fail). */
