@@ -32,10 +32,12 @@
 #define RL_WINDOW_MS 10000u
 #define RL_BURST 20u
 #define ZBC_P2P_TRIM_BYTES ((size_t)1 << 20)
-/* A sync answer is applied in slices of about this long, one ledger
- * commit each, with a return to the event loop between them (docs/p2p.md
- * §5) */
+/* A sync answer is applied in slices of about this long, with a return
+ * to the event loop between them, in one ledger batch committed when the
+ * answer is applied, or after ZBC_P2P_SYNC_COMMIT_MS when other peers'
+ * answers keep it open (docs/p2p.md §5) */
 #define ZBC_P2P_SYNC_SLICE_MS 50u
+#define ZBC_P2P_SYNC_COMMIT_MS 2000u
 
 struct slot;
 
@@ -140,6 +142,8 @@ struct zbc_p2p {
     size_t max_output, output_cap, input_cap; /* zbc_p2p_config */
     struct ratelimit rl_peer, rl_conn;
     struct event *accept_backoff; /* ends a pause of the listener */
+    uint64_t batch_since_ms;  /* the open ledger batch began (sync_slice) */
+    bool in_slice;            /* sync_slice is applying blocks */
     bool accept_paused;
     struct zbc_log_limit log_accept;
 };
@@ -309,6 +313,61 @@ static bool key_is_validator(const struct zbc_p2p *p, const uint8_t key[32])
     return zbc_genesis_is_validator(zbc_chain_genesis(p->chain), key);
 }
 
+/* ---- the ledger batch of sync answers (sync_slice) ---- */
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+enum batch_state { BATCH_NONE, BATCH_IN, BATCH_LOST };
+
+/* Before a slice: resume the open batch or begin one.  BATCH_LOST: a
+ * commit of the open batch failed meanwhile (the chain went back to the
+ * ledger's tip); BATCH_NONE: the blocks are stored one by one. */
+static enum batch_state batch_enter(struct zbc_p2p *p, const char *addr)
+{
+    struct zbc_err err = {{0}};
+    if (zbc_chain_in_batch(p->chain)) {
+        if (zbc_chain_batch_resume(p->chain, &err))
+            return BATCH_IN;
+        zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_ERROR, "p2p: block from %s not stored: "
+                            "%s", addr, err.msg);
+        return BATCH_LOST;
+    }
+    if (zbc_chain_batch_begin(p->chain, &err)) {
+        p->batch_since_ms = mono_ms();
+        return BATCH_IN;
+    }
+    zbc_log_ratelimited("p2p-batch", ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
+                        "p2p: sync blocks from %s stored one by one: %s", addr,
+                        err.msg);
+    return BATCH_NONE;
+}
+
+/* After a slice: the batch is committed when `commit` (its answer is
+ * applied) or when it is older than ZBC_P2P_SYNC_COMMIT_MS, else paused
+ * for the event loop.  False: the commit failed (the chain went back to
+ * the ledger's tip). */
+static bool batch_leave(struct zbc_p2p *p, bool commit, const char *addr)
+{
+    if (!zbc_chain_in_batch(p->chain))
+        return true;
+    if (!commit && mono_ms() - p->batch_since_ms < ZBC_P2P_SYNC_COMMIT_MS) {
+        zbc_chain_batch_pause(p->chain);
+        return true;
+    }
+    struct zbc_err err = {{0}};
+    if (zbc_chain_batch_end(p->chain, &err))
+        return true;
+    zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                        "p2p: block from %s not stored: %s", addr, err.msg);
+    return false;
+}
+
 /* ---- peers ---- */
 
 /* A GetBlocks of ours is out, or its answer is being applied. */
@@ -362,6 +421,8 @@ static void peer_free(struct peer *pe)
     zbc_p2p_msg_free(pe->deferred_msg);
     if (pe->batch_ev != NULL)
         event_free(pe->batch_ev);
+    if (pe->batch != NULL && !p->in_slice)
+        batch_leave(p, true, pe->addr); /* what it gave is applied */
     zbc_p2p_msg_free(pe->batch);
     if (big)
         malloc_trim(0);
@@ -1146,13 +1207,6 @@ static bool take_vote_set(struct peer *pe, const Zbc__P2p__Blocks *b,
     return misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what);
 }
 
-static uint64_t mono_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
-}
-
 /* Applies blocks of the pending answer, each then its vote set, until it
  * ends or the slice's time is up.  False: the peer is gone (pe freed). */
 static bool apply_slice(struct peer *pe)
@@ -1208,35 +1262,38 @@ static bool sync_batch_done(struct peer *pe)
     return sync_round_over(pe);
 }
 
-/* One slice of a sync answer in one ledger batch (node/zbcd/chain.h
- * zbc_chain_batch_begin): one commit for its blocks and their vote sets,
- * then back to the event loop (the API answers in between), and the next
- * slice from there. */
+/* One slice of a sync answer, inside the ledger batch (node/zbcd/chain.h
+ * zbc_chain_batch_begin: the answer's blocks and their vote sets reach
+ * the disk in one commit), then back to the event loop (the API answers
+ * in between), and the next slice from there. */
 static void sync_slice(evutil_socket_t fd, short what, void *arg)
 {
     (void)fd;
     (void)what;
     struct peer *pe = arg;
     struct zbc_p2p *p = pe->p;
-    struct zbc_err err = {{0}};
-    bool batch = zbc_chain_batch_begin(p->chain, &err);
-    if (!batch)
-        zbc_log_warn("p2p: sync blocks from %s stored one by one: %s",
-                     pe->addr, err.msg);
-    bool alive = apply_slice(pe);
-    if (batch && !zbc_chain_batch_end(p->chain, &err)) {
-        zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS,
-                            ZBC_LOG_ERROR, "p2p: block from %s not stored: %s",
-                            pe->addr, err.msg);
-        if (alive) {
-            /* the rest would not connect: ask again later */
-            pe->batch_next = pe->batch->blocks->n_raw;
-            pe->batch_have_last = false;
-        }
+    enum batch_state st = batch_enter(p, pe->addr);
+    bool alive = true, lost = st == BATCH_LOST;
+    if (!lost) {
+        p->in_slice = true;
+        alive = apply_slice(pe); /* false: pe is freed */
+        p->in_slice = false;
     }
-    if (!alive)
+    if (!alive) {
+        (void)batch_leave(p, true, "a dropped peer");
         return;
-    if (pe->batch_next < pe->batch->blocks->n_raw) {
+    }
+    bool done = pe->batch_next >= pe->batch->blocks->n_raw;
+    if (st == BATCH_IN && !batch_leave(p, done, pe->addr))
+        lost = true;
+    if (lost) {
+        /* the chain went back to the ledger's tip: the rest of this
+         * answer would not connect; the next round asks again */
+        pe->batch_next = pe->batch->blocks->n_raw;
+        pe->batch_have_last = false;
+        if (zbc_chain_in_batch(p->chain))
+            (void)batch_leave(p, true, pe->addr);
+    } else if (!done) {
         const struct timeval now = {0, 0}; /* after the loop polled */
         evtimer_add(pe->batch_ev, &now);
         return;
@@ -1832,6 +1889,7 @@ void zbc_p2p_stop(struct zbc_p2p *p)
         pe->handshaken = false; /* no status update while tearing down */
         peer_free(pe);
     }
+    (void)batch_leave(p, true, "the stopping node");
     struct zbc_net_status none = {0, true, true, ""};
     zbc_chain_set_net_status(p->chain, &none);
     if (p->tick != NULL)

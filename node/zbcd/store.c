@@ -37,11 +37,14 @@ struct zbc_store {
     size_t map_step;
     struct zbc_store_txn snap; /* read-only open: txn held until close */
     char write_failure[ZBC_ERR_MAX]; /* "" while writes succeed */
-    /* zbc_store_batch_begin: the open batch transaction (NULL: none), the
-     * child of the write running inside it (NULL: none), and whether a
-     * commit inside the batch failed (its writes are lost) */
+    /* zbc_store_batch_begin: the batch's write transaction (NULL: none
+     * yet, or committed by a flush), the child of the write running inside
+     * it (NULL: none), and whether a commit inside the batch failed (its
+     * writes are lost) */
     MDB_txn *batch;
     MDB_txn *inner;
+    bool batch_open;   /* begun, not ended */
+    bool batch_paused; /* between two slices (zbc_store_batch_pause) */
     bool batch_lost;
     bool batch_blocks; /* a block was written in the batch */
     char batch_err[ZBC_ERR_MAX];
@@ -615,7 +618,8 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
 }
 
 /* Inside a batch: a commit failed and the batch's writes are lost (the
- * caller learns it at zbc_store_batch_end); later writes fail with it. */
+ * caller learns it at zbc_store_batch_resume or _end); until then every
+ * write fails with it: the ledger is behind what the caller holds. */
 static int batch_lose(struct zbc_store *s, const char *what, int rc,
                       struct zbc_err *err)
 {
@@ -627,18 +631,24 @@ static int batch_lose(struct zbc_store *s, const char *what, int rc,
     return zbc_fail(err, "%s", s->batch_err);
 }
 
-/* Inside a batch the map cannot grow (LMDB resizes only with no
- * transaction open): the batch so far, whole writes only, is committed,
- * the map grows and a new batch transaction goes on. */
-static int batch_grow(struct zbc_store *s, struct zbc_err *err)
+/* Commits the batch's transaction so far (whole writes only); the batch
+ * stays open and goes on in a new transaction at its next write. */
+static int batch_flush(struct zbc_store *s, struct zbc_err *err)
 {
+    if (s->batch == NULL)
+        return 1;
     int rc = mdb_txn_commit(s->batch);
     if (rc != 0)
         return batch_lose(s, "ledger commit failed", rc, err);
     s->batch = NULL;
-    if (!store_grow(s, err))
-        return 0; /* no batch open: later writes commit one by one */
-    rc = mdb_txn_begin(s->env, NULL, 0, &s->batch);
+    return 1;
+}
+
+static int batch_txn_begin(struct zbc_store *s, struct zbc_err *err)
+{
+    if (!store_grow_if_near_full(s, err))
+        return 0;
+    int rc = mdb_txn_begin(s->env, NULL, 0, &s->batch);
     if (rc != 0) {
         s->batch = NULL;
         return store_fail_lmdb(err, "cannot begin a ledger write", rc);
@@ -646,16 +656,18 @@ static int batch_grow(struct zbc_store *s, struct zbc_err *err)
     return 1;
 }
 
-/* store_write inside a batch: fn runs in a child transaction, which
- * commits into the batch (no disk write) or aborts alone, so a failing
- * write leaves the batch's earlier writes as they were. */
+/* store_write inside a running batch: fn runs in a child transaction,
+ * which commits into the batch (no disk write) or aborts alone, so a
+ * failing write leaves the batch's earlier writes as they were.  The map
+ * cannot grow with a transaction open: on MDB_MAP_FULL the batch so far is
+ * committed, the map grows and fn runs again in a new batch transaction. */
 static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                        bool *io, bool *block, struct zbc_err *err)
 {
     *io = true;
     for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
-        if (s->batch == NULL) /* grown without one */
-            return store_write(s, fn, arg, io, block, err);
+        if (s->batch == NULL && !batch_txn_begin(s, err))
+            return 0;
         struct zbc_store_txn t = {.s = s};
         int rc = mdb_txn_begin(s->env, s->batch, 0, &t.txn);
         if (rc != 0)
@@ -673,12 +685,13 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
             rc = mdb_txn_commit(t.txn);
             if (rc == 0) {
                 s->batch_blocks = s->batch_blocks || t.put_block;
+                *block = t.put_block;
                 return 1;
             }
             if (rc != MDB_MAP_FULL)
                 return store_fail_lmdb(err, "ledger commit failed", rc);
         }
-        if (!batch_grow(s, err))
+        if (!batch_flush(s, err) || !store_grow(s, err))
             return 0;
     }
     return zbc_fail(err, "ledger write still does not fit after growing the "
@@ -687,17 +700,29 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
 
 int zbc_store_batch_begin(struct zbc_store *s, struct zbc_err *err)
 {
-    if (s->batch != NULL || s->batch_lost)
+    if (s->batch_open)
         return zbc_fail(err, "a ledger batch is already open");
     if (s->snap.txn != NULL)
         return zbc_fail(err, "the ledger is open read-only");
-    if (!store_grow_if_near_full(s, err))
+    if (!batch_txn_begin(s, err))
         return 0;
-    int rc = mdb_txn_begin(s->env, NULL, 0, &s->batch);
-    if (rc != 0) {
-        s->batch = NULL;
-        return store_fail_lmdb(err, "cannot begin a ledger write", rc);
-    }
+    s->batch_open = true;
+    s->batch_paused = false;
+    return 1;
+}
+
+void zbc_store_batch_pause(struct zbc_store *s)
+{
+    s->batch_paused = s->batch_open;
+}
+
+int zbc_store_batch_resume(struct zbc_store *s, struct zbc_err *err)
+{
+    if (!s->batch_open)
+        return zbc_fail(err, "no ledger batch is open");
+    s->batch_paused = false;
+    if (s->batch_lost)
+        return zbc_fail(err, "%s", s->batch_err);
     return 1;
 }
 
@@ -706,25 +731,20 @@ static void note_write(struct zbc_store *s, int ok, bool io, bool block,
 
 int zbc_store_batch_end(struct zbc_store *s, struct zbc_err *err)
 {
-    int ok = 1;
-    if (s->batch_lost) {
-        ok = zbc_fail(err, "%s", s->batch_err);
-    } else if (s->batch != NULL) {
-        int rc = mdb_txn_commit(s->batch);
-        s->batch = NULL;
-        if (rc != 0)
-            ok = batch_lose(s, "ledger commit failed", rc, err);
-    }
+    if (!s->batch_open)
+        return zbc_fail(err, "no ledger batch is open");
+    int ok = s->batch_lost ? zbc_fail(err, "%s", s->batch_err)
+                           : batch_flush(s, err);
     note_write(s, ok, true, s->batch_blocks, err);
     s->batch = NULL;
-    s->batch_lost = false;
+    s->batch_open = s->batch_paused = s->batch_lost = false;
     s->batch_blocks = false;
     return ok;
 }
 
 bool zbc_store_in_batch(const struct zbc_store *s)
 {
-    return s->batch != NULL || s->batch_lost;
+    return s->batch_open;
 }
 
 /* One ERROR when writes start failing, one INFO when they work again:
@@ -735,13 +755,22 @@ int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
 {
     bool io = false, block = false;
     int ok;
+    if (s->batch_open && s->batch_paused && !s->batch_lost) {
+        /* a write from elsewhere between two slices of a batch: the
+         * batch so far is committed first, this write commits alone */
+        if (!batch_flush(s, err)) {
+            note_write(s, 0, true, false, err);
+            return 0;
+        }
+    }
     if (s->batch_lost)
         ok = zbc_fail(err, "%s", s->batch_err);
-    else if (s->batch != NULL)
+    else if (s->batch_open && !s->batch_paused)
         ok = batch_write(s, fn, arg, &io, &block, err);
     else
         ok = store_write(s, fn, arg, &io, &block, err);
-    if (!ok || s->batch == NULL) /* inside a batch nothing is on disk yet */
+    /* inside a running batch nothing is on disk yet */
+    if (!ok || !s->batch_open || s->batch_paused)
         note_write(s, ok, io, block, err);
     return ok;
 }

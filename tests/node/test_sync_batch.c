@@ -9,6 +9,8 @@
  *     and valid, the ones after are refused (orphans) as without a batch;
  *   - a process that ends before the batch is committed (kill -9) reopens
  *     at the last commit, consistent (the chain's start-up checks);
+ *   - paused between slices: a write from elsewhere (a gossiped block)
+ *     commits the batch so far first, then alone; the batch goes on;
  *   - store level: a write that fails inside a batch is undone alone; the
  *     map grows inside a batch (the writes so far are committed first);
  *     writes inside a read in a batch are refused. */
@@ -220,6 +222,57 @@ static void test_crash_inside_batch(void)
     net_teardown(&n);
 }
 
+/* Paused between two slices, a block arrives outside the batch (gossip):
+ * it commits the batch so far and itself; a kill after more blocks in the
+ * resumed batch reopens at that block. */
+static void test_pause_and_outside_write(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    struct zbc_chain *ref = open_node(&n, "ref", NULL);
+    struct zbc_chain *c = open_node(&n, "c", NULL);
+    make_chain(&n, a);
+    struct zbc_recv_result r;
+    struct zbc_err err = {{0}};
+    for (uint32_t h = 1; h <= 3; h++)
+        CHECK(give_block(a, ref, h, false, &r));
+    CHECK(zbc_chain_batch_begin(c, &err));
+    for (uint32_t h = 1; h <= 2; h++)
+        CHECK(give_block(a, c, h, false, &r));
+    zbc_chain_batch_pause(c);
+    CHECK(zbc_chain_in_batch(c));
+    /* reads between slices see the batch */
+    CHECK(zbc_chain_knows_block(c, r.hash));
+    CHECK(give_block(a, c, 3, false, &r)); /* outside the batch */
+    CHECK_EQ_INT(r.kind, ZBC_RECV_EXTENDED);
+    CHECK(zbc_chain_batch_resume(c, &err));
+    for (uint32_t h = 4; h <= 5; h++)
+        CHECK(give_block(a, c, h, false, &r));
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 5);
+    zbc_chain_close(c); /* killed: the batch never ended */
+    c = open_node(&n, "c", NULL);
+    same_tip(ref, c);
+    same_records(ref, c);
+    /* and a batch paused, resumed and ended stores everything */
+    CHECK(zbc_chain_batch_begin(c, &err));
+    CHECK(give_block(a, c, 4, false, &r));
+    zbc_chain_batch_pause(c);
+    CHECK(zbc_chain_batch_resume(c, &err));
+    for (uint32_t h = 5; h <= N_BLOCKS; h++)
+        CHECK(give_block(a, c, h, false, &r));
+    CHECK(zbc_chain_batch_end(c, &err));
+    CHECK(!zbc_chain_in_batch(c));
+    CHECK(!zbc_chain_batch_resume(c, &err)); /* none open */
+    zbc_chain_close(c);
+    c = open_node(&n, "c", NULL);
+    same_tip(a, c);
+    zbc_chain_close(a);
+    zbc_chain_close(ref);
+    zbc_chain_close(c);
+    net_teardown(&n);
+}
+
 /* ---- store level ---- */
 
 struct put {
@@ -321,6 +374,7 @@ int main(void)
     TEST_RUN(test_batch_equals_one_by_one);
     TEST_RUN(test_bad_block_in_the_middle);
     TEST_RUN(test_crash_inside_batch);
+    TEST_RUN(test_pause_and_outside_write);
     TEST_RUN(test_store_batch);
     return test_summary("node_sync_batch");
 }
