@@ -1335,6 +1335,61 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
     return ok;
 }
 
+int zbc_chain_batch_begin(struct zbc_chain *c, struct zbc_err *err)
+{
+    return zbc_store_batch_begin(c->store, err);
+}
+
+/* The blocks applied since the batch's last commit are not in the ledger:
+ * the tip goes back to the ledger's, as after a crash (docs/node.md §3). */
+static void batch_lost(struct zbc_chain *c, const struct zbc_err *err)
+{
+    uint32_t was = c->tip.height;
+    struct zbc_store_meta m;
+    struct zbc_err e2 = {{0}};
+    if (!zbc_store_get_meta(c->store, &m, &e2) ||
+        !load_tip(c, &m, false, &e2)) {
+        zbc_log_error("ledger: the tip cannot be read back after a failed "
+                      "commit: %s", e2.msg);
+        return;
+    }
+    if (c->tip.height != was)
+        zbc_log_ratelimited("chain-batch-lost", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: blocks %u to %u were not "
+                            "stored (%s): the tip is back at %u",
+                            c->tip.height + 1, was, err->msg, c->tip.height);
+    /* no finality hook here: it would write (votes, checkpoints) over a
+     * ledger that has just failed a commit; the next block calls it */
+}
+
+int zbc_chain_batch_end(struct zbc_chain *c, struct zbc_err *err)
+{
+    if (zbc_store_batch_end(c->store, err))
+        return 1;
+    batch_lost(c, err);
+    return 0;
+}
+
+void zbc_chain_batch_pause(struct zbc_chain *c)
+{
+    zbc_store_batch_pause(c->store);
+}
+
+int zbc_chain_batch_resume(struct zbc_chain *c, struct zbc_err *err)
+{
+    if (zbc_store_batch_resume(c->store, err))
+        return 1;
+    struct zbc_err e2 = {{0}};
+    if (!zbc_store_batch_end(c->store, &e2)) /* the same failure */
+        batch_lost(c, err);
+    return 0;
+}
+
+bool zbc_chain_in_batch(const struct zbc_chain *c)
+{
+    return zbc_store_in_batch(c->store);
+}
+
 int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
                         uint64_t now_ms, bool *switched, struct zbc_err *err)
 {

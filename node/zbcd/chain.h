@@ -307,6 +307,24 @@ void zbc_chain_orphans(const struct zbc_chain *c, const uint8_t *peer,
  * counts. */
 bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32]);
 
+/* A sync batch (docs/p2p.md §5): the blocks received between begin and
+ * end (zbc_chain_receive_block, each validated and applied as alone, with
+ * their vote sets and checkpoints) are committed to disk together at the
+ * end, in one LMDB transaction (node/zbcd/store.h zbc_store_batch_begin),
+ * instead of one each.  A block refused inside the batch is undone alone;
+ * the blocks before it stay.  A crash before the end leaves the ledger at
+ * the last commit, consistent.  Between slices the caller pauses the
+ * batch and returns to the event loop: reads there see the batch; any
+ * other write commits the batch so far first (a produced or gossiped block
+ * is durable when logged, as outside a batch).  end (and resume) return 0
+ * when a commit failed: the chain's tip is then read back from the ledger
+ * (the blocks are fetched again) and the batch is over. */
+ZBC_WUR int zbc_chain_batch_begin(struct zbc_chain *c, struct zbc_err *err);
+void zbc_chain_batch_pause(struct zbc_chain *c);
+ZBC_WUR int zbc_chain_batch_resume(struct zbc_chain *c, struct zbc_err *err);
+ZBC_WUR int zbc_chain_batch_end(struct zbc_chain *c, struct zbc_err *err);
+bool zbc_chain_in_batch(const struct zbc_chain *c);
+
 /* Block locator of the best chain: hashes at tip, tip-1, ... (10), then
  * doubling steps back, always ending with the genesis hash.  Returns the
  * count (at most cap, cap >= 2), 0 on a ledger failure. */

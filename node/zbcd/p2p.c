@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 
 #include "consensus/apply.h"
 #include "consensus/fork_choice.h"
@@ -33,6 +34,12 @@
 #define RL_WINDOW_MS 10000u
 #define RL_BURST 20u
 #define ZBC_P2P_TRIM_BYTES ((size_t)1 << 20)
+/* A sync answer is applied in slices of about this long, with a return
+ * to the event loop between them, in one ledger batch committed when the
+ * answer is applied, or after ZBC_P2P_SYNC_COMMIT_MS when other peers'
+ * answers keep it open (docs/p2p.md §5) */
+#define ZBC_P2P_SYNC_SLICE_MS 50u
+#define ZBC_P2P_SYNC_COMMIT_MS 2000u
 
 struct slot;
 
@@ -103,6 +110,14 @@ struct peer {
     uint32_t txreq_head, txreq_n;
     uint32_t txreq_sent;      /* GetTxs sent: the next one's number */
     struct vs_state vs;       /* vote-set requests, both ways (§13) */
+    /* a Blocks answer being applied slice by slice (sync_slice); reading
+     * from the peer waits until it is done */
+    zbc_p2p_msg *batch;            /* NULL: none */
+    struct event *batch_ev;
+    size_t batch_next;             /* its next block */
+    bool batch_expected, batch_have_last;
+    uint32_t batch_before, batch_fresh;
+    uint8_t batch_last[32];
     struct peer *next;
 };
 
@@ -163,6 +178,8 @@ struct zbc_p2p {
     size_t max_output, output_cap, input_cap; /* zbc_p2p_config */
     struct ratelimit rl_peer, rl_conn;
     struct event *accept_backoff; /* ends a pause of the listener */
+    uint64_t batch_since_ms;  /* the open ledger batch began (sync_slice) */
+    bool in_slice;            /* sync_slice is applying blocks */
     bool accept_paused;
     struct zbc_log_limit log_accept;
 };
@@ -332,7 +349,68 @@ static bool key_is_validator(const struct zbc_p2p *p, const uint8_t key[32])
     return zbc_genesis_is_validator(zbc_chain_genesis(p->chain), key);
 }
 
+/* ---- the ledger batch of sync answers (sync_slice) ---- */
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+enum batch_state { BATCH_NONE, BATCH_IN, BATCH_LOST };
+
+/* Before a slice: resume the open batch or begin one.  BATCH_LOST: a
+ * commit of the open batch failed meanwhile (the chain went back to the
+ * ledger's tip); BATCH_NONE: the blocks are stored one by one. */
+static enum batch_state batch_enter(struct zbc_p2p *p, const char *addr)
+{
+    struct zbc_err err = {{0}};
+    if (zbc_chain_in_batch(p->chain)) {
+        if (zbc_chain_batch_resume(p->chain, &err))
+            return BATCH_IN;
+        zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_ERROR, "p2p: block from %s not stored: "
+                            "%s", addr, err.msg);
+        return BATCH_LOST;
+    }
+    if (zbc_chain_batch_begin(p->chain, &err)) {
+        p->batch_since_ms = mono_ms();
+        return BATCH_IN;
+    }
+    zbc_log_ratelimited("p2p-batch", ZBC_LOG_PERIOD_MS, ZBC_LOG_WARN,
+                        "p2p: sync blocks from %s stored one by one: %s", addr,
+                        err.msg);
+    return BATCH_NONE;
+}
+
+/* After a slice: the batch is committed when `commit` (its answer is
+ * applied) or when it is older than ZBC_P2P_SYNC_COMMIT_MS, else paused
+ * for the event loop.  False: the commit failed (the chain went back to
+ * the ledger's tip). */
+static bool batch_leave(struct zbc_p2p *p, bool commit, const char *addr)
+{
+    if (!zbc_chain_in_batch(p->chain))
+        return true;
+    if (!commit && mono_ms() - p->batch_since_ms < ZBC_P2P_SYNC_COMMIT_MS) {
+        zbc_chain_batch_pause(p->chain);
+        return true;
+    }
+    struct zbc_err err = {{0}};
+    if (zbc_chain_batch_end(p->chain, &err))
+        return true;
+    zbc_log_ratelimited("p2p-not-stored", ZBC_LOG_PERIOD_MS, ZBC_LOG_ERROR,
+                        "p2p: block from %s not stored: %s", addr, err.msg);
+    return false;
+}
+
 /* ---- peers ---- */
+
+/* A GetBlocks of ours is out, or its answer is being applied. */
+static bool syncing(const struct peer *pe)
+{
+    return pe->sync_pending || pe->batch != NULL;
+}
 
 static void update_status(struct zbc_p2p *p);
 static void peer_free(struct peer *pe)
@@ -382,6 +460,11 @@ static void peer_free(struct peer *pe)
     zbc_seen_free(pe->known);
     free(pe->inv_out);
     free(pe->ask_out);
+    if (pe->batch_ev != NULL)
+        event_free(pe->batch_ev);
+    if (pe->batch != NULL && !p->in_slice)
+        batch_leave(p, true, pe->addr); /* what it gave is applied */
+    zbc_p2p_msg_free(pe->batch);
     if (big)
         malloc_trim(0);
     bool was = pe->handshaken;
@@ -664,7 +747,7 @@ static bool peer_tip(struct peer *pe, uint32_t height, const uint8_t tip[32])
     if (changed)
         pe->tip_unknown = true;
     update_status(pe->p);
-    if (pe->tip_unknown && !pe->sync_pending)
+    if (pe->tip_unknown && !syncing(pe))
         return request_blocks(pe, NULL);
     return true;
 }
@@ -1356,7 +1439,7 @@ static bool on_block(struct peer *pe, const Zbc__P2p__Block *m)
     struct zbc_recv_result r;
     if (!take_block(pe, &m->raw, false, &fresh, &r))
         return false;
-    if (r.kind == ZBC_RECV_ORPHAN && !pe->sync_pending)
+    if (r.kind == ZBC_RECV_ORPHAN && !syncing(pe))
         return request_blocks(pe, NULL);
     return true;
 }
@@ -1505,19 +1588,16 @@ static bool take_vote_set(struct peer *pe, const Zbc__P2p__Blocks *b,
     return misbehave(pe, ZBC_P2P_SCORE_BAD_VOTE, what);
 }
 
-static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
+/* Applies blocks of the pending answer, each then its vote set, until it
+ * ends or the slice's time is up.  False: the peer is gone (pe freed). */
+static bool apply_slice(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
-    if (pe->requests_out == 0)
-        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "blocks nobody asked for");
-    pe->requests_out--;
-    /* an answer after the timeout is still taken, but starts nothing */
-    bool expected = pe->sync_pending && pe->requests_out == 0;
-    pe->sync_pending = pe->requests_out > 0;
-    uint8_t last[32];
-    bool have_last = false;
-    uint32_t before = zbc_chain_tip(p->chain)->height, n_fresh = 0;
-    for (size_t i = 0; i < b->n_raw; i++) {
+    const Zbc__P2p__Blocks *b = pe->batch->blocks;
+    uint64_t t0 = mono_ms();
+    uint32_t n_fresh = 0;
+    while (pe->batch_next < b->n_raw) {
+        size_t i = pe->batch_next++;
         bool fresh;
         struct zbc_recv_result r;
         if (!take_block(pe, &b->raw[i], true, &fresh, &r))
@@ -1528,22 +1608,37 @@ static bool on_blocks(struct peer *pe, const Zbc__P2p__Blocks *b)
         if (r.kind == ZBC_RECV_EXTENDED || r.kind == ZBC_RECV_SIDE ||
             (r.kind == ZBC_RECV_DUPLICATE &&
              zbc_chain_knows_block(p->chain, r.hash))) {
-            memcpy(last, r.hash, 32);
-            have_last = true;
+            memcpy(pe->batch_last, r.hash, 32);
+            pe->batch_have_last = true;
         }
+        if (mono_ms() - t0 >= ZBC_P2P_SYNC_SLICE_MS)
+            break;
     }
-    pe->sync_given += (uint32_t)b->n_raw;
+    pe->batch_fresh += n_fresh;
+    pe->last_rx_ms = p->now_ms(); /* its answer is being read: not idle */
+    if (n_fresh > 0 && p->behind_since_ms != 0)
+        p->behind_since_ms = p->now_ms(); /* progress: keep waiting */
+    return true;
+}
+
+/* The answer is applied: the next GetBlocks or the end of the round, and
+ * reading from the peer again. */
+static bool sync_batch_done(struct peer *pe)
+{
+    struct zbc_p2p *p = pe->p;
+    size_t n = pe->batch->blocks->n_raw;
+    zbc_p2p_msg_free(pe->batch);
+    pe->batch = NULL;
+    pe->sync_given += (uint32_t)n;
     uint32_t after = zbc_chain_tip(p->chain)->height;
-    if (n_fresh > 0) {
+    if (pe->batch_fresh > 0)
         zbc_log_info("p2p: sync batch from %s: %zu blocks, %u new, height %u "
-                     "-> %u", pe->addr, b->n_raw, n_fresh, before, after);
-        if (p->behind_since_ms != 0)
-            p->behind_since_ms = p->now_ms(); /* progress: keep waiting */
-    }
-    if (!expected)
+                     "-> %u", pe->addr, n, pe->batch_fresh, pe->batch_before,
+                     after);
+    if (!pe->batch_expected)
         return true;
-    if (b->n_raw >= pe->sync_count && have_last)
-        return request_blocks(pe, last); /* a full batch: more to come */
+    if (n >= pe->sync_count && pe->batch_have_last)
+        return request_blocks(pe, pe->batch_last); /* more to come */
     zbc_log_debug("p2p: sync with %s done at height %u", pe->addr, after);
     return sync_round_over(pe);
 }
@@ -1703,6 +1798,82 @@ static bool on_vote_sets(struct peer *pe, const Zbc__P2p__VoteSets *v)
     return true;
 }
 
+/* One slice of a sync answer, inside the ledger batch (node/zbcd/chain.h
+ * zbc_chain_batch_begin: the answer's blocks and their vote sets reach
+ * the disk in one commit), then back to the event loop (the API answers
+ * in between), and the next slice from there. */
+static void sync_slice(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    struct peer *pe = arg;
+    struct zbc_p2p *p = pe->p;
+    enum batch_state st = batch_enter(p, pe->addr);
+    bool alive = true, lost = st == BATCH_LOST;
+    if (!lost) {
+        p->in_slice = true;
+        alive = apply_slice(pe); /* false: pe is freed */
+        p->in_slice = false;
+    }
+    if (!alive) {
+        (void)batch_leave(p, true, "a dropped peer");
+        return;
+    }
+    bool done = pe->batch_next >= pe->batch->blocks->n_raw;
+    if (st == BATCH_IN && !batch_leave(p, done, pe->addr))
+        lost = true;
+    if (lost) {
+        /* the chain went back to the ledger's tip: the rest of this
+         * answer would not connect; the next round asks again */
+        pe->batch_next = pe->batch->blocks->n_raw;
+        pe->batch_have_last = false;
+        if (zbc_chain_in_batch(p->chain))
+            (void)batch_leave(p, true, pe->addr);
+    } else if (!done) {
+        const struct timeval now = {0, 0}; /* after the loop polled */
+        evtimer_add(pe->batch_ev, &now);
+        return;
+    }
+    if (!sync_batch_done(pe))
+        return;
+    bufferevent_enable(pe->bev, EV_READ);
+    /* frames that came meanwhile wait in the input buffer */
+    bufferevent_trigger(pe->bev, EV_READ,
+                        BEV_TRIG_IGNORE_WATERMARKS | BEV_TRIG_DEFER_CALLBACKS);
+}
+
+/* Takes ownership of m (a Blocks answer): applied in slices from the
+ * event loop, reading from the peer paused meanwhile. */
+static bool on_blocks(struct peer *pe, zbc_p2p_msg *m)
+{
+    struct zbc_p2p *p = pe->p;
+    if (pe->requests_out == 0) {
+        zbc_p2p_msg_free(m);
+        return misbehave(pe, ZBC_P2P_SCORE_PROTOCOL, "blocks nobody asked for");
+    }
+    pe->requests_out--;
+    /* an answer after the timeout is still taken, but starts nothing */
+    pe->batch_expected = pe->sync_pending && pe->requests_out == 0;
+    pe->sync_pending = pe->requests_out > 0;
+    if (pe->batch_ev == NULL)
+        pe->batch_ev = evtimer_new(p->base, sync_slice, pe);
+    if (pe->batch_ev == NULL) {
+        zbc_p2p_msg_free(m);
+        zbc_log_error("p2p: out of memory for a sync answer from %s",
+                      pe->addr);
+        return true;
+    }
+    pe->batch = m;
+    pe->batch_next = 0;
+    pe->batch_have_last = false;
+    pe->batch_fresh = 0;
+    pe->batch_before = zbc_chain_tip(p->chain)->height;
+    bufferevent_disable(pe->bev, EV_READ);
+    const struct timeval now = {0, 0};
+    evtimer_add(pe->batch_ev, &now);
+    return true;
+}
+
 /* Takes ownership of m. */
 static bool handle(struct peer *pe, zbc_p2p_msg *m)
 {
@@ -1716,6 +1887,8 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
     switch (m->msg_case) {
     case ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS:
         return on_get_blocks(pe, m);
+    case ZBC__P2P__ENVELOPE__MSG_BLOCKS:
+        return on_blocks(pe, m);
     case ZBC__P2P__ENVELOPE__MSG_AUTH:
         alive = on_auth(pe, m->auth);
         break;
@@ -1727,9 +1900,6 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
         break;
     case ZBC__P2P__ENVELOPE__MSG_BLOCK:
         alive = on_block(pe, m->block);
-        break;
-    case ZBC__P2P__ENVELOPE__MSG_BLOCKS:
-        alive = on_blocks(pe, m->blocks);
         break;
     case ZBC__P2P__ENVELOPE__MSG_PING:
         alive = send_ping(pe, true, m->ping->nonce) &&
@@ -1776,6 +1946,8 @@ static void on_read(struct bufferevent *bev, void *arg)
     for (;;) {
         if (pe->doomed != NULL)
             return;
+        if (pe->batch != NULL)
+            break; /* a sync answer first (sync_slice) */
         size_t avail = evbuffer_get_length(in);
         if (avail == 0) {
             pe->partial_ms = 0;
@@ -2062,8 +2234,7 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
             }
             if (pe->tip_unknown && zbc_chain_knows_block(p->chain, pe->tip))
                 pe->tip_unknown = false;
-            if (pe->tip_unknown && !pe->sync_pending &&
-                !request_blocks(pe, NULL))
+            if (pe->tip_unknown && !syncing(pe) && !request_blocks(pe, NULL))
                 goto next;
             (void)vs_tick(pe, now);
         }
@@ -2119,7 +2290,7 @@ static const char *not_synced(const struct zbc_p2p *p, uint32_t peers,
     for (const struct peer *a = p->peers; a != NULL; a = a->next) {
         if (!a->handshaken)
             continue;
-        if (a->sync_pending)
+        if (syncing(a))
             return "syncing";
         if (a->tip_unknown && a->height >= height)
             return "a peer announced a tip not known here";
@@ -2276,6 +2447,7 @@ void zbc_p2p_stop(struct zbc_p2p *p)
         pe->handshaken = false; /* no status update while tearing down */
         peer_free(pe);
     }
+    (void)batch_leave(p, true, "the stopping node");
     struct zbc_net_status none = {0, true, true, ""};
     zbc_chain_set_net_status(p->chain, &none);
     if (p->tick != NULL)

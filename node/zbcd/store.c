@@ -25,6 +25,8 @@ struct zbc_store_txn {
     MDB_txn *txn;
     bool map_full; /* an operation hit MDB_MAP_FULL: grow and retry */
     bool io_failed; /* an LMDB write failed (not the caller's logic) */
+    bool rdonly; /* a read run on a batch's write transaction */
+    bool put_block; /* zbc_store_put_block ran in it */
 };
 
 struct zbc_store {
@@ -35,6 +37,17 @@ struct zbc_store {
     size_t map_step;
     struct zbc_store_txn snap; /* read-only open: txn held until close */
     char write_failure[ZBC_ERR_MAX]; /* "" while writes succeed */
+    /* zbc_store_batch_begin: the batch's write transaction (NULL: none
+     * yet, or committed by a flush), the child of the write running inside
+     * it (NULL: none), and whether a commit inside the batch failed (its
+     * writes are lost) */
+    MDB_txn *batch;
+    MDB_txn *inner;
+    bool batch_open;   /* begun, not ended */
+    bool batch_paused; /* between two slices (zbc_store_batch_pause) */
+    bool batch_lost;
+    bool batch_blocks; /* a block was written in the batch */
+    char batch_err[ZBC_ERR_MAX];
 };
 
 /* Free bytes under which LMDB's EIO (its code for a short write) is taken
@@ -138,9 +151,18 @@ static int write_failed(struct zbc_store_txn *t, enum zbc_store_db db,
                     store_strerror(t->s, rc, buf, sizeof buf));
 }
 
+/* A read inside a batch runs on the batch's write transaction: writing
+ * there is refused as LMDB refuses it in a read transaction. */
+static int refuse_rdonly(enum zbc_store_db db, struct zbc_err *err)
+{
+    return zbc_fail(err, "ledger write to %s inside a read", db_names[db]);
+}
+
 static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, const void *v, size_t vlen, struct zbc_err *err)
 {
+    if (t->rdonly)
+        return refuse_rdonly(db, err);
     MDB_val key = {klen, (void *)k};
     MDB_val val = {vlen, (void *)v};
     int rc = mdb_put(t->txn, t->s->dbi[db], &key, &val, 0);
@@ -150,6 +172,8 @@ static int db_put(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
 static int db_del(struct zbc_store_txn *t, enum zbc_store_db db, const void *k,
                   size_t klen, struct zbc_err *err)
 {
+    if (t->rdonly)
+        return refuse_rdonly(db, err);
     MDB_val key = {klen, (void *)k};
     int rc = mdb_del(t->txn, t->s->dbi[db], &key, NULL);
     if (rc == 0 || rc == MDB_NOTFOUND)
@@ -506,6 +530,8 @@ void zbc_store_close(struct zbc_store *s)
 {
     if (s == NULL)
         return;
+    if (s->batch != NULL)
+        mdb_txn_abort(s->batch); /* not ended: as if killed before it */
     if (s->snap.txn != NULL)
         mdb_txn_abort(s->snap.txn); /* read-only: nothing to sync */
     else if (s->env != NULL)
@@ -550,9 +576,10 @@ static int store_grow_if_near_full(struct zbc_store *s, struct zbc_err *err)
     return 1;
 }
 
-/* *io is set when the failure is the ledger's (LMDB), not fn's logic. */
+/* *io is set when the failure is the ledger's (LMDB), not fn's logic;
+ * *block when the committed write stored a block. */
 static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
-                       bool *io, struct zbc_err *err)
+                       bool *io, bool *block, struct zbc_err *err)
 {
     char buf[160];
     *io = true;
@@ -576,8 +603,10 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
             continue;
         }
         rc = mdb_txn_commit(t.txn);
-        if (rc == 0)
+        if (rc == 0) {
+            *block = t.put_block;
             return 1;
+        }
         if (rc != MDB_MAP_FULL)
             return zbc_fail(err, "ledger commit failed: %s",
                             store_strerror(s, rc, buf, sizeof buf));
@@ -588,15 +617,170 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                     "map %d times", STORE_WRITE_ATTEMPTS);
 }
 
+/* Inside a batch: a commit failed and the batch's writes are lost (the
+ * caller learns it at zbc_store_batch_resume or _end); until then every
+ * write fails with it: the ledger is behind what the caller holds. */
+static int batch_lose(struct zbc_store *s, const char *what, int rc,
+                      struct zbc_err *err)
+{
+    char buf[160];
+    s->batch = NULL;
+    s->batch_lost = true;
+    snprintf(s->batch_err, sizeof s->batch_err, "%s: %s", what,
+             store_strerror(s, rc, buf, sizeof buf));
+    return zbc_fail(err, "%s", s->batch_err);
+}
+
+/* Commits the batch's transaction so far (whole writes only); the batch
+ * stays open and goes on in a new transaction at its next write. */
+static int batch_flush(struct zbc_store *s, struct zbc_err *err)
+{
+    if (s->batch == NULL)
+        return 1;
+    int rc = mdb_txn_commit(s->batch);
+    if (rc != 0)
+        return batch_lose(s, "ledger commit failed", rc, err);
+    s->batch = NULL;
+    return 1;
+}
+
+static int batch_txn_begin(struct zbc_store *s, struct zbc_err *err)
+{
+    if (!store_grow_if_near_full(s, err))
+        return 0;
+    int rc = mdb_txn_begin(s->env, NULL, 0, &s->batch);
+    if (rc != 0) {
+        s->batch = NULL;
+        return store_fail_lmdb(err, "cannot begin a ledger write", rc);
+    }
+    return 1;
+}
+
+/* store_write inside a running batch: fn runs in a child transaction,
+ * which commits into the batch (no disk write) or aborts alone, so a
+ * failing write leaves the batch's earlier writes as they were.  The map
+ * cannot grow with a transaction open: on MDB_MAP_FULL the batch so far is
+ * committed, the map grows and fn runs again in a new batch transaction. */
+static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
+                       bool *io, bool *block, struct zbc_err *err)
+{
+    *io = true;
+    for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
+        if (s->batch == NULL && !batch_txn_begin(s, err))
+            return 0;
+        struct zbc_store_txn t = {.s = s};
+        int rc = mdb_txn_begin(s->env, s->batch, 0, &t.txn);
+        if (rc != 0)
+            return store_fail_lmdb(err, "cannot begin a ledger write", rc);
+        s->inner = t.txn;
+        int ok = fn(&t, arg, err);
+        s->inner = NULL;
+        if (!ok) {
+            mdb_txn_abort(t.txn);
+            *io = t.io_failed;
+            if (!t.map_full)
+                return 0;
+            *io = true;
+        } else {
+            rc = mdb_txn_commit(t.txn);
+            if (rc == 0) {
+                s->batch_blocks = s->batch_blocks || t.put_block;
+                *block = t.put_block;
+                return 1;
+            }
+            if (rc != MDB_MAP_FULL)
+                return store_fail_lmdb(err, "ledger commit failed", rc);
+        }
+        if (!batch_flush(s, err) || !store_grow(s, err))
+            return 0;
+    }
+    return zbc_fail(err, "ledger write still does not fit after growing the "
+                    "map %d times", STORE_WRITE_ATTEMPTS);
+}
+
+int zbc_store_batch_begin(struct zbc_store *s, struct zbc_err *err)
+{
+    if (s->batch_open)
+        return zbc_fail(err, "a ledger batch is already open");
+    if (s->snap.txn != NULL)
+        return zbc_fail(err, "the ledger is open read-only");
+    if (!batch_txn_begin(s, err))
+        return 0;
+    s->batch_open = true;
+    s->batch_paused = false;
+    return 1;
+}
+
+void zbc_store_batch_pause(struct zbc_store *s)
+{
+    s->batch_paused = s->batch_open;
+}
+
+int zbc_store_batch_resume(struct zbc_store *s, struct zbc_err *err)
+{
+    if (!s->batch_open)
+        return zbc_fail(err, "no ledger batch is open");
+    s->batch_paused = false;
+    if (s->batch_lost)
+        return zbc_fail(err, "%s", s->batch_err);
+    return 1;
+}
+
+static void note_write(struct zbc_store *s, int ok, bool io, bool block,
+                       const struct zbc_err *err);
+
+int zbc_store_batch_end(struct zbc_store *s, struct zbc_err *err)
+{
+    if (!s->batch_open)
+        return zbc_fail(err, "no ledger batch is open");
+    int ok = s->batch_lost ? zbc_fail(err, "%s", s->batch_err)
+                           : batch_flush(s, err);
+    note_write(s, ok, true, s->batch_blocks, err);
+    s->batch = NULL;
+    s->batch_open = s->batch_paused = s->batch_lost = false;
+    s->batch_blocks = false;
+    return ok;
+}
+
+bool zbc_store_in_batch(const struct zbc_store *s)
+{
+    return s->batch_open;
+}
+
 /* One ERROR when writes start failing, one INFO when they work again:
  * the callers' own lines may repeat per attempt (docs/node.md "Disk
  * full"). */
 int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                     struct zbc_err *err)
 {
-    bool io = false;
-    int ok = store_write(s, fn, arg, &io, err);
-    if (ok && s->write_failure[0] != '\0') {
+    bool io = false, block = false;
+    int ok;
+    if (s->batch_open && s->batch_paused && !s->batch_lost) {
+        /* a write from elsewhere between two slices of a batch: the
+         * batch so far is committed first, this write commits alone */
+        if (!batch_flush(s, err)) {
+            note_write(s, 0, true, false, err);
+            return 0;
+        }
+    }
+    if (s->batch_lost)
+        ok = zbc_fail(err, "%s", s->batch_err);
+    else if (s->batch_open && !s->batch_paused)
+        ok = batch_write(s, fn, arg, &io, &block, err);
+    else
+        ok = store_write(s, fn, arg, &io, &block, err);
+    /* inside a running batch nothing is on disk yet */
+    if (!ok || !s->batch_open || s->batch_paused)
+        note_write(s, ok, io, block, err);
+    return ok;
+}
+
+/* The failure is over when a block is stored again: a small write (a vote
+ * set, a checkpoint) may fit where blocks do not. */
+static void note_write(struct zbc_store *s, int ok, bool io, bool block,
+                       const struct zbc_err *err)
+{
+    if (ok && block && s->write_failure[0] != '\0') {
         zbc_log_info("ledger: writes succeed again (after: %s)",
                      s->write_failure);
         s->write_failure[0] = '\0';
@@ -606,7 +790,6 @@ int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                           "synced false until a write succeeds)", err->msg);
         snprintf(s->write_failure, sizeof s->write_failure, "%s", err->msg);
     }
-    return ok;
 }
 
 const char *zbc_store_write_failure(const struct zbc_store *s)
@@ -617,6 +800,13 @@ const char *zbc_store_write_failure(const struct zbc_store *s)
 int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
                    struct zbc_err *err)
 {
+    if (s->batch != NULL) {
+        /* what the batch wrote so far, as the chain in memory has it */
+        struct zbc_store_txn bt = {
+            .s = s, .txn = s->inner != NULL ? s->inner : s->batch,
+            .rdonly = true};
+        return fn(&bt, arg, err);
+    }
     struct zbc_store_txn t = {.s = s};
     int rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &t.txn);
     if (rc == MDB_MAP_RESIZED) {
@@ -708,9 +898,12 @@ int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
     zbc_put_le32(hl, height);
     zbc_put_le32(tip, height);
     memcpy(tip + 4, hash, 32);
-    return db_put(t, ZBC_STORE_DB_BLOCKS, hk, 4, bytes, len, err) &&
-           db_put(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, hl, 4, err) &&
-           db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err);
+    if (!db_put(t, ZBC_STORE_DB_BLOCKS, hk, 4, bytes, len, err) ||
+        !db_put(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, hl, 4, err) ||
+        !db_put(t, ZBC_STORE_DB_META, "tip", 3, tip, sizeof tip, err))
+        return 0;
+    t->put_block = true;
+    return 1;
 }
 
 int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
@@ -811,6 +1004,8 @@ int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
 {
     if (db >= ZBC_STORE_DB_COUNT)
         return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    if (t->rdonly)
+        return refuse_rdonly(db, err);
     int rc = mdb_drop(t->txn, t->s->dbi[db], 0);
     return rc == 0 ? 1 : write_failed(t, db, "clear of", rc, err);
 }

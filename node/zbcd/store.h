@@ -23,8 +23,9 @@
  *
  * Writes: everything one block changes (block, indexes, state, undo,
  * events, tip) goes through ONE zbc_store_write() call, i.e. one LMDB
- * write transaction, so a crash at any instant leaves the last committed
- * block intact.  When the map is full the transaction is aborted, the map
+ * write transaction (or one child transaction of a batch, below, which
+ * commits a slice of synced blocks at once), so a crash at any instant
+ * leaves the last committed block intact.  When the map is full the transaction is aborted, the map
  * grows by a step and the whole write function runs again from the start:
  * write functions must therefore touch nothing outside the transaction.
  *
@@ -145,9 +146,37 @@ typedef int (*zbc_store_fn)(struct zbc_store_txn *t, void *arg,
 ZBC_WUR int zbc_store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                             struct zbc_err *err);
 
+/* A batch (the blocks of a sync answer, node/zbcd/chain.h
+ * zbc_chain_batch_begin; docs/p2p.md §5): every zbc_store_write from
+ * begin to end joins ONE write transaction, committed (and synced to disk)
+ * once at the end.  Each write still runs in a child transaction of its
+ * own, so a write whose fn fails is undone alone and the batch's earlier
+ * writes stay.  zbc_store_read while a batch is open sees the batch's
+ * writes (it runs on the batch's transaction, where writes are refused).
+ * A crash before the end loses what the batch wrote since its last commit
+ * and leaves the ledger as it was then.
+ * Pause / resume: between two slices of the batch the caller returns to
+ * the event loop with the batch paused; reads there see the batch, and a
+ * write from elsewhere (a gossiped block, a vote set) first commits the
+ * batch so far, then commits alone as outside a batch, so nothing but the
+ * batch's own writes waits for the batch's end.  When the map is full
+ * inside a batch, the writes so far are committed, the map grows and the
+ * batch goes on in a new transaction. */
+ZBC_WUR int zbc_store_batch_begin(struct zbc_store *s, struct zbc_err *err);
+void zbc_store_batch_pause(struct zbc_store *s);
+/* 0 when a commit of the batch failed meanwhile (its writes are lost; the
+ * caller ends the batch, which reports the same). */
+ZBC_WUR int zbc_store_batch_resume(struct zbc_store *s, struct zbc_err *err);
+/* Commits the batch.  0 when its commit, or one inside it (a flush, a map
+ * growth), failed: then writes since the last commit that succeeded are
+ * lost, and the caller, which took them as done, reloads what it keeps in
+ * memory.  Until the end, writes after such a failure fail with it. */
+ZBC_WUR int zbc_store_batch_end(struct zbc_store *s, struct zbc_err *err);
+bool zbc_store_in_batch(const struct zbc_store *s);
+
 /* The error of the last zbc_store_write that failed in the ledger itself
  * (a full disk, an I/O error; not a refused block), or NULL once a write
- * succeeded again.  node/info reports it as sync_reason. */
+ * storing a block (zbc_store_put_block) was committed again.  node/info reports it as sync_reason. */
 const char *zbc_store_write_failure(const struct zbc_store *s);
 
 /* Runs fn inside one read transaction (writes inside fail). */

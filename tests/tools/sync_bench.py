@@ -154,8 +154,10 @@ def sync(a, chain, work, tip_height):
         while True:
             if fresh.poll() is not None:
                 raise Fail("the fresh node exited with %d (log: %s)" % (fresh.returncode, nlog))
-            # the node answers its API between the blocks it applies, and a sync batch is
-            # applied in one go: a slow answer is measured, not an error
+            # the node answers its API between the ~50-ms slices of a sync answer it
+            # applies (docs/p2p.md §5): a slow answer is measured (api_max), not an error;
+            # the tip it reports at the end is committed (the last answer's commit comes
+            # before the loop answers again)
             t_ask = time.monotonic()
             try:
                 j = info(api_fresh, timeout=max(1, a.timeout - (t_ask - t0)))
