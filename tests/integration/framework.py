@@ -17,8 +17,10 @@ declare expected (expect_log).
         T().main()
 """
 import argparse
+import fcntl
 import json
 import os
+import random
 import re
 import shutil
 import signal
@@ -51,12 +53,50 @@ class TestFailure(Exception):
     pass
 
 
+# Ports for zbcd come from below the kernel's ephemeral range (32768 and up
+# by default), so no outgoing connection of a test running beside this one
+# can take one as its source port between our check and zbcd's bind: that
+# race failed tests run in parallel with "Address already in use".  Tests
+# running at once share the range through a lock file per port, held for
+# the life of the test process.
+PORT_RANGE = (20000, 32000)
+_PORT_LOCKS = {}
+
+
+def _ephemeral_low():
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
 def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-    s.close()
-    return port
+    lo, hi = PORT_RANGE
+    hi = min(hi, _ephemeral_low() - 1)
+    lockdir = os.path.join(tempfile.gettempdir(), "zbc-test-ports")
+    os.makedirs(lockdir, exist_ok=True)
+    for _ in range(2000):
+        port = random.randint(lo, hi)
+        if port in _PORT_LOCKS:
+            continue
+        fd = os.open(os.path.join(lockdir, str(port)), os.O_CREAT | os.O_RDWR, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            os.close(fd)
+            continue
+        finally:
+            s.close()
+        _PORT_LOCKS[port] = fd
+        return port
+    raise TestFailure("no free port in %d..%d" % (lo, hi))
 
 
 def assert_equal(a, b, what=""):
