@@ -115,18 +115,20 @@ int zbc_finality_block_id(struct zbc_store_txn *t, uint32_t height,
                           struct zbc_checkpoint *cp, uint8_t prev[32],
                           struct zbc_err *err)
 {
-    uint8_t *bytes = NULL;
+    uint8_t head[ZBC_BLOCK_HEADER_LEN];
     size_t len = 0;
     bool found;
-    if (!zbc_store_txn_block(t, height, &bytes, &len, &found, err))
+    if (!zbc_store_txn_block_head(t, height, head, sizeof head, &len, &found,
+                                  err))
         return zbc_fail_prefix(err, "block %u", height);
     if (!found)
         return zbc_fail(err, "block %u is not in the ledger", height);
     struct zbc_block_header hdr;
-    int ok = len >= ZBC_BLOCK_HEADER_LEN &&
-             zbc_block_header_decode(&hdr, bytes, ZBC_BLOCK_HEADER_LEN, err);
-    free(bytes);
-    if (!ok)
+    if (len < ZBC_BLOCK_HEADER_LEN) {
+        zbc_fail(err, "stored block is %zu bytes, shorter than a header", len);
+        return zbc_fail_prefix(err, "block %u", height);
+    }
+    if (!zbc_block_header_decode(&hdr, head, ZBC_BLOCK_HEADER_LEN, err))
         return zbc_fail_prefix(err, "block %u", height);
     cp->height = height;
     zbc_block_hash(cp->hash, &hdr);

@@ -1078,6 +1078,22 @@ int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
     return height_get(t, ZBC_STORE_DB_BLOCKS, height, bytes, len, found, err);
 }
 
+int zbc_store_txn_block_head(struct zbc_store_txn *t, uint32_t height,
+                             uint8_t *out, size_t cap, size_t *len,
+                             bool *found, struct zbc_err *err)
+{
+    uint8_t k[4];
+    MDB_val v;
+    zbc_store_height_key(k, height);
+    if (!db_get(t, ZBC_STORE_DB_BLOCKS, k, 4, &v, found, err))
+        return 0;
+    if (!*found)
+        return 1;
+    *len = v.mv_size < cap ? v.mv_size : cap;
+    memcpy(out, v.mv_data, *len);
+    return 1;
+}
+
 int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
                             uint32_t *height, bool *found,
                             struct zbc_err *err)

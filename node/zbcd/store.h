@@ -278,6 +278,12 @@ ZBC_WUR int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
 ZBC_WUR int zbc_store_txn_block(struct zbc_store_txn *t, uint32_t height,
                                 uint8_t **bytes, size_t *len, bool *found,
                                 struct zbc_err *err);
+/* The first min(cap, stored length) bytes of the block at height into
+ * out (*len: how many): a block's header without copying its
+ * transactions, nor touching the pages they are on. */
+ZBC_WUR int zbc_store_txn_block_head(struct zbc_store_txn *t, uint32_t height,
+                                     uint8_t *out, size_t cap, size_t *len,
+                                     bool *found, struct zbc_err *err);
 ZBC_WUR int zbc_store_txn_height_of(struct zbc_store_txn *t,
                                     const uint8_t hash[32], uint32_t *height,
                                     bool *found, struct zbc_err *err);
