@@ -95,6 +95,12 @@ struct peer {
     uint64_t inv_sent_ms;     /* when the last TxInv went out */
     uint8_t (*ask_out)[32];   /* requests being gathered into a GetTxs */
     size_t n_ask;
+    uint8_t (*later)[32];     /* its announcements not asked yet (it or
+                               * the table at the limit), FIFO ring */
+    uint32_t later_head, later_n;
+    struct zbc_seen *offered; /* tx hashes announced to it, not yet sent
+                               * to it: what its GetTxs may get */
+    uint32_t unoffered;       /* hashes it asked that were not */
     uint32_t inflight;        /* hashes in p->txf asked from it */
     uint32_t undelivered;     /* ... it left out of its answers */
     int undelivered_points;   /* score owed for them (on_gossip) */
@@ -380,8 +386,10 @@ static void peer_free(struct peer *pe)
     if (pe->id != 0)
         zbc_txf_peer_gone(p->txf, pe->id);
     zbc_seen_free(pe->known);
+    zbc_seen_free(pe->offered);
     free(pe->inv_out);
     free(pe->ask_out);
+    free(pe->later);
     if (big)
         malloc_trim(0);
     bool was = pe->handshaken;
@@ -681,7 +689,8 @@ static void log_stats(struct zbc_p2p *p)
                  "per transaction; %llu hashes announced, %llu asked, %llu "
                  "transactions sent), %llu frames and %llu bytes in all; "
                  "%llu asked hashes not delivered, %llu unasked transactions "
-                 "received",
+                 "received; %llu announcements past a full later-ring, %llu "
+                 "asked hashes not announced to the asker",
                  (unsigned long long)s->txs_admitted,
                  (unsigned long long)s->tx_msgs,
                  (unsigned long long)s->tx_bytes, (double)s->tx_msgs / n,
@@ -691,7 +700,9 @@ static void log_stats(struct zbc_p2p *p)
                  (unsigned long long)s->all_msgs,
                  (unsigned long long)s->all_bytes,
                  (unsigned long long)s->undelivered,
-                 (unsigned long long)s->unasked);
+                 (unsigned long long)s->unasked,
+                 (unsigned long long)s->later_dropped,
+                 (unsigned long long)s->unoffered);
 }
 
 void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
@@ -707,7 +718,10 @@ static bool gossip_peer_init(struct peer *pe)
     pe->known = zbc_seen_new(ZBC_P2P_PEER_KNOWN);
     pe->inv_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->inv_out);
     pe->ask_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->ask_out);
-    return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL;
+    pe->later = malloc(ZBC_P2P_TX_LATER_PEER * sizeof *pe->later);
+    pe->offered = zbc_seen_new(ZBC_P2P_PEER_OFFERED);
+    return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL &&
+           pe->later != NULL && pe->offered != NULL;
 }
 
 static struct peer *peer_by_id(struct zbc_p2p *p, uint64_t id)
@@ -791,6 +805,28 @@ static bool have_tx(struct zbc_p2p *p, const uint8_t h[32])
            zbc_chain_mempool_tx(p->chain, h, NULL, NULL);
 }
 
+/* The peer's kept announcements, oldest first, while it and the table
+ * have room: asked (or the peer remembered as the next announcer); the
+ * ones this node got meanwhile are dropped. */
+static void ask_later(struct peer *pe, uint64_t now)
+{
+    struct zbc_p2p *p = pe->p;
+    while (pe->later_n > 0 && may_ask(pe)) {
+        const uint8_t *h = pe->later[pe->later_head];
+        if (!have_tx(p, h)) {
+            enum zbc_txf_ann r = zbc_txf_announced(p->txf, h, pe->id, true,
+                                                   pe->txreq_sent, now);
+            if (r == ZBC_TXF_LATER)
+                break; /* the table is full: kept */
+            if (r == ZBC_TXF_ASK)
+                queue_ask(pe, h);
+        }
+        pe->later_head = (pe->later_head + 1) % ZBC_P2P_TX_LATER_PEER;
+        pe->later_n--;
+    }
+    flush_ask(pe);
+}
+
 /* A transaction newly admitted here (the API, a peer, a reorg): announced
  * to every proven peer not known to have it: at once when no TxInv went
  * to that peer in the last ZBC_P2P_INV_MS (a quiet link adds no delay),
@@ -812,6 +848,7 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
             zbc_seen_has(pe->known, hash))
             continue;
         zbc_seen_add(pe->known, hash);
+        zbc_seen_add(pe->offered, hash);
         memcpy(pe->inv_out[pe->n_inv++], hash, 32);
         if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
             now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
@@ -885,8 +922,10 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
             char what2[96];
             snprintf(what2, sizeof what2, "it did not answer get_txs in %u s",
                      ZBC_P2P_TXS_TIMEOUT_MS / 1000);
-            (void)misbehave(pe, ZBC_P2P_SCORE_TX_STALL, what2);
+            if (!misbehave(pe, ZBC_P2P_SCORE_TX_STALL, what2))
+                goto next;
         }
+        ask_later(pe, now);
     next:
         pe = next;
     }
@@ -1181,7 +1220,9 @@ static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
 
 /* Announced hashes: the ones this node does not have are asked from this
  * peer unless in flight from another (then it is the next to ask); past
- * the in-flight limits they are ignored. */
+ * the in-flight limits they are kept in the peer's ring of
+ * ZBC_P2P_TX_LATER_PEER (a full ring drops the newest) and asked when room
+ * frees (ask_later). */
 static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
 {
     struct zbc_p2p *p = pe->p;
@@ -1191,16 +1232,34 @@ static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
         zbc_seen_add(pe->known, h);
         if (have_tx(p, h))
             continue;
-        if (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
-                              pe->txreq_sent, now) == ZBC_TXF_ASK)
+        switch (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
+                                  pe->txreq_sent, now)) {
+        case ZBC_TXF_ASK:
             queue_ask(pe, h);
+            break;
+        case ZBC_TXF_LATER:
+            if (pe->later_n < ZBC_P2P_TX_LATER_PEER) {
+                uint32_t tail =
+                    (pe->later_head + pe->later_n++) % ZBC_P2P_TX_LATER_PEER;
+                memcpy(pe->later[tail], h, 32);
+            } else {
+                p->stats.later_dropped++;
+            }
+            break;
+        case ZBC_TXF_WAIT:
+        case ZBC_TXF_SKIP:
+            break;
+        }
     }
     flush_ask(pe);
     return pe->doomed == NULL;
 }
 
-/* Answers GetTxs with the pooled ones, within the message limit; always
- * one Txs per GetTxs, possibly empty. */
+/* Answers GetTxs with the pooled ones announced to this peer and not sent
+ * to it since (each announcement gets the bytes out once: no
+ * amplification), within the message limit; always one Txs per GetTxs,
+ * possibly empty.  Hashes not announced to it (or sent already) are left
+ * out and cost a point per ZBC_P2P_UNOFFERED_PER_POINT. */
 static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
 {
     struct zbc_p2p *p = pe->p;
@@ -1208,16 +1267,36 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
     if (v == NULL)
         return true;
     size_t n = 0, bytes = 64;
+    uint32_t unoffered = 0;
     for (size_t i = 0; i < g->n_hash; i++) {
-        const uint8_t *raw;
+        const uint8_t *h = g->hash[i].data, *raw;
         size_t len;
-        zbc_seen_add(pe->known, g->hash[i].data);
-        if (!zbc_chain_mempool_tx(p->chain, g->hash[i].data, &raw, &len))
+        zbc_seen_add(pe->known, h);
+        if (!zbc_seen_has(pe->offered, h)) {
+            unoffered++;
+            continue;
+        }
+        if (!zbc_chain_mempool_tx(p->chain, h, &raw, &len))
             continue;
         if (bytes + len + 8 > ZBC_P2P_MAX_MESSAGE)
             break;
         bytes += len + 8; /* tag and length of the entry: < 8 bytes */
+        zbc_seen_forget(pe->offered, h);
         v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
+    }
+    /* scored first: a peer this bans gets no answer */
+    p->stats.unoffered += unoffered;
+    uint32_t before = pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT;
+    pe->unoffered += unoffered;
+    int pts = (int)(pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT - before);
+    if (pts > 0) {
+        char what[112];
+        snprintf(what, sizeof what, "it asked for %u transactions not "
+                 "announced to it", pe->unoffered);
+        if (!misbehave(pe, pts, what)) {
+            free(v);
+            return false;
+        }
     }
     struct zbc_p2p_txs t;
     zbc_p2p_txs_msg(&t, v, n);

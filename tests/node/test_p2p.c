@@ -82,6 +82,8 @@ static void pump(int ms)
     }
 }
 
+static int g_send_pump = 20; /* ms the node runs after each send */
+
 static void send_raw(struct conn *c, const uint8_t *b, size_t len)
 {
     size_t off = 0;
@@ -95,7 +97,7 @@ static void send_raw(struct conn *c, const uint8_t *b, size_t len)
             return;
         off += (size_t)w;
     }
-    pump(20);
+    pump(g_send_pump);
 }
 
 /* Plain before the node's Hello was read and for Hello itself; sealed
@@ -955,6 +957,10 @@ static void test_tx_gossip(void)
     struct conn *a = peer_open(port, gh, &ka);
     struct conn *b = peer_open(port, gh, &kb);
     CHECK(!closed_within(a, 50) && !closed_within(b, 50));
+    struct id kf;
+    id_make(&kf, 0x76);
+    struct conn *d = peer_open(port, gh, &kf); /* only listens */
+    CHECK(!closed_within(d, 50));
     int64_t ts = (int64_t)(g_now / 1000);
     uint8_t tx[5][512], h[5][32];
     size_t tn[5];
@@ -1008,14 +1014,44 @@ static void test_tx_gossip(void)
     pump(20);
     CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
 
-    /* GetTxs: the pooled ones, unknown hashes left out */
+    /* GetTxs: only transactions announced to the asking peer, each once
+     * per announcement; the rest left out.  A sent tx0 (never announced
+     * to it): left out.  D was told of tx0: it gets it, once. */
+    m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+    CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+          memcmp(m->tx_inv->hash[0].data, h[0], 32) == 0);
+    zbc_p2p_msg_free(m);
     uint8_t two[2][32];
     memcpy(two[0], h[4], 32);
     memcpy(two[1], h[0], 32);
     m = get_txs(a, (const uint8_t (*)[32])two, 2);
+    CHECK(m != NULL && m->txs->n_raw == 0);
+    zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])two, 2);
     CHECK(m != NULL && m->txs->n_raw == 1 && m->txs->raw[0].len == tn[0] &&
           memcmp(m->txs->raw[0].data, tx[0], tn[0]) == 0);
     zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])two, 2);
+    CHECK(m != NULL && m->txs->n_raw == 0);
+    zbc_p2p_msg_free(m);
+    /* asking for what was not announced to it, in bulk: a point per
+     * ZBC_P2P_UNOFFERED_PER_POINT hashes: 15 more copies of tx0 make the
+     * first point (the peer stays, answered empty); 4096 copies are 256
+     * points: banned, not answered */
+    {
+        uint8_t (*same)[32] = malloc(ZBC_P2P_MAX_TX_HASHES * 32);
+        for (size_t i = 0; i < ZBC_P2P_MAX_TX_HASHES; i++)
+            memcpy(same[i], h[0], 32);
+        m = get_txs(d, (const uint8_t (*)[32])same,
+                    ZBC_P2P_UNOFFERED_PER_POINT - 1);
+        CHECK(m != NULL && m->txs->n_raw == 0);
+        zbc_p2p_msg_free(m);
+        CHECK(!closed_within(d, 50));
+        send_tx_hashes(d, false, (const uint8_t (*)[32])same,
+                       ZBC_P2P_MAX_TX_HASHES);
+        CHECK(closed_within(d, 1000));
+        free(same);
+    }
 
     /* a transaction whose hash was not asked for: dropped unchecked,
      * scored 10, the peer stays */
@@ -1101,6 +1137,70 @@ static void test_tx_gossip(void)
         conn_close(e);
     }
     conn_close(b);
+    conn_close(d);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
+/* Announcements that come while the peer is at its in-flight limits are
+ * kept (per peer, bounded) and asked for when room frees: a transaction
+ * announced over a saturated link still arrives (docs/p2p.md §4). */
+static void test_tx_gossip_later(void)
+{
+    struct fixture f;
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
+    if (p == NULL)
+        return;
+    uint16_t port = zbc_p2p_listen_port(p);
+    struct id kc;
+    id_make(&kc, 0x77);
+    struct conn *c = peer_open(port, f.g.hash, &kc);
+    CHECK(!closed_within(c, 50));
+    uint8_t tx[512], h[32];
+    size_t tn = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 1, 10000,
+                        (int64_t)(g_now / 1000));
+    zbc_sha3_256(h, tx, tn);
+
+    /* ZBC_P2P_TX_REQS_PEER announcements of one hash each: as many GetTxs
+     * unanswered, the peer's limit */
+    size_t nreq = ZBC_P2P_TX_REQS_PEER;
+    uint8_t (*fake)[32] = malloc(nreq * 32);
+    uint8_t (*got)[32] = malloc((nreq + 1) * 32);
+    randombytes_buf(fake, nreq * 32);
+    g_send_pump = 0;
+    for (size_t i = 0; i < nreq; i++)
+        send_tx_hashes(c, true, (const uint8_t (*)[32])fake + i, 1);
+    g_send_pump = 20;
+    size_t n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 300), nreq);
+    CHECK_EQ_INT(n_got, nreq);
+    /* the real one now: not asked while the peer is at its limit */
+    send_tx_hashes(c, true, (const uint8_t (*)[32])h, 1);
+    n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 100), 0);
+    /* the fakes answered without them (a small score, no ban): at the
+     * next pass room is free and the remembered announcement is asked */
+    const uint8_t *raw[1] = {tx};
+    size_t len[1] = {tn};
+    g_send_pump = 0;
+    for (size_t i = 0; i < nreq; i++)
+        send_txs(c, raw, len, 0);
+    g_send_pump = 20;
+    pump(50);
+    g_now += 250;
+    n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 400), 1);
+    CHECK(n_got == 1 && memcmp(got[0], h, 32) == 0);
+    send_txs(c, raw, len, 1);
+    pump(20);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 1);
+    CHECK(!closed_within(c, 50));
+    free(fake);
+    free(got);
+    conn_close(c);
     zbc_p2p_stop(p);
     event_base_free(g_base);
     zbc_chain_close(chain);
@@ -1212,5 +1312,6 @@ int main(void)
     TEST_RUN(test_accept_backoff);
     TEST_RUN(test_one_verify);
     TEST_RUN(test_tx_gossip);
+    TEST_RUN(test_tx_gossip_later);
     return test_summary("node_p2p");
 }
