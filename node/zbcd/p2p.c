@@ -112,6 +112,14 @@ struct peer {
     struct peer *next;
 };
 
+/* A pooled transaction to announce again at `due` unless included
+ * (docs/p2p.md §4 "Re-announce"). */
+struct reann {
+    uint8_t h[32];
+    uint64_t due;
+    uint32_t times;           /* re-announcements done */
+};
+
 struct slot {
     char host[256];
     uint16_t port;
@@ -154,6 +162,9 @@ struct zbc_p2p {
     struct zbc_p2p_bans *bans; /* ZBC_P2P_REP_MAX keys and addresses */
     struct zbc_seen *seen;    /* recently seen tx/block hashes */
     struct zbc_txf *txf;      /* transaction requests in flight */
+    struct reann *reann;      /* ring of ZBC_P2P_REANNOUNCE_TRACK, due
+                               * times in order */
+    uint32_t reann_head, reann_n;
     struct event *gossip;     /* every ZBC_P2P_INV_MS: announcements */
     uint64_t next_peer_id;
     uint64_t next_expire_ms, next_stats_ms;
@@ -690,7 +701,8 @@ static void log_stats(struct zbc_p2p *p)
                  "transactions sent), %llu frames and %llu bytes in all; "
                  "%llu asked hashes not delivered, %llu unasked transactions "
                  "received; %llu announcements past a full later-ring, %llu "
-                 "asked hashes not announced to the asker",
+                 "asked hashes not announced to the asker; %llu "
+                 "re-announced, %llu not tracked for it",
                  (unsigned long long)s->txs_admitted,
                  (unsigned long long)s->tx_msgs,
                  (unsigned long long)s->tx_bytes, (double)s->tx_msgs / n,
@@ -702,7 +714,9 @@ static void log_stats(struct zbc_p2p *p)
                  (unsigned long long)s->undelivered,
                  (unsigned long long)s->unasked,
                  (unsigned long long)s->later_dropped,
-                 (unsigned long long)s->unoffered);
+                 (unsigned long long)s->unoffered,
+                 (unsigned long long)s->reannounced,
+                 (unsigned long long)s->reannounce_dropped);
 }
 
 void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
@@ -827,11 +841,69 @@ static void ask_later(struct peer *pe, uint64_t now)
     flush_ask(pe);
 }
 
+/* Announces h to pe (unless force, only when pe is not known to have
+ * it): at once when no TxInv went to it in the last ZBC_P2P_INV_MS (a
+ * quiet link adds no delay), else with the others at the next gossip
+ * tick, or when the batch is full.  Its GetTxs may then get h once. */
+static void announce(struct peer *pe, const uint8_t h[32], bool force,
+                     uint64_t now)
+{
+    if (!pe->handshaken || pe->doomed != NULL || pe->inv_out == NULL ||
+        (!force && zbc_seen_has(pe->known, h)))
+        return;
+    zbc_seen_add(pe->known, h);
+    zbc_seen_add(pe->offered, h);
+    memcpy(pe->inv_out[pe->n_inv++], h, 32);
+    if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
+        now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
+        flush_inv(pe, now);
+}
+
+/* Tracks h for re-announcement at due; a full ring forgets its oldest. */
+static void reann_push(struct zbc_p2p *p, const uint8_t h[32], uint64_t due,
+                       uint32_t times)
+{
+    if (p->reann_n == ZBC_P2P_REANNOUNCE_TRACK) {
+        p->reann_head = (p->reann_head + 1) % ZBC_P2P_REANNOUNCE_TRACK;
+        p->reann_n--;
+        p->stats.reannounce_dropped++;
+    }
+    struct reann *r =
+        &p->reann[(p->reann_head + p->reann_n++) % ZBC_P2P_REANNOUNCE_TRACK];
+    memcpy(r->h, h, 32);
+    r->due = due;
+    r->times = times;
+}
+
+/* Transactions still pooled ZBC_P2P_REANNOUNCE_MS after their admission
+ * (or their last re-announcement) are announced again to every peer, even
+ * one told before: it may have left the announcement aside at its limits,
+ * and any producer must be able to include them.  At most
+ * ZBC_P2P_REANNOUNCE_TIMES times each, ZBC_P2P_REANNOUNCE_BATCH per pass;
+ * a peer that has one ignores the hash. */
+static void reannounce(struct zbc_p2p *p, uint64_t now)
+{
+    uint32_t n = 0;
+    while (p->reann_n > 0 && n < ZBC_P2P_REANNOUNCE_BATCH) {
+        struct reann r = p->reann[p->reann_head];
+        if (r.due > now)
+            break;
+        p->reann_head = (p->reann_head + 1) % ZBC_P2P_REANNOUNCE_TRACK;
+        p->reann_n--;
+        if (!zbc_chain_mempool_tx(p->chain, r.h, NULL, NULL))
+            continue; /* included, or dropped from the pool */
+        n++;
+        p->stats.reannounced++;
+        for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
+            announce(pe, r.h, true, now);
+        if (r.times + 1 < ZBC_P2P_REANNOUNCE_TIMES)
+            reann_push(p, r.h, now + ZBC_P2P_REANNOUNCE_MS, r.times + 1);
+    }
+}
+
 /* A transaction newly admitted here (the API, a peer, a reorg): announced
- * to every proven peer not known to have it: at once when no TxInv went
- * to that peer in the last ZBC_P2P_INV_MS (a quiet link adds no delay),
- * else with the others at the next gossip tick, or when the batch is
- * full. */
+ * to every proven peer not known to have it, and tracked to be announced
+ * again while it stays pooled (reannounce). */
 static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
                         const uint8_t hash[32])
 {
@@ -843,17 +915,9 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
     uint64_t asked, now = p->now_ms();
     zbc_txf_done(p->txf, hash, &asked);
     inflight_down(p, asked);
-    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
-        if (!pe->handshaken || pe->doomed != NULL || pe->inv_out == NULL ||
-            zbc_seen_has(pe->known, hash))
-            continue;
-        zbc_seen_add(pe->known, hash);
-        zbc_seen_add(pe->offered, hash);
-        memcpy(pe->inv_out[pe->n_inv++], hash, 32);
-        if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
-            now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
-            flush_inv(pe, now);
-    }
+    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
+        announce(pe, hash, false, now);
+    reann_push(p, hash, now + ZBC_P2P_REANNOUNCE_MS, 0);
 }
 
 /* A request that did not bring the transaction: not in time (asked from
@@ -901,6 +965,7 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
     p->next_expire_ms = now + TICK_MS;
     struct zbc_txf_cb cb = {on_request_expired, on_request_ask, p};
     zbc_txf_expire(p->txf, now, &cb);
+    reannounce(p, now);
     struct peer *pe = p->peers;
     while (pe != NULL) {
         struct peer *next = pe->next;
@@ -2256,11 +2321,12 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                         zbc_genesis_is_validator(g, p->key->pk);
     p->seen = zbc_seen_new(ZBC_P2P_SEEN_CACHE);
     p->txf = zbc_txf_new(ZBC_P2P_TX_INFLIGHT, ZBC_P2P_TX_REQUEST_MS);
+    p->reann = calloc(ZBC_P2P_REANNOUNCE_TRACK, sizeof *p->reann);
     p->next_stats_ms = p->started_ms + ZBC_P2P_STATS_LOG_MS;
     p->bans = zbc_p2p_bans_new(ZBC_P2P_REP_MAX);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
-    if (p->seen == NULL || p->txf == NULL || p->slots == NULL ||
-        p->bans == NULL) {
+    if (p->seen == NULL || p->txf == NULL || p->reann == NULL ||
+        p->slots == NULL || p->bans == NULL) {
         zbc_p2p_stop(p);
         return zbc_fail(err, "out of memory starting P2P");
     }
@@ -2370,6 +2436,7 @@ void zbc_p2p_stop(struct zbc_p2p *p)
     free(p->slots);
     zbc_seen_free(p->seen);
     zbc_txf_free(p->txf);
+    free(p->reann);
     zbc_p2p_bans_free(p->bans);
     free(p);
 }

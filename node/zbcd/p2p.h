@@ -63,6 +63,14 @@
 #define ZBC_P2P_PEER_OFFERED 16384u      /* per peer: tx hashes announced
                                           * to it and not yet sent to it;
                                           * GetTxs gets only these */
+#define ZBC_P2P_REANNOUNCE_MS 10000u     /* a pooled transaction not
+                                          * included this long after its
+                                          * admission: announced again to
+                                          * every peer ... */
+#define ZBC_P2P_REANNOUNCE_TIMES 6u      /* ... at most this many times */
+#define ZBC_P2P_REANNOUNCE_TRACK 32768u  /* transactions tracked for it
+                                          * (the oldest go first) */
+#define ZBC_P2P_REANNOUNCE_BATCH 1024u   /* re-announced per gossip pass */
 #define ZBC_P2P_UNOFFERED_PER_POINT 16u  /* GetTxs hashes not announced to
                                           * the peer (or sent already): 1
                                           * point per this many */
@@ -144,6 +152,9 @@ struct zbc_p2p_gossip_stats {
                               * ZBC_P2P_TX_LATER_PEER: ignored */
     uint64_t unoffered;      /* peers' GetTxs hashes not announced to them
                               * (or sent already): left out */
+    uint64_t reannounced;    /* pooled transactions announced again */
+    uint64_t reannounce_dropped; /* admitted past a full re-announcement
+                                  * ring: the oldest tracked one forgotten */
 };
 void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
                           struct zbc_p2p_gossip_stats *out);

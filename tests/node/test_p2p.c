@@ -1159,6 +1159,10 @@ static void test_tx_gossip_later(void)
     id_make(&kc, 0x77);
     struct conn *c = peer_open(port, f.g.hash, &kc);
     CHECK(!closed_within(c, 50));
+    struct id kd;
+    id_make(&kd, 0x78);
+    struct conn *d = peer_open(port, f.g.hash, &kd); /* only listens */
+    CHECK(!closed_within(d, 50));
     uint8_t tx[512], h[32];
     size_t tn = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 1, 10000,
                         (int64_t)(g_now / 1000));
@@ -1198,9 +1202,54 @@ static void test_tx_gossip_later(void)
     pump(20);
     CHECK_EQ_INT(zbc_chain_mempool_count(chain), 1);
     CHECK(!closed_within(c, 50));
+
+    /* re-announcement: D was told of it at admission (and takes it); not
+     * included ZBC_P2P_REANNOUNCE_MS later, it is announced again to every
+     * peer, C that sent it too (it may have left an announcement aside at
+     * its limits), and D may take it again; ZBC_P2P_REANNOUNCE_TIMES
+     * times, then no more */
+    zbc_p2p_msg *m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+    CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+          memcmp(m->tx_inv->hash[0].data, h, 32) == 0);
+    zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])h, 1);
+    CHECK(m != NULL && m->txs->n_raw == 1);
+    zbc_p2p_msg_free(m);
+    g_now += ZBC_P2P_REANNOUNCE_MS - 300;
+    CHECK(recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 300) == NULL);
+    Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+    pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)f.g.hash};
+    zbc_p2p_msg pm = ZBC__P2P__ENVELOPE__INIT;
+    pm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+    pm.ping = &pg;
+    unsigned again = 0;
+    for (unsigned i = 0; i < ZBC_P2P_REANNOUNCE_TIMES + 1; i++) {
+        g_now += i == 0 ? 300 : ZBC_P2P_REANNOUNCE_MS;
+        send_msg(c, &pm); /* not idle */
+        send_msg(d, &pm);
+        m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 400);
+        if (m != NULL && m->tx_inv->n_hash == 1 &&
+            memcmp(m->tx_inv->hash[0].data, h, 32) == 0)
+            again++;
+        bool was = m != NULL;
+        zbc_p2p_msg_free(m);
+        if (i == 0) {
+            CHECK(was);
+            m = recv_kind(c, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+            CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+                  memcmp(m->tx_inv->hash[0].data, h, 32) == 0);
+            zbc_p2p_msg_free(m);
+            m = get_txs(d, (const uint8_t (*)[32])h, 1);
+            CHECK(m != NULL && m->txs->n_raw == 1);
+            zbc_p2p_msg_free(m);
+        }
+    }
+    CHECK_EQ_INT(again, ZBC_P2P_REANNOUNCE_TIMES);
+    CHECK(!closed_within(c, 20) && !closed_within(d, 20));
     free(fake);
     free(got);
     conn_close(c);
+    conn_close(d);
     zbc_p2p_stop(p);
     event_base_free(g_base);
     zbc_chain_close(chain);
