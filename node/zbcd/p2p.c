@@ -100,7 +100,9 @@ struct peer {
     uint32_t later_head, later_n;
     struct zbc_seen *offered; /* tx hashes announced to it, not yet sent
                                * to it: what its GetTxs may get */
-    uint32_t unoffered;       /* hashes it asked that were not */
+    struct zbc_seen *sent;    /* tx hashes sent to it */
+    uint32_t unoffered;       /* hashes it asked that were not offered */
+    uint32_t repeated;        /* ... that were sent to it already */
     uint32_t inflight;        /* hashes in p->txf asked from it */
     uint32_t undelivered;     /* ... it left out of its answers */
     int undelivered_points;   /* score owed for them (on_gossip) */
@@ -398,6 +400,7 @@ static void peer_free(struct peer *pe)
         zbc_txf_peer_gone(p->txf, pe->id);
     zbc_seen_free(pe->known);
     zbc_seen_free(pe->offered);
+    zbc_seen_free(pe->sent);
     free(pe->inv_out);
     free(pe->ask_out);
     free(pe->later);
@@ -734,8 +737,9 @@ static bool gossip_peer_init(struct peer *pe)
     pe->ask_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->ask_out);
     pe->later = malloc(ZBC_P2P_TX_LATER_PEER * sizeof *pe->later);
     pe->offered = zbc_seen_new(ZBC_P2P_PEER_OFFERED);
+    pe->sent = zbc_seen_new(ZBC_P2P_PEER_SENT);
     return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL &&
-           pe->later != NULL && pe->offered != NULL;
+           pe->later != NULL && pe->offered != NULL && pe->sent != NULL;
 }
 
 static struct peer *peer_by_id(struct zbc_p2p *p, uint64_t id)
@@ -1323,8 +1327,11 @@ static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
 /* Answers GetTxs with the pooled ones announced to this peer and not sent
  * to it since (each announcement gets the bytes out once: no
  * amplification), within the message limit; always one Txs per GetTxs,
- * possibly empty.  Hashes not announced to it (or sent already) are left
- * out and cost a point per ZBC_P2P_UNOFFERED_PER_POINT. */
+ * possibly empty.  Other hashes are left out: one sent to it already (a
+ * repeat: an honest peer never asks again what it got) costs a point per
+ * ZBC_P2P_REPEAT_PER_POINT, any other (never announced to it, or so long
+ * ago that the set forgot: an honest peer's late request) a point per
+ * ZBC_P2P_UNOFFERED_PER_POINT. */
 static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
 {
     struct zbc_p2p *p = pe->p;
@@ -1332,13 +1339,16 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
     if (v == NULL)
         return true;
     size_t n = 0, bytes = 64;
-    uint32_t unoffered = 0;
+    uint32_t unoffered = 0, repeated = 0;
     for (size_t i = 0; i < g->n_hash; i++) {
         const uint8_t *h = g->hash[i].data, *raw;
         size_t len;
         zbc_seen_add(pe->known, h);
         if (!zbc_seen_has(pe->offered, h)) {
-            unoffered++;
+            if (zbc_seen_has(pe->sent, h))
+                repeated++;
+            else
+                unoffered++;
             continue;
         }
         if (!zbc_chain_mempool_tx(p->chain, h, &raw, &len))
@@ -1347,17 +1357,21 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
             break;
         bytes += len + 8; /* tag and length of the entry: < 8 bytes */
         zbc_seen_forget(pe->offered, h);
+        zbc_seen_add(pe->sent, h);
         v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
     }
     /* scored first: a peer this bans gets no answer */
-    p->stats.unoffered += unoffered;
-    uint32_t before = pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT;
+    p->stats.unoffered += unoffered + repeated;
+    int pts = (int)((pe->unoffered + unoffered) / ZBC_P2P_UNOFFERED_PER_POINT -
+                    pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT) +
+              (int)((pe->repeated + repeated) / ZBC_P2P_REPEAT_PER_POINT -
+                    pe->repeated / ZBC_P2P_REPEAT_PER_POINT);
     pe->unoffered += unoffered;
-    int pts = (int)(pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT - before);
+    pe->repeated += repeated;
     if (pts > 0) {
-        char what[112];
+        char what[136];
         snprintf(what, sizeof what, "it asked for %u transactions not "
-                 "announced to it", pe->unoffered);
+                 "announced to it and %u again", pe->unoffered, pe->repeated);
         if (!misbehave(pe, pts, what)) {
             free(v);
             return false;

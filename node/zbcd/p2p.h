@@ -71,9 +71,15 @@
 #define ZBC_P2P_REANNOUNCE_TRACK 32768u  /* transactions tracked for it
                                           * (the oldest go first) */
 #define ZBC_P2P_REANNOUNCE_BATCH 1024u   /* re-announced per gossip pass */
-#define ZBC_P2P_UNOFFERED_PER_POINT 16u  /* GetTxs hashes not announced to
-                                          * the peer (or sent already): 1
-                                          * point per this many */
+#define ZBC_P2P_PEER_SENT 8192u          /* per peer: tx hashes sent to it
+                                          * (a GetTxs asking one again is
+                                          * a repeat) */
+#define ZBC_P2P_REPEAT_PER_POINT 16u     /* GetTxs hashes sent to the peer
+                                          * already: 1 point per this many */
+#define ZBC_P2P_UNOFFERED_PER_POINT 256u /* GetTxs hashes not announced to
+                                          * it (or so long ago that the
+                                          * set forgot): 1 point per this
+                                          * many */
 #define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
                                            * delivered: 1 point per this
                                            * many hashes */
@@ -151,7 +157,7 @@ struct zbc_p2p_gossip_stats {
     uint64_t later_dropped;  /* announcements past a peer's full ring of
                               * ZBC_P2P_TX_LATER_PEER: ignored */
     uint64_t unoffered;      /* peers' GetTxs hashes not announced to them
-                              * (or sent already): left out */
+                              * or sent already: left out */
     uint64_t reannounced;    /* pooled transactions announced again */
     uint64_t reannounce_dropped; /* admitted past a full re-announcement
                                   * ring: the oldest tracked one forgotten */

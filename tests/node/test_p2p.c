@@ -1034,16 +1034,22 @@ static void test_tx_gossip(void)
     m = get_txs(d, (const uint8_t (*)[32])two, 2);
     CHECK(m != NULL && m->txs->n_raw == 0);
     zbc_p2p_msg_free(m);
-    /* asking for what was not announced to it, in bulk: a point per
-     * ZBC_P2P_UNOFFERED_PER_POINT hashes: 15 more copies of tx0 make the
-     * first point (the peer stays, answered empty); 4096 copies are 256
-     * points: banned, not answered */
+    /* hashes never announced to it, in bulk: answered empty, a point per
+     * ZBC_P2P_UNOFFERED_PER_POINT (4096: 16 points, the peer stays); asking
+     * again for what it got: a point per ZBC_P2P_REPEAT_PER_POINT (15 more
+     * copies of tx0 make the first; 4096 copies are 256 points: banned,
+     * not answered) */
     {
         uint8_t (*same)[32] = malloc(ZBC_P2P_MAX_TX_HASHES * 32);
+        randombytes_buf(same, ZBC_P2P_MAX_TX_HASHES * 32);
+        m = get_txs(d, (const uint8_t (*)[32])same, ZBC_P2P_MAX_TX_HASHES);
+        CHECK(m != NULL && m->txs->n_raw == 0);
+        zbc_p2p_msg_free(m);
+        CHECK(!closed_within(d, 50));
         for (size_t i = 0; i < ZBC_P2P_MAX_TX_HASHES; i++)
             memcpy(same[i], h[0], 32);
         m = get_txs(d, (const uint8_t (*)[32])same,
-                    ZBC_P2P_UNOFFERED_PER_POINT - 1);
+                    ZBC_P2P_REPEAT_PER_POINT - 1);
         CHECK(m != NULL && m->txs->n_raw == 0);
         zbc_p2p_msg_free(m);
         CHECK(!closed_within(d, 50));
