@@ -1252,10 +1252,66 @@ static void test_tx_gossip_later(void)
     }
     CHECK_EQ_INT(again, ZBC_P2P_REANNOUNCE_TIMES);
     CHECK(!closed_within(c, 20) && !closed_within(d, 20));
-    free(fake);
-    free(got);
     conn_close(c);
     conn_close(d);
+
+    /* the whole table full (ZBC_P2P_TX_INFLIGHT hashes from 4 peers): a
+     * fifth peer's announcement is kept, and asked at the pass after one
+     * of them answers without its hashes (that one is banned for them) */
+    {
+        enum { NFL = ZBC_P2P_TX_INFLIGHT / ZBC_P2P_TX_INFLIGHT_PEER };
+        struct conn *fl[NFL];
+        uint8_t (*junk)[32] = malloc((size_t)ZBC_P2P_TX_INFLIGHT * 32);
+        uint8_t (*asked)[32] = malloc((size_t)ZBC_P2P_TX_INFLIGHT_PEER * 32);
+        randombytes_buf(junk, (size_t)ZBC_P2P_TX_INFLIGHT * 32);
+        size_t fl_msgs[NFL];
+        for (int i = 0; i < NFL; i++) {
+            struct id ki;
+            id_make(&ki, (uint8_t)(0x80 + i));
+            fl[i] = peer_open(port, f.g.hash, &ki);
+            CHECK(!closed_within(fl[i], 50));
+            for (size_t k = 0; k < ZBC_P2P_TX_INFLIGHT_PEER;
+                 k += ZBC_P2P_MAX_TX_HASHES)
+                send_tx_hashes(fl[i], true,
+                               (const uint8_t (*)[32])junk +
+                                   (size_t)i * ZBC_P2P_TX_INFLIGHT_PEER + k,
+                               ZBC_P2P_MAX_TX_HASHES);
+            n_got = 0;
+            fl_msgs[i] = recv_asks(fl[i], asked, ZBC_P2P_TX_INFLIGHT_PEER,
+                                   &n_got, 300);
+            CHECK_EQ_INT(n_got, ZBC_P2P_TX_INFLIGHT_PEER);
+        }
+        uint8_t tx2[512], h2[32];
+        size_t tn2 = fx_send(tx2, sizeof tx2, &f, f.alice_seed, &f.bob, 2,
+                             10000, (int64_t)(g_now / 1000));
+        zbc_sha3_256(h2, tx2, tn2);
+        struct id ke;
+        id_make(&ke, 0x79);
+        struct conn *e = peer_open(port, f.g.hash, &ke);
+        CHECK(!closed_within(e, 50));
+        send_tx_hashes(e, true, (const uint8_t (*)[32])h2, 1);
+        n_got = 0;
+        CHECK_EQ_INT(recv_asks(e, got, nreq + 1, &n_got, 100), 0);
+        for (size_t k = 0; k < fl_msgs[0]; k++)
+            send_txs(fl[0], raw, len, 0);
+        g_now += 250;
+        CHECK(closed_within(fl[0], 1000));
+        n_got = 0;
+        CHECK_EQ_INT(recv_asks(e, got, nreq + 1, &n_got, 400), 1);
+        CHECK(n_got == 1 && memcmp(got[0], h2, 32) == 0);
+        raw[0] = tx2;
+        len[0] = tn2;
+        send_txs(e, raw, len, 1);
+        pump(20);
+        CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+        for (int i = 0; i < NFL; i++)
+            conn_close(fl[i]);
+        conn_close(e);
+        free(junk);
+        free(asked);
+    }
+    free(fake);
+    free(got);
     zbc_p2p_stop(p);
     event_base_free(g_base);
     zbc_chain_close(chain);
