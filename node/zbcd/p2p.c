@@ -102,6 +102,14 @@ struct peer {
     uint64_t inv_sent_ms;     /* when the last TxInv went out */
     uint8_t (*ask_out)[32];   /* requests being gathered into a GetTxs */
     size_t n_ask;
+    uint8_t (*later)[32];     /* its announcements not asked yet (it or
+                               * the table at the limit), FIFO ring */
+    uint32_t later_head, later_n;
+    struct zbc_seen *offered; /* tx hashes announced to it, not yet sent
+                               * to it: what its GetTxs may get */
+    struct zbc_seen *sent;    /* tx hashes sent to it */
+    uint32_t unoffered;       /* hashes it asked that were not offered */
+    uint32_t repeated;        /* ... that were sent to it already */
     uint32_t inflight;        /* hashes in p->txf asked from it */
     uint32_t undelivered;     /* ... it left out of its answers */
     int undelivered_points;   /* score owed for them (on_gossip) */
@@ -119,6 +127,14 @@ struct peer {
     uint32_t batch_before, batch_fresh;
     uint8_t batch_last[32];
     struct peer *next;
+};
+
+/* A pooled transaction to announce again at `due` unless included
+ * (docs/p2p.md §4 "Re-announce"). */
+struct reann {
+    uint8_t h[32];
+    uint64_t due;
+    uint32_t times;           /* re-announcements done */
 };
 
 struct slot {
@@ -163,6 +179,9 @@ struct zbc_p2p {
     struct zbc_p2p_bans *bans; /* ZBC_P2P_REP_MAX keys and addresses */
     struct zbc_seen *seen;    /* recently seen tx/block hashes */
     struct zbc_txf *txf;      /* transaction requests in flight */
+    struct reann *reann;      /* ring of ZBC_P2P_REANNOUNCE_TRACK, due
+                               * times in order */
+    uint32_t reann_head, reann_n;
     struct event *gossip;     /* every ZBC_P2P_INV_MS: announcements */
     uint64_t next_peer_id;
     uint64_t next_expire_ms, next_stats_ms;
@@ -458,6 +477,8 @@ static void peer_free(struct peer *pe)
     if (pe->id != 0)
         zbc_txf_peer_gone(p->txf, pe->id);
     zbc_seen_free(pe->known);
+    zbc_seen_free(pe->offered);
+    zbc_seen_free(pe->sent);
     free(pe->inv_out);
     free(pe->ask_out);
     if (pe->batch_ev != NULL)
@@ -465,6 +486,7 @@ static void peer_free(struct peer *pe)
     if (pe->batch != NULL && !p->in_slice)
         batch_leave(p, true, pe->addr); /* what it gave is applied */
     zbc_p2p_msg_free(pe->batch);
+    free(pe->later);
     if (big)
         malloc_trim(0);
     bool was = pe->handshaken;
@@ -764,7 +786,9 @@ static void log_stats(struct zbc_p2p *p)
                  "per transaction; %llu hashes announced, %llu asked, %llu "
                  "transactions sent), %llu frames and %llu bytes in all; "
                  "%llu asked hashes not delivered, %llu unasked transactions "
-                 "received",
+                 "received; %llu announcements past a full later-ring, %llu "
+                 "asked hashes not announced to the asker; %llu "
+                 "re-announced, %llu not tracked for it",
                  (unsigned long long)s->txs_admitted,
                  (unsigned long long)s->tx_msgs,
                  (unsigned long long)s->tx_bytes, (double)s->tx_msgs / n,
@@ -774,7 +798,11 @@ static void log_stats(struct zbc_p2p *p)
                  (unsigned long long)s->all_msgs,
                  (unsigned long long)s->all_bytes,
                  (unsigned long long)s->undelivered,
-                 (unsigned long long)s->unasked);
+                 (unsigned long long)s->unasked,
+                 (unsigned long long)s->later_dropped,
+                 (unsigned long long)s->unoffered,
+                 (unsigned long long)s->reannounced,
+                 (unsigned long long)s->reannounce_dropped);
 }
 
 void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
@@ -790,7 +818,11 @@ static bool gossip_peer_init(struct peer *pe)
     pe->known = zbc_seen_new(ZBC_P2P_PEER_KNOWN);
     pe->inv_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->inv_out);
     pe->ask_out = malloc(ZBC_P2P_MAX_TX_HASHES * sizeof *pe->ask_out);
-    return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL;
+    pe->later = malloc(ZBC_P2P_TX_LATER_PEER * sizeof *pe->later);
+    pe->offered = zbc_seen_new(ZBC_P2P_PEER_OFFERED);
+    pe->sent = zbc_seen_new(ZBC_P2P_PEER_SENT);
+    return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL &&
+           pe->later != NULL && pe->offered != NULL && pe->sent != NULL;
 }
 
 static struct peer *peer_by_id(struct zbc_p2p *p, uint64_t id)
@@ -874,11 +906,91 @@ static bool have_tx(struct zbc_p2p *p, const uint8_t h[32])
            zbc_chain_mempool_tx(p->chain, h, NULL, NULL);
 }
 
+/* The peer's kept announcements, oldest first, while it and the table
+ * have room: asked (or the peer remembered as the next announcer); the
+ * ones this node got meanwhile are dropped. */
+static void ask_later(struct peer *pe, uint64_t now)
+{
+    struct zbc_p2p *p = pe->p;
+    while (pe->later_n > 0 && may_ask(pe)) {
+        const uint8_t *h = pe->later[pe->later_head];
+        if (!have_tx(p, h)) {
+            enum zbc_txf_ann r = zbc_txf_announced(p->txf, h, pe->id, true,
+                                                   pe->txreq_sent, now);
+            if (r == ZBC_TXF_LATER)
+                break; /* the table is full: kept */
+            if (r == ZBC_TXF_ASK)
+                queue_ask(pe, h);
+        }
+        pe->later_head = (pe->later_head + 1) % ZBC_P2P_TX_LATER_PEER;
+        pe->later_n--;
+    }
+    flush_ask(pe);
+}
+
+/* Announces h to pe (unless force, only when pe is not known to have
+ * it): at once when no TxInv went to it in the last ZBC_P2P_INV_MS (a
+ * quiet link adds no delay), else with the others at the next gossip
+ * tick, or when the batch is full.  Its GetTxs may then get h once. */
+static void announce(struct peer *pe, const uint8_t h[32], bool force,
+                     uint64_t now)
+{
+    if (!pe->handshaken || pe->doomed != NULL || pe->inv_out == NULL ||
+        (!force && zbc_seen_has(pe->known, h)))
+        return;
+    zbc_seen_add(pe->known, h);
+    zbc_seen_add(pe->offered, h);
+    memcpy(pe->inv_out[pe->n_inv++], h, 32);
+    if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
+        now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
+        flush_inv(pe, now);
+}
+
+/* Tracks h for re-announcement at due; a full ring forgets its oldest. */
+static void reann_push(struct zbc_p2p *p, const uint8_t h[32], uint64_t due,
+                       uint32_t times)
+{
+    if (p->reann_n == ZBC_P2P_REANNOUNCE_TRACK) {
+        p->reann_head = (p->reann_head + 1) % ZBC_P2P_REANNOUNCE_TRACK;
+        p->reann_n--;
+        p->stats.reannounce_dropped++;
+    }
+    struct reann *r =
+        &p->reann[(p->reann_head + p->reann_n++) % ZBC_P2P_REANNOUNCE_TRACK];
+    memcpy(r->h, h, 32);
+    r->due = due;
+    r->times = times;
+}
+
+/* Transactions still pooled ZBC_P2P_REANNOUNCE_MS after their admission
+ * (or their last re-announcement) are announced again to every peer, even
+ * one told before: it may have left the announcement aside at its limits,
+ * and any producer must be able to include them.  At most
+ * ZBC_P2P_REANNOUNCE_TIMES times each, ZBC_P2P_REANNOUNCE_BATCH per pass;
+ * a peer that has one ignores the hash. */
+static void reannounce(struct zbc_p2p *p, uint64_t now)
+{
+    uint32_t n = 0;
+    while (p->reann_n > 0 && n < ZBC_P2P_REANNOUNCE_BATCH) {
+        struct reann r = p->reann[p->reann_head];
+        if (r.due > now)
+            break;
+        p->reann_head = (p->reann_head + 1) % ZBC_P2P_REANNOUNCE_TRACK;
+        p->reann_n--;
+        if (!zbc_chain_mempool_tx(p->chain, r.h, NULL, NULL))
+            continue; /* included, or dropped from the pool */
+        n++;
+        p->stats.reannounced++;
+        for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
+            announce(pe, r.h, true, now);
+        if (r.times + 1 < ZBC_P2P_REANNOUNCE_TIMES)
+            reann_push(p, r.h, now + ZBC_P2P_REANNOUNCE_MS, r.times + 1);
+    }
+}
+
 /* A transaction newly admitted here (the API, a peer, a reorg): announced
- * to every proven peer not known to have it: at once when no TxInv went
- * to that peer in the last ZBC_P2P_INV_MS (a quiet link adds no delay),
- * else with the others at the next gossip tick, or when the batch is
- * full. */
+ * to every proven peer not known to have it, and tracked to be announced
+ * again while it stays pooled (reannounce). */
 static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
                         const uint8_t hash[32])
 {
@@ -890,16 +1002,9 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
     uint64_t asked, now = p->now_ms();
     zbc_txf_done(p->txf, hash, &asked);
     inflight_down(p, asked);
-    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next) {
-        if (!pe->handshaken || pe->doomed != NULL || pe->inv_out == NULL ||
-            zbc_seen_has(pe->known, hash))
-            continue;
-        zbc_seen_add(pe->known, hash);
-        memcpy(pe->inv_out[pe->n_inv++], hash, 32);
-        if (pe->n_inv == ZBC_P2P_MAX_TX_HASHES ||
-            now >= pe->inv_sent_ms + ZBC_P2P_INV_MS)
-            flush_inv(pe, now);
-    }
+    for (struct peer *pe = p->peers; pe != NULL; pe = pe->next)
+        announce(pe, hash, false, now);
+    reann_push(p, hash, now + ZBC_P2P_REANNOUNCE_MS, 0);
 }
 
 /* A request that did not bring the transaction: not in time (asked from
@@ -947,6 +1052,7 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
     p->next_expire_ms = now + TICK_MS;
     struct zbc_txf_cb cb = {on_request_expired, on_request_ask, p};
     zbc_txf_expire(p->txf, now, &cb);
+    reannounce(p, now);
     struct peer *pe = p->peers;
     while (pe != NULL) {
         struct peer *next = pe->next;
@@ -968,8 +1074,10 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
             char what2[96];
             snprintf(what2, sizeof what2, "it did not answer get_txs in %u s",
                      ZBC_P2P_TXS_TIMEOUT_MS / 1000);
-            (void)misbehave(pe, ZBC_P2P_SCORE_TX_STALL, what2);
+            if (!misbehave(pe, ZBC_P2P_SCORE_TX_STALL, what2))
+                goto next;
         }
+        ask_later(pe, now);
     next:
         pe = next;
     }
@@ -1264,7 +1372,9 @@ static bool on_tx(struct peer *pe, const Zbc__P2p__Tx *m)
 
 /* Announced hashes: the ones this node does not have are asked from this
  * peer unless in flight from another (then it is the next to ask); past
- * the in-flight limits they are ignored. */
+ * the in-flight limits they are kept in the peer's ring of
+ * ZBC_P2P_TX_LATER_PEER (a full ring drops the newest) and asked when room
+ * frees (ask_later). */
 static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
 {
     struct zbc_p2p *p = pe->p;
@@ -1274,16 +1384,37 @@ static bool on_tx_inv(struct peer *pe, const Zbc__P2p__TxInv *m)
         zbc_seen_add(pe->known, h);
         if (have_tx(p, h))
             continue;
-        if (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
-                              pe->txreq_sent, now) == ZBC_TXF_ASK)
+        switch (zbc_txf_announced(p->txf, h, pe->id, may_ask(pe),
+                                  pe->txreq_sent, now)) {
+        case ZBC_TXF_ASK:
             queue_ask(pe, h);
+            break;
+        case ZBC_TXF_LATER:
+            if (pe->later_n < ZBC_P2P_TX_LATER_PEER) {
+                uint32_t tail =
+                    (pe->later_head + pe->later_n++) % ZBC_P2P_TX_LATER_PEER;
+                memcpy(pe->later[tail], h, 32);
+            } else {
+                p->stats.later_dropped++;
+            }
+            break;
+        case ZBC_TXF_WAIT:
+        case ZBC_TXF_SKIP:
+            break;
+        }
     }
     flush_ask(pe);
     return pe->doomed == NULL;
 }
 
-/* Answers GetTxs with the pooled ones, within the message limit; always
- * one Txs per GetTxs, possibly empty. */
+/* Answers GetTxs with the pooled ones announced to this peer and not sent
+ * to it since (each announcement gets the bytes out once: no
+ * amplification), within the message limit; always one Txs per GetTxs,
+ * possibly empty.  Other hashes are left out: one sent to it already (a
+ * repeat: an honest peer never asks again what it got) costs a point per
+ * ZBC_P2P_REPEAT_PER_POINT, any other (never announced to it, or so long
+ * ago that the set forgot: an honest peer's late request) a point per
+ * ZBC_P2P_UNOFFERED_PER_POINT. */
 static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
 {
     struct zbc_p2p *p = pe->p;
@@ -1291,16 +1422,43 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
     if (v == NULL)
         return true;
     size_t n = 0, bytes = 64;
+    uint32_t unoffered = 0, repeated = 0;
     for (size_t i = 0; i < g->n_hash; i++) {
-        const uint8_t *raw;
+        const uint8_t *h = g->hash[i].data, *raw;
         size_t len;
-        zbc_seen_add(pe->known, g->hash[i].data);
-        if (!zbc_chain_mempool_tx(p->chain, g->hash[i].data, &raw, &len))
+        zbc_seen_add(pe->known, h);
+        if (!zbc_seen_has(pe->offered, h)) {
+            if (zbc_seen_has(pe->sent, h))
+                repeated++;
+            else
+                unoffered++;
+            continue;
+        }
+        if (!zbc_chain_mempool_tx(p->chain, h, &raw, &len))
             continue;
         if (bytes + len + 8 > ZBC_P2P_MAX_MESSAGE)
             break;
         bytes += len + 8; /* tag and length of the entry: < 8 bytes */
+        zbc_seen_forget(pe->offered, h);
+        zbc_seen_add(pe->sent, h);
         v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
+    }
+    /* scored first: a peer this bans gets no answer */
+    p->stats.unoffered += unoffered + repeated;
+    int pts = (int)((pe->unoffered + unoffered) / ZBC_P2P_UNOFFERED_PER_POINT -
+                    pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT) +
+              (int)((pe->repeated + repeated) / ZBC_P2P_REPEAT_PER_POINT -
+                    pe->repeated / ZBC_P2P_REPEAT_PER_POINT);
+    pe->unoffered += unoffered;
+    pe->repeated += repeated;
+    if (pts > 0) {
+        char what[136];
+        snprintf(what, sizeof what, "it asked for %u transactions not "
+                 "announced to it and %u again", pe->unoffered, pe->repeated);
+        if (!misbehave(pe, pts, what)) {
+            free(v);
+            return false;
+        }
     }
     struct zbc_p2p_txs t;
     zbc_p2p_txs_msg(&t, v, n);
@@ -2348,11 +2506,12 @@ int zbc_p2p_start(struct zbc_p2p **out, struct event_base *base,
                         zbc_genesis_is_validator(g, p->key->pk);
     p->seen = zbc_seen_new(ZBC_P2P_SEEN_CACHE);
     p->txf = zbc_txf_new(ZBC_P2P_TX_INFLIGHT, ZBC_P2P_TX_REQUEST_MS);
+    p->reann = calloc(ZBC_P2P_REANNOUNCE_TRACK, sizeof *p->reann);
     p->next_stats_ms = p->started_ms + ZBC_P2P_STATS_LOG_MS;
     p->bans = zbc_p2p_bans_new(ZBC_P2P_REP_MAX);
     p->slots = calloc(cfg->n_peers > 0 ? cfg->n_peers : 1, sizeof *p->slots);
-    if (p->seen == NULL || p->txf == NULL || p->slots == NULL ||
-        p->bans == NULL) {
+    if (p->seen == NULL || p->txf == NULL || p->reann == NULL ||
+        p->slots == NULL || p->bans == NULL) {
         zbc_p2p_stop(p);
         return zbc_fail(err, "out of memory starting P2P");
     }
@@ -2463,6 +2622,7 @@ void zbc_p2p_stop(struct zbc_p2p *p)
     free(p->slots);
     zbc_seen_free(p->seen);
     zbc_txf_free(p->txf);
+    free(p->reann);
     zbc_p2p_bans_free(p->bans);
     free(p);
 }

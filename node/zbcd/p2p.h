@@ -57,6 +57,29 @@
 #define ZBC_P2P_TX_REQS_PEER 128u        /* GetTxs unanswered, one peer */
 #define ZBC_P2P_TXS_TIMEOUT_MS 10000u    /* GetTxs unanswered: scored */
 #define ZBC_P2P_PEER_KNOWN 8192u         /* per peer: tx hashes it has */
+#define ZBC_P2P_TX_LATER_PEER 4096u      /* per peer: announcements kept
+                                          * while it or the table is at its
+                                          * limit, asked when room frees */
+#define ZBC_P2P_PEER_OFFERED 16384u      /* per peer: tx hashes announced
+                                          * to it and not yet sent to it;
+                                          * GetTxs gets only these */
+#define ZBC_P2P_REANNOUNCE_MS 10000u     /* a pooled transaction not
+                                          * included this long after its
+                                          * admission: announced again to
+                                          * every peer ... */
+#define ZBC_P2P_REANNOUNCE_TIMES 6u      /* ... at most this many times */
+#define ZBC_P2P_REANNOUNCE_TRACK 32768u  /* transactions tracked for it
+                                          * (the oldest go first) */
+#define ZBC_P2P_REANNOUNCE_BATCH 1024u   /* re-announced per gossip pass */
+#define ZBC_P2P_PEER_SENT 8192u          /* per peer: tx hashes sent to it
+                                          * (a GetTxs asking one again is
+                                          * a repeat) */
+#define ZBC_P2P_REPEAT_PER_POINT 16u     /* GetTxs hashes sent to the peer
+                                          * already: 1 point per this many */
+#define ZBC_P2P_UNOFFERED_PER_POINT 256u /* GetTxs hashes not announced to
+                                          * it (or so long ago that the
+                                          * set forgot): 1 point per this
+                                          * many */
 #define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
                                            * delivered: 1 point per this
                                            * many hashes */
@@ -131,6 +154,13 @@ struct zbc_p2p_gossip_stats {
     uint64_t all_msgs, all_bytes; /* sent: every frame */
     uint64_t unasked, undelivered; /* peers' Txs entries not asked for,
                                     * requested hashes not delivered */
+    uint64_t later_dropped;  /* announcements past a peer's full ring of
+                              * ZBC_P2P_TX_LATER_PEER: ignored */
+    uint64_t unoffered;      /* peers' GetTxs hashes not announced to them
+                              * or sent already: left out */
+    uint64_t reannounced;    /* pooled transactions announced again */
+    uint64_t reannounce_dropped; /* admitted past a full re-announcement
+                                  * ring: the oldest tracked one forgotten */
 };
 void zbc_p2p_gossip_stats(const struct zbc_p2p *p,
                           struct zbc_p2p_gossip_stats *out);

@@ -88,7 +88,7 @@ enum zbc_txf_ann zbc_txf_announced(struct zbc_txf *t, const uint8_t h[32],
         return ZBC_TXF_WAIT;
     }
     if (!may_ask || t->free_head == 0)
-        return ZBC_TXF_SKIP;
+        return ZBC_TXF_LATER;
     uint32_t i = t->free_head - 1;
     e = &t->e[i];
     t->free_head = e->next_free;

@@ -4,9 +4,10 @@
  * from one peer at a time and, when that peer does not deliver in time,
  * from the next one that announced it.
  *
- * At most `cap` hashes are tracked: a full table takes no new hash (the
- * announcement is ignored; nothing is evicted), so memory is fixed at
- * creation whatever peers announce.  Each hash remembers at most
+ * At most `cap` hashes are tracked: a full table takes no new hash
+ * (ZBC_TXF_LATER: the caller keeps the announcement in its own bounded
+ * queue; nothing is evicted), so memory is fixed at creation whatever
+ * peers announce.  Each hash remembers at most
  * ZBC_TXF_ALTS other announcers.  Peers are named by a non-zero id the
  * caller chooses.  Look-up, insertion and removal are O(1) (the index is
  * the gossip de-duplication set's, seen_set.h); the timeout pass is a scan
@@ -31,9 +32,12 @@ enum zbc_txf_ann {
                    * now + timeout) */
     ZBC_TXF_WAIT, /* in flight from another peer: `peer` is remembered as
                    * an announcer to ask next */
-    ZBC_TXF_SKIP, /* not tracked: the table is full, or may_ask is false
-                   * and nobody is asked yet, or the announcer list is
-                   * full, or peer announced it already */
+    ZBC_TXF_SKIP, /* not tracked: the announcer list is full, or peer
+                   * announced it already */
+    ZBC_TXF_LATER, /* not tracked now: the table is full, or may_ask is
+                    * false and nobody is asked yet; the caller may keep
+                    * the announcement and offer it again when there is
+                    * room (docs/p2p.md §4) */
 };
 
 /* `peer` announced h (the caller does not have h).  may_ask: peer is below

@@ -11,7 +11,13 @@
   - a transaction whose hash is not the one asked for: dropped unchecked,
     +10 each: banned at the tenth;
   - an oversized TxInv (4,097 hashes): malformed, banned at once;
-and the node still mines, with its log bounded."""
+and the node still mines, with its log bounded.  Then, against a second node
+(--no-produce, so a transaction stays pooled):
+  - GetTxs gets only transactions announced to the asker, once per
+    announcement: a peer that connected after the transaction was admitted
+    gets an empty answer, the one it was announced to gets it once;
+  - a flood of repeated GetTxs for it is answered empty (no amplification),
+    costs a point per 16 hashes and ends in a ban."""
 import ctypes
 import hashlib
 import os
@@ -24,6 +30,7 @@ from test_multinode_peers import closed_by_peer
 MAX_HASHES = 4096       # ZBC_P2P_MAX_TX_HASHES
 INFLIGHT_PEER = 8192    # ZBC_P2P_TX_INFLIGHT_PEER
 FLOOD_INVS = 50         # TxInv messages of the flood
+REPEAT_GETTXS = 100     # repeated GetTxs of the flood of requests
 RSS_GROWTH_MB = 60
 LOG_GROWTH = 200_000
 
@@ -34,6 +41,10 @@ def tx_inv(hashes):
 
 def txs(raws):
     return field_bytes(12, b"".join(field_bytes(1, r) for r in raws))
+
+
+def get_txs(hashes):
+    return field_bytes(11, b"".join(field_bytes(1, h) for h in hashes))
 
 
 class GossipAttacker(Attacker):
@@ -77,6 +88,25 @@ class GossipAttacker(Attacker):
                 msgs += 1
                 hashes += parse_fields(m[1]).get(1, [])
         return hashes, msgs
+
+    def next_of(self, num, timeout):
+        """The node's next message with field number num within timeout
+        (others skipped), or None."""
+        end = time.time() + timeout
+        while time.time() < end:
+            m = self.recv_msg(max(0.05, end - time.time()))
+            if m is None:
+                return None
+            if m[0] == num:
+                return m[1]
+        return None
+
+    def answer(self, hashes, timeout=5):
+        """GetTxs(hashes); the raw transactions of the Txs answer."""
+        self.send_sealed(get_txs(hashes))
+        m = self.next_of(12, timeout)
+        assert_true(m is not None, "no Txs answer to a GetTxs")
+        return parse_fields(m).get(1, [])
 
 
 class AdversaryTxGossip(ZbcTest):
@@ -163,6 +193,56 @@ class AdversaryTxGossip(ZbcTest):
         self.log("after: RSS %.1f MB (+%.1f), log +%d bytes" % (rss, rss - base_rss, grown))
         assert_true(rss - base_rss < RSS_GROWTH_MB, "RSS grew %.1f MB" % (rss - base_rss))
         assert_true(grown < LOG_GROWTH, "the log grew %d bytes" % grown)
+
+        self.offered_only(alice)
+
+    def offered_only(self, alice):
+        """GetTxs answers only what was announced to the asker (docs/p2p.md
+        §4 "Answer")."""
+        port = free_port()
+        node = self.start_chain([(alice, 100 * ZBC)], fund_account=self.wallet_key("apps-fund-2"),
+                                run_args=["--no-produce", "--p2p", "127.0.0.1:%d" % port])
+        node.p2p_port = port
+        genesis = bytes.fromhex(node.info()["genesis_hash"])
+        a = GossipAttacker(port, "127.0.8.5")
+        a.handshake(genesis)
+        bob = self.wallet_key("bob")
+        self.zbc("send", "--from", "alice", bob, "1ZBC", "--fee", "2000000", node=node)
+        inv = a.next_of(10, 5)
+        assert_true(inv is not None, "the pooled transaction was not announced")
+        h = parse_fields(inv)[1][0]
+        assert_equal(node.info()["mempool_size"], 1, "the transfer waits in the pool")
+        # connected after the transaction was admitted: never announced to it
+        b = GossipAttacker(port, "127.0.8.6")
+        b.handshake(genesis)
+        assert_equal(b.answer([h]), [], "a GetTxs for a transaction never announced to it")
+        got = a.answer([h])
+        assert_equal(len(got), 1, "the announced transaction was not sent")
+        assert_equal(hashlib.sha3_256(got[0]).digest(), h, "the hash of the sent transaction")
+        assert_equal(a.answer([h]), [], "a second GetTxs for it")
+        # a flood of repeated GetTxs (64 copies each: 4 points): answered
+        # empty, banned at the 25th (1 + 25 x 64 hashes = 100 points), not
+        # answered from then on
+        t0 = time.time()
+        a.sock.sendall(b"".join(a.seal(get_txs([h] * 64)) for _ in range(REPEAT_GETTXS)))
+        answers, got_bytes = 0, 0
+        while True:
+            m = a.recv_msg(2)
+            if m is None:
+                break
+            if m[0] == 12:
+                answers += 1
+                got_bytes += len(m[1])
+        self.log("repeated GetTxs: %d sent (%d hashes), %d answers of %d bytes in all, %.1f s"
+                 % (REPEAT_GETTXS, REPEAT_GETTXS * 64, answers, got_bytes, time.time() - t0))
+        assert_true(closed_by_peer(a.sock, 5), "repeated GetTxs: the peer was not dropped")
+        assert_equal(got_bytes, 0, "repeated GetTxs: answers with transactions")
+        # (answers still queued when the ban drops the peer are not sent)
+        assert_true(answers <= 24, "repeated GetTxs: %d answers before the ban" % answers)
+        assert_true("transactions not announced to it" in node.read_log(),
+                    "repeated GetTxs: not scored")
+        a.close()
+        b.close()
 
 
 if __name__ == "__main__":

@@ -82,6 +82,8 @@ static void pump(int ms)
     }
 }
 
+static int g_send_pump = 20; /* ms the node runs after each send */
+
 static void send_raw(struct conn *c, const uint8_t *b, size_t len)
 {
     size_t off = 0;
@@ -95,7 +97,7 @@ static void send_raw(struct conn *c, const uint8_t *b, size_t len)
             return;
         off += (size_t)w;
     }
-    pump(20);
+    pump(g_send_pump);
 }
 
 /* Plain before the node's Hello was read and for Hello itself; sealed
@@ -955,6 +957,10 @@ static void test_tx_gossip(void)
     struct conn *a = peer_open(port, gh, &ka);
     struct conn *b = peer_open(port, gh, &kb);
     CHECK(!closed_within(a, 50) && !closed_within(b, 50));
+    struct id kf;
+    id_make(&kf, 0x76);
+    struct conn *d = peer_open(port, gh, &kf); /* only listens */
+    CHECK(!closed_within(d, 50));
     int64_t ts = (int64_t)(g_now / 1000);
     uint8_t tx[5][512], h[5][32];
     size_t tn[5];
@@ -1008,14 +1014,50 @@ static void test_tx_gossip(void)
     pump(20);
     CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
 
-    /* GetTxs: the pooled ones, unknown hashes left out */
+    /* GetTxs: only transactions announced to the asking peer, each once
+     * per announcement; the rest left out.  A sent tx0 (never announced
+     * to it): left out.  D was told of tx0: it gets it, once. */
+    m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+    CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+          memcmp(m->tx_inv->hash[0].data, h[0], 32) == 0);
+    zbc_p2p_msg_free(m);
     uint8_t two[2][32];
     memcpy(two[0], h[4], 32);
     memcpy(two[1], h[0], 32);
     m = get_txs(a, (const uint8_t (*)[32])two, 2);
+    CHECK(m != NULL && m->txs->n_raw == 0);
+    zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])two, 2);
     CHECK(m != NULL && m->txs->n_raw == 1 && m->txs->raw[0].len == tn[0] &&
           memcmp(m->txs->raw[0].data, tx[0], tn[0]) == 0);
     zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])two, 2);
+    CHECK(m != NULL && m->txs->n_raw == 0);
+    zbc_p2p_msg_free(m);
+    /* hashes never announced to it, in bulk: answered empty, a point per
+     * ZBC_P2P_UNOFFERED_PER_POINT (4096: 16 points, the peer stays); asking
+     * again for what it got: a point per ZBC_P2P_REPEAT_PER_POINT (15 more
+     * copies of tx0 make the first; 4096 copies are 256 points: banned,
+     * not answered) */
+    {
+        uint8_t (*same)[32] = malloc(ZBC_P2P_MAX_TX_HASHES * 32);
+        randombytes_buf(same, ZBC_P2P_MAX_TX_HASHES * 32);
+        m = get_txs(d, (const uint8_t (*)[32])same, ZBC_P2P_MAX_TX_HASHES);
+        CHECK(m != NULL && m->txs->n_raw == 0);
+        zbc_p2p_msg_free(m);
+        CHECK(!closed_within(d, 50));
+        for (size_t i = 0; i < ZBC_P2P_MAX_TX_HASHES; i++)
+            memcpy(same[i], h[0], 32);
+        m = get_txs(d, (const uint8_t (*)[32])same,
+                    ZBC_P2P_REPEAT_PER_POINT - 1);
+        CHECK(m != NULL && m->txs->n_raw == 0);
+        zbc_p2p_msg_free(m);
+        CHECK(!closed_within(d, 50));
+        send_tx_hashes(d, false, (const uint8_t (*)[32])same,
+                       ZBC_P2P_MAX_TX_HASHES);
+        CHECK(closed_within(d, 1000));
+        free(same);
+    }
 
     /* a transaction whose hash was not asked for: dropped unchecked,
      * scored 10, the peer stays */
@@ -1101,6 +1143,175 @@ static void test_tx_gossip(void)
         conn_close(e);
     }
     conn_close(b);
+    conn_close(d);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
+/* Announcements that come while the peer is at its in-flight limits are
+ * kept (per peer, bounded) and asked for when room frees: a transaction
+ * announced over a saturated link still arrives (docs/p2p.md §4). */
+static void test_tx_gossip_later(void)
+{
+    struct fixture f;
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
+    if (p == NULL)
+        return;
+    uint16_t port = zbc_p2p_listen_port(p);
+    struct id kc;
+    id_make(&kc, 0x77);
+    struct conn *c = peer_open(port, f.g.hash, &kc);
+    CHECK(!closed_within(c, 50));
+    struct id kd;
+    id_make(&kd, 0x78);
+    struct conn *d = peer_open(port, f.g.hash, &kd); /* only listens */
+    CHECK(!closed_within(d, 50));
+    uint8_t tx[512], h[32];
+    size_t tn = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob, 1, 10000,
+                        (int64_t)(g_now / 1000));
+    zbc_sha3_256(h, tx, tn);
+
+    /* ZBC_P2P_TX_REQS_PEER announcements of one hash each: as many GetTxs
+     * unanswered, the peer's limit */
+    size_t nreq = ZBC_P2P_TX_REQS_PEER;
+    uint8_t (*fake)[32] = malloc(nreq * 32);
+    uint8_t (*got)[32] = malloc((nreq + 1) * 32);
+    randombytes_buf(fake, nreq * 32);
+    g_send_pump = 0;
+    for (size_t i = 0; i < nreq; i++)
+        send_tx_hashes(c, true, (const uint8_t (*)[32])fake + i, 1);
+    g_send_pump = 20;
+    size_t n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 300), nreq);
+    CHECK_EQ_INT(n_got, nreq);
+    /* the real one now: not asked while the peer is at its limit */
+    send_tx_hashes(c, true, (const uint8_t (*)[32])h, 1);
+    n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 100), 0);
+    /* the fakes answered without them (a small score, no ban): at the
+     * next pass room is free and the remembered announcement is asked */
+    const uint8_t *raw[1] = {tx};
+    size_t len[1] = {tn};
+    g_send_pump = 0;
+    for (size_t i = 0; i < nreq; i++)
+        send_txs(c, raw, len, 0);
+    g_send_pump = 20;
+    pump(50);
+    g_now += 250;
+    n_got = 0;
+    CHECK_EQ_INT(recv_asks(c, got, nreq + 1, &n_got, 400), 1);
+    CHECK(n_got == 1 && memcmp(got[0], h, 32) == 0);
+    send_txs(c, raw, len, 1);
+    pump(20);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 1);
+    CHECK(!closed_within(c, 50));
+
+    /* re-announcement: D was told of it at admission (and takes it); not
+     * included ZBC_P2P_REANNOUNCE_MS later, it is announced again to every
+     * peer, C that sent it too (it may have left an announcement aside at
+     * its limits), and D may take it again; ZBC_P2P_REANNOUNCE_TIMES
+     * times, then no more */
+    zbc_p2p_msg *m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+    CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+          memcmp(m->tx_inv->hash[0].data, h, 32) == 0);
+    zbc_p2p_msg_free(m);
+    m = get_txs(d, (const uint8_t (*)[32])h, 1);
+    CHECK(m != NULL && m->txs->n_raw == 1);
+    zbc_p2p_msg_free(m);
+    g_now += ZBC_P2P_REANNOUNCE_MS - 300;
+    CHECK(recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 300) == NULL);
+    Zbc__P2p__Ping pg = ZBC__P2P__PING__INIT;
+    pg.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)f.g.hash};
+    zbc_p2p_msg pm = ZBC__P2P__ENVELOPE__INIT;
+    pm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+    pm.ping = &pg;
+    unsigned again = 0;
+    for (unsigned i = 0; i < ZBC_P2P_REANNOUNCE_TIMES + 1; i++) {
+        g_now += i == 0 ? 300 : ZBC_P2P_REANNOUNCE_MS;
+        send_msg(c, &pm); /* not idle */
+        send_msg(d, &pm);
+        m = recv_kind(d, ZBC__P2P__ENVELOPE__MSG_TX_INV, 400);
+        if (m != NULL && m->tx_inv->n_hash == 1 &&
+            memcmp(m->tx_inv->hash[0].data, h, 32) == 0)
+            again++;
+        bool was = m != NULL;
+        zbc_p2p_msg_free(m);
+        if (i == 0) {
+            CHECK(was);
+            m = recv_kind(c, ZBC__P2P__ENVELOPE__MSG_TX_INV, 200);
+            CHECK(m != NULL && m->tx_inv->n_hash == 1 &&
+                  memcmp(m->tx_inv->hash[0].data, h, 32) == 0);
+            zbc_p2p_msg_free(m);
+            m = get_txs(d, (const uint8_t (*)[32])h, 1);
+            CHECK(m != NULL && m->txs->n_raw == 1);
+            zbc_p2p_msg_free(m);
+        }
+    }
+    CHECK_EQ_INT(again, ZBC_P2P_REANNOUNCE_TIMES);
+    CHECK(!closed_within(c, 20) && !closed_within(d, 20));
+    conn_close(c);
+    conn_close(d);
+
+    /* the whole table full (ZBC_P2P_TX_INFLIGHT hashes from 4 peers): a
+     * fifth peer's announcement is kept, and asked at the pass after one
+     * of them answers without its hashes (that one is banned for them) */
+    {
+        enum { NFL = ZBC_P2P_TX_INFLIGHT / ZBC_P2P_TX_INFLIGHT_PEER };
+        struct conn *fl[NFL];
+        uint8_t (*junk)[32] = malloc((size_t)ZBC_P2P_TX_INFLIGHT * 32);
+        uint8_t (*asked)[32] = malloc((size_t)ZBC_P2P_TX_INFLIGHT_PEER * 32);
+        randombytes_buf(junk, (size_t)ZBC_P2P_TX_INFLIGHT * 32);
+        size_t fl_msgs[NFL];
+        for (int i = 0; i < NFL; i++) {
+            struct id ki;
+            id_make(&ki, (uint8_t)(0x80 + i));
+            fl[i] = peer_open(port, f.g.hash, &ki);
+            CHECK(!closed_within(fl[i], 50));
+            for (size_t k = 0; k < ZBC_P2P_TX_INFLIGHT_PEER;
+                 k += ZBC_P2P_MAX_TX_HASHES)
+                send_tx_hashes(fl[i], true,
+                               (const uint8_t (*)[32])junk +
+                                   (size_t)i * ZBC_P2P_TX_INFLIGHT_PEER + k,
+                               ZBC_P2P_MAX_TX_HASHES);
+            n_got = 0;
+            fl_msgs[i] = recv_asks(fl[i], asked, ZBC_P2P_TX_INFLIGHT_PEER,
+                                   &n_got, 300);
+            CHECK_EQ_INT(n_got, ZBC_P2P_TX_INFLIGHT_PEER);
+        }
+        uint8_t tx2[512], h2[32];
+        size_t tn2 = fx_send(tx2, sizeof tx2, &f, f.alice_seed, &f.bob, 2,
+                             10000, (int64_t)(g_now / 1000));
+        zbc_sha3_256(h2, tx2, tn2);
+        struct id ke;
+        id_make(&ke, 0x79);
+        struct conn *e = peer_open(port, f.g.hash, &ke);
+        CHECK(!closed_within(e, 50));
+        send_tx_hashes(e, true, (const uint8_t (*)[32])h2, 1);
+        n_got = 0;
+        CHECK_EQ_INT(recv_asks(e, got, nreq + 1, &n_got, 100), 0);
+        for (size_t k = 0; k < fl_msgs[0]; k++)
+            send_txs(fl[0], raw, len, 0);
+        g_now += 250;
+        CHECK(closed_within(fl[0], 1000));
+        n_got = 0;
+        CHECK_EQ_INT(recv_asks(e, got, nreq + 1, &n_got, 400), 1);
+        CHECK(n_got == 1 && memcmp(got[0], h2, 32) == 0);
+        raw[0] = tx2;
+        len[0] = tn2;
+        send_txs(e, raw, len, 1);
+        pump(20);
+        CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+        for (int i = 0; i < NFL; i++)
+            conn_close(fl[i]);
+        conn_close(e);
+        free(junk);
+        free(asked);
+    }
+    free(fake);
+    free(got);
     zbc_p2p_stop(p);
     event_base_free(g_base);
     zbc_chain_close(chain);
@@ -1212,5 +1423,6 @@ int main(void)
     TEST_RUN(test_accept_backoff);
     TEST_RUN(test_one_verify);
     TEST_RUN(test_tx_gossip);
+    TEST_RUN(test_tx_gossip_later);
     return test_summary("node_p2p");
 }

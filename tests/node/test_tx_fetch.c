@@ -68,8 +68,9 @@ static void test_requests(void)
     CHECK_EQ_INT(zbc_txf_announced(t, h[0], 4, true, 0, 100), ZBC_TXF_WAIT);
     CHECK_EQ_INT(zbc_txf_announced(t, h[0], 5, true, 0, 100), ZBC_TXF_SKIP);
     CHECK_EQ_INT(zbc_txf_count(t), 1);
-    /* a peer at its own limit is not asked for a new hash */
-    CHECK_EQ_INT(zbc_txf_announced(t, h[1], 2, false, 0, 100), ZBC_TXF_SKIP);
+    /* a peer at its own limit is not asked for a new hash: the caller is
+     * told to try later (docs/p2p.md §4: it keeps the announcement) */
+    CHECK_EQ_INT(zbc_txf_announced(t, h[1], 2, false, 0, 100), ZBC_TXF_LATER);
     CHECK_EQ_INT(zbc_txf_count(t), 1);
 
     /* not overdue before the deadline */
@@ -115,10 +116,11 @@ static void test_requests(void)
     zbc_txf_done(t, h[3], &asked);
     CHECK_EQ_INT(asked, 0);
 
-    /* a full table takes nothing new and evicts nothing */
+    /* a full table takes nothing new and evicts nothing: try later */
     for (uint32_t i = 4; i < 8; i++)
         CHECK_EQ_INT(zbc_txf_announced(t, h[i], 1, true, 0, 0), ZBC_TXF_ASK);
-    CHECK_EQ_INT(zbc_txf_announced(t, h[0], 1, true, 0, 0), ZBC_TXF_SKIP);
+    CHECK_EQ_INT(zbc_txf_announced(t, h[0], 1, true, 0, 0), ZBC_TXF_LATER);
+    CHECK_EQ_INT(zbc_txf_announced(t, h[0], 2, false, 0, 0), ZBC_TXF_LATER);
     CHECK_EQ_INT(zbc_txf_count(t), 4);
     CHECK_EQ_INT(zbc_txf_announced(t, h[4], 2, true, 0, 0), ZBC_TXF_WAIT);
 
