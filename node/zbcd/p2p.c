@@ -108,6 +108,7 @@ struct peer {
     struct zbc_seen *offered; /* tx hashes announced to it, not yet sent
                                * to it: what its GetTxs may get */
     struct zbc_seen *sent;    /* tx hashes sent to it */
+    struct zbc_seen *asked;    /* tx hashes ever asked from it */
     uint32_t unoffered;       /* hashes it asked that were not offered */
     uint32_t repeated;        /* ... that were sent to it already */
     uint32_t inflight;        /* hashes in p->txf asked from it */
@@ -479,6 +480,7 @@ static void peer_free(struct peer *pe)
     zbc_seen_free(pe->known);
     zbc_seen_free(pe->offered);
     zbc_seen_free(pe->sent);
+    zbc_seen_free(pe->asked);
     free(pe->inv_out);
     free(pe->ask_out);
     if (pe->batch_ev != NULL)
@@ -821,8 +823,10 @@ static bool gossip_peer_init(struct peer *pe)
     pe->later = malloc(ZBC_P2P_TX_LATER_PEER * sizeof *pe->later);
     pe->offered = zbc_seen_new(ZBC_P2P_PEER_OFFERED);
     pe->sent = zbc_seen_new(ZBC_P2P_PEER_SENT);
+    pe->asked = zbc_seen_new(ZBC_P2P_PEER_ASKED);
     return pe->known != NULL && pe->inv_out != NULL && pe->ask_out != NULL &&
-           pe->later != NULL && pe->offered != NULL && pe->sent != NULL;
+           pe->later != NULL && pe->offered != NULL && pe->sent != NULL &&
+           pe->asked != NULL;
 }
 
 static struct peer *peer_by_id(struct zbc_p2p *p, uint64_t id)
@@ -893,6 +897,7 @@ static bool may_ask(const struct peer *pe)
 
 static void queue_ask(struct peer *pe, const uint8_t h[32])
 {
+    zbc_seen_add(pe->asked, h);
     pe->inflight++;
     memcpy(pe->ask_out[pe->n_ask++], h, 32);
     if (pe->n_ask == ZBC_P2P_MAX_TX_HASHES)
@@ -1469,8 +1474,12 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
 }
 
 /* The answer to our oldest unanswered GetTxs.  Entries asked from this
- * peer are taken; ones this node has already are dropped; any other is a
- * transaction nobody asked for: dropped unchecked, and scored. */
+ * peer are taken; ones this node has already are dropped; ones
+ * this node asked this peer for once are taken too (an honest answer that
+ * came after the request moved to another announcer, or after this node's
+ * full pool refused the same transaction from someone else: late, not
+ * hostile); any other is a transaction nobody asked for: dropped
+ * unchecked, and scored. */
 static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
 {
     struct zbc_p2p *p = pe->p;
@@ -1492,7 +1501,14 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
             inflight_down(p, asked);
             if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
                 return false;
-        } else if (!have_tx(p, hash)) {
+        } else if (have_tx(p, hash)) {
+            continue;
+        } else if (zbc_seen_has(pe->asked, hash)) {
+            /* asked once, late: still welcome, checked as any other */
+            zbc_seen_add(pe->known, hash);
+            if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
+                return false;
+        } else {
             unasked++;
         }
     }

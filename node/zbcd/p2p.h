@@ -71,6 +71,10 @@
 #define ZBC_P2P_REANNOUNCE_TRACK 32768u  /* transactions tracked for it
                                           * (the oldest go first) */
 #define ZBC_P2P_REANNOUNCE_BATCH 1024u   /* re-announced per gossip pass */
+#define ZBC_P2P_PEER_ASKED 16384u        /* per peer: tx hashes asked from
+                                          * it (an answer's transaction
+                                          * asked once is never unasked,
+                                          * however late) */
 #define ZBC_P2P_PEER_SENT 8192u          /* per peer: tx hashes sent to it
                                           * (a GetTxs asking one again is
                                           * a repeat) */

@@ -23,7 +23,7 @@ import hashlib
 import os
 import time
 
-from framework import ZBC, ZbcTest, assert_equal, assert_true, free_port
+from framework import ZBC, ZbcTest, assert_equal, assert_true, free_port, wait_until
 from test_adversary_p2p import Attacker, field_bytes, parse_fields, rss_mb, sodium
 from test_multinode_peers import closed_by_peer
 
@@ -243,6 +243,32 @@ class AdversaryTxGossip(ZbcTest):
                     "repeated GetTxs: not scored")
         a.close()
         b.close()
+        self.late_answer(node, genesis, bob)
+
+    def late_answer(self, node, genesis, bob):
+        """An honest peer's answer that comes after the request timed out
+        (the node asked the next announcer, or nobody) is taken, not scored
+        as transactions nobody asked for: under load validators answer late,
+        and scoring that banned them from each other (docs/p2p.md §4)."""
+        gh = node.info()["genesis_hash"]
+        r = self.zbc("send", "--from", "alice", bob, "2ZBC", "--offline", "--genesis", gh,
+                     "--fee", "2000000", "--timestamp", int(time.time()), node=False)
+        raw, h = bytes.fromhex(r["transaction_bytes"]), bytes.fromhex(r["transaction_hash"])
+        pooled = node.info()["mempool_size"]
+        mark = len(node.read_log())
+        c = GossipAttacker(node.p2p_port, "127.0.8.7")
+        c.handshake(genesis)
+        c.send_sealed(tx_inv([h]))
+        asked, _ = c.asked(1)
+        assert_equal(asked, [h], "late answer: the announced hash is asked for")
+        time.sleep(3)  # past ZBC_P2P_TX_REQUEST_MS (2 s): the request expired
+        c.send_sealed(txs([raw]))
+        wait_until(lambda: node.info()["mempool_size"] == pooled + 1, 10,
+                   "the late answer's transaction in the pool")
+        assert_true(not closed_by_peer(c.sock, 0.5), "late answer: the peer was dropped")
+        assert_true("not asked for" not in node.read_log()[mark:],
+                    "late answer: scored as a transaction nobody asked for")
+        c.close()
 
 
 if __name__ == "__main__":
