@@ -51,6 +51,7 @@ struct zbc_mempool {
                                   * per (sender, app) */
     size_t bytes;
     size_t max_txs, max_bytes;
+    size_t bound_txs;            /* zbc_mempool_set_bound; 0: none */
     uint64_t next_seq;
     /* the last drops (a ring, allocated at the first one) */
     struct zbc_mempool_drop *drops;
@@ -279,10 +280,27 @@ size_t zbc_mempool_bytes(const struct zbc_mempool *mp)
     return mp->bytes;
 }
 
+/* The count at which the pool is full now: max_txs, or the bound when
+ * lower; a pool already at or above the bound (it was lowered) is full at
+ * its size, so a higher fee displaces one transaction for one and the
+ * lowered bound never evicts a crowd at once. */
+static size_t limit_txs(const struct zbc_mempool *mp)
+{
+    if (mp->bound_txs == 0 || mp->bound_txs >= mp->max_txs)
+        return mp->max_txs;
+    return mp->n > mp->bound_txs ? mp->n : mp->bound_txs;
+}
+
+void zbc_mempool_set_bound(struct zbc_mempool *mp, size_t txs)
+{
+    mp->bound_txs = txs;
+}
+
 void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
                       size_t *bytes)
 {
-    *txs = mp->n < mp->max_txs ? mp->max_txs - mp->n : 0;
+    size_t lim = limit_txs(mp);
+    *txs = mp->n < lim ? lim - mp->n : 0;
     *bytes = mp->bytes < mp->max_bytes ? mp->max_bytes - mp->bytes : 0;
 }
 
@@ -514,8 +532,8 @@ static int room_for(const struct zbc_mempool *mp, const struct zbc_genesis *g,
     struct zbc_tx tx;
     if (!zbc_tx_parse(&tx, raw, len, err))
         return 0;
-    size_t k = 0, freed = 0;
-    while (k < mp->n && (mp->n - k >= mp->max_txs ||
+    size_t k = 0, freed = 0, lim = limit_txs(mp);
+    while (k < mp->n && (mp->n - k >= lim ||
                          len > mp->max_bytes - (mp->bytes - freed))) {
         freed += mp->order[mp->n - 1 - k]->len;
         k++;
@@ -579,7 +597,7 @@ int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
         return 1;
     }
     size_t evict = 0;
-    if ((mp->n >= mp->max_txs || len > mp->max_bytes - mp->bytes) &&
+    if ((mp->n >= limit_txs(mp) || len > mp->max_bytes - mp->bytes) &&
         !room_for(mp, g, raw, len, &evict, err))
         return 0;
 

@@ -75,6 +75,13 @@ ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
                                   uint64_t now_ms, uint8_t hash[32],
                                   bool *duplicate, struct zbc_err *err);
 
+/* Bounds the pool below its capacity: it takes no more than txs
+ * transactions (0 or >= max_txs: only the capacity), refusing more as
+ * "mempool is full" with the fee that would displace one.  Lowered below
+ * the count, nothing is evicted: the pool is full at its size until
+ * blocks drain it (docs/protocol.md §4.10). */
+void zbc_mempool_set_bound(struct zbc_mempool *mp, size_t txs);
+
 size_t zbc_mempool_count(const struct zbc_mempool *mp);
 size_t zbc_mempool_bytes(const struct zbc_mempool *mp);
 /* The free capacity: how many more transactions and bytes the pool takes

@@ -161,6 +161,8 @@ static int load_tip(struct zbc_chain *c, const struct zbc_store_meta *m,
     return 1;
 }
 
+static void bound_pool(struct zbc_chain *c);
+
 int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
                    struct zbc_err *err)
 {
@@ -246,6 +248,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (c->budget_ms == 0)
         c->budget_ms = 1;
     c->build_us_per_tx = ZBC_CHAIN_BUILD_GUESS_US;
+    bound_pool(c);
     if (c->has_key && !zbc_genesis_is_validator(c->g, c->key.pk))
         zbc_log_warn("this node's key is not a validator of chain %s: it "
                      "will follow the chain but never produce",
@@ -757,6 +760,16 @@ static double mono_us(void)
     return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
 }
 
+/* The mempool's bound: ZBC_CHAIN_POOL_BLOCKS blocks at the block cap. */
+static void bound_pool(struct zbc_chain *c)
+{
+    size_t cap = zbc_chain_block_cap(c);
+    size_t bound = cap > SIZE_MAX / ZBC_CHAIN_POOL_BLOCKS
+                       ? SIZE_MAX
+                       : cap * ZBC_CHAIN_POOL_BLOCKS;
+    zbc_mempool_set_bound(c->mp, bound);
+}
+
 /* A block of n transactions took us to build, apply and store: the cost
  * per transaction follows it (blocks too small to tell are left out). */
 static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
@@ -764,6 +777,7 @@ static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
     if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
         return;
     c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * (us / n);
+    bound_pool(c);
 }
 
 uint32_t zbc_chain_block_budget_ms(const struct zbc_chain *c)

@@ -51,6 +51,12 @@ struct zbc_verify_pool;
 #define ZBC_CHAIN_BUDGET_DIV 4u
 #define ZBC_CHAIN_BUILD_GUESS_US 100.0
 #define ZBC_CHAIN_BUILD_MIN_TXS 64u
+/* The mempool takes at most this many blocks' worth of transactions at the
+ * block cap above (and never more than its capacity): past it, admission
+ * refuses with the fee that would displace one, before any signature work,
+ * so an overloaded node spends its loop on blocks, and what it accepts is
+ * included within about this many blocks (docs/p2p.md §8 "Bounded blocks"). */
+#define ZBC_CHAIN_POOL_BLOCKS 4u
 #define ZBC_CHAIN_MEMPOOL_BYTES ((size_t)64 << 20)
 
 struct zbc_chain;

@@ -281,11 +281,60 @@ static void test_full_displaces_cheapest(void)
     fx_free(&f);
 }
 
+/* A bound below the capacity (zbc_mempool_set_bound): full at the bound,
+ * with the same fee rule; lowered below the count it evicts nothing, and
+ * a higher fee displaces one for one; 0 gives the capacity back. */
+static void test_bound(void)
+{
+    struct fx f;
+    fx_init(&f);
+    uint64_t t = now_ms(&f);
+    int64_t s = (int64_t)(t / 1000);
+    uint8_t tx[6][512];
+    size_t n[6];
+    for (int i = 0; i < 6; i++)
+        n[i] = fx_send(tx[i], &f, &f.a, &f.c.addr, (uint64_t)i + 1,
+                       FX_FEE + (i == 5 ? 100 : 0), s);
+    bool dup;
+    struct zbc_err err;
+    struct zbc_mempool *mp = zbc_mempool_new(100, 1 << 20);
+    size_t room, room_bytes;
+    zbc_mempool_set_bound(mp, 2);
+    zbc_mempool_room(mp, &room, &room_bytes);
+    CHECK_EQ_INT(room, 2);
+    CHECK(add(mp, &f, tx[0], n[0], t, &dup, &err));
+    CHECK(add(mp, &f, tx[1], n[1], t, &dup, &err));
+    zbc_mempool_room(mp, &room, &room_bytes);
+    CHECK_EQ_INT(room, 0);
+    expect_refused(mp, &f, tx[2], n[2], t, "mempool is full (2 transactions");
+    /* raised: room again */
+    zbc_mempool_set_bound(mp, 3);
+    CHECK(add(mp, &f, tx[2], n[2], t, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    /* lowered below the count: nothing evicted, full at its size */
+    zbc_mempool_set_bound(mp, 1);
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    zbc_mempool_room(mp, &room, &room_bytes);
+    CHECK_EQ_INT(room, 0);
+    expect_refused(mp, &f, tx[3], n[3], t, "mempool is full (3 transactions");
+    /* a higher fee displaces exactly one */
+    CHECK(add(mp, &f, tx[5], n[5], t, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    /* 0: the capacity again */
+    zbc_mempool_set_bound(mp, 0);
+    CHECK(add(mp, &f, tx[3], n[3], t, &dup, &err));
+    CHECK(add(mp, &f, tx[4], n[4], t, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 5);
+    zbc_mempool_free(mp);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_admission);
     TEST_RUN(test_order_pending_expiry);
     TEST_RUN(test_capacity);
     TEST_RUN(test_full_displaces_cheapest);
+    TEST_RUN(test_bound);
     return test_summary("consensus_mempool");
 }
