@@ -1372,8 +1372,12 @@ static void batch_lost(struct zbc_chain *c, const struct zbc_err *err)
                             ZBC_LOG_WARN, "ledger: blocks %u to %u were not "
                             "stored (%s): the tip is back at %u",
                             c->tip.height + 1, was, err->msg, c->tip.height);
-    /* no finality hook here: it would write (votes, checkpoints) over a
-     * ledger that has just failed a commit; the next block calls it */
+    /* not on_tip: it would write (votes, checkpoints) over a ledger that
+     * has just failed a commit; on_lost only reads the ledger back, so
+     * finality never reports final a block this node's ledger does not
+     * hold (the next block calls on_tip) */
+    if (c->fin.on_lost != NULL)
+        c->fin.on_lost(c->fin.arg);
 }
 
 int zbc_chain_batch_end(struct zbc_chain *c, struct zbc_err *err)

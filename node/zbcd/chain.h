@@ -367,6 +367,10 @@ struct zbc_chain_finality_hook {
     void (*on_block)(void *arg, const struct zbc_block_header *h,
                      const uint8_t hash[32]);
     void (*on_tip)(void *arg);
+    /* blocks applied in memory were not stored (a sync batch's commit
+     * failed) and the tip went back to the ledger's: whatever the hook
+     * derived from them goes back too, without writing (may be NULL) */
+    void (*on_lost)(void *arg);
     void *arg;
 };
 void zbc_chain_set_finality(struct zbc_chain *c,

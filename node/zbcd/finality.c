@@ -483,25 +483,49 @@ static int load_view(struct zbc_finality *f, struct zbc_err *err)
     return 1;
 }
 
+/* The view again from the ledger (side branches and unstored votes are
+ * forgotten; the sync answers and peers bring the votes again). */
+static void reload_view(struct zbc_finality *f)
+{
+    struct zbc_err err = {{0}};
+    zbc_ffg_free(&f->ffg);
+    f->reload = false;
+    if (!load_view(f, &err)) {
+        zbc_log_error("finality: cannot rebuild the view: %s; this node "
+                      "stops voting", err.msg);
+        f->alarm = true;
+        if (!zbc_ffg_init(&f->ffg, f->g, &f->final, &err))
+            zbc_log_error("finality: %s", err.msg);
+    }
+}
+
+/* The chain's tip went back to the ledger's after a failed commit: the
+ * view, the final and justified blocks the chain is told, and the last
+ * tip all come from the ledger again; nothing is written. */
+static void on_lost(void *arg)
+{
+    struct zbc_finality *f = arg;
+    uint32_t was = f->final.height;
+    reload_view(f);
+    const struct zbc_parent *p = zbc_chain_tip(f->chain);
+    f->last_tip.height = p->height;
+    memcpy(f->last_tip.hash, p->hash, 32);
+    zbc_chain_set_final_height(f->chain, best_final(f).height);
+    zbc_chain_set_justified(f->chain, &f->ffg.justified);
+    if (f->final.height != was)
+        zbc_log_warn("finality: final block back at %u (the ledger's) after "
+                     "a failed commit", f->final.height);
+}
+
 static void on_tip(void *arg)
 {
     struct zbc_finality *f = arg;
     if (f->in_tip)
         return;
-    if (f->reload) {
+    if (f->reload)
         /* more blocks above the final one than a view holds: start again
-         * from the ledger (side branches are forgotten) */
-        struct zbc_err err = {{0}};
-        zbc_ffg_free(&f->ffg);
-        f->reload = false;
-        if (!load_view(f, &err)) {
-            zbc_log_error("finality: cannot rebuild the view: %s; this node "
-                          "stops voting", err.msg);
-            f->alarm = true;
-            if (!zbc_ffg_init(&f->ffg, f->g, &f->final, &err))
-                zbc_log_error("finality: %s", err.msg);
-        }
-    }
+         * from the ledger */
+        reload_view(f);
     f->in_tip = true;
     follow_justified(f);
     f->in_tip = false;
@@ -573,7 +597,7 @@ int zbc_finality_open(struct zbc_finality **out,
     }
     zbc_chain_set_final_height(f->chain, best_final(f).height);
     zbc_chain_set_justified(f->chain, &f->ffg.justified);
-    struct zbc_chain_finality_hook h = {on_block, on_tip, f};
+    struct zbc_chain_finality_hook h = {on_block, on_tip, on_lost, f};
     zbc_chain_set_finality(f->chain, &h);
     zbc_log_info("finality: final block %u, justified %u, %zu blocks above "
                  "it%s", f->final.height, f->ffg.justified.height,
