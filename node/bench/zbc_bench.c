@@ -458,6 +458,23 @@ static void fresh_dir(char *out, size_t cap, const char *name, int r)
     }
 }
 
+/* A node's chain on a fresh ledger directory (named in dir) of the bench
+ * genesis. */
+static struct zbc_chain *bench_chain(char *dir, size_t cap, const char *name,
+                                     int r)
+{
+    fresh_dir(dir, cap, name, r);
+    struct zbc_chain_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ledger_dir = dir;
+    cfg.genesis = &genesis;
+    struct zbc_chain *c;
+    struct zbc_err err;
+    if (!zbc_chain_open(&c, &cfg, &err))
+        die("chain", &err);
+    return c;
+}
+
 static int genesis_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     (void)arg;
@@ -521,15 +538,8 @@ static void bench_apply_lmdb(int reps)
     best = 0;
     for (int r = 0; r < reps; r++) {
         char dir[600];
-        fresh_dir(dir, sizeof dir, "chain", r);
-        struct zbc_chain_config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.ledger_dir = dir;
-        cfg.genesis = &genesis;
-        struct zbc_chain *c;
+        struct zbc_chain *c = bench_chain(dir, sizeof dir, "chain", r);
         struct zbc_err err;
-        if (!zbc_chain_open(&c, &cfg, &err))
-            die("chain", &err);
         struct zbc_block_info info;
         double t0 = now_us();
         if (!zbc_chain_apply_block(c, block_bytes, block_len, block_ms, &info,
@@ -749,15 +759,8 @@ static void bench_submit_batch(size_t n)
     double us[2], cpu[2];
     for (int way = 0; way < 2; way++) {
         char dir[600];
-        fresh_dir(dir, sizeof dir, "submit", way);
-        struct zbc_chain_config cfg;
-        memset(&cfg, 0, sizeof cfg);
-        cfg.ledger_dir = dir;
-        cfg.genesis = &genesis;
-        struct zbc_chain *c;
+        struct zbc_chain *c = bench_chain(dir, sizeof dir, "submit", way);
         struct zbc_err err;
-        if (!zbc_chain_open(&c, &cfg, &err))
-            die("chain", &err);
         for (size_t i = 0; i < n; i++) {
             items[i] = (struct zbc_submit){.raw = txs.refs[i].bytes,
                                            .len = txs.refs[i].len};
