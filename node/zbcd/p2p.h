@@ -84,9 +84,14 @@
                                           * it (or so long ago that the
                                           * set forgot): 1 point per this
                                           * many */
-#define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
-                                           * delivered: 1 point per this
-                                           * many hashes */
+#define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, left out
+                                           * of its answer and unknown
+                                           * here the grace time after:
+                                           * 1 point per this many */
+#define ZBC_P2P_OMIT_GRACE_MS 5000u       /* ... that grace time */
+#define ZBC_P2P_PEER_OMITTED 8192u        /* per peer: left-out hashes
+                                           * waiting for it (more: the
+                                           * oldest is judged at once) */
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
 /* accept() failing (out of descriptors): accepting pauses this long */
@@ -158,6 +163,8 @@ struct zbc_p2p_gossip_stats {
     uint64_t all_msgs, all_bytes; /* sent: every frame */
     uint64_t unasked, undelivered; /* peers' Txs entries not asked for,
                                     * requested hashes not delivered */
+    uint64_t excused;        /* hashes a peer left out that this node knew
+                              * the grace time after: not scored */
     uint64_t later_dropped;  /* announcements past a peer's full ring of
                               * ZBC_P2P_TX_LATER_PEER: ignored */
     uint64_t unoffered;      /* peers' GetTxs hashes not announced to them
