@@ -121,6 +121,7 @@ struct peer {
         uint64_t due;         /* at its first omission */
     } *omit;
     uint32_t omit_head, omit_n;
+    uint64_t delivered;       /* transactions asked from it that it sent */
     uint32_t n_sent;          /* transactions sent to it (GetTxs answers):
                                * as many repeats are free */
     uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO: */
@@ -1055,7 +1056,14 @@ static void judge_one(struct zbc_p2p *p, struct peer *pe, const uint8_t h[32],
         p->stats.excused++;
         return;
     }
-    if (++pe->undelivered % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
+    /* ... beyond a share of what it delivered: an overloaded honest peer
+     * also leaves out transactions its full pool evicted or a block of
+     * a branch this node has not seen included */
+    pe->undelivered++;
+    uint64_t free_n = (uint64_t)ZBC_P2P_OMIT_FREE_PER_DELIVERED *
+                          pe->delivered + ZBC_P2P_OMIT_FREE;
+    if (pe->undelivered > free_n &&
+        (pe->undelivered - free_n) % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
         pe->undelivered_points++;
 }
 
@@ -1583,6 +1591,7 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
         bytes += t->raw[i].len;
         zbc_sha3_256(hash, t->raw[i].data, t->raw[i].len);
         if (zbc_txf_received(p->txf, hash, pe->id, &asked)) {
+            pe->delivered++;
             zbc_seen_add(pe->known, hash);
             inflight_down(p, asked);
             if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))

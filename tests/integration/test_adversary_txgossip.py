@@ -283,7 +283,9 @@ class AdversaryTxGossip(ZbcTest):
             block included them) before it was asked, and answers without
             them; this node learns them another way within the grace time;
           - a repeat: its request timed out and it asks again for what it
-            was sent, at most once per transaction sent to it."""
+            was sent, at most once per transaction sent to it;
+          - a few hashes left out that this node never learns (evicted
+            from its full pool, or in a block of a branch not seen here)."""
         gh = node.info()["genesis_hash"]
         signed = []
         for i in range(32):
@@ -298,11 +300,22 @@ class AdversaryTxGossip(ZbcTest):
         d.handshake(genesis)
         e = GossipAttacker(node.p2p_port, "127.0.8.9")
         e.handshake(genesis)
+        f = GossipAttacker(node.p2p_port, "127.0.8.10")
+        f.handshake(genesis)
         d.send_sealed(tx_inv(hashes))
         asked, msgs = d.asked(1.5)
         assert_equal(sorted(asked), sorted(hashes), "omission: the announced hashes are asked for")
         for _ in range(msgs):
             d.send_sealed(txs([]))  # gone from its pool: answered without them
+        # a few hashes nobody here will know (its full pool evicted them, or
+        # a block of a branch this node never sees included them): free up
+        # to ZBC_P2P_OMIT_FREE plus 4 per transaction delivered
+        gone = [os.urandom(32) for _ in range(64)]
+        f.send_sealed(tx_inv(gone))
+        asked_f, msgs_f = f.asked(1.5)
+        assert_equal(sorted(asked_f), sorted(gone), "unknown: the announced hashes are asked for")
+        for _ in range(msgs_f):
+            f.send_sealed(txs([]))
         time.sleep(1)  # the omission is noted at the next gossip tick; the block
         # that included them reaches this node later (here: the API, below)
         body = json.dumps([{"transaction_bytes": raw.hex()} for raw, _ in signed])
@@ -329,8 +342,10 @@ class AdversaryTxGossip(ZbcTest):
                     "repeat: an honest lapse scored:\n%s" % log)
         assert_true(not closed_by_peer(d.sock, 0.5), "omission: the peer was dropped")
         assert_true(not closed_by_peer(e.sock, 0.5), "repeat: the peer was dropped")
+        assert_true(not closed_by_peer(f.sock, 0.5), "unknown: the peer was dropped")
         d.close()
         e.close()
+        f.close()
 
 
 if __name__ == "__main__":

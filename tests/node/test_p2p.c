@@ -1119,7 +1119,7 @@ static void test_tx_gossip(void)
     }
 
     /* GetTxs never answered: its hash times out without blame (a slow
-     * peer), the request scores +20 per ZBC_P2P_TXS_TIMEOUT_MS, banned in
+     * peer), the request scores +20 per ZBC_P2P_TXS_TIMEOUT_MS (30 s), banned in
      * the end (pings keep it from being idle) */
     {
         struct id ke;
