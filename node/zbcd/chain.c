@@ -22,6 +22,13 @@ struct state_call {
     void *arg;
 };
 
+/* The verify pool as the state root's runner (zbc_lthash_accel). */
+static void lthash_run(void *pool, size_t n, void (*fn)(void *ctx, size_t i),
+                       void *ctx)
+{
+    zbc_verify_pool_run(pool, n, fn, ctx);
+}
+
 static int state_call_fn(struct zbc_store_txn *t, void *arg,
                          struct zbc_err *err)
 {
@@ -31,6 +38,7 @@ static int state_call_fn(struct zbc_store_txn *t, void *arg,
     zbc_store_txn_kv(t, &kv);
     if (!zbc_state_open(&st, kv, err))
         return 0;
+    zbc_state_set_accel(&st, &sc->c->accel);
     int ok = sc->fn(sc->c, &st, t, sc->arg, err);
     zbc_state_close(&st);
     return ok;
@@ -235,10 +243,12 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
      * next to a full mempool; at most the pool's bytes again */
     c->pool = zbc_verify_pool_new(0);
     c->sigs = zbc_sig_cache_new(2 * max_txs, max_bytes);
-    if (c->pool == NULL || c->sigs == NULL) {
+    c->lthash = zbc_lthash_cache_new(ZBC_CHAIN_LTHASH_CACHE);
+    if (c->pool == NULL || c->sigs == NULL || c->lthash == NULL) {
         zbc_fail(err, "out of memory creating the verification pool");
         goto fail;
     }
+    c->accel = (struct zbc_lthash_accel){c->lthash, lthash_run, c->pool};
     c->known = zbc_sig_cache_known(c->sigs);
     uint32_t pace = c->g->block_time_ms < c->g->smith_delay_ms
                         ? c->g->block_time_ms
@@ -258,6 +268,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
 fail:
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
+    zbc_lthash_cache_free(c->lthash);
     zbc_sig_cache_free(c->sigs);
     zbc_store_close(c->store);
     zbc_side_free(&c->side);
@@ -271,6 +282,7 @@ void zbc_chain_close(struct zbc_chain *c)
         return;
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
+    zbc_lthash_cache_free(c->lthash);
     zbc_sig_cache_free(c->sigs);
     zbc_side_free(&c->side);
     zbc_store_close(c->store);
