@@ -3,8 +3,8 @@
  * on_lost; docs/node.md "Disk full"): the blocks the batch applied in
  * memory are not in the ledger, the chain's tip goes back to the ledger's,
  * and so do the final and justified blocks the view had derived from the
- * batch's vote sets.  node/info's figures (tip height, finalized_height,
- * sync_reason) come from the functions checked here.
+ * batch's vote sets.  node/info (tip height, finalized_height, synced,
+ * sync_reason) is asked over HTTP too.
  *
  * Found by the soak (seed 3119797553): a node whose disk filled during a
  * sync reported final a block its ledger did not hold.
@@ -22,6 +22,10 @@
  *   - a batch paused between two slices loses its writes when a write
  *     from elsewhere (a gossiped block) cannot commit them: the same at
  *     zbc_chain_batch_resume. */
+#include <event2/buffer.h>
+#include <event2/event.h>
+#include <event2/http.h>
+#include <jansson.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +35,7 @@
 #include "chain_fixture.h"
 #include "consensus/block.h"
 #include "consensus/vote.h"
+#include "node/zbcd/api.h"
 #include "node/zbcd/chain.h"
 #include "node/zbcd/finality.h"
 #include "node/zbcd/log.h"
@@ -200,6 +205,95 @@ static void consistent(struct node *n, const struct zbc_genesis *g)
         CHECK_EQ_MEM(f.final.hash, g->hash, 32);
 }
 
+/* node/info as the HTTP API answers it (a real evhttp server on
+ * 127.0.0.1, driven by libevent's client in the same loop). */
+struct info {
+    int status;
+    long long height, finalized;
+    bool synced;
+    char reason[ZBC_ERR_MAX + 64];
+};
+
+struct info_call {
+    struct event_base *base;
+    struct info *out;
+};
+
+static void on_info(struct evhttp_request *req, void *arg)
+{
+    struct info_call *ic = arg;
+    struct info *i = ic->out;
+    i->status = req != NULL ? evhttp_request_get_response_code(req) : -1;
+    if (req != NULL && i->status == 200) {
+        struct evbuffer *in = evhttp_request_get_input_buffer(req);
+        size_t n = evbuffer_get_length(in);
+        char *body = malloc(n + 1);
+        if (body != NULL) {
+            evbuffer_remove(in, body, n);
+            body[n] = '\0';
+            json_t *o = json_loads(body, 0, NULL);
+            i->height = json_integer_value(json_object_get(o, "height"));
+            i->finalized =
+                json_integer_value(json_object_get(o, "finalized_height"));
+            i->synced = json_is_true(json_object_get(o, "synced"));
+            const char *r = json_string_value(json_object_get(o,
+                                                              "sync_reason"));
+            snprintf(i->reason, sizeof i->reason, "%s", r ? r : "(none)");
+            json_decref(o);
+            free(body);
+        }
+    }
+    event_base_loopexit(ic->base, NULL);
+}
+
+static void node_info(struct node *n, struct info *out)
+{
+    memset(out, 0, sizeof *out);
+    out->status = -1;
+    struct zbc_err err = {{0}};
+    struct event_base *base = event_base_new();
+    struct zbc_api *api = NULL;
+    struct zbc_api_config acfg = {.host = "127.0.0.1", .port = 0,
+                                  .version = "zbcd/test",
+                                  .now_ms = test_clock};
+    CHECK(base != NULL && zbc_api_start(&api, base, n->c, &acfg, &err));
+    if (api == NULL) {
+        if (base != NULL)
+            event_base_free(base);
+        return;
+    }
+    struct info_call ic = {base, out};
+    struct evhttp_connection *conn = evhttp_connection_base_new(
+        base, NULL, "127.0.0.1", zbc_api_port(api));
+    struct evhttp_request *req = evhttp_request_new(on_info, &ic);
+    evhttp_add_header(evhttp_request_get_output_headers(req), "Host",
+                      "127.0.0.1");
+    evhttp_make_request(conn, req, EVHTTP_REQ_GET, "/api/v1/node/info");
+    event_base_dispatch(base);
+    evhttp_connection_free(conn);
+    zbc_api_stop(api);
+    event_base_free(base);
+    CHECK_EQ_INT(out->status, 200);
+}
+
+/* node/info says what the figures say: the tip, the final block, and
+ * whether the ledger failed */
+static void info_agrees(struct node *n, const struct figures *f)
+{
+    struct info i;
+    node_info(n, &i);
+    CHECK_EQ_INT(i.height, f->tip);
+    CHECK_EQ_INT(i.finalized, f->final.height);
+    if (f->failing) {
+        CHECK(!i.synced);
+        CHECK(strstr(i.reason, "the ledger cannot store blocks: ledger "
+                               "commit failed") != NULL);
+    } else {
+        CHECK(i.synced);
+        CHECK_EQ_STR(i.reason, "");
+    }
+}
+
 /* ---- the source and the sync ---- */
 
 /* A one-validator chain where every block is final as soon as it is
@@ -314,6 +408,7 @@ static void test_commit_fails_at_end(void)
     CHECK(before.final.height >= 2);
     CHECK(!before.failing);
     consistent(r, &t.f.g);
+    info_agrees(r, &before);
 
     CHECK(zbc_chain_batch_begin(r->c, &err));
     for (uint32_t h = 4; h <= N_SOURCE; h++)
@@ -335,12 +430,16 @@ static void test_commit_fails_at_end(void)
     same_figures(&before, &after);
     CHECK(after.failing); /* node/info: synced false, sync_reason says why */
     consistent(r, &t.f.g);
+    info_agrees(r, &after);
 
-    /* restarted on the same data directory: the same figures */
+    /* restarted on the same data directory: the same figures (the failure
+     * is not remembered: the restarted ledger has not failed yet) */
     reopen(&t);
     figures(r, &after);
     same_figures(&before, &after);
+    CHECK(!after.failing);
     consistent(r, &t.f.g);
+    info_agrees(r, &after);
 
     /* the disk has room again: the next sync finalises again */
     sync_batch(r, &t.s, 4, N_SOURCE);
@@ -350,11 +449,13 @@ static void test_commit_fails_at_end(void)
     CHECK(after.final.height > before.final.height);
     CHECK(!after.failing);
     consistent(r, &t.f.g);
+    info_agrees(r, &after);
     struct figures again;
     reopen(&t);
     figures(r, &again);
     same_figures(&after, &again);
     consistent(r, &t.f.g);
+    info_agrees(r, &again);
     two_teardown(&t);
 }
 
@@ -425,6 +526,7 @@ static void test_paused_batch_lost(void)
     same_figures(&before, &after);
     CHECK(after.failing);
     consistent(r, &t.f.g);
+    info_agrees(r, &after);
     reopen(&t);
     figures(r, &after);
     same_figures(&before, &after);
