@@ -334,6 +334,7 @@ struct submit_ctx {
     uint64_t now_ms;
     uint8_t *hash;
     bool *duplicate;
+    bool readmit; /* a transaction of an undone block: zbc_mempool_readmit */
 };
 
 static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -341,8 +342,10 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    if (!zbc_mempool_add_known(c->mp, st, c->g, s->raw, s->len, &c->known,
-                               s->now_ms, s->hash, s->duplicate, err))
+    if (!(s->readmit ? zbc_mempool_readmit
+                     : zbc_mempool_add_known)(c->mp, st, c->g, s->raw, s->len,
+                                              &c->known, s->now_ms, s->hash,
+                                              s->duplicate, err))
         return 0;
     if (!*s->duplicate) /* passed zbc_tx_check_stateless; hash = SHA3(raw) */
         zbc_sig_cache_add_hashed(c->sigs, s->hash, s->raw, s->len);
@@ -353,7 +356,7 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
                      uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                      struct zbc_err *err)
 {
-    struct submit_ctx s = {raw, len, now_ms, hash, duplicate};
+    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
@@ -403,7 +406,7 @@ static int submit_batch_fn(struct zbc_chain *c, struct zbc_state *st,
         if (it->raw == NULL)
             continue; /* the caller's decoding failed: its own result */
         struct submit_ctx s = {it->raw, it->len, bc->now_ms, it->hash,
-                               &it->duplicate};
+                               &it->duplicate, false};
         it->ok = submit_fn(c, st, t, &s, &it->err);
     }
     return 1;
@@ -473,7 +476,7 @@ void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
 {
     uint8_t hash[32];
     bool dup = false;
-    struct submit_ctx s = {raw, len, now_ms, hash, &dup};
+    struct submit_ctx s = {raw, len, now_ms, hash, &dup, true};
     struct zbc_err err = {{0}};
     if (zbc_chain_state_read(c, submit_fn, &s, &err))
         return;
