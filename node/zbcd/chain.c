@@ -786,12 +786,19 @@ static void bound_pool(struct zbc_chain *c)
 }
 
 /* A block of n transactions took us to build, apply and store: the cost
- * per transaction follows it (blocks too small to tell are left out). */
+ * per transaction follows it (blocks too small to tell are left out) -
+ * at once when it rose (a block late by the smoothing's lag is what
+ * makes the next-ranked validator compete: the cost of a mixed workload
+ * varies from block to block, and a loaded machine's with it), smoothed
+ * when it fell. */
 static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
 {
     if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
         return;
-    c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * (us / n);
+    double x = us / n;
+    c->build_us_per_tx = x > c->build_us_per_tx
+                             ? x
+                             : 0.7 * c->build_us_per_tx + 0.3 * x;
     bound_pool(c);
 }
 
