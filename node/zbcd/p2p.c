@@ -1409,6 +1409,12 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
     if (!gossip_peer_init(pe))
         return refuse(pe, "out of memory for its gossip state");
     pe->handshaken = true;
+    /* a proven peer's frames (blocks of hundreds of KiB) are read and
+     * written in larger steps than libevent's 16 KiB: a block arrives in
+     * one pass of the loop where it took dozens, between which this
+     * node's own timers (its producer slot) ran as if it had not come */
+    (void)bufferevent_set_max_single_read(pe->bev, ZBC_P2P_IO_STEP);
+    (void)bufferevent_set_max_single_write(pe->bev, ZBC_P2P_IO_STEP);
     pe->next_ping_ms = now + ZBC_P2P_PING_MS;
     pe->gb_tokens = ZBC_P2P_GETBLOCKS_BURST;
     pe->gb_refill_ms = now;

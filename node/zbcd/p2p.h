@@ -97,6 +97,9 @@
 #define ZBC_P2P_PEER_OMITTED 8192u        /* per peer: left-out hashes
                                            * waiting for it (more: the
                                            * oldest is judged at once) */
+/* Bytes read from / written to a handshaken peer's socket in one step of
+ * the event loop (libevent's default: 16 KiB). */
+#define ZBC_P2P_IO_STEP ((size_t)1 << 20)
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
 /* accept() failing (out of descriptors): accepting pauses this long */
