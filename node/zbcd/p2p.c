@@ -128,6 +128,8 @@ struct peer {
     uint32_t txreq_count[ZBC_P2P_TX_REQS_PEER]; /* sent at, hashes asked */
     uint32_t txreq_head, txreq_n;
     uint32_t txreq_sent;      /* GetTxs sent: the next one's number */
+    uint64_t txs_progress_ms; /* its last Txs answer, or the last stall
+                               * scored */
     struct vs_state vs;       /* vote-set requests, both ways (§13) */
     /* a Blocks answer being applied slice by slice (sync_slice); reading
      * from the peer waits until it is done */
@@ -1158,9 +1160,15 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
             if (!misbehave(pe, pts, what2))
                 goto next;
         }
-        if (pe->txreq_n > 0 &&
-            now >= pe->txreq_ms[pe->txreq_head] + ZBC_P2P_TXS_TIMEOUT_MS) {
-            pe->txreq_ms[pe->txreq_head] = now; /* scored once per period */
+        /* a stall is a whole time-out without progress: since the
+         * oldest unanswered request, its last answer, or the last score
+         * (each request's own age would score again at every answer of a
+         * peer that answers in order but late) */
+        uint64_t since = pe->txreq_n > 0 ? pe->txreq_ms[pe->txreq_head] : 0;
+        if (pe->txs_progress_ms > since)
+            since = pe->txs_progress_ms;
+        if (pe->txreq_n > 0 && now >= since + ZBC_P2P_TXS_TIMEOUT_MS) {
+            pe->txs_progress_ms = now; /* scored once per period */
             char what2[96];
             snprintf(what2, sizeof what2, "it did not answer get_txs in %u s",
                      ZBC_P2P_TXS_TIMEOUT_MS / 1000);
@@ -1588,6 +1596,7 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
                          "txs nobody asked for");
     uint32_t seq = pe->txreq_sent - pe->txreq_n;
     uint32_t count = pe->txreq_count[pe->txreq_head];
+    pe->txs_progress_ms = p->now_ms();
     pe->txreq_head = (pe->txreq_head + 1) % ZBC_P2P_TX_REQS_PEER;
     pe->txreq_n--;
     size_t unasked = 0, bytes = 0;
