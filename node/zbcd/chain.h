@@ -49,6 +49,7 @@ struct zbc_verify_pool;
  * cost per transaction (first guess ZBC_CHAIN_BUILD_GUESS_US), and never
  * fewer than ZBC_CHAIN_BUILD_MIN_TXS. */
 #define ZBC_CHAIN_BUDGET_DIV 4u
+#define ZBC_CHAIN_BUDGET_DIV_ALONE 2u /* the genesis' only validator */
 #define ZBC_CHAIN_BUILD_GUESS_US 100.0
 #define ZBC_CHAIN_BUILD_MIN_TXS 64u
 /* The mempool takes at most this many blocks' worth of transactions at the

@@ -54,6 +54,7 @@ static const char usage_text[] =
     "           [--no-produce | --automine] [--verify-state]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
     "           [--api-max-connections N] [--web DIR | --no-web]\n"
+    "           [--block-budget-ms MS]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
     "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
     "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
@@ -68,7 +69,10 @@ static const char usage_text[] =
     "      tree, else the installed share/zbc/web); --no-web serves none;\n"
     "      --verify-state also checks at start-up that the stored state\n"
     "      accumulator equals a full rescan of the state (reads the whole\n"
-    "      ledger state: minutes on a large one)\n"
+    "      ledger state: minutes on a large one);\n"
+    "      --block-budget-ms (1..60000) caps the time this node's blocks take\n"
+    "      to build (default: min(block time, smith delay) / 4, or / 2 when\n"
+    "      the genesis has this one validator only)\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
     "  zbcd --help | --version\n"
@@ -86,6 +90,7 @@ struct options {
     const char *peers[MAX_PEER_FLAGS];
     size_t n_peers;
     const char *api_max_connections;
+    const char *block_budget_ms;
     const char *web;
     bool no_web;
     bool verify_state;
@@ -126,6 +131,8 @@ static int parse_options(struct options *o, int argc, char **argv,
             slot = &o->log_file;
         else if (strcmp(a, "--api-max-connections") == 0 && is_run)
             slot = &o->api_max_connections;
+        else if (strcmp(a, "--block-budget-ms") == 0 && is_run)
+            slot = &o->block_budget_ms;
         else if (strcmp(a, "--web") == 0 && is_run)
             slot = &o->web;
         else if (strcmp(a, "--no-web") == 0 && is_run) {
@@ -411,6 +418,11 @@ static int cmd_run(const struct options *o)
         !zbc_parse_u64(o->api_max_connections, 1, 65535, &max_conns,
                        "--api-max-connections", &err))
         return usage_error("%s", err.msg);
+    uint64_t budget_ms = 0; /* 0: the chain's default */
+    if (o->block_budget_ms != NULL &&
+        !zbc_parse_u64(o->block_budget_ms, 1, 60000, &budget_ms,
+                       "--block-budget-ms", &err))
+        return usage_error("%s", err.msg);
     zbc_log_set_level(level);
     if (o->log_file != NULL && !zbc_log_open_file(o->log_file, &err)) {
         fprintf(stderr, "zbcd: %s\n", err.msg);
@@ -488,7 +500,8 @@ static int cmd_run(const struct options *o)
     }
     struct zbc_chain_config ccfg = {.ledger_dir = ledger, .genesis = &g,
                                     .key = &key,
-                                    .verify_state = o->verify_state};
+                                    .verify_state = o->verify_state,
+                                    .block_budget_ms = (uint32_t)budget_ms};
     if (!check_ledger_present(o->datadir, &err)) {
         run_fail("startup", &err);
         goto out;

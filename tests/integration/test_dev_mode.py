@@ -109,6 +109,13 @@ class DevMode(ZbcTest):
         code, out = zbcd_once(self, ["run", "--datadir", other.datadir, "--automine",
                                      "--no-produce"])
         assert_equal(code, 2, "--automine with --no-produce: %s" % out)
+        for bad, words in (("0", "--block-budget-ms: 0 is out of range 1-60000"),
+                           ("abc", "--block-budget-ms: 'abc' is not a decimal number"),
+                           ("60001", "--block-budget-ms: 60001 is out of range 1-60000")):
+            code, out = zbcd_once(self, ["run", "--datadir", other.datadir,
+                                         "--block-budget-ms", bad])
+            assert_equal(code, 2, "--block-budget-ms %s: %s" % (bad, out))
+            assert_true(words in out, "--block-budget-ms %s: %s" % (bad, out))
 
     # ---- admin/mine ----
 
