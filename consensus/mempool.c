@@ -304,6 +304,17 @@ void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
     *bytes = mp->bytes < mp->max_bytes ? mp->max_bytes - mp->bytes : 0;
 }
 
+bool zbc_mempool_cheapest(const struct zbc_mempool *mp, int64_t *fee,
+                          size_t *len)
+{
+    if (mp->n == 0)
+        return false;
+    const struct pool_entry *e = mp->order[mp->n - 1];
+    *fee = e->ct.tx.fee;
+    *len = e->len;
+    return true;
+}
+
 /* a before b: higher fee per byte, then earlier arrival. */
 static bool before(const struct pool_entry *a, const struct pool_entry *b)
 {

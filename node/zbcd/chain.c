@@ -314,6 +314,14 @@ size_t zbc_chain_mempool_bytes(const struct zbc_chain *c)
     return zbc_mempool_bytes(c->mp);
 }
 
+void zbc_chain_mempool_gate(const struct zbc_chain *c, size_t *room_txs,
+                            size_t *room_bytes, bool *has_cheapest,
+                            int64_t *cheapest_fee, size_t *cheapest_len)
+{
+    zbc_mempool_room(c->mp, room_txs, room_bytes);
+    *has_cheapest = zbc_mempool_cheapest(c->mp, cheapest_fee, cheapest_len);
+}
+
 /* ---- submit ---- */
 
 struct submit_ctx {
