@@ -176,10 +176,11 @@ void zbc_admit_pool_of(struct zbc_admit_pool *p, struct zbc_chain *c,
     zbc_chain_mempool_gate(c, &p->room_txs, &p->room_bytes,
                            &p->has_cheapest, &p->cheapest_fee,
                            &p->cheapest_len);
-    /* the slot only matters with a block's worth pooled; a validator that
+    /* the slot only matters with the blocks' worth pooled; a validator that
      * is not synced waits anyway (docs/p2p.md §8) */
     struct zbc_net_status net;
-    if (slots && p->count >= p->block_cap && zbc_chain_synced(c, &net)) {
+    if (slots && p->count / ZBC_ADMIT_DUE_BLOCKS >= p->block_cap &&
+        zbc_chain_synced(c, &net)) {
         struct zbc_slot slot;
         struct zbc_err err = {{0}};
         if (zbc_chain_next_slot(c, &slot, &err) && slot.is_validator) {
@@ -299,7 +300,8 @@ int zbc_admit_gate(const struct zbc_admit_pool *p, const char *body,
     memset(r, 0, sizeof *r);
     unsigned retry = (p->block_time_ms + 999) / 1000;
     r->retry_after_s = retry > 0 ? retry : 1;
-    if (p->producing && p->count >= p->block_cap && p->block_cap > 0 &&
+    if (p->producing && p->block_cap > 0 &&
+        p->count / ZBC_ADMIT_DUE_BLOCKS >= p->block_cap &&
         p->now_ms + ZBC_ADMIT_DUE_MS >= p->slot_ms &&
         p->now_ms <= p->slot_ms + p->late_ms) {
         r->reason = ZBC_ADMIT_BLOCK_DUE;
@@ -312,10 +314,11 @@ int zbc_admit_gate(const struct zbc_admit_pool *p, const char *body,
             snprintf(when, sizeof when, "due now");
         snprintf(r->msg, sizeof r->msg,
                  "node busy: its block at height %u is %s and the mempool "
-                 "already holds a block's worth (%zu transactions, the next "
-                 "block takes %zu): the request was refused whole, none "
-                 "admitted; retry after %u s",
-                 p->slot_height, when, p->count, p->block_cap,
+                 "already holds %u blocks' worth (%zu transactions, a block "
+                 "takes %zu): the request was refused whole, none admitted; "
+                 "retry after %u s",
+                 p->slot_height, when, ZBC_ADMIT_DUE_BLOCKS, p->count,
+                 p->block_cap,
                  r->retry_after_s);
         return 1;
     }

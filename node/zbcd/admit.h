@@ -65,8 +65,10 @@ json_t *zbc_admit_answer(const struct zbc_submit *it,
  * single submission or a batch) with 503 and Retry-After:
  *   - "block_due": this node is a synced validator producing at its slots
  *     (not --automine), its next block is due within ZBC_ADMIT_DUE_MS or
- *     overdue by at most the build budget, and the pool already holds the
- *     next block's cap: the block comes first, whatever the fee;
+ *     overdue by at most the build budget, and the pool already holds
+ *     ZBC_ADMIT_DUE_BLOCKS blocks at the cap (what arrives would wait for
+ *     the block after next anyway): the block comes first, whatever the
+ *     fee;
  *   - "mempool_full": the body is in the plain form (a {"transaction_bytes":
  *     "HEX"} object, or a JSON array of 1..ZBC_API_MAX_BATCH of them, JSON
  *     whitespace allowed, nothing else), every element's transaction
@@ -76,8 +78,13 @@ json_t *zbc_admit_answer(const struct zbc_submit *it,
  *     A body in another form, or with one element that could get in,
  *     goes the ordinary way (and gets the ordinary answers). */
 
-/* How long before its slot a validator refuses work (block_due). */
+/* How long before its slot a validator refuses work (block_due), and the
+ * blocks' worth it must already pool: with two, the next block and the one
+ * after it are full without what it refuses, so refusing costs no
+ * inclusion; with one, a node at capacity would refuse what the block
+ * after next needed. */
 #define ZBC_ADMIT_DUE_MS 100u
+#define ZBC_ADMIT_DUE_BLOCKS 2u
 /* The longest decoded element the plain-form scan looks at (longer: the
  * ordinary way). */
 #define ZBC_ADMIT_SCAN_TX_MAX 4096u
@@ -113,7 +120,7 @@ struct zbc_admit_pool {
 
 /* Fills p from the chain at now_ms (pooled: zbc_chain_mempool_tx; the
  * slot only when slots is set — the node produces at its slots, not on
- * request — and the pool holds the next block's cap). */
+ * request — and the pool holds ZBC_ADMIT_DUE_BLOCKS blocks' worth). */
 void zbc_admit_pool_of(struct zbc_admit_pool *p, struct zbc_chain *c,
                        uint64_t now_ms, bool slots);
 

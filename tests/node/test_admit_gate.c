@@ -3,7 +3,7 @@
  * request is refused whole exactly when every element would get the
  * per-element `mempool is full` refusal, with that refusal's fee; any
  * element that could get in (a better fee), a duplicate, or a body in
- * another form goes the ordinary way; a validator with a block's worth
+ * another form goes the ordinary way; a validator with two blocks' worth
  * pooled refuses everything in the last ZBC_ADMIT_DUE_MS before its slot. */
 #include <jansson.h>
 #include <stdio.h>
@@ -278,13 +278,13 @@ static void test_room_passes(void)
     close_chain();
 }
 
-/* block_due: a synced validator with a block's worth pooled refuses in
+/* block_due: a synced validator with two blocks' worth pooled refuses in
  * the last ZBC_ADMIT_DUE_MS before its slot and up to the build budget
  * after it, whatever the body. */
 static void test_block_due(void)
 {
     struct zbc_admit_pool p = {
-        .count = 3000, .bytes = 3000 * 180, .room_txs = 1000,
+        .count = 5000, .bytes = 5000 * 180, .room_txs = 1000,
         .room_bytes = 1 << 20, .block_cap = 2500, .producing = true,
         .slot_height = 77, .slot_ms = 1000000, .now_ms = 1000000 - 100,
         .late_ms = 250, .block_time_ms = 1000,
@@ -310,9 +310,9 @@ static void test_block_due(void)
     p.now_ms = 1000000 - 101;
     CHECK_EQ_INT(zbc_admit_gate(&p, "{}", 2, &r), 0);
     p.now_ms = 1000000;
-    p.count = 2499; /* less than a block's worth */
+    p.count = 4999; /* less than two blocks' worth */
     CHECK_EQ_INT(zbc_admit_gate(&p, "{}", 2, &r), 0);
-    p.count = 3000;
+    p.count = 5000;
     p.producing = false; /* not a validator, or not synced */
     CHECK_EQ_INT(zbc_admit_gate(&p, "{}", 2, &r), 0);
     p.producing = true;
