@@ -157,6 +157,11 @@ static bool chain_pooled(void *arg, const uint8_t hash[32])
     return zbc_chain_mempool_tx(arg, hash, NULL, NULL);
 }
 
+static uint64_t chain_fee_needed(void *arg, size_t len)
+{
+    return zbc_chain_mempool_fee_needed(arg, len);
+}
+
 void zbc_admit_pool_of(struct zbc_admit_pool *p, struct zbc_chain *c,
                        uint64_t now_ms, bool slots)
 {
@@ -172,6 +177,7 @@ void zbc_admit_pool_of(struct zbc_admit_pool *p, struct zbc_chain *c,
         .late_ms = zbc_chain_block_budget_ms(c),
         .pooled = chain_pooled,
         .pooled_arg = c,
+        .fee_needed = chain_fee_needed,
     };
     zbc_chain_mempool_gate(c, &p->room_txs, &p->room_bytes,
                            &p->has_cheapest, &p->cheapest_fee,
@@ -189,6 +195,12 @@ void zbc_admit_pool_of(struct zbc_admit_pool *p, struct zbc_chain *c,
             p->slot_ms = slot.earliest_ms;
         }
     }
+}
+
+static uint64_t need_for(const struct zbc_admit_pool *p, size_t len)
+{
+    return p->fee_needed != NULL ? p->fee_needed(p->pooled_arg, len)
+                                 : zbc_admit_fee_needed(p, len);
 }
 
 static const char *skip_ws(const char *s, const char *end)
@@ -255,8 +267,9 @@ static bool scan_element(const struct zbc_admit_pool *p, const char **s,
         return false;
     if (n > p->bytes + p->room_bytes) /* larger than the whole pool */
         return false;
-    uint64_t need = zbc_admit_fee_needed(p, n);
-    if (need == UINT64_MAX || (tx.fee > 0 && (uint64_t)tx.fee >= need))
+    uint64_t need = need_for(p, n);
+    if (need == 0 || need == UINT64_MAX ||
+        (tx.fee > 0 && (uint64_t)tx.fee >= need))
         return false;
     zbc_sha3_256(hash, raw, n); /* the transaction hash */
     *len = n;
@@ -272,7 +285,7 @@ static void refuse_full(const struct zbc_admit_pool *p, size_t n,
     r->n_txs = n;
     r->batch = batch;
     r->fee_bytes = longest;
-    r->fee_needed = zbc_admit_fee_needed(p, longest);
+    r->fee_needed = need_for(p, longest);
     /* the per-element refusal's sentence first (mempool.c room_for) */
     int k = snprintf(r->msg, sizeof r->msg,
                      "mempool is full (%zu transactions, %zu bytes): a fee "

@@ -116,6 +116,11 @@ struct zbc_admit_pool {
     /* whether the pool holds the transaction with this hash */
     bool (*pooled)(void *arg, const uint8_t hash[32]);
     void *pooled_arg;
+    /* the fee a transaction of len bytes needs to get in (0: room;
+     * UINT64_MAX: none can), exactly as the pool's own refusal computes it
+     * (zbc_mempool_fee_needed; arg: pooled_arg); NULL: the estimate from
+     * the cheapest (zbc_admit_fee_needed) */
+    uint64_t (*fee_needed)(void *arg, size_t len);
 };
 
 /* Fills p from the chain at now_ms (pooled: zbc_chain_mempool_tx; the
@@ -138,9 +143,10 @@ struct zbc_admit_refusal {
 };
 
 /* The least fee of a transaction of len bytes that a full pool whose
- * cheapest pays fee for clen bytes admits (mempool.c room_for with one to
- * make room: more per byte, at least the genesis minimum); UINT64_MAX
- * when no fee can. */
+ * cheapest pays cheapest_fee for cheapest_len bytes admits when only that
+ * one must make room (more per byte, at least the genesis minimum);
+ * UINT64_MAX when no fee can.  The pool's own figure (p->fee_needed) is
+ * higher when more must go. */
 uint64_t zbc_admit_fee_needed(const struct zbc_admit_pool *p, size_t len);
 
 /* 1: refuse the request whole (*r says why and how to answer); 0: admit

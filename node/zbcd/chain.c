@@ -322,6 +322,11 @@ void zbc_chain_mempool_gate(const struct zbc_chain *c, size_t *room_txs,
     *has_cheapest = zbc_mempool_cheapest(c->mp, cheapest_fee, cheapest_len);
 }
 
+uint64_t zbc_chain_mempool_fee_needed(const struct zbc_chain *c, size_t len)
+{
+    return zbc_mempool_fee_needed(c->mp, c->g, len);
+}
+
 /* ---- submit ---- */
 
 struct submit_ctx {

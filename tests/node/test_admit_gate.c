@@ -266,6 +266,101 @@ static void test_full_passes_what_could_get_in(void)
     close_chain();
 }
 
+/* A transfer with a message of mlen bytes (longer than fx_send's). */
+static size_t send_with_message(uint8_t *out, size_t cap, uint64_t amount,
+                                int64_t fee, size_t mlen)
+{
+    uint8_t body[8], msg[64];
+    for (int i = 0; i < 8; i++)
+        body[i] = (uint8_t)(amount >> (8 * i));
+    memset(msg, 'm', sizeof msg);
+    struct zbc_tx tx;
+    memset(&tx, 0, sizeof tx);
+    tx.type = ZBC_TX_SEND;
+    tx.version = ZBC_TX_VERSION;
+    tx.timestamp = ts;
+    tx.recipient = f.bob;
+    tx.fee = fee;
+    tx.body = body;
+    tx.body_len = sizeof body;
+    tx.message = msg;
+    tx.message_len = mlen;
+    size_t n = 0;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_tx_sign_ed25519(out, cap, &n, &tx, f.alice_seed, f.g.hash,
+                              &err));
+    return n;
+}
+
+/* A pool full by bytes and a newcomer longer than its cheapest: two must
+ * leave, so the fee to beat is the second cheapest's, not the cheapest's.
+ * The whole refusal names the very fee the per-element refusal names. */
+static void test_fee_when_two_must_go(void)
+{
+    uint8_t probe[512];
+    size_t l = fx_send(probe, sizeof probe, &f, f.alice_seed, &f.bob, 1, FEE,
+                       0);
+    fx_setup(&f);
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg = {.ledger_dir = f.ledger, .genesis = &f.g,
+                                   .key = &f.key, .mempool_max_bytes = 4 * l};
+    CHECK(zbc_chain_open(&chain, &cfg, &err));
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(chain, &slot, &err));
+    now = slot.earliest_ms;
+    ts = (int64_t)(now / 1000);
+    for (int i = 0; i < 4; i++) { /* fees FEE+300, +200, +100, +0 */
+        uint8_t tx[512], h[32];
+        bool dup;
+        struct zbc_err e = {{0}};
+        size_t n = fx_send(tx, sizeof tx, &f, f.alice_seed, &f.bob,
+                           (uint64_t)(100 + i), FEE + 100 * (3 - i), ts);
+        CHECK_EQ_INT(n, l);
+        CHECK(zbc_chain_submit(chain, tx, n, now, h, &dup, &e));
+    }
+    CHECK_EQ_INT(zbc_chain_mempool_bytes(chain), 4 * l);
+    /* the newcomer: 40 bytes longer, paying more per byte than the
+     * cheapest (FEE) but not than the second (FEE + 100) */
+    uint8_t nc[600];
+    size_t nl = send_with_message(nc, sizeof nc, 7, 0, 40);
+    int64_t fee = (int64_t)((uint64_t)FEE * nl / l + 2);
+    nl = send_with_message(nc, sizeof nc, 7, fee, 40);
+    CHECK(nl > l);
+    uint8_t h[32];
+    bool dup;
+    struct zbc_err e = {{0}};
+    CHECK(!zbc_chain_submit(chain, nc, nl, now, h, &dup, &e));
+    CHECK(strstr(e.msg, "mempool is full") != NULL);
+    uint64_t want = (uint64_t)(FEE + 100) * nl / l + 1;
+    char sentence[160];
+    snprintf(sentence, sizeof sentence, "a fee of at least %llu for these "
+             "%zu bytes", (unsigned long long)want, nl);
+    CHECK(strstr(e.msg, sentence) != NULL);
+    CHECK_EQ_INT(zbc_chain_mempool_fee_needed(chain, nl), want);
+    CHECK_EQ_INT(zbc_chain_mempool_fee_needed(chain, l),
+                 (uint64_t)FEE * l / l + 1);
+    uint8_t nn[1][512];
+    memcpy(nn[0], nc, nl);
+    size_t nls[1] = {nl};
+    char *body = plain_body(nn, nls, 1, false, "");
+    struct zbc_admit_refusal r;
+    CHECK_EQ_INT(gate(body, &r), 1);
+    CHECK_EQ_INT(r.fee_needed, want);
+    CHECK(strncmp(r.msg, e.msg, strlen(e.msg)) == 0);
+    if (strncmp(r.msg, e.msg, strlen(e.msg)) != 0)
+        fprintf(stderr, "  gate: %s\n  element: %s\n", r.msg, e.msg);
+    free(body);
+    /* paying that fee: the ordinary way (it gets in, two leave) */
+    nl = send_with_message(nc, sizeof nc, 7, (int64_t)want, 40);
+    memcpy(nn[0], nc, nl);
+    body = plain_body(nn, nls, 1, false, "");
+    CHECK_EQ_INT(gate(body, &r), 0);
+    free(body);
+    CHECK(zbc_chain_submit(chain, nc, nl, now, h, &dup, &e));
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 3);
+    close_chain();
+}
+
 /* A pool with room: nothing is refused whole. */
 static void test_room_passes(void)
 {
@@ -344,6 +439,7 @@ int main(void)
     TEST_RUN(test_full_as_elements_would);
     TEST_RUN(test_full_passes_what_could_get_in);
     TEST_RUN(test_room_passes);
+    TEST_RUN(test_fee_when_two_must_go);
     TEST_RUN(test_block_due);
     TEST_RUN(test_fee_needed);
     return test_summary("node_admit_gate");
