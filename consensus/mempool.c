@@ -281,12 +281,13 @@ size_t zbc_mempool_bytes(const struct zbc_mempool *mp)
 }
 
 /* The count at which the pool is full now: max_txs, or the bound when
- * lower; a pool already at or above the bound (it was lowered) is full at
- * its size, so a higher fee displaces one transaction for one and the
- * lowered bound never evicts a crowd at once. */
-static size_t limit_txs(const struct zbc_mempool *mp)
+ * lower; a pool already at or above the bound (it was lowered, or
+ * re-admissions passed it) is full at its size, so a higher fee displaces
+ * one transaction for one and the lowered bound never evicts a crowd at
+ * once.  A re-admission (zbc_mempool_readmit) is held to max_txs only. */
+static size_t limit_txs(const struct zbc_mempool *mp, bool readmit)
 {
-    if (mp->bound_txs == 0 || mp->bound_txs >= mp->max_txs)
+    if (readmit || mp->bound_txs == 0 || mp->bound_txs >= mp->max_txs)
         return mp->max_txs;
     return mp->n > mp->bound_txs ? mp->n : mp->bound_txs;
 }
@@ -299,7 +300,7 @@ void zbc_mempool_set_bound(struct zbc_mempool *mp, size_t txs)
 void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
                       size_t *bytes)
 {
-    size_t lim = limit_txs(mp);
+    size_t lim = limit_txs(mp, false);
     *txs = mp->n < lim ? lim - mp->n : 0;
     *bytes = mp->bytes < mp->max_bytes ? mp->max_bytes - mp->bytes : 0;
 }
@@ -529,15 +530,16 @@ static void discard(struct pool_entry *e)
     "evicted: the mempool was full and a transaction paying more per " \
     "byte took its place"
 
-/* For a newcomer of len bytes the pool is full for: *k = how many of the
- * cheapest entries must go to make room (0: the pool takes no
- * transactions), *need = the least fee whose fee per byte beats each of
- * them (never below the genesis minimum). */
+/* For a newcomer of len bytes the pool is full for (readmit: held to
+ * max_txs only, limit_txs): *k = how many of the cheapest entries must go
+ * to make room (0: the pool takes no transactions), *need = the least fee
+ * whose fee per byte beats each of them (never below the genesis
+ * minimum). */
 static void displace_need(const struct zbc_mempool *mp,
-                          const struct zbc_genesis *g, size_t len, size_t *k,
-                          unsigned __int128 *need)
+                          const struct zbc_genesis *g, size_t len,
+                          bool readmit, size_t *k, unsigned __int128 *need)
 {
-    size_t freed = 0, lim = limit_txs(mp);
+    size_t freed = 0, lim = limit_txs(mp, readmit);
     *k = 0;
     *need = 0;
     while (*k < mp->n && (mp->n - *k >= lim ||
@@ -559,13 +561,13 @@ static void displace_need(const struct zbc_mempool *mp,
 uint64_t zbc_mempool_fee_needed(const struct zbc_mempool *mp,
                                 const struct zbc_genesis *g, size_t len)
 {
-    if (mp->n < limit_txs(mp) && len <= mp->max_bytes - mp->bytes)
+    if (mp->n < limit_txs(mp, false) && len <= mp->max_bytes - mp->bytes)
         return 0; /* room: no fee beyond the minimum */
     if (len > mp->max_bytes)
         return UINT64_MAX;
     size_t k;
     unsigned __int128 need;
-    displace_need(mp, g, len, &k, &need);
+    displace_need(mp, g, len, false, &k, &need);
     return k == 0 || need > INT64_MAX ? UINT64_MAX : (uint64_t)need;
 }
 
@@ -573,8 +575,8 @@ uint64_t zbc_mempool_fee_needed(const struct zbc_mempool *mp,
  * cheapest entries must go to make room, when the newcomer pays more per
  * byte than each of them; else the refusal names the fee that would. */
 static int room_for(const struct zbc_mempool *mp, const struct zbc_genesis *g,
-                    const uint8_t *raw, size_t len, size_t *evict,
-                    struct zbc_err *err)
+                    const uint8_t *raw, size_t len, bool readmit,
+                    size_t *evict, struct zbc_err *err)
 {
     if (len > mp->max_bytes)
         return zbc_fail(err, "mempool is full: a transaction of %zu bytes "
@@ -585,7 +587,7 @@ static int room_for(const struct zbc_mempool *mp, const struct zbc_genesis *g,
         return 0;
     size_t k;
     unsigned __int128 need;
-    displace_need(mp, g, len, &k, &need);
+    displace_need(mp, g, len, readmit, &k, &need);
     if (k == 0) /* a pool of no transactions at all */
         return zbc_fail(err, "mempool is full: it takes no transactions");
     unsigned __int128 have =
@@ -624,11 +626,11 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                                  duplicate, err);
 }
 
-int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
-                          const struct zbc_genesis *g, const uint8_t *raw,
-                          size_t len, const struct zbc_tx_known *known,
-                          uint64_t now_ms, uint8_t hash[32], bool *duplicate,
-                          struct zbc_err *err)
+static int add(struct zbc_mempool *mp, struct zbc_state *tip,
+               const struct zbc_genesis *g, const uint8_t *raw, size_t len,
+               const struct zbc_tx_known *known, bool readmit,
+               uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+               struct zbc_err *err)
 {
     *duplicate = false;
     zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
@@ -637,8 +639,8 @@ int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
         return 1;
     }
     size_t evict = 0;
-    if ((mp->n >= limit_txs(mp) || len > mp->max_bytes - mp->bytes) &&
-        !room_for(mp, g, raw, len, &evict, err))
+    if ((mp->n >= limit_txs(mp, readmit) || len > mp->max_bytes - mp->bytes) &&
+        !room_for(mp, g, raw, len, readmit, &evict, err))
         return 0;
 
     struct pool_entry *e = calloc(1, sizeof *e);
@@ -711,6 +713,26 @@ int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
     mp->n++;
     mp->bytes += len;
     return 1;
+}
+
+int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
+                          const struct zbc_genesis *g, const uint8_t *raw,
+                          size_t len, const struct zbc_tx_known *known,
+                          uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                          struct zbc_err *err)
+{
+    return add(mp, tip, g, raw, len, known, false, now_ms, hash, duplicate,
+               err);
+}
+
+int zbc_mempool_readmit(struct zbc_mempool *mp, struct zbc_state *tip,
+                        const struct zbc_genesis *g, const uint8_t *raw,
+                        size_t len, const struct zbc_tx_known *known,
+                        uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                        struct zbc_err *err)
+{
+    return add(mp, tip, g, raw, len, known, true, now_ms, hash, duplicate,
+               err);
 }
 
 int zbc_mempool_after_block(struct zbc_mempool *mp, struct zbc_state *tip,

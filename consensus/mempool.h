@@ -75,6 +75,20 @@ ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
                                   uint64_t now_ms, uint8_t hash[32],
                                   bool *duplicate, struct zbc_err *err);
 
+/* zbc_mempool_add_known for a transaction of a block a reorg undid: it
+ * was admitted once (here or by the block's producer), so the bound
+ * (zbc_mempool_set_bound) does not refuse it, only the capacity (max_txs,
+ * max_bytes), where it displaces by fee per byte as any newcomer.  It
+ * arrives now (behind the pooled ones of its fee per byte).  The pool may
+ * then hold more than its bound: newcomers are refused until blocks drain
+ * it. */
+ZBC_WUR int zbc_mempool_readmit(struct zbc_mempool *mp, struct zbc_state *tip,
+                                const struct zbc_genesis *g,
+                                const uint8_t *raw, size_t len,
+                                const struct zbc_tx_known *known,
+                                uint64_t now_ms, uint8_t hash[32],
+                                bool *duplicate, struct zbc_err *err);
+
 /* Bounds the pool below its capacity: it takes no more than txs
  * transactions (0 or >= max_txs: only the capacity), refusing more as
  * "mempool is full" with the fee that would displace one.  Lowered below

@@ -79,6 +79,48 @@ static int undo_room(struct zbc_undo *u, struct zbc_err *err)
     return 1;
 }
 
+/* Applies the gathered accumulator updates. */
+static void flush_ops(struct zbc_state *s)
+{
+    zbc_lthash_apply(&s->acc, s->ops, s->n_ops, s->accel);
+    s->n_ops = 0;
+}
+
+/* One accumulator update, gathered (its digest now, while the value is at
+ * hand); cannot fail: without room it applies what is gathered first, and
+ * without any buffer it updates at once. */
+static void acc_op(struct zbc_state *s, bool sub, bool keep, uint8_t t,
+                   const uint8_t *key, size_t klen, const uint8_t *val,
+                   size_t vlen)
+{
+    if (s->n_ops == s->ops_cap) {
+        size_t ncap = s->ops_cap ? 2 * s->ops_cap : 256;
+        struct zbc_lthash_op *no = realloc(s->ops, ncap * sizeof *no);
+        if (no != NULL) {
+            s->ops = no;
+            s->ops_cap = ncap;
+        } else {
+            flush_ops(s);
+            if (s->ops_cap == 0) {
+                if (sub)
+                    zbc_lthash_sub(&s->acc, t, key, klen, val, vlen);
+                else
+                    zbc_lthash_add(&s->acc, t, key, klen, val, vlen);
+                return;
+            }
+        }
+    }
+    struct zbc_lthash_op *o = &s->ops[s->n_ops++];
+    zbc_lthash_digest(o->digest, t, key, klen, val, vlen);
+    o->sub = sub;
+    o->keep = keep;
+}
+
+void zbc_state_set_accel(struct zbc_state *s, const struct zbc_lthash_accel *a)
+{
+    s->accel = a;
+}
+
 struct fold_ref {
     const struct zbc_undo_entry *e;
     size_t i;
@@ -153,15 +195,18 @@ static void fold(struct zbc_state *s)
                          first->vlen == now->vlen &&
                          memcmp(before, after, now->vlen) == 0;
         if (!unchanged) {
+            /* a key that existed before is likely written again later:
+             * its new element is worth caching for that subtraction */
             if (first->had)
-                zbc_lthash_sub(&s->acc, first->table, first->key, first->klen,
-                               before, first->vlen);
+                acc_op(s, true, false, first->table, first->key, first->klen,
+                       before, first->vlen);
             if (now->val != NULL)
-                zbc_lthash_add(&s->acc, first->table, first->key, first->klen,
-                               after, now->vlen);
+                acc_op(s, false, first->had, first->table, first->key,
+                       first->klen, after, now->vlen);
         }
         k = last + 1;
     }
+    flush_ops(s);
     drop_written(s, s->folded, s->undo.n);
     s->folded = s->undo.n;
 }
@@ -172,6 +217,9 @@ void zbc_state_close(struct zbc_state *s)
     zbc_undo_free(&s->undo);
     free(s->written);
     free(s->scratch);
+    free(s->ops);
+    s->ops = NULL;
+    s->n_ops = s->ops_cap = 0;
     s->written = NULL;
     s->scratch = NULL;
     s->cap = 0;
@@ -272,11 +320,11 @@ static int write_entry(struct zbc_state *s, enum zbc_table t,
         free(old);
         return 0;
     }
-    if (!record) {
+    if (!record) { /* gathered: restore() applies them */
         if (had)
-            zbc_lthash_sub(&s->acc, (uint8_t)t, key, klen, old, olen);
+            acc_op(s, true, false, (uint8_t)t, key, klen, old, olen);
         if (val != NULL)
-            zbc_lthash_add(&s->acc, (uint8_t)t, key, klen, val, vlen);
+            acc_op(s, false, true, (uint8_t)t, key, klen, val, vlen);
         free(old);
         return 1;
     }
@@ -340,9 +388,12 @@ static int restore(struct zbc_state *s, const struct zbc_undo *u, size_t from,
                                               err);
         else
             ok = write_entry(s, t, e->key, e->klen, val, e->vlen, false, err);
-        if (!ok)
+        if (!ok) {
+            flush_ops(s);
             return zbc_fail_prefix(err, "undo failed");
+        }
     }
+    flush_ops(s);
     return 1;
 }
 

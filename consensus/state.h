@@ -112,6 +112,11 @@ struct zbc_state {
     struct zbc_state_written *written; /* parallel to undo.e */
     void *scratch;           /* fold's sort space, cap entries */
     size_t cap;              /* of written and scratch */
+    /* accumulator updates gathered by a fold or an undo, applied together
+     * (zbc_lthash_apply) before either returns */
+    struct zbc_lthash_op *ops;
+    size_t n_ops, ops_cap;
+    const struct zbc_lthash_accel *accel; /* NULL: none */
 };
 
 /* Binds s to kv and loads the accumulator from meta (all-zero when the
@@ -119,6 +124,9 @@ struct zbc_state {
 ZBC_WUR int zbc_state_open(struct zbc_state *s, struct zbc_kv kv,
                            struct zbc_err *err);
 void zbc_state_close(struct zbc_state *s);
+/* Element cache and threads for the accumulator's updates (the node's;
+ * same results without).  a must outlive s's use; NULL: none. */
+void zbc_state_set_accel(struct zbc_state *s, const struct zbc_lthash_accel *a);
 
 /* Clears the undo log: what follows is one block. */
 void zbc_state_begin(struct zbc_state *s);

@@ -22,6 +22,13 @@ struct state_call {
     void *arg;
 };
 
+/* The verify pool as the state root's runner (zbc_lthash_accel). */
+static void lthash_run(void *pool, size_t n, void (*fn)(void *ctx, size_t i),
+                       void *ctx)
+{
+    zbc_verify_pool_run(pool, n, fn, ctx);
+}
+
 static int state_call_fn(struct zbc_store_txn *t, void *arg,
                          struct zbc_err *err)
 {
@@ -31,6 +38,7 @@ static int state_call_fn(struct zbc_store_txn *t, void *arg,
     zbc_store_txn_kv(t, &kv);
     if (!zbc_state_open(&st, kv, err))
         return 0;
+    zbc_state_set_accel(&st, &sc->c->accel);
     int ok = sc->fn(sc->c, &st, t, sc->arg, err);
     zbc_state_close(&st);
     return ok;
@@ -235,10 +243,12 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
      * next to a full mempool; at most the pool's bytes again */
     c->pool = zbc_verify_pool_new(0);
     c->sigs = zbc_sig_cache_new(2 * max_txs, max_bytes);
-    if (c->pool == NULL || c->sigs == NULL) {
+    c->lthash = zbc_lthash_cache_new(ZBC_CHAIN_LTHASH_CACHE);
+    if (c->pool == NULL || c->sigs == NULL || c->lthash == NULL) {
         zbc_fail(err, "out of memory creating the verification pool");
         goto fail;
     }
+    c->accel = (struct zbc_lthash_accel){c->lthash, lthash_run, c->pool};
     c->known = zbc_sig_cache_known(c->sigs);
     uint32_t pace = c->g->block_time_ms < c->g->smith_delay_ms
                         ? c->g->block_time_ms
@@ -258,6 +268,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
 fail:
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
+    zbc_lthash_cache_free(c->lthash);
     zbc_sig_cache_free(c->sigs);
     zbc_store_close(c->store);
     zbc_side_free(&c->side);
@@ -271,6 +282,7 @@ void zbc_chain_close(struct zbc_chain *c)
         return;
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
+    zbc_lthash_cache_free(c->lthash);
     zbc_sig_cache_free(c->sigs);
     zbc_side_free(&c->side);
     zbc_store_close(c->store);
@@ -335,6 +347,7 @@ struct submit_ctx {
     uint64_t now_ms;
     uint8_t *hash;
     bool *duplicate;
+    bool readmit; /* a transaction of an undone block: zbc_mempool_readmit */
 };
 
 static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -342,8 +355,10 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    if (!zbc_mempool_add_known(c->mp, st, c->g, s->raw, s->len, &c->known,
-                               s->now_ms, s->hash, s->duplicate, err))
+    if (!(s->readmit ? zbc_mempool_readmit
+                     : zbc_mempool_add_known)(c->mp, st, c->g, s->raw, s->len,
+                                              &c->known, s->now_ms, s->hash,
+                                              s->duplicate, err))
         return 0;
     if (!*s->duplicate) /* passed zbc_tx_check_stateless; hash = SHA3(raw) */
         zbc_sig_cache_add_hashed(c->sigs, s->hash, s->raw, s->len);
@@ -354,7 +369,7 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
                      uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                      struct zbc_err *err)
 {
-    struct submit_ctx s = {raw, len, now_ms, hash, duplicate};
+    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
@@ -404,7 +419,7 @@ static int submit_batch_fn(struct zbc_chain *c, struct zbc_state *st,
         if (it->raw == NULL)
             continue; /* the caller's decoding failed: its own result */
         struct submit_ctx s = {it->raw, it->len, bc->now_ms, it->hash,
-                               &it->duplicate};
+                               &it->duplicate, false};
         it->ok = submit_fn(c, st, t, &s, &it->err);
     }
     return 1;
@@ -474,7 +489,7 @@ void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
 {
     uint8_t hash[32];
     bool dup = false;
-    struct submit_ctx s = {raw, len, now_ms, hash, &dup};
+    struct submit_ctx s = {raw, len, now_ms, hash, &dup, true};
     struct zbc_err err = {{0}};
     if (zbc_chain_state_read(c, submit_fn, &s, &err))
         return;

@@ -57,6 +57,10 @@ struct zbc_verify_pool;
  * so an overloaded node spends its loop on blocks, and what it accepts is
  * included within about this many blocks (docs/p2p.md §8 "Bounded blocks"). */
 #define ZBC_CHAIN_POOL_BLOCKS 4u
+/* Element vectors of the state root kept for keys written again (2 KiB
+ * each, pages touched as it fills: ~17 MiB at most; consensus/state_root.h
+ * zbc_lthash_apply). */
+#define ZBC_CHAIN_LTHASH_CACHE 8192u
 #define ZBC_CHAIN_MEMPOOL_BYTES ((size_t)64 << 20)
 
 struct zbc_chain;

@@ -22,6 +22,9 @@ struct zbc_chain {
     /* signature work: blocks' transactions checked on every core, and
      * those verified once (mempool, side blocks) not verified again */
     struct zbc_verify_pool *pool;
+    struct zbc_lthash_cache *lthash; /* elements of rewritten keys */
+    struct zbc_lthash_accel accel;   /* that cache and the pool's threads,
+                                      * for every state the chain opens */
     struct zbc_sig_cache *sigs;
     struct zbc_tx_known known;
     struct zbc_parent tip;

@@ -112,8 +112,18 @@ struct peer {
     uint32_t unoffered;       /* hashes it asked that were not offered */
     uint32_t repeated;        /* ... that were sent to it already */
     uint32_t inflight;        /* hashes in p->txf asked from it */
-    uint32_t undelivered;     /* ... it left out of its answers */
+    uint32_t undelivered;     /* ... it left out of its answers, and
+                               * this node did not know the grace time
+                               * after (judge_omitted) */
     int undelivered_points;   /* score owed for them (on_gossip) */
+    struct omitted {          /* hashes it left out, judged at `due`: */
+        uint8_t h[32];        /* ring of ZBC_P2P_PEER_OMITTED, allocated */
+        uint64_t due;         /* at its first omission */
+    } *omit;
+    uint32_t omit_head, omit_n;
+    uint64_t delivered;       /* transactions asked from it that it sent */
+    uint32_t n_sent;          /* transactions sent to it (GetTxs answers):
+                               * as many repeats are free */
     uint64_t txreq_ms[ZBC_P2P_TX_REQS_PEER]; /* unanswered GetTxs, FIFO: */
     uint32_t txreq_count[ZBC_P2P_TX_REQS_PEER]; /* sent at, hashes asked */
     uint32_t txreq_head, txreq_n;
@@ -483,6 +493,7 @@ static void peer_free(struct peer *pe)
     zbc_seen_free(pe->asked);
     free(pe->inv_out);
     free(pe->ask_out);
+    free(pe->omit);
     if (pe->batch_ev != NULL)
         event_free(pe->batch_ev);
     if (pe->batch != NULL && !p->in_slice)
@@ -787,7 +798,8 @@ static void log_stats(struct zbc_p2p *p)
                  "%llu tx frames and %llu tx bytes (%.2f frames, %.0f bytes "
                  "per transaction; %llu hashes announced, %llu asked, %llu "
                  "transactions sent), %llu frames and %llu bytes in all; "
-                 "%llu asked hashes not delivered, %llu unasked transactions "
+                 "%llu asked hashes not delivered (%llu left out but known "
+                 "here later: not scored), %llu unasked transactions "
                  "received; %llu announcements past a full later-ring, %llu "
                  "asked hashes not announced to the asker; %llu "
                  "re-announced, %llu not tracked for it",
@@ -800,6 +812,7 @@ static void log_stats(struct zbc_p2p *p)
                  (unsigned long long)s->all_msgs,
                  (unsigned long long)s->all_bytes,
                  (unsigned long long)s->undelivered,
+                 (unsigned long long)s->excused,
                  (unsigned long long)s->unasked,
                  (unsigned long long)s->later_dropped,
                  (unsigned long long)s->unoffered,
@@ -1012,13 +1025,66 @@ static void on_chain_tx(void *arg, const uint8_t *raw, size_t len,
     reann_push(p, hash, now + ZBC_P2P_REANNOUNCE_MS, 0);
 }
 
+/* Whether this node knows transaction h: pooled, recently seen, in the
+ * chain, or admitted here and dropped since (a ledger error counts as
+ * known: no peer is blamed for a local failure). */
+static bool known_here(struct zbc_p2p *p, const uint8_t h[32], uint64_t now)
+{
+    if (have_tx(p, h))
+        return true;
+    struct zbc_mempool_drop d;
+    if (zbc_chain_dropped(p->chain, h, now, &d))
+        return true;
+    struct zbc_tx_lookup l;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_find_tx(p->chain, h, &l, &err))
+        return true;
+    bool found = l.status != ZBC_TX_STATUS_NOT_FOUND;
+    zbc_tx_lookup_free(&l);
+    return found;
+}
+
+/* One hash the peer left out, judged: held against it (a point per
+ * ZBC_P2P_UNDELIVERED_PER_POINT) only if this node still does not know
+ * the transaction.  An honest peer leaves out what left its pool between
+ * its announcement and the request, which a block brings here soon; a
+ * peer announcing what it never had leaves out what nobody knows. */
+static void judge_one(struct zbc_p2p *p, struct peer *pe, const uint8_t h[32],
+                      uint64_t now)
+{
+    if (known_here(p, h, now)) {
+        p->stats.excused++;
+        return;
+    }
+    /* ... beyond a share of what it delivered: an overloaded honest peer
+     * also leaves out transactions its full pool evicted or a block of
+     * a branch this node has not seen included */
+    pe->undelivered++;
+    uint64_t free_n = (uint64_t)ZBC_P2P_OMIT_FREE_PER_DELIVERED *
+                          pe->delivered + ZBC_P2P_OMIT_FREE;
+    if (pe->undelivered > free_n &&
+        (pe->undelivered - free_n) % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
+        pe->undelivered_points++;
+}
+
+/* The left-out hashes whose grace time is over (all of them: `all`). */
+static void judge_omitted(struct zbc_p2p *p, struct peer *pe, uint64_t now,
+                          bool all)
+{
+    while (pe->omit_n > 0 && (all || pe->omit[pe->omit_head].due <= now)) {
+        judge_one(p, pe, pe->omit[pe->omit_head].h, now);
+        pe->omit_head = (pe->omit_head + 1) % ZBC_P2P_PEER_OMITTED;
+        pe->omit_n--;
+    }
+}
+
 /* A request that did not bring the transaction: not in time (asked from
  * the next announcer; slowness is the GetTxs time-out's to score), or
- * left out of a small answer (omitted: held against the peer). */
+ * left out of a small answer (omitted: judged after ZBC_P2P_OMIT_GRACE_MS,
+ * judge_omitted). */
 static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id,
                                bool omitted)
 {
-    (void)h;
     struct zbc_p2p *p = arg;
     p->stats.undelivered++;
     struct peer *pe = peer_by_id(p, id);
@@ -1026,8 +1092,26 @@ static void on_request_expired(void *arg, const uint8_t h[32], uint64_t id,
         return;
     if (pe->inflight > 0)
         pe->inflight--;
-    if (omitted && ++pe->undelivered % ZBC_P2P_UNDELIVERED_PER_POINT == 0)
-        pe->undelivered_points++;
+    if (!omitted)
+        return;
+    uint64_t now = p->now_ms();
+    if (pe->omit == NULL) {
+        pe->omit = malloc(ZBC_P2P_PEER_OMITTED * sizeof *pe->omit);
+        if (pe->omit == NULL) { /* no room to wait: judged now */
+            judge_one(p, pe, h, now);
+            return;
+        }
+    }
+    if (pe->omit_n == ZBC_P2P_PEER_OMITTED) { /* full: the oldest now */
+        judge_one(p, pe, pe->omit[pe->omit_head].h, now);
+        pe->omit_head = (pe->omit_head + 1) % ZBC_P2P_PEER_OMITTED;
+        pe->omit_n--;
+    }
+    struct omitted *o =
+        &pe->omit[(pe->omit_head + pe->omit_n) % ZBC_P2P_PEER_OMITTED];
+    memcpy(o->h, h, 32);
+    o->due = now + ZBC_P2P_OMIT_GRACE_MS;
+    pe->omit_n++;
 }
 
 static bool on_request_ask(void *arg, const uint8_t h[32], uint64_t id,
@@ -1064,6 +1148,7 @@ static void on_gossip(evutil_socket_t fd, short what, void *arg)
         if (!pe->handshaken || pe->doomed != NULL)
             goto next;
         flush_ask(pe);
+        judge_omitted(p, pe, now, false);
         if (pe->undelivered_points > 0) {
             char what2[120];
             snprintf(what2, sizeof what2, "%u announced transactions it left "
@@ -1446,14 +1531,23 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
         bytes += len + 8; /* tag and length of the entry: < 8 bytes */
         zbc_seen_forget(pe->offered, h);
         zbc_seen_add(pe->sent, h);
+        pe->n_sent++;
         v[n++] = (ProtobufCBinaryData){len, (uint8_t *)raw};
     }
-    /* scored first: a peer this bans gets no answer */
+    /* scored first: a peer this bans gets no answer.  Repeats are free up
+     * to the number of transactions sent to it: an honest peer whose
+     * request timed out (this node was slow) asks once more for what the
+     * late answer brought */
     p->stats.unoffered += unoffered + repeated;
+    uint32_t ex0 = pe->repeated > pe->n_sent ? pe->repeated - pe->n_sent : 0;
+    uint32_t ex1 = pe->repeated + repeated > pe->n_sent
+                       ? pe->repeated + repeated - pe->n_sent
+                       : 0;
     int pts = (int)((pe->unoffered + unoffered) / ZBC_P2P_UNOFFERED_PER_POINT -
-                    pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT) +
-              (int)((pe->repeated + repeated) / ZBC_P2P_REPEAT_PER_POINT -
-                    pe->repeated / ZBC_P2P_REPEAT_PER_POINT);
+                    pe->unoffered / ZBC_P2P_UNOFFERED_PER_POINT);
+    if (ex1 / ZBC_P2P_REPEAT_PER_POINT > ex0 / ZBC_P2P_REPEAT_PER_POINT)
+        pts += (int)(ex1 / ZBC_P2P_REPEAT_PER_POINT -
+                     ex0 / ZBC_P2P_REPEAT_PER_POINT);
     pe->unoffered += unoffered;
     pe->repeated += repeated;
     if (pts > 0) {
@@ -1497,6 +1591,7 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
         bytes += t->raw[i].len;
         zbc_sha3_256(hash, t->raw[i].data, t->raw[i].len);
         if (zbc_txf_received(p->txf, hash, pe->id, &asked)) {
+            pe->delivered++;
             zbc_seen_add(pe->known, hash);
             inflight_down(p, asked);
             if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
@@ -1596,8 +1691,9 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
              pe->addr);
         break;
     case ZBC_RECV_TOO_DEEP:
-        plog(p, &p->rl_peer, ZBC_LOG_WARN, "p2p: block %u from %s forks more "
-             "than %u blocks below the tip: final here, dropped", r->height,
+        plog(p, &p->rl_peer, ZBC_LOG_WARN, "p2p: block %u from %s forks below "
+             "this node's final block (or more than %u blocks below the "
+             "tip): dropped", r->height,
              pe->addr, ZBC_REORG_MAX_DEPTH);
         break;
     case ZBC_RECV_INVALID:

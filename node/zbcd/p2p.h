@@ -55,7 +55,9 @@
 #define ZBC_P2P_TX_INFLIGHT 32768u       /* hashes requested, all peers */
 #define ZBC_P2P_TX_INFLIGHT_PEER 8192u   /* ... from one peer */
 #define ZBC_P2P_TX_REQS_PEER 128u        /* GetTxs unanswered, one peer */
-#define ZBC_P2P_TXS_TIMEOUT_MS 10000u    /* GetTxs unanswered: scored */
+#define ZBC_P2P_TXS_TIMEOUT_MS 30000u    /* GetTxs unanswered: scored
+                                          * (10 s until 2026-12-02: it
+                                          * banned overloaded validators) */
 #define ZBC_P2P_PEER_KNOWN 8192u         /* per peer: tx hashes it has */
 #define ZBC_P2P_TX_LATER_PEER 4096u      /* per peer: announcements kept
                                           * while it or the table is at its
@@ -84,9 +86,17 @@
                                           * it (or so long ago that the
                                           * set forgot): 1 point per this
                                           * many */
-#define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, never
-                                           * delivered: 1 point per this
-                                           * many hashes */
+#define ZBC_P2P_UNDELIVERED_PER_POINT 16u /* announced, asked, left out
+                                           * of its answer and unknown
+                                           * here the grace time after:
+                                           * 1 point per this many */
+#define ZBC_P2P_OMIT_GRACE_MS 5000u       /* ... that grace time */
+#define ZBC_P2P_OMIT_FREE 1024u           /* ... and past this many */
+#define ZBC_P2P_OMIT_FREE_PER_DELIVERED 4u /* ... plus this many per
+                                            * transaction it delivered */
+#define ZBC_P2P_PEER_OMITTED 8192u        /* per peer: left-out hashes
+                                           * waiting for it (more: the
+                                           * oldest is judged at once) */
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
 /* accept() failing (out of descriptors): accepting pauses this long */
@@ -158,6 +168,8 @@ struct zbc_p2p_gossip_stats {
     uint64_t all_msgs, all_bytes; /* sent: every frame */
     uint64_t unasked, undelivered; /* peers' Txs entries not asked for,
                                     * requested hashes not delivered */
+    uint64_t excused;        /* hashes a peer left out that this node knew
+                              * the grace time after: not scored */
     uint64_t later_dropped;  /* announcements past a peer's full ring of
                               * ZBC_P2P_TX_LATER_PEER: ignored */
     uint64_t unoffered;      /* peers' GetTxs hashes not announced to them

@@ -2,6 +2,7 @@
 #include "node/zbcd/verify_pool.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <sodium.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -10,8 +11,42 @@
 
 #include "crypto/hash.h"
 
+/* Work is handed out in chunks from a shared counter, so a thread that
+ * draws expensive items (secp256k1 next to Ed25519) does not hold the
+ * others back.  The caller returns once every item is done, not once
+ * every thread has left: a worker the scheduler has not woken yet (a busy
+ * machine) finds no work left when it runs and goes back to sleep without
+ * touching the caller's context.  The run is shared (refs) and freed by
+ * whoever leaves it last.
+ *
+ * The pool's threads - 1 workers are started at the first run and then
+ * wait for the next one (a run used to start its own detached helpers:
+ * thread creation per batch, and on this 2-core machine the helper often
+ * started after the caller had done most items).  A run while another is
+ * in progress (another thread's, or one nested in a work function) gets
+ * no workers: it runs on its own thread. */
+#define CHUNK 4
+
+struct run {
+    size_t n;
+    atomic_size_t next;
+    atomic_size_t done;
+    atomic_uint refs;
+    void (*fn)(void *ctx, size_t i);
+    void *ctx;
+    pthread_mutex_t lock; /* with all_done: the caller's wait */
+    pthread_cond_t all_done;
+};
+
 struct zbc_verify_pool {
     unsigned threads;
+    pthread_mutex_t mu;    /* guards the rest */
+    pthread_cond_t wake;   /* a new run, or stop */
+    struct run *cur;       /* the run workers may join; NULL: none */
+    uint64_t gen;          /* runs published */
+    bool started, stop;
+    unsigned n_workers;
+    pthread_t tid[ZBC_VERIFY_POOL_MAX];
 };
 
 struct zbc_verify_pool *zbc_verify_pool_new(unsigned threads)
@@ -30,13 +65,33 @@ struct zbc_verify_pool *zbc_verify_pool_new(unsigned threads)
     if (threads > ZBC_VERIFY_POOL_MAX)
         threads = ZBC_VERIFY_POOL_MAX;
     struct zbc_verify_pool *p = calloc(1, sizeof *p);
-    if (p != NULL)
-        p->threads = threads;
+    if (p == NULL)
+        return NULL;
+    p->threads = threads;
+    if (pthread_mutex_init(&p->mu, NULL) != 0) {
+        free(p);
+        return NULL;
+    }
+    if (pthread_cond_init(&p->wake, NULL) != 0) {
+        pthread_mutex_destroy(&p->mu);
+        free(p);
+        return NULL;
+    }
     return p;
 }
 
 void zbc_verify_pool_free(struct zbc_verify_pool *p)
 {
+    if (p == NULL)
+        return;
+    pthread_mutex_lock(&p->mu);
+    p->stop = true;
+    pthread_cond_broadcast(&p->wake);
+    pthread_mutex_unlock(&p->mu);
+    for (unsigned i = 0; i < p->n_workers; i++)
+        pthread_join(p->tid[i], NULL);
+    pthread_cond_destroy(&p->wake);
+    pthread_mutex_destroy(&p->mu);
     free(p);
 }
 
@@ -44,26 +99,6 @@ unsigned zbc_verify_pool_threads(const struct zbc_verify_pool *p)
 {
     return p->threads;
 }
-
-/* Work is handed out in chunks from a shared counter, so a thread that
- * draws expensive items (secp256k1 next to Ed25519) does not hold the
- * others back.  The caller returns once every item is done, not once
- * every thread has ended: the helpers are detached, and one the scheduler
- * has not started yet (a busy machine) finds no work left when it starts
- * and ends without touching the caller's context.  The run is shared
- * (refs) and freed by whoever leaves it last. */
-#define CHUNK 4
-
-struct run {
-    size_t n;
-    atomic_size_t next;
-    atomic_size_t done;
-    atomic_uint refs;
-    void (*fn)(void *ctx, size_t i);
-    void *ctx;
-    pthread_mutex_t lock; /* with all_done: the caller's wait */
-    pthread_cond_t all_done;
-};
 
 static void run_release(struct run *r)
 {
@@ -91,11 +126,27 @@ static void work(struct run *r)
     }
 }
 
+/* A worker: joins each published run once (its reference keeps the run
+ * alive, not the caller's context: work() takes no item past the end). */
 static void *worker(void *arg)
 {
-    struct run *r = arg;
-    work(r);
-    run_release(r);
+    struct zbc_verify_pool *p = arg;
+    uint64_t seen = 0;
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        while (!p->stop && (p->cur == NULL || p->gen == seen))
+            pthread_cond_wait(&p->wake, &p->mu);
+        if (p->stop)
+            break;
+        seen = p->gen;
+        struct run *r = p->cur;
+        atomic_fetch_add(&r->refs, 1);
+        pthread_mutex_unlock(&p->mu);
+        work(r);
+        run_release(r);
+        pthread_mutex_lock(&p->mu);
+    }
+    pthread_mutex_unlock(&p->mu);
     return NULL;
 }
 
@@ -104,6 +155,28 @@ static void run_here(size_t n, void (*fn)(void *ctx, size_t i), void *ctx)
 {
     for (size_t i = 0; i < n; i++)
         fn(ctx, i);
+}
+
+/* Publishes r to the workers (started at the first run); false when
+ * another run holds them or none could be started. Called with p->mu. */
+static bool publish(struct zbc_verify_pool *p, struct run *r)
+{
+    if (p->cur != NULL || p->stop)
+        return false;
+    if (!p->started) {
+        p->started = true;
+        for (unsigned i = 1; i < p->threads; i++) {
+            if (pthread_create(&p->tid[p->n_workers], NULL, worker, p) != 0)
+                break;
+            p->n_workers++;
+        }
+    }
+    if (p->n_workers == 0)
+        return false;
+    p->cur = r;
+    p->gen++;
+    pthread_cond_broadcast(&p->wake);
+    return true;
 }
 
 void zbc_verify_pool_run(struct zbc_verify_pool *p, size_t n,
@@ -137,26 +210,19 @@ void zbc_verify_pool_run(struct zbc_verify_pool *p, size_t n,
     atomic_init(&r->next, 0);
     atomic_init(&r->done, 0);
     atomic_init(&r->refs, 1); /* this thread's */
-    pthread_attr_t attr;
-    bool detach = pthread_attr_init(&attr) == 0;
-    if (detach &&
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED) != 0) {
-        pthread_attr_destroy(&attr);
-        detach = false;
-    }
-    for (unsigned i = 1; detach && i < t; i++) {
-        pthread_t th;
-        atomic_fetch_add(&r->refs, 1);
-        if (pthread_create(&th, &attr, worker, r) != 0)
-            atomic_fetch_sub(&r->refs, 1); /* its work stays for the rest */
-    }
-    if (detach)
-        pthread_attr_destroy(&attr);
+    pthread_mutex_lock(&p->mu);
+    bool shared = publish(p, r);
+    pthread_mutex_unlock(&p->mu);
     work(r);
     pthread_mutex_lock(&r->lock);
     while (atomic_load(&r->done) < n)
         pthread_cond_wait(&r->all_done, &r->lock);
     pthread_mutex_unlock(&r->lock);
+    if (shared) {
+        pthread_mutex_lock(&p->mu);
+        p->cur = NULL;
+        pthread_mutex_unlock(&p->mu);
+    }
     run_release(r);
 }
 

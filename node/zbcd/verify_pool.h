@@ -1,4 +1,5 @@
-/* Parallel stateless checks: a fork-join pool of pthreads for the
+/* Parallel stateless checks: a fork-join pool of pthreads (started at
+ * the first run, then waiting for the next) for the
  * signature work of a block (docs/benchmarks.md "Verification").
  *
  * zbc_verify_pool_precheck is zbc_block_precheck with the transactions'

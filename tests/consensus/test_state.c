@@ -1,6 +1,7 @@
 /* State: mem kv, LtHash root (expected values computed independently with
  * Python's hashlib SHAKE256/SHA3 from docs/protocol-chain.md), undo,
  * rollback, undo and event record bytes, ledger and money invariant. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -492,12 +493,13 @@ static void test_events(void)
  * whole-block undos and commits; after every step the accumulator equals
  * a full scan of the state, and the roots of two states that reached the
  * same entries by different histories are equal. */
-static void test_lazy_fold(void)
+static void lazy_fold_with(const struct zbc_lthash_accel *accel)
 {
     struct zbc_mem_kv *m = zbc_mem_kv_new();
     struct zbc_state s;
     struct zbc_err err;
     CHECK(zbc_state_open(&s, zbc_mem_kv(m), &err));
+    zbc_state_set_accel(&s, accel);
     uint64_t x = 0x9E3779B97F4A7C15ull;
     size_t bad = 0;
     struct zbc_undo blocks[4];
@@ -572,6 +574,109 @@ static void test_lazy_fold(void)
     zbc_mem_kv_free(m);
 }
 
+/* Runners for zbc_lthash_apply: the slices backwards on this thread, and
+ * on two threads at once. */
+static void run_backwards(void *pool, size_t n, void (*fn)(void *, size_t),
+                          void *ctx)
+{
+    (void)pool;
+    for (size_t i = n; i > 0; i--)
+        fn(ctx, i - 1);
+}
+
+struct two {
+    size_t n;
+    void (*fn)(void *, size_t);
+    void *ctx;
+};
+
+static void *odd_half(void *arg)
+{
+    struct two *t = arg;
+    for (size_t i = 1; i < t->n; i += 2)
+        t->fn(t->ctx, i);
+    return NULL;
+}
+
+static void run_two_threads(void *pool, size_t n, void (*fn)(void *, size_t),
+                            void *ctx)
+{
+    (void)pool;
+    struct two t = {n, fn, ctx};
+    pthread_t th;
+    bool started = pthread_create(&th, NULL, odd_half, &t) == 0;
+    for (size_t i = 0; i < n; i += 2)
+        fn(ctx, i);
+    if (started)
+        pthread_join(th, NULL);
+    else
+        odd_half(&t);
+}
+
+/* The same random history with the accumulator's updates gathered and
+ * applied through zbc_lthash_apply: no help, a cache so small that it
+ * evicts all the time, and a larger one on two threads; every step's
+ * accumulator equals a full scan's (consensus/state_root.h). */
+static void test_lazy_fold(void)
+{
+    lazy_fold_with(NULL);
+    struct zbc_lthash_cache *tiny = zbc_lthash_cache_new(2);
+    struct zbc_lthash_cache *big = zbc_lthash_cache_new(256);
+    CHECK(tiny != NULL && big != NULL);
+    struct zbc_lthash_accel a1 = {tiny, run_backwards, NULL};
+    struct zbc_lthash_accel a2 = {big, run_two_threads, NULL};
+    struct zbc_lthash_accel a3 = {NULL, run_two_threads, NULL};
+    lazy_fold_with(&a1);
+    lazy_fold_with(&a2);
+    lazy_fold_with(&a3);
+    uint64_t hits, misses;
+    zbc_lthash_cache_stats(big, &hits, &misses);
+    CHECK(hits > 0 && misses > 0);
+    zbc_lthash_cache_free(tiny);
+    zbc_lthash_cache_free(big);
+}
+
+/* zbc_lthash_apply over many ops equals one add/sub at a time, with and
+ * without a cache and threads. */
+static void test_lthash_apply(void)
+{
+    enum { N = 3000 };
+    struct zbc_lthash_op *ops = calloc(N, sizeof *ops);
+    CHECK(ops != NULL);
+    struct zbc_lthash want, got;
+    zbc_lthash_zero(&want);
+    for (size_t i = 0; i < N; i++) {
+        uint8_t key[4] = {'a', (uint8_t)(i % 97), (uint8_t)(i / 97), 1};
+        uint8_t val[5] = {(uint8_t)i, (uint8_t)(i >> 8), 7, 7, 7};
+        bool sub = i % 3 == 1;
+        if (sub)
+            zbc_lthash_sub(&want, 1, key, sizeof key, val, sizeof val);
+        else
+            zbc_lthash_add(&want, 1, key, sizeof key, val, sizeof val);
+        zbc_lthash_digest(ops[i].digest, 1, key, sizeof key, val, sizeof val);
+        ops[i].sub = sub;
+        ops[i].keep = i % 2 == 0;
+    }
+    struct zbc_lthash_cache *c = zbc_lthash_cache_new(512);
+    CHECK(c != NULL);
+    struct zbc_lthash_accel variants[] = {
+        {NULL, NULL, NULL}, {c, NULL, NULL}, {c, run_two_threads, NULL},
+        {NULL, run_backwards, NULL}, {c, run_backwards, NULL}};
+    for (size_t v = 0; v < sizeof variants / sizeof variants[0]; v++) {
+        zbc_lthash_zero(&got);
+        zbc_lthash_apply(&got, ops, N, &variants[v]);
+        CHECK(memcmp(&got, &want, sizeof got) == 0);
+    }
+    zbc_lthash_zero(&got);
+    zbc_lthash_apply(&got, ops, N, NULL);
+    CHECK(memcmp(&got, &want, sizeof got) == 0);
+    uint64_t hits, misses;
+    zbc_lthash_cache_stats(c, &hits, &misses);
+    CHECK(hits > 0); /* the kept elements of the earlier passes */
+    zbc_lthash_cache_free(c);
+    free(ops);
+}
+
 int main(void)
 {
     TEST_RUN(test_known_roots);
@@ -581,5 +686,6 @@ int main(void)
     TEST_RUN(test_events);
     TEST_RUN(test_event_refusals);
     TEST_RUN(test_lazy_fold);
+    TEST_RUN(test_lthash_apply);
     return test_summary("consensus_state");
 }

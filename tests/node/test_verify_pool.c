@@ -4,6 +4,7 @@
  * places, a bad header); the cache hits only on identical bytes, stays
  * within its bounds, and a near-copy of a cached transaction is still
  * refused. */
+#include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
 
@@ -272,6 +273,64 @@ static void test_run_returns_when_done(void)
     zbc_verify_pool_free(p);
 }
 
+/* Runs from two threads at once on one pool, and runs nested in a work
+ * function: the workers serve one run at a time, the others run on their
+ * caller's thread; every item counted once either way. */
+struct nested {
+    struct zbc_verify_pool *p;
+    struct short_run inner[8];
+};
+
+static void run_inner(void *ctx, size_t i)
+{
+    struct nested *x = ctx;
+    zbc_verify_pool_run(x->p, 16, count_in_ctx, &x->inner[i]);
+}
+
+struct caller {
+    struct zbc_verify_pool *p;
+    size_t wrong;
+};
+
+static void *many_runs(void *arg)
+{
+    struct caller *c = arg;
+    for (int k = 0; k < 2000; k++) {
+        struct short_run r;
+        for (size_t i = 0; i < 16; i++)
+            atomic_init(&r.hits[i], 0);
+        zbc_verify_pool_run(c->p, 16, count_in_ctx, &r);
+        for (size_t i = 0; i < 16; i++)
+            c->wrong += atomic_load(&r.hits[i]) != 1;
+    }
+    return NULL;
+}
+
+static void test_concurrent_and_nested(void)
+{
+    struct zbc_verify_pool *p = zbc_verify_pool_new(3);
+    CHECK(p != NULL);
+    struct caller a = {p, 0}, b = {p, 0};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, many_runs, &a) == 0);
+    many_runs(&b);
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(a.wrong + b.wrong, 0);
+    struct nested x = {.p = p};
+    for (size_t j = 0; j < 8; j++)
+        for (size_t i = 0; i < 16; i++)
+            atomic_init(&x.inner[j].hits[i], 0);
+    zbc_verify_pool_run(p, 8, run_inner, &x);
+    size_t wrong = 0;
+    for (size_t j = 0; j < 8; j++)
+        for (size_t i = 0; i < 16; i++)
+            wrong += atomic_load(&x.inner[j].hits[i]) != 1;
+    CHECK_EQ_INT(wrong, 0);
+    zbc_verify_pool_free(p); /* joins its workers */
+    /* a pool that never ran starts no thread and frees */
+    zbc_verify_pool_free(zbc_verify_pool_new(4));
+}
+
 int main(void)
 {
     TEST_RUN(test_valid_block);
@@ -279,5 +338,6 @@ int main(void)
     TEST_RUN(test_cache);
     TEST_RUN(test_run_covers_each_once);
     TEST_RUN(test_run_returns_when_done);
+    TEST_RUN(test_concurrent_and_nested);
     return test_summary("node_verify_pool");
 }
