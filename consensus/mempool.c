@@ -305,6 +305,17 @@ void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
     *bytes = mp->bytes < mp->max_bytes ? mp->max_bytes - mp->bytes : 0;
 }
 
+bool zbc_mempool_cheapest(const struct zbc_mempool *mp, int64_t *fee,
+                          size_t *len)
+{
+    if (mp->n == 0)
+        return false;
+    const struct pool_entry *e = mp->order[mp->n - 1];
+    *fee = e->ct.tx.fee;
+    *len = e->len;
+    return true;
+}
+
 /* a before b: higher fee per byte, then earlier arrival. */
 static bool before(const struct pool_entry *a, const struct pool_entry *b)
 {
@@ -519,6 +530,47 @@ static void discard(struct pool_entry *e)
     "evicted: the mempool was full and a transaction paying more per " \
     "byte took its place"
 
+/* For a newcomer of len bytes the pool is full for (readmit: held to
+ * max_txs only, limit_txs): *k = how many of the cheapest entries must go
+ * to make room (0: the pool takes no transactions), *need = the least fee
+ * whose fee per byte beats each of them (never below the genesis
+ * minimum). */
+static void displace_need(const struct zbc_mempool *mp,
+                          const struct zbc_genesis *g, size_t len,
+                          bool readmit, size_t *k, unsigned __int128 *need)
+{
+    size_t freed = 0, lim = limit_txs(mp, readmit);
+    *k = 0;
+    *need = 0;
+    while (*k < mp->n && (mp->n - *k >= lim ||
+                          len > mp->max_bytes - (mp->bytes - freed))) {
+        freed += mp->order[mp->n - 1 - *k]->len;
+        (*k)++;
+    }
+    if (*k == 0)
+        return;
+    /* order is by fee per byte: the best of the k to go is the first */
+    const struct pool_entry *top = mp->order[mp->n - *k];
+    *need = (unsigned __int128)(uint64_t)top->ct.tx.fee * len / top->len + 1;
+    unsigned __int128 floor = (unsigned __int128)g->min_fee_per_byte * len +
+                              g->min_fee_base;
+    if (*need < floor)
+        *need = floor;
+}
+
+uint64_t zbc_mempool_fee_needed(const struct zbc_mempool *mp,
+                                const struct zbc_genesis *g, size_t len)
+{
+    if (mp->n < limit_txs(mp, false) && len <= mp->max_bytes - mp->bytes)
+        return 0; /* room: no fee beyond the minimum */
+    if (len > mp->max_bytes)
+        return UINT64_MAX;
+    size_t k;
+    unsigned __int128 need;
+    displace_need(mp, g, len, false, &k, &need);
+    return k == 0 || need > INT64_MAX ? UINT64_MAX : (uint64_t)need;
+}
+
 /* The pool is full for a newcomer of len bytes: *evict = how many of the
  * cheapest entries must go to make room, when the newcomer pays more per
  * byte than each of them; else the refusal names the fee that would. */
@@ -533,22 +585,11 @@ static int room_for(const struct zbc_mempool *mp, const struct zbc_genesis *g,
     struct zbc_tx tx;
     if (!zbc_tx_parse(&tx, raw, len, err))
         return 0;
-    size_t k = 0, freed = 0, lim = limit_txs(mp, readmit);
-    while (k < mp->n && (mp->n - k >= lim ||
-                         len > mp->max_bytes - (mp->bytes - freed))) {
-        freed += mp->order[mp->n - 1 - k]->len;
-        k++;
-    }
+    size_t k;
+    unsigned __int128 need;
+    displace_need(mp, g, len, readmit, &k, &need);
     if (k == 0) /* a pool of no transactions at all */
         return zbc_fail(err, "mempool is full: it takes no transactions");
-    /* order is by fee per byte: the best of the k to go is the first */
-    const struct pool_entry *top = mp->order[mp->n - k];
-    unsigned __int128 need =
-        (unsigned __int128)(uint64_t)top->ct.tx.fee * len / top->len + 1;
-    unsigned __int128 floor = (unsigned __int128)g->min_fee_per_byte * len +
-                              g->min_fee_base;
-    if (need < floor)
-        need = floor;
     unsigned __int128 have =
         (unsigned __int128)(uint64_t)(tx.fee > 0 ? tx.fee : 0);
     if (have < need) {

@@ -102,6 +102,19 @@ size_t zbc_mempool_bytes(const struct zbc_mempool *mp);
  * before it is full (0 when full). */
 void zbc_mempool_room(const struct zbc_mempool *mp, size_t *txs,
                       size_t *bytes);
+/* The pool's cheapest transaction (last in select order): its fee and
+ * length; false when the pool is empty.  A full pool refuses a newcomer
+ * of L bytes whose fee is not above fee × L / len (and at least the
+ * genesis minimum) whatever else must make room (room_for). */
+bool zbc_mempool_cheapest(const struct zbc_mempool *mp, int64_t *fee,
+                          size_t *len);
+/* The fee a newcomer of len bytes needs to get into the pool: 0 when the
+ * pool has room for it, else the least fee whose fee per byte beats each
+ * transaction that must leave to make room (at least the genesis
+ * minimum: the fee the `mempool is full` refusal names), UINT64_MAX when
+ * no fee can (larger than the pool, a pool of no transactions). */
+uint64_t zbc_mempool_fee_needed(const struct zbc_mempool *mp,
+                                const struct zbc_genesis *g, size_t len);
 
 /* Whether hash is pooled; *position = its index in select order (may be
  * NULL); *raw and *len borrow the bytes until the next change (may be NULL). */

@@ -73,6 +73,8 @@ static bool has(const char *text, const char *what)
 
 enum zbc_load_refusal zbc_load_refusal_class(int status, const char *text)
 {
+    if (has(text, "node busy"))
+        return ZBC_LOAD_REF_BUSY;
     if (status == 503 || has(text, "mempool is full"))
         return ZBC_LOAD_REF_MEMPOOL_FULL;
     if (has(text, "fee too low"))
@@ -96,7 +98,7 @@ enum zbc_load_refusal zbc_load_refusal_class(int status, const char *text)
 const char *zbc_load_refusal_name(enum zbc_load_refusal c)
 {
     static const char *const names[ZBC_LOAD_REF_COUNT] = {
-        "mempool full", "fee too low", "insufficient balance", "not found",
+        "mempool full", "node busy", "fee too low", "insufficient balance", "not found",
         "timestamp window", "already seen", "app action waiting",
         "app rule", "other",
     };

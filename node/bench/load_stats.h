@@ -40,6 +40,7 @@ double zbc_load_percentile(const double *sorted, size_t n, double p);
 
 enum zbc_load_refusal {
     ZBC_LOAD_REF_MEMPOOL_FULL = 0, /* "mempool is full" (503) */
+    ZBC_LOAD_REF_BUSY,             /* "node busy": its block is due (503) */
     ZBC_LOAD_REF_FEE,              /* "fee too low" */
     ZBC_LOAD_REF_BALANCE,          /* "insufficient balance" */
     ZBC_LOAD_REF_NOT_FOUND,        /* "not found" / "unknown app" */

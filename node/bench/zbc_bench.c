@@ -12,6 +12,7 @@
  * removed at the end.  Exit status 1 when a step fails (the numbers would
  * mean nothing). */
 #include <errno.h>
+#include <jansson.h>
 #include <openssl/evp.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -34,6 +35,7 @@
 #include "crypto/hash.h"
 #include "crypto/hex.h"
 #include "crypto/sig.h"
+#include "node/zbcd/admit.h"
 #include "node/zbcd/chain.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/seen_set.h"
@@ -808,6 +810,130 @@ static void bench_submit_batch(size_t n)
     txset_free(&txs);
 }
 
+
+/* ---- overload: a batch on a full pool (docs/api.md §3 "Overload") ---- */
+
+#define OVL_BATCH 100
+
+struct ovl {
+    struct zbc_chain *c;
+    const char *body;
+    size_t len;
+    uint64_t t_ms;
+};
+
+static void die_unless_full(const char *what, const char *msg)
+{
+    if (strstr(msg, "mempool is full") == NULL) {
+        struct zbc_err e;
+        snprintf(e.msg, sizeof e.msg, "not a full-pool refusal: %s", msg);
+        die(what, &e);
+    }
+}
+
+/* What api.c's post_batch does for the body, HTTP aside: decode it on the
+ * verify pool, admit each element, one answer each, the answer's text. */
+static void ovl_ordinary(void *arg)
+{
+    struct ovl *o = arg;
+    struct zbc_admit_batch b;
+    struct zbc_err err;
+    int status;
+    if (!zbc_admit_batch_decode(&b, zbc_chain_verify_pool(o->c), o->body,
+                                o->len, &status, &err))
+        die("batch decode", &err);
+    zbc_chain_submit_batch(o->c, b.items, b.n, o->t_ms);
+    json_t *arr = json_array();
+    for (size_t i = 0; i < b.n; i++) {
+        if (b.items[i].ok)
+            die("an element admitted on a full pool", NULL);
+        die_unless_full("ordinary refusal", b.items[i].err.msg);
+        json_array_append_new(arr, zbc_admit_answer(&b.items[i], NULL, true,
+                                                    &status));
+    }
+    char *text = json_dumps(arr, JSON_COMPACT);
+    if (text == NULL)
+        die("out of memory", NULL);
+    free(text);
+    json_decref(arr);
+    zbc_admit_batch_free(&b);
+}
+
+/* What api.c's refused_whole does: the gate, one answer, its text. */
+static void ovl_whole(void *arg)
+{
+    struct ovl *o = arg;
+    struct zbc_admit_pool p;
+    struct zbc_admit_refusal r;
+    zbc_admit_pool_of(&p, o->c, o->t_ms, false);
+    if (!zbc_admit_gate(&p, o->body, o->len, &r) || r.n_txs != OVL_BATCH)
+        die("the gate let a full pool's batch through", NULL);
+    die_unless_full("whole refusal", r.msg);
+    json_t *j = zbc_admit_refusal_json(&p, &r);
+    char *text = j != NULL ? json_dumps(j, JSON_COMPACT) : NULL;
+    if (text == NULL)
+        die("out of memory", NULL);
+    free(text);
+    json_decref(j);
+}
+
+/* A pool of pool_n SendZBC (its capacity) and a plain-form batch of 100
+ * more at the same fee: the node's work per request the ordinary way
+ * (every element refused with the fee) against the whole refusal. */
+static void bench_overload(size_t pool_n, double min_us)
+{
+    struct txset txs;
+    make_txs(&txs, pool_n + OVL_BATCH, 9000000);
+    char dir[600];
+    fresh_dir(dir, sizeof dir, "overload", 0);
+    struct zbc_chain_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.ledger_dir = dir;
+    cfg.genesis = &genesis;
+    cfg.mempool_max_txs = pool_n;
+    struct zbc_chain *c;
+    struct zbc_err err;
+    if (!zbc_chain_open(&c, &cfg, &err))
+        die("chain", &err);
+    uint64_t t_ms = GENESIS_MS + BLOCK_MS;
+    struct zbc_submit *items = calloc(pool_n, sizeof *items);
+    size_t cap = OVL_BATCH * (2 * 256 + 32) + 8;
+    char *body = malloc(cap), *q = body;
+    if (items == NULL || body == NULL)
+        die("out of memory", NULL);
+    for (size_t i = 0; i < pool_n; i++)
+        items[i] = (struct zbc_submit){.raw = txs.refs[i].bytes,
+                                       .len = txs.refs[i].len};
+    for (size_t i = 0; i < pool_n; i += OVL_BATCH)
+        zbc_chain_submit_batch(c, &items[i],
+                               pool_n - i < OVL_BATCH ? pool_n - i : OVL_BATCH,
+                               t_ms);
+    if (zbc_chain_mempool_count(c) != pool_n)
+        die("the pool did not fill", NULL);
+    *q++ = '[';
+    for (size_t i = 0; i < OVL_BATCH; i++) {
+        const struct zbc_tx_ref *t = &txs.refs[pool_n + i];
+        q += sprintf(q, "%s{\"transaction_bytes\":\"", i > 0 ? "," : "");
+        zbc_hex_encode(q, t->bytes, t->len);
+        q += 2 * t->len;
+        q += sprintf(q, "\"}");
+    }
+    strcpy(q, "]");
+    struct ovl o = {c, body, strlen(body), t_ms};
+    double ord = time_loop(ovl_ordinary, &o, 4, min_us);
+    double whole = time_loop(ovl_whole, &o, 16, min_us);
+    if (zbc_chain_mempool_count(c) != pool_n)
+        die("the pool changed", NULL);
+    report("full pool: batch of 100, answered per element", ord);
+    report("full pool: batch of 100, refused whole", whole);
+    printf("%-44s %12.2f\n", "  ratio (per element / whole)", ord / whole);
+    zbc_chain_close(c);
+    rm_tree(dir);
+    free(items);
+    free(body);
+    txset_free(&txs);
+}
+
 /* ---- gossip de-duplication ---- */
 
 /* The former seen_has: a scan of the ring. */
@@ -1151,6 +1277,7 @@ int main(int argc, char **argv)
     bench_mempool(quick ? 5000 : 20000);
     bench_gossip_admission(quick ? 1000 : 4000);
     bench_submit_batch(quick ? 2000 : 8000);
+    bench_overload(quick ? 2000 : 8000, min_us);
     bench_seen(min_us);
     bench_mem_kv(min_us);
     bench_log(min_us);

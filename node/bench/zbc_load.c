@@ -46,7 +46,11 @@
 #include "node/bench/load_work.h"
 
 #define NODES_MAX 16
-#define CONNS_MAX 64
+#define CONNS_MAX 64          /* --conns */
+#define INFLIGHT_MAX 16       /* --inflight */
+/* connections per node: --conns x --inflight (a node takes 256 at most,
+ * docs/api.md §8) */
+#define NODE_CONNS_MAX 128
 #define ANSWER_MAX (64 * 1024)        /* a submit answer */
 #define BLOCK_ANSWER_MAX (64u << 20)  /* a block view */
 #define APP_POLLS_PER_BLOCK 256
@@ -79,6 +83,10 @@ static void usage(FILE *f)
 "  --seed TEXT        names the senders (default zbc-load; the same as for\n"
 "                     'zbc-load accounts')\n"
 "  --conns N          connections per node, 1..64 (default 8)\n"
+"  --inflight N       requests in flight per connection, 1..16 (default 1),\n"
+"                     each on a keep-alive connection of its own (libevent's\n"
+"                     client does not pipeline): --conns x N connections\n"
+"                     per node, at most 128\n"
 "  --batch N          pre-signed transactions per request, 1..1000 (default\n"
 "                     1: one body each); N > 1 sends JSON arrays, a batch\n"
 "                     leaving when N are due or 10 ms after its first\n"
@@ -127,6 +135,11 @@ static void die_usage(const char *fmt, ...)
 
 /* ---------------------------------------------------------------- state */
 
+/* Reasons of a whole-request refusal (the answer's "reason"). */
+enum { WHOLE_FULL, WHOLE_BUSY, WHOLE_OTHER, WHOLE_REASONS };
+static const char *const whole_names[WHOLE_REASONS] = {
+    "mempool_full", "block_due", "other"};
+
 enum tx_state {
     TX_UNSENT = 0, TX_INFLIGHT, TX_ACCEPTED, TX_REFUSED, TX_FAILED, TX_SKIPPED
 };
@@ -148,7 +161,7 @@ struct node {
     const char *url;
     char host[256];
     uint16_t port;
-    struct conn conns[CONNS_MAX];
+    struct conn conns[NODE_CONNS_MAX];
     unsigned rr;
     struct evhttp_connection *info_conn;
     bool info_pending;
@@ -192,7 +205,8 @@ struct req_ctx {
     uint32_t idx;
     uint32_t n;     /* transactions idx .. idx + n - 1; a batch when > 1 */
     bool batch;     /* sent as a JSON array (--batch > 1) */
-    uint8_t node, conn;
+    uint8_t node;
+    uint16_t conn;
     enum evhttp_request_error error;
     bool has_error;
 };
@@ -201,6 +215,9 @@ struct run {
     struct event_base *base;
     struct node nodes[NODES_MAX];
     unsigned n_nodes, conns_per_node, backlog, closed, timeout_s, batch;
+    /* --inflight: requests in flight per connection slot, each on a
+     * keep-alive connection of its own; n_conns = conns x that */
+    unsigned per_conn, n_conns;
     /* open loop with --batch: due sends not yet handed to a connection */
     uint32_t pend_start, pend_n;
     double pend_since;
@@ -231,6 +248,10 @@ struct run {
     uint64_t offered, late, unsent, inflight;
     uint64_t accepted, duplicates, refused, failed;
     uint64_t refusals[ZBC_LOAD_REF_COUNT];
+    /* requests refused whole (a batch's non-200 answer, or a single
+     * submission's 503 with a "reason"): requests and transactions by
+     * the answer's "reason" (docs/api.md §3 "Overload") */
+    uint64_t whole_req[WHOLE_REASONS], whole_txs[WHOLE_REASONS];
     char refusal_example[ZBC_LOAD_REF_COUNT][EXAMPLE_MAX];
     uint64_t fail_conn, fail_timeout, fail_answer;
     char fail_example[EXAMPLE_MAX];
@@ -556,6 +577,16 @@ static void on_submit(struct evhttp_request *req, void *arg)
     } else {
         json_error_t je;
         json_t *j = json_loadb(body, len, 0, &je);
+        const char *why = json_is_object(j)
+            ? json_string_value(json_object_get(j, "reason")) : NULL;
+        if ((x->batch && code != 200) || (code == 503 && why != NULL)) {
+            int w = why == NULL ? WHOLE_OTHER
+                    : strcmp(why, "mempool_full") == 0 ? WHOLE_FULL
+                    : strcmp(why, "block_due") == 0 ? WHOLE_BUSY
+                    : WHOLE_OTHER;
+            r->whole_req[w]++;
+            r->whole_txs[w] += x->n;
+        }
         if (x->batch)
             note_batch_answer(r, n, x, code, j, body);
         else
@@ -596,8 +627,8 @@ static bool send_txs(struct run *r, uint32_t idx, uint32_t n_tx, unsigned ni,
 {
     struct node *n = &r->nodes[ni];
     unsigned best = 0;
-    for (unsigned i = 0; i < r->conns_per_node; i++) {
-        unsigned c = (n->rr + i) % r->conns_per_node;
+    for (unsigned i = 0; i < r->n_conns; i++) {
+        unsigned c = (n->rr + i) % r->n_conns;
         if (n->conns[c].queued < n->conns[best].queued || i == 0)
             best = c;
         if (n->conns[c].queued == 0) {
@@ -605,7 +636,7 @@ static bool send_txs(struct run *r, uint32_t idx, uint32_t n_tx, unsigned ni,
             break;
         }
     }
-    n->rr = (best + 1) % r->conns_per_node;
+    n->rr = (best + 1) % r->n_conns;
     struct conn *c = &n->conns[best];
     if (open_loop && c->queued >= r->backlog)
         return false;
@@ -619,7 +650,7 @@ static bool send_txs(struct run *r, uint32_t idx, uint32_t n_tx, unsigned ni,
     x->n = n_tx;
     x->batch = r->batch > 1;
     x->node = (uint8_t)ni;
-    x->conn = (uint8_t)best;
+    x->conn = (uint16_t)best;
     struct evhttp_request *req = new_request(on_submit, x, n->host);
     if (req == NULL) {
         free(x);
@@ -1458,6 +1489,8 @@ static void report(struct run *r)
         json_object_set_new(o, "rate", json_real(r->closed ? 0 : r->rate));
         json_object_set_new(o, "batch", json_integer(r->batch));
         json_object_set_new(o, "inflight", json_integer(r->closed));
+        json_object_set_new(o, "conns_per_node", json_integer(r->conns_per_node));
+        json_object_set_new(o, "inflight_per_conn", json_integer(r->per_conn));
         json_object_set_new(o, "duration_s", json_real(dur));
         json_object_set_new(o, "offered", json_integer((json_int_t)r->offered));
         json_object_set_new(o, "offered_per_s", json_real((double)r->offered / dur));
@@ -1477,6 +1510,14 @@ static void report(struct run *r)
                 json_object_set_new(ref, zbc_load_refusal_name(c), e);
             }
         json_object_set_new(o, "refusals", ref);
+        json_t *wh = json_object();
+        for (int w = 0; w < WHOLE_REASONS; w++) {
+            json_t *e = json_object();
+            json_object_set_new(e, "requests", json_integer((json_int_t)r->whole_req[w]));
+            json_object_set_new(e, "transactions", json_integer((json_int_t)r->whole_txs[w]));
+            json_object_set_new(wh, whole_names[w], e);
+        }
+        json_object_set_new(o, "refused_whole", wh);
         json_object_set_new(o, "failed", json_integer((json_int_t)r->failed));
         json_t *fl = json_object();
         json_object_set_new(fl, "connection", json_integer((json_int_t)r->fail_conn));
@@ -1584,6 +1625,19 @@ static void report(struct run *r)
             printf("  %-20s %9" PRIu64 "  e.g. \"%s\"\n",
                    zbc_load_refusal_name(c), r->refusals[c],
                    r->refusal_example[c]);
+    uint64_t wr = 0, wt = 0;
+    for (int w = 0; w < WHOLE_REASONS; w++) {
+        wr += r->whole_req[w];
+        wt += r->whole_txs[w];
+    }
+    if (wr > 0) {
+        printf("  refused whole: %" PRIu64 " requests, %" PRIu64
+               " transactions (", wr, wt);
+        for (int w = 0; w < WHOLE_REASONS; w++)
+            printf("%s%s %" PRIu64 "/%" PRIu64, w ? ", " : "",
+                   whole_names[w], r->whole_req[w], r->whole_txs[w]);
+        printf(")\n");
+    }
     printf("failed     %9" PRIu64 "  (connection %" PRIu64 ", timeout %"
            PRIu64 ", bad answer %" PRIu64 ")%s%s%s\n", r->failed,
            r->fail_conn, r->fail_timeout, r->fail_answer,
@@ -1778,6 +1832,7 @@ static int cmd_run(int argc, char **argv)
     r->settle = 15;
     r->count = 20000;
     r->conns_per_node = 8;
+    r->per_conn = 1;
     r->backlog = 64;
     r->batch = 1;
     r->timeout_s = 30;
@@ -1828,6 +1883,8 @@ static int cmd_run(int argc, char **argv)
             r->seed = v;
         } else if (strcmp(o, "--conns") == 0) {
             r->conns_per_node = (unsigned)num_opt(o, v, 1, CONNS_MAX);
+        } else if (strcmp(o, "--inflight") == 0) {
+            r->per_conn = (unsigned)num_opt(o, v, 1, INFLIGHT_MAX);
         } else if (strcmp(o, "--batch") == 0) {
             r->batch = (unsigned)num_opt(o, v, 1, 1000);
         } else if (strcmp(o, "--backlog") == 0) {
@@ -1874,6 +1931,11 @@ static int cmd_run(int argc, char **argv)
     }
     if (r->n_nodes == 0)
         die_usage("run needs at least one --node URL%s%s", "", "");
+    if (r->conns_per_node * r->per_conn > NODE_CONNS_MAX)
+        die_usage("--conns %u x --inflight %u is more than %d connections "
+                  "per node", r->conns_per_node, r->per_conn,
+                  NODE_CONNS_MAX);
+    r->n_conns = r->conns_per_node * r->per_conn;
     if (n_pids != 0 && n_pids != r->n_nodes)
         die_usage("give one --pid per --node, in the same order (%s%s)",
                   "or none", "");
@@ -2013,7 +2075,7 @@ static int cmd_run(int argc, char **argv)
                 mono_now() - t_gen, r->n_nodes, r->n_nodes == 1 ? "" : "s");
     for (unsigned i = 0; i < r->n_nodes; i++) {
         struct node *n = &r->nodes[i];
-        for (unsigned c = 0; c < r->conns_per_node; c++) {
+        for (unsigned c = 0; c < r->n_conns; c++) {
             n->conns[c].c = new_conn(r, n);
             if (n->conns[c].c == NULL) {
                 fprintf(stderr, "zbc-load: cannot create a connection\n");

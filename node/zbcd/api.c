@@ -465,7 +465,13 @@ static void answer_single(struct call *c, const struct zbc_submit *it)
 {
     log_submit(c, it);
     if (!it->ok) {
-        reply_error(c, zbc_admit_status(it->err.msg), "%s", it->err.msg);
+        int status = zbc_admit_status(it->err.msg);
+        /* a full pool is the client's refusal, not the node's error: an
+         * INFO line per period, as for a request refused whole */
+        if (status == 503)
+            reply_refused(c, status, it->err.msg);
+        else
+            reply_error(c, status, "%s", it->err.msg);
         return;
     }
     int status;
@@ -527,6 +533,34 @@ static void on_flush(evutil_socket_t fd, short what, void *arg)
     flush_submissions(arg);
 }
 
+/* The whole-request refusal under overload (admit.h, docs/api.md §3
+ * "Overload"): true when the request was answered 503 with Retry-After
+ * before its body was decoded. */
+static bool refused_whole(struct call *c, const char *body, size_t blen)
+{
+    struct zbc_api *a = c->api;
+    struct zbc_admit_pool p;
+    /* an --automine node makes blocks on request, not at slots */
+    zbc_admit_pool_of(&p, a->chain, api_now(a), a->cfg.mine == NULL);
+    struct zbc_admit_refusal r;
+    if (!zbc_admit_gate(&p, body, blen, &r))
+        return false;
+    zbc_log_limited(&a->log_refused, ZBC_LOG_PERIOD_MS, ZBC_LOG_INFO,
+                    "api: %s %s from %s -> 503: %s", c->method, c->path,
+                    c->conn != NULL ? c->conn->peer : "?", r.msg);
+    char retry[16];
+    snprintf(retry, sizeof retry, "%u", r.retry_after_s);
+    evhttp_add_header(evhttp_request_get_output_headers(c->req),
+                      "Retry-After", retry);
+    json_t *o = zbc_admit_refusal_json(&p, &r);
+    if (o == NULL) {
+        reply_error(c, 503, "%s", r.msg);
+        return true;
+    }
+    reply(c, 503, o);
+    return true;
+}
+
 static void post_transaction(struct call *c)
 {
     if (wrong_method(c, "POST"))
@@ -543,6 +577,8 @@ static void post_transaction(struct call *c)
         reply_error(c, 500, "cannot read the request body (out of memory)");
         return;
     }
+    if (refused_whole(c, body, blen))
+        return;
     if (zbc_admit_is_batch(body, blen)) {
         post_batch(c, body, blen);
         return;

@@ -330,6 +330,19 @@ size_t zbc_chain_mempool_bytes(const struct zbc_chain *c)
     return zbc_mempool_bytes(c->mp);
 }
 
+void zbc_chain_mempool_gate(const struct zbc_chain *c, size_t *room_txs,
+                            size_t *room_bytes, bool *has_cheapest,
+                            int64_t *cheapest_fee, size_t *cheapest_len)
+{
+    zbc_mempool_room(c->mp, room_txs, room_bytes);
+    *has_cheapest = zbc_mempool_cheapest(c->mp, cheapest_fee, cheapest_len);
+}
+
+uint64_t zbc_chain_mempool_fee_needed(const struct zbc_chain *c, size_t len)
+{
+    return zbc_mempool_fee_needed(c->mp, c->g, len);
+}
+
 /* ---- submit ---- */
 
 struct submit_ctx {

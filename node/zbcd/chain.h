@@ -114,6 +114,14 @@ size_t zbc_chain_mempool_count(const struct zbc_chain *c);
 uint32_t zbc_chain_block_budget_ms(const struct zbc_chain *c);
 size_t zbc_chain_block_cap(const struct zbc_chain *c);
 size_t zbc_chain_mempool_bytes(const struct zbc_chain *c);
+/* The mempool's free room (zbc_mempool_room) and its cheapest
+ * transaction's fee and length (*has_cheapest false: empty pool), for
+ * the API's whole-request refusal (node/zbcd/admit.h). */
+void zbc_chain_mempool_gate(const struct zbc_chain *c, size_t *room_txs,
+                            size_t *room_bytes, bool *has_cheapest,
+                            int64_t *cheapest_fee, size_t *cheapest_len);
+/* zbc_mempool_fee_needed of the chain's mempool and genesis. */
+uint64_t zbc_chain_mempool_fee_needed(const struct zbc_chain *c, size_t len);
 /* Whether the mempool holds hash; *raw and *len (may be NULL) borrow its
  * bytes until the next change of the mempool (P2P answers GetTxs). */
 bool zbc_chain_mempool_tx(const struct zbc_chain *c, const uint8_t hash[32],

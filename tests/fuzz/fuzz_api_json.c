@@ -5,7 +5,11 @@
  * yields transaction bytes, the transaction view the API would serve.
  * Invariants: no crash, no leak; decoded bytes always parse as a
  * transaction; a decoded batch has 1 to ZBC_API_MAX_BATCH elements, each
- * with bytes or an error; a refused batch is 400 or 413 with a reason. */
+ * with bytes or an error; a refused batch is 400 or 413 with a reason.
+ * The overload gate (zbc_admit_gate, docs/api.md §3 "Overload") sees every
+ * body against a full pool that refuses every fee below 2^40 per byte: a
+ * body it refuses whole is one the decoders take whole, element for
+ * element (it never refuses what would be answered otherwise). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -62,8 +66,56 @@ static void batch(const char *body, size_t size)
     zbc_admit_batch_free(&b);
 }
 
+static bool never_pooled(void *arg, const uint8_t hash[32])
+{
+    (void)arg;
+    (void)hash;
+    return false;
+}
+
+static void gate(const char *body, size_t size)
+{
+    struct zbc_admit_pool p = {
+        .count = 1, .bytes = (size_t)1 << 30, .has_cheapest = true,
+        .cheapest_fee = (int64_t)1 << 40, .cheapest_len = 1,
+        .block_cap = 100, .block_time_ms = 1000, .pooled = never_pooled,
+    };
+    struct zbc_admit_refusal r;
+    if (!zbc_admit_gate(&p, body, size, &r))
+        return;
+    if (r.reason != ZBC_ADMIT_MEMPOOL_FULL || r.n_txs == 0 ||
+        r.n_txs > ZBC_API_MAX_BATCH)
+        abort();
+    json_t *o = zbc_admit_refusal_json(&p, &r);
+    if (o == NULL)
+        abort();
+    json_decref(o);
+    struct zbc_err err;
+    if (zbc_admit_is_batch(body, size)) {
+        struct zbc_admit_batch b;
+        int status = 0;
+        if (!r.batch || !zbc_admit_batch_decode(&b, NULL, body, size, &status,
+                                                &err))
+            abort(); /* refused whole what the decoder refuses */
+        if (b.n != r.n_txs)
+            abort();
+        for (size_t i = 0; i < b.n; i++)
+            if (b.items[i].raw == NULL)
+                abort(); /* an element that gets its own 400 */
+        zbc_admit_batch_free(&b);
+        return;
+    }
+    uint8_t *raw = NULL;
+    size_t len = 0;
+    if (r.batch || r.n_txs != 1 ||
+        !zbc_json_submit_body(&raw, &len, body, size, &err))
+        abort();
+    free(raw);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    gate((const char *)data, size);
     if (zbc_admit_is_batch((const char *)data, size)) {
         batch((const char *)data, size);
         return 0;

@@ -83,6 +83,11 @@ static void test_refusals(void)
     CHECK_EQ_INT(zbc_load_refusal_class(400, NULL), ZBC_LOAD_REF_OTHER);
     CHECK_EQ_STR(zbc_load_refusal_name(ZBC_LOAD_REF_MEMPOOL_FULL),
                  "mempool full");
+    /* the API's whole-request refusal while a block is due (503) */
+    CHECK_EQ_INT(zbc_load_refusal_class(503, "node busy: its block at "
+                                             "height 7 is due in 40 ms"),
+                 ZBC_LOAD_REF_BUSY);
+    CHECK_EQ_STR(zbc_load_refusal_name(ZBC_LOAD_REF_BUSY), "node busy");
     CHECK_EQ_STR(zbc_load_refusal_name(ZBC_LOAD_REF_COUNT), "other");
 }
 
