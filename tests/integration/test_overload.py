@@ -91,7 +91,11 @@ class Overload(ZbcTest):
                               "--seed", "ov"], stdout=subprocess.PIPE, check=True)
         senders = [(l.split("=")[0], int(l.split("=")[1])) for l in out.stdout.decode().split()]
         self.node = self.start_chain(balances=[(alice, 100 * ZBC), (bob, 100 * ZBC)] + senders,
-                                     run_args=["--no-produce"])
+                                     # the multi-validator budget (250 ms): a pool
+                                     # bound of 4 blocks at the first guess of
+                                     # 100 us a transaction, 10,000 < 14,000 (a
+                                     # lone validator's default is twice that)
+                                     run_args=["--no-produce", "--block-budget-ms", "250"])
         self.info = self.node.info()
         self.genesis_hash = self.info["genesis_hash"].lower()
         # past the first slot and its build budget: with no block, the node
