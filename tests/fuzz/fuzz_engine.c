@@ -10,7 +10,16 @@
  *              lengths so battleship's 3200-byte commitments fit); checks that
  *              check_move and apply_move agree, a failed apply changes
  *              nothing, an accepted move is one gen_moves lists (unless the
- *              game's moves carry secrets), and the state round-trips. */
+ *              game's moves carry secrets), and the state round-trips.
+ *
+ * Every check runs on every state an input reaches: after the start
+ * position and after every move that changes the state's bytes, the state
+ * round-trips, renders, serializes to JSON and its result agrees with its
+ * turn; gen_moves runs once per such state.  A move that changes no byte of
+ * the state (a refused move, asserted unchanged) is not followed by those
+ * checks again: the engine is pure (apps/engine.h), so they would compute
+ * the same results from the same bytes.  Most moves of a long input are
+ * refused ones, and rendering after each was most of the target's time. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,9 +41,11 @@ static const struct zbc_engine *engine(void)
     return e;
 }
 
-static struct zbc_game_state st, st2;
+static struct zbc_game_state st, st2, before;
 static struct zbc_move moves[ZBC_MOVES_MAX];
-static uint8_t enc1[ZBC_GAME_STATE_MAX], enc2[ZBC_GAME_STATE_MAX];
+/* cur: the encoding of st as last checked (cur_len bytes) */
+static uint8_t cur[ZBC_GAME_STATE_MAX], enc2[ZBC_GAME_STATE_MAX];
+static size_t cur_len;
 static char text[65536];
 
 #define ASSERT(c) do { if (!(c)) abort(); } while (0)
@@ -58,14 +69,20 @@ static void check_params_text(const struct zbc_engine *e, const uint8_t *in,
     ASSERT(blen == len && memcmp(back, p, len) == 0);
 }
 
-static void check_roundtrip(const struct zbc_engine *e)
+/* Every check of a state st has reached; leaves its encoding in cur. */
+static void check_state(const struct zbc_engine *e)
 {
     struct zbc_err err;
-    size_t n = e->encode(&st, enc1, sizeof enc1);
-    ASSERT(n > 0);
-    ASSERT(e->decode(&st2, enc1, n, &err));
-    ASSERT(e->encode(&st2, enc2, sizeof enc2) == n);
-    ASSERT(memcmp(enc1, enc2, n) == 0);
+    cur_len = e->encode(&st, cur, sizeof cur);
+    ASSERT(cur_len > 0);
+    ASSERT(e->decode(&st2, cur, cur_len, &err));
+    ASSERT(e->encode(&st2, enc2, sizeof enc2) == cur_len);
+    ASSERT(memcmp(cur, enc2, cur_len) == 0);
+    ASSERT(e->to_json(&st, text, sizeof text) > 0);
+    ASSERT(e->render(&st, text, sizeof text) > 0);
+    struct zbc_result res;
+    e->result(&st, &res);
+    ASSERT((e->turn(&st) == ZBC_NOBODY) == (res.kind != ZBC_RESULT_ONGOING));
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -78,8 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if ((data[0] & 1) == 0) {
         check_params_text(e, data + 1, size - 1);
         if (e->decode(&st, data + 1, size - 1, &err)) {
-            size_t n = e->encode(&st, enc1, sizeof enc1);
-            ASSERT(n == size - 1 && memcmp(enc1, data + 1, n) == 0);
+            size_t n = e->encode(&st, enc2, sizeof enc2);
+            ASSERT(n == size - 1 && memcmp(enc2, data + 1, n) == 0);
             ASSERT(e->to_json(&st, text, sizeof text) > 0);
             ASSERT(e->render(&st, text, sizeof text) > 0);
             (void)e->turn(&st);
@@ -111,8 +128,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!e->init(&st, seats, params, plen, (uint8_t)(first % seats),
                  e->start_rolls ? &rolls : NULL, &err))
         return 0;
-    check_roundtrip(e);
+    check_state(e);
     uint32_t ply = 0;
+    size_t n = 0;
+    int listed_fresh = 0; /* moves[0..n) lists the moves of st */
     while (p + 3 <= size) {
         uint8_t seat = data[p];
         size_t len = zbc_get_le16(data + p + 1);
@@ -122,7 +141,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const uint8_t *mv = data + p;
         p += len;
         int legal = e->check_move(&st, seat, mv, len, &err);
-        size_t n = e->gen_moves(&st, moves, ZBC_MOVES_MAX);
+        if (!listed_fresh) {
+            n = e->gen_moves(&st, moves, ZBC_MOVES_MAX);
+            ASSERT(n <= ZBC_MOVES_MAX);
+            listed_fresh = 1;
+        }
         if (legal) {
             ASSERT(e->turn(&st) == seat);
             if (!e->secret_moves) {
@@ -132,22 +155,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ASSERT(listed);
             }
         }
-        size_t nb = e->encode(&st, enc1, sizeof enc1);
         struct zbc_roll r;
         zbc_roll_init(&r, seed, (const uint8_t *)&ply, sizeof ply);
         ply++;
+        memcpy(&before, &st, sizeof st);
         int ok = e->apply_move(&st, seat, mv, len, e->dice ? &r : NULL, &err);
         ASSERT(ok == legal);
         if (!ok) {
-            ASSERT(e->encode(&st, enc2, sizeof enc2) == nb);
-            ASSERT(memcmp(enc1, enc2, nb) == 0);
+            /* a failed move changes nothing: cur is st's encoding before */
+            ASSERT(e->encode(&st, enc2, sizeof enc2) == cur_len);
+            ASSERT(memcmp(cur, enc2, cur_len) == 0);
+            if (memcmp(&st, &before, sizeof st) == 0)
+                continue; /* the same bytes: already checked */
         }
-        check_roundtrip(e);
-        ASSERT(e->to_json(&st, text, sizeof text) > 0);
-        ASSERT(e->render(&st, text, sizeof text) > 0);
-        struct zbc_result res;
-        e->result(&st, &res);
-        ASSERT((e->turn(&st) == ZBC_NOBODY) == (res.kind != ZBC_RESULT_ONGOING));
+        check_state(e);
+        listed_fresh = 0;
     }
     return 0;
 }
