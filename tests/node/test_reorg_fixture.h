@@ -87,27 +87,37 @@ __attribute__((unused)) static void net_teardown(struct net *n)
         fprintf(stderr, "cleanup of %s failed\n", n->base);
 }
 
-/* A chain on its own ledger <base>/<name>; key NULL: an observer; lim
- * NULL: the default orphan budgets. */
+/* A chain on its own ledger <base>/<name> with cfg's other settings
+ * (orphan limits, block budget); key NULL: an observer. */
 __attribute__((unused)) static struct zbc_chain *
-open_node_limited(struct net *n, const char *name,
-                  const struct zbc_node_key *key,
-                  const struct zbc_orphan_limits *lim)
+open_node_cfg(struct net *n, const char *name, const struct zbc_node_key *key,
+              struct zbc_chain_config cfg)
 {
     char dir[160];
     snprintf(dir, sizeof dir, "%s/%s", n->base, name);
     mkdir(dir, 0700);
     struct zbc_chain *c = NULL;
     struct zbc_err err = {{0}};
-    struct zbc_chain_config cfg = {.ledger_dir = dir, .genesis = &n->g,
-                                   .key = key};
-    if (lim != NULL)
-        cfg.orphans = *lim;
+    cfg.ledger_dir = dir;
+    cfg.genesis = &n->g;
+    cfg.key = key;
     if (!zbc_chain_open(&c, &cfg, &err)) {
         fprintf(stderr, "chain open %s: %s\n", name, err.msg);
         exit(2);
     }
     return c;
+}
+
+/* ... with lim NULL: the default orphan budgets. */
+__attribute__((unused)) static struct zbc_chain *
+open_node_limited(struct net *n, const char *name,
+                  const struct zbc_node_key *key,
+                  const struct zbc_orphan_limits *lim)
+{
+    struct zbc_chain_config cfg = {0};
+    if (lim != NULL)
+        cfg.orphans = *lim;
+    return open_node_cfg(n, name, key, cfg);
 }
 
 __attribute__((unused)) static struct zbc_chain *open_node(struct net *n, const char *name,

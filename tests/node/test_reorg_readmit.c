@@ -30,18 +30,8 @@
 static struct zbc_chain *open_budget(struct net *n, const char *name,
                                      const struct zbc_node_key *key)
 {
-    char dir[160];
-    snprintf(dir, sizeof dir, "%s/%s", n->base, name);
-    mkdir(dir, 0700);
-    struct zbc_chain *c = NULL;
-    struct zbc_err err = {{0}};
-    struct zbc_chain_config cfg = {.ledger_dir = dir, .genesis = &n->g,
-                                   .key = key, .block_budget_ms = BUDGET_MS};
-    if (!zbc_chain_open(&c, &cfg, &err)) {
-        fprintf(stderr, "chain open %s: %s\n", name, err.msg);
-        exit(2);
-    }
-    return c;
+    return open_node_cfg(n, name, key,
+                         (struct zbc_chain_config){.block_budget_ms = BUDGET_MS});
 }
 
 /* A SendZBC from alice of `amount` (each amount a distinct transaction). */
