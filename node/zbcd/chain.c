@@ -58,6 +58,8 @@ int zbc_chain_state_write(struct zbc_chain *c, zbc_chain_state_fn fn,
     return zbc_store_write(c->store, state_call_fn, &sc, err);
 }
 
+static void chain_settle(struct zbc_chain *c);
+
 static void hex32(char out[65], const uint8_t b[32])
 {
     zbc_hex_encode(out, b, 32);
@@ -373,6 +375,7 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
                      uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                      struct zbc_err *err)
 {
+    chain_settle(c);
     struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
@@ -437,6 +440,7 @@ struct zbc_verify_pool *zbc_chain_verify_pool(struct zbc_chain *c)
 void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
                             size_t n, uint64_t now_ms)
 {
+    chain_settle(c);
     size_t room_txs, room_bytes, k = 0, bytes = 0;
     zbc_mempool_room(c->mp, &room_txs, &room_bytes);
     /* the first k items with a decoded body that fit the room (out of
@@ -583,6 +587,7 @@ int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
 int zbc_chain_next_slot(struct zbc_chain *c, struct zbc_slot *slot,
                         struct zbc_err *err)
 {
+    chain_settle(c);
     memset(slot, 0, sizeof *slot);
     slot->height = c->tip.height + 1;
     if (!c->has_key || !zbc_genesis_is_validator(c->g, c->key.pk))
@@ -614,6 +619,7 @@ static int wanted_fn(struct zbc_chain *c, struct zbc_state *st,
 int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
                            struct zbc_err *err)
 {
+    chain_settle(c);
     *wanted = zbc_mempool_count(c->mp) > 0;
     if (*wanted)
         return 1;
@@ -837,6 +843,7 @@ size_t zbc_chain_block_cap(const struct zbc_chain *c)
 int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
                       struct zbc_block_info *info, struct zbc_err *err)
 {
+    chain_settle(c);
     if (!c->has_key)
         return zbc_fail(err, "this node has no key to produce blocks with");
     size_t n = zbc_mempool_count(c->mp), cap = zbc_chain_block_cap(c);
@@ -1083,6 +1090,7 @@ bool zbc_chain_knows_block(struct zbc_chain *c, const uint8_t hash[32])
 size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
                          struct zbc_err *err)
 {
+    chain_settle(c);
     size_t n = 0;
     uint32_t h = c->tip.height, step = 1;
     while (h > 0 && n + 1 < cap) {
@@ -1101,6 +1109,7 @@ size_t zbc_chain_locator(struct zbc_chain *c, uint8_t (*out)[32], size_t cap,
 int zbc_chain_locate(struct zbc_chain *c, const uint8_t (*loc)[32], size_t n,
                      uint32_t *height, struct zbc_err *err)
 {
+    chain_settle(c);
     *height = 0;
     for (size_t i = 0; i < n; i++) {
         uint32_t h;
@@ -1382,15 +1391,23 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
                             size_t len, uint64_t now_ms, const uint8_t *peer,
                             struct zbc_recv_result *r, struct zbc_err *err)
 {
+    chain_settle(c);
     int ok = receive_block(c, bytes, len, now_ms, peer, r, err);
     if (c->fin.on_tip != NULL)
         c->fin.on_tip(c->fin.arg);
+    chain_settle(c);
     return ok;
 }
 
 int zbc_chain_batch_begin(struct zbc_chain *c, struct zbc_err *err)
 {
-    return zbc_store_batch_begin(c->store, err);
+    if (c->batch_open)
+        return zbc_fail(err, "a ledger batch is already open");
+    if (!zbc_store_batch_begin(c->store, err))
+        return 0;
+    c->batch_open = true;
+    c->batch_gone = false;
+    return 1;
 }
 
 /* The blocks applied since the batch's last commit are not in the ledger:
@@ -1419,8 +1436,39 @@ static void batch_lost(struct zbc_chain *c, const struct zbc_err *err)
         c->fin.on_lost(c->fin.arg);
 }
 
+/* A batch paused between two slices loses its writes when a write from
+ * elsewhere (a produced or gossiped block, a vote set) cannot commit it
+ * first.  The chain then holds blocks the ledger does not: it goes back
+ * to the ledger's tip at once, before anything reads the best chain from
+ * the ledger (a block locator, the state for a block on the tip), and the
+ * batch's owner hears of it at its resume or end.  Called where the chain
+ * is entered from the event loop, never from inside a slice. */
+static void chain_settle(struct zbc_chain *c)
+{
+    if (!c->batch_open || c->batch_gone ||
+        !zbc_store_batch_lost_paused(c->store))
+        return;
+    struct zbc_err e = {{0}};
+    if (zbc_store_batch_end(c->store, &e)) /* fails: the batch is lost */
+        return;
+    c->batch_gone = true;
+    c->batch_gone_err = e;
+    batch_lost(c, &e);
+}
+
+/* The batch's end or resume after chain_settle: its failure, once. */
+static int batch_gone(struct zbc_chain *c, struct zbc_err *err)
+{
+    *err = c->batch_gone_err;
+    c->batch_open = c->batch_gone = false;
+    return 0;
+}
+
 int zbc_chain_batch_end(struct zbc_chain *c, struct zbc_err *err)
 {
+    if (c->batch_gone)
+        return batch_gone(c, err);
+    c->batch_open = false;
     if (zbc_store_batch_end(c->store, err))
         return 1;
     batch_lost(c, err);
@@ -1434,8 +1482,11 @@ void zbc_chain_batch_pause(struct zbc_chain *c)
 
 int zbc_chain_batch_resume(struct zbc_chain *c, struct zbc_err *err)
 {
+    if (c->batch_gone)
+        return batch_gone(c, err);
     if (zbc_store_batch_resume(c->store, err))
         return 1;
+    c->batch_open = false;
     struct zbc_err e2 = {{0}};
     if (!zbc_store_batch_end(c->store, &e2)) /* the same failure */
         batch_lost(c, err);
@@ -1444,12 +1495,13 @@ int zbc_chain_batch_resume(struct zbc_chain *c, struct zbc_err *err)
 
 bool zbc_chain_in_batch(const struct zbc_chain *c)
 {
-    return zbc_store_in_batch(c->store);
+    return c->batch_open;
 }
 
 int zbc_chain_switch_to(struct zbc_chain *c, const uint8_t hash[32],
                         uint64_t now_ms, bool *switched, struct zbc_err *err)
 {
+    chain_settle(c);
     *switched = false;
     const struct zbc_side_block *s = zbc_side_find(&c->side, hash);
     if (s == NULL || !s->linked)

@@ -42,6 +42,12 @@ struct zbc_chain {
     /* the block build's budget (chain.h ZBC_CHAIN_BUDGET_DIV) */
     uint32_t budget_ms;
     double build_us_per_tx; /* measured, smoothed */
+    /* the sync batch (zbc_chain_batch_begin): open until its owner ends
+     * it or hears at its resume that it was lost; batch_gone: lost while
+     * paused and already settled (the tip back at the ledger's), with
+     * the failure in batch_gone_err */
+    bool batch_open, batch_gone;
+    struct zbc_err batch_gone_err;
 };
 
 /* fn runs with the state over one store transaction (read-only, or one

@@ -747,6 +747,11 @@ bool zbc_store_in_batch(const struct zbc_store *s)
     return s->batch_open;
 }
 
+bool zbc_store_batch_lost_paused(const struct zbc_store *s)
+{
+    return s->batch_open && s->batch_paused && s->batch_lost;
+}
+
 /* One ERROR when writes start failing, one INFO when they work again:
  * the callers' own lines may repeat per attempt (docs/node.md "Disk
  * full"). */

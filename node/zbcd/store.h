@@ -173,6 +173,10 @@ ZBC_WUR int zbc_store_batch_resume(struct zbc_store *s, struct zbc_err *err);
  * memory.  Until the end, writes after such a failure fail with it. */
 ZBC_WUR int zbc_store_batch_end(struct zbc_store *s, struct zbc_err *err);
 bool zbc_store_in_batch(const struct zbc_store *s);
+/* Whether the open batch is paused between two slices and has lost its
+ * writes (a write from elsewhere could not commit it first): the caller
+ * holds more than the ledger does until it ends the batch. */
+bool zbc_store_batch_lost_paused(const struct zbc_store *s);
 
 /* The error of the last zbc_store_write that failed in the ledger itself
  * (a full disk, an I/O error; not a refused block), or NULL once a write
