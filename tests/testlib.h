@@ -12,6 +12,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Sanitizer builds (ASan+UBSan: build-fuzz/, scripts/build fuzz) run 3-10x
+ * slower, and the suite runs their unit tests beside the gcc build's.  There
+ * loops whose length only buys more of the same — random playouts, perft
+ * counts the gcc build checks whole — run a fifth of it (test_scaled); every
+ * code path they reach is still reached, under the sanitizers, and the gcc
+ * build still runs each loop whole (scripts/test, docs/architecture.md
+ * "tests/"). */
+#if defined(__SANITIZE_ADDRESS__)
+#define ZBC_TEST_SANITIZED 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ZBC_TEST_SANITIZED 1
+#endif
+#endif
+#ifndef ZBC_TEST_SANITIZED
+#define ZBC_TEST_SANITIZED 0
+#endif
+#define ZBC_TEST_SANITIZED_DIV 5
+
+static inline int test_scaled(int n)
+{
+    if (!ZBC_TEST_SANITIZED)
+        return n;
+    return n / ZBC_TEST_SANITIZED_DIV > 0 ? n / ZBC_TEST_SANITIZED_DIV : 1;
+}
+
 static int test_failures;
 static int test_checks;
 static int test_cases;

@@ -99,7 +99,7 @@ static void test_perft(void)
                                      179740, 845931};
     struct zbc_game_state st;
     start(&st, 0);
-    for (int d = 1; d <= 8; d++) {
+    for (int d = 1; d <= (ZBC_TEST_SANITIZED ? 6 : 8); d++) {
         uint64_t got = perft(&st, d);
         if (got != want[d])
             fprintf(stderr, "perft %d: %llu, want %llu\n", d,
@@ -442,11 +442,13 @@ static void test_decode(void)
 
 static void test_random_playouts(void)
 {
-    int counts[3];
-    ph_random_games(E, 2, NULL, 0, 1000, 20000, 99, counts);
+    int counts[3], games = test_scaled(1000);
+    ph_random_games(E, 2, NULL, 0, games, 20000, 99, counts);
     CHECK_EQ_INT(counts[0], 0);
-    CHECK_EQ_INT(counts[1] + counts[2], 1000);
-    CHECK(counts[1] > 0 && counts[2] > 0);
+    CHECK_EQ_INT(counts[1] + counts[2], games);
+    /* about 1 game in 100 is drawn: the fifth a sanitized build plays may
+     * hold none (test_quiet_draw draws there too) */
+    CHECK(counts[1] > 0 && (ZBC_TEST_SANITIZED || counts[2] > 0));
     printf("checkers random games: %d wins, %d draws\n", counts[1], counts[2]);
 }
 

@@ -63,11 +63,15 @@ static void test_perft_vectors(void)
     CHECK(json_is_array(root));
     size_t i;
     json_t *v;
-    int done = 0;
+    int done = 0, skipped = 0;
     json_array_foreach(root, i, v) {
         const char *f = json_string_value(json_object_get(v, "fen"));
         int depth = (int)json_integer_value(json_object_get(v, "depth"));
         uint64_t want = (uint64_t)json_integer_value(json_object_get(v, "count"));
+        if (ZBC_TEST_SANITIZED && want > 200000) {
+            skipped++; /* the gcc build counts it */
+            continue;
+        }
         struct zbc_game_state st;
         fen(&st, f);
         uint64_t got = perft(&st, depth);
@@ -77,7 +81,11 @@ static void test_perft_vectors(void)
         CHECK(got == want);
         done++;
     }
-    CHECK(done >= 25);
+    CHECK(done + skipped >= 25);
+    CHECK(done >= 10);
+    if (skipped > 0)
+        printf("perft: %d vectors of more than 200000 nodes left to the "
+               "unsanitized build\n", skipped);
     json_decref(root);
 }
 
@@ -89,6 +97,10 @@ static void test_perft_start_depth5(void)
 {
     struct zbc_game_state st;
     start(&st, 0);
+    if (ZBC_TEST_SANITIZED) { /* perft(4), as published; 5 unsanitized */
+        CHECK(perft(&st, 4) == 197281u);
+        return;
+    }
     CHECK(perft(&st, 5) == 4865609u - 258u);
 }
 
@@ -786,10 +798,10 @@ static void test_decode_bad(void)
 
 static void test_random_playouts(void)
 {
-    int counts[3];
-    ph_random_games(E, 2, NULL, 0, 400, 20000, 12345, counts);
+    int counts[3], games = test_scaled(400);
+    ph_random_games(E, 2, NULL, 0, games, 20000, 12345, counts);
     CHECK_EQ_INT(counts[0], 0);
-    CHECK_EQ_INT(counts[1] + counts[2], 400);
+    CHECK_EQ_INT(counts[1] + counts[2], games);
     printf("chess random games: %d wins, %d draws\n", counts[1], counts[2]);
 }
 

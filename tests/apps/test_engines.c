@@ -184,7 +184,7 @@ static void test_all_engines(void)
                 printf("%-12s %u seats: skipped (needs params: %s)\n", e->name, seats, err.msg);
                 continue;
             }
-            int games = e->type == 2 ? 60 : 300;
+            int games = test_scaled(e->type == 2 ? 60 : 300);
             long total = 0, longest = 0;
             for (int g = 0; g < games; g++) {
                 long p = play_one(e, seats, (uint64_t)e->type << 32 | (uint64_t)seats << 24 | (uint64_t)g);

@@ -188,7 +188,7 @@ static void test_decode_bad(void)
 static void test_random_games(void)
 {
     int counts[3];
-    ph_random_games(E, 2, NULL, 0, 200, 225, 3, counts);
+    ph_random_games(E, 2, NULL, 0, test_scaled(200), 225, 3, counts);
     CHECK_EQ_INT(counts[0], 0);
     CHECK(counts[1] > 0);
 }

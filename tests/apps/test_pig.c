@@ -285,7 +285,7 @@ static uint32_t rnd(void)
 static void test_random_playouts(void)
 {
     long moves_total = 0;
-    for (uint32_t g = 0; g < 3000; g++) {
+    for (uint32_t g = 0; g < (uint32_t)test_scaled(3000); g++) {
         rng_state = g;
         uint8_t seats = (uint8_t)(2 + g % 3);
         struct zbc_game_state st;

@@ -254,7 +254,7 @@ static void test_random_games(void)
 {
     int counts[3];
     /* at most 60 discs are placed */
-    ph_random_games(E, 2, NULL, 0, 1000, 60, 4, counts);
+    ph_random_games(E, 2, NULL, 0, test_scaled(1000), 60, 4, counts);
     CHECK_EQ_INT(counts[0], 0);
     CHECK(counts[1] > 0);
 }
