@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Tests of tests/integration/run.py's scheduling (docs/architecture.md,
 "tests/"): test files run several at once, a test marked serial runs with
-nothing beside it, the output keeps its "ok   name (Ns)" / "FAIL name (...)"
+nothing beside it but a test marked early (started first), the output keeps its "ok   name (Ns)" / "FAIL name (...)"
 lines with the failing test's tail and ends with "N passed, N failed", and
 the exit status says whether anything failed.
 
@@ -96,6 +96,22 @@ class RunPy(unittest.TestCase):
         for s, e in pool:
             self.assertTrue(e0 <= s or e <= s0, spans)
         self.assertTrue(os.path.isfile(os.path.join(self.build, "integration-logs", "test_pool_fail.log")))
+
+    def test_early_beside_serial(self):
+        # an early test starts with the serial one and runs beside it
+        self.write("test_early_e", "# run.py: early\n" + WAIT_FOR_OTHERS % (["test_serial_x"],), "")
+        rc, out = self.run_py("--jobs", "4")
+        self.assertEqual(out.rstrip("\n").split("\n")[-1], "4 passed, 1 failed", out)
+        self.assertRegex(out, r"(?m)^ok   test_early_e \(\d+\.\ds\)$")
+        se, ee = self.span("test_early_e")
+        s0, e0 = self.span("test_serial_x")
+        # overlapped (the early one waits until the serial one started)
+        self.assertLess(se, e0, (se, e0))
+        self.assertLess(s0, ee, (s0, ee))
+        # the serial test still overlapped no pooled test
+        for n in ("test_pool_a", "test_pool_b", "test_pool_fail"):
+            s, e = self.span(n)
+            self.assertTrue(e0 <= s or e <= s0, (n, s, e, s0, e0))
 
     def test_one_job_runs_one_at_a_time(self):
         self.write("test_one_a", "time.sleep(0.3)", "")

@@ -9,8 +9,12 @@ parallel, up to --jobs at a time (default: $ZBC_TEST_JOBS, else three per
 CPU: the tests spend most of their time waiting for blocks); each picks its own free ports and its own temporary
 directory (framework.py).  A test that is heavy or timing-sensitive runs
 alone, with nothing else of this run beside it: it is listed in SERIAL below
-or carries the line "# run.py: serial" in its first 40 lines.  Serial tests
-run first, one by one; then the others, the longest first: the durations of
+or carries the line "# run.py: serial" in its first 40 lines.  A long test
+that mostly waits carries "# run.py: early" instead: it starts before the
+serial tests and runs beside them (the soak: 4 nodes at a few transactions
+a second for 3 minutes, which would otherwise bound the parallel part on
+its own), the one exception to "alone".  Serial tests run first, one by
+one; then the others, the longest first: the durations of
 a fresh-clone run committed in tests/integration/expected-times.json (a
 fresh clone has none of its own; refresh it from a run's
 BUILD/integration-times.json when tests change much), overridden by this
@@ -48,6 +52,7 @@ SERIAL = {
     "test_multinode_netns",
 }
 SERIAL_MARK = "# run.py: serial"
+EARLY_MARK = "# run.py: early"
 TAIL = 60
 
 
@@ -62,20 +67,26 @@ def default_jobs():
     return max(2, 3 * (os.cpu_count() or 1))
 
 
-def is_serial(name, tests_dir):
-    if name in SERIAL:
-        return True
+def has_mark(name, tests_dir, mark):
     try:
         with open(os.path.join(tests_dir, name + ".py"), encoding="utf-8", errors="replace") as f:
             for _ in range(40):
                 line = f.readline()
                 if not line:
                     break
-                if line.strip() == SERIAL_MARK:
+                if line.strip() == mark:
                     return True
     except OSError:
         pass
     return False
+
+
+def is_serial(name, tests_dir):
+    return name in SERIAL or has_mark(name, tests_dir, SERIAL_MARK)
+
+
+def is_early(name, tests_dir):
+    return not is_serial(name, tests_dir) and has_mark(name, tests_dir, EARLY_MARK)
 
 
 class Runner:
@@ -202,15 +213,23 @@ def main():
             pass
 
     serial = [t for t in tests if is_serial(t, tests_dir)]
-    pooled = [t for t in tests if t not in serial]
+    early = [t for t in tests if is_early(t, tests_dir)]
+    pooled = [t for t in tests if t not in serial and t not in early]
     # Longest first (unknown durations count as long), so the pool ends together.
     pooled.sort(key=lambda t: -prev.get(t, 1e9))
 
     r = Runner(tests_dir, build, args.timeout, log_dir)
     try:
+        beside = [threading.Thread(target=r.run_one, args=(t,), daemon=True) for t in early]
+        for t in beside:
+            t.start()
         for t in serial:
             r.run_one(t)
-        r.run_pool(pooled, args.jobs)
+        # the early ones still running count against the pool's jobs
+        r.run_pool(pooled, max(1, args.jobs - sum(t.is_alive() for t in beside)))
+        for t in beside:
+            while t.is_alive():
+                t.join(0.5)
     except KeyboardInterrupt:
         r.kill_all()
         raise

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# run.py: early
 """The perturbation soak's 3-minute version (docs/soak.md): the same code
 as scripts/soak (tests/tools/soak.py) on 4 validators with a light mixed
 workload and at least 10 faults of every kind this machine allows (kill -9,
