@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Sanitizer builds (ASan+UBSan: build-fuzz/, scripts/build fuzz) run 3-10x
  * slower, and the suite runs their unit tests beside the gcc build's.  There
@@ -86,15 +87,23 @@ static int test_cases_failed;
         }                                                                     \
     } while (0)
 
+/* ZBC_TEST_TIMES=1 in the environment: each case's wall time on stderr. */
 #define TEST_RUN(fn)                                                          \
     do {                                                                      \
         int _before = test_failures;                                          \
+        struct timespec _t0, _t1;                                             \
+        clock_gettime(CLOCK_MONOTONIC, &_t0);                                 \
         test_cases++;                                                         \
         fn();                                                                 \
         if (test_failures != _before) {                                       \
             test_cases_failed++;                                              \
             fprintf(stderr, "FAIL %s\n", #fn);                                \
         }                                                                     \
+        clock_gettime(CLOCK_MONOTONIC, &_t1);                                 \
+        if (getenv("ZBC_TEST_TIMES") != NULL)                                 \
+            fprintf(stderr, "time %s %.3f s\n", #fn,                         \
+                    (double)(_t1.tv_sec - _t0.tv_sec) +                       \
+                        (double)(_t1.tv_nsec - _t0.tv_nsec) / 1e9);           \
     } while (0)
 
 static inline int test_summary(const char *name)
