@@ -77,6 +77,12 @@ struct peer {
     uint8_t tip[32];
     bool tip_unknown;         /* announced tip not known here (sync) */
     uint8_t failed_tip[32];   /* a claimed tip a sync did not deliver */
+    /* that claim, delivered by no block, waiting for the peer's next tip
+     * (sync_round_over, undelivered_judge) */
+    bool undeliv_pending;
+    uint8_t undeliv_tip[32];
+    uint32_t undeliv_height;
+    uint64_t undeliv_by_ms;
     int score;
     bool sync_pending;
     uint64_t sync_sent_ms;
@@ -770,8 +776,11 @@ static bool request_blocks(struct peer *pe, const uint8_t *first)
 
 /* A proven peer told us its tip: sync when we do not know it.  A tip it
  * claimed before and a sync did not deliver is not asked for again. */
+static bool undelivered_judge(struct peer *pe, const uint8_t tip[32]);
 static bool peer_tip(struct peer *pe, uint32_t height, const uint8_t tip[32])
 {
+    if (!undelivered_judge(pe, tip))
+        return false;
     bool changed = memcmp(pe->tip, tip, 32) != 0;
     pe->height = height;
     memcpy(pe->tip, tip, 32);
@@ -1828,10 +1837,41 @@ static bool on_get_blocks(struct peer *pe, zbc_p2p_msg *m)
     return serve_deferred(pe, pe->p->now_ms());
 }
 
+/* The claim a sync round left undelivered is scored now. */
+static bool undelivered_score(struct peer *pe)
+{
+    char t[17], what[120];
+    pe->undeliv_pending = false;
+    hex16(t, pe->undeliv_tip);
+    snprintf(what, sizeof what, "it announced tip %s... at height %u and did "
+             "not deliver it", t, pe->undeliv_height);
+    return misbehave(pe, ZBC_P2P_SCORE_UNDELIVERED, what);
+}
+
+/* The peer's next tip after a claim it did not deliver: a block we know
+ * excuses it — it answered from the branch it had moved to, which we
+ * hold (an honest peer that reorged away from the claim between the
+ * announcement and our GetBlocks) — anything else scores the claim. */
+static bool undelivered_judge(struct peer *pe, const uint8_t tip[32])
+{
+    if (!pe->undeliv_pending)
+        return true;
+    if (memcmp(tip, pe->undeliv_tip, 32) != 0 &&
+        zbc_chain_knows_block(pe->p->chain, tip)) {
+        pe->undeliv_pending = false;
+        zbc_log_debug("p2p: %s moved from its undelivered tip to one we "
+                      "know: not scored", pe->addr);
+        return true;
+    }
+    return undelivered_score(pe);
+}
+
 /* A sync round with this peer is over: a claimed tip it did not deliver,
- * with no block at all in the whole round, is scored; either way it is not
- * asked for again (docs/p2p.md §5).  A round whose blocks this node could
- * not store (a full disk) is not the peer's fault. */
+ * with no block at all in the whole round, is scored at its next tip
+ * announcement (undelivered_judge) or ZBC_P2P_UNDELIVERED_GRACE_MS later;
+ * either way it is not asked for again (docs/p2p.md §5).  A round whose
+ * blocks this node could not store (a full disk) is not the peer's
+ * fault. */
 static bool sync_round_over(struct peer *pe)
 {
     struct zbc_p2p *p = pe->p;
@@ -1839,11 +1879,15 @@ static bool sync_round_over(struct peer *pe)
     if (pe->tip_unknown && !zbc_chain_knows_block(p->chain, pe->tip)) {
         memcpy(pe->failed_tip, pe->tip, 32);
         if (pe->sync_given == 0) {
-            char t[17], what[120];
-            hex16(t, pe->tip);
-            snprintf(what, sizeof what, "it announced tip %s... at height %u "
-                     "and did not deliver it", t, pe->height);
-            alive = misbehave(pe, ZBC_P2P_SCORE_UNDELIVERED, what);
+            /* one claim waits at a time: an older one is judged now */
+            if (pe->undeliv_pending)
+                alive = undelivered_score(pe);
+            if (alive) {
+                pe->undeliv_pending = true;
+                memcpy(pe->undeliv_tip, pe->tip, 32);
+                pe->undeliv_height = pe->height;
+                pe->undeliv_by_ms = p->now_ms() + ZBC_P2P_UNDELIVERED_GRACE_MS;
+            }
         } else {
             zbc_log_debug("p2p: %s's tip is still unknown after a sync (a "
                           "final fork, or it moved on)", pe->addr);
@@ -2508,6 +2552,9 @@ static void on_tick(evutil_socket_t fd, short what, void *arg)
             goto next;
         }
         if (!check_timeouts(pe, now))
+            goto next;
+        if (pe->undeliv_pending && now >= pe->undeliv_by_ms &&
+            !undelivered_score(pe))
             goto next;
         if (pe->handshaken) {
             if (!serve_deferred(pe, now))

@@ -120,6 +120,9 @@
 #define ZBC_P2P_SCORE_PROTOCOL 50    /* a second hello, blocks not asked */
 #define ZBC_P2P_SCORE_STALL 60       /* GetBlocks unanswered in time */
 #define ZBC_P2P_SCORE_UNDELIVERED 20 /* a claimed tip the sync never gave */
+/* ... scored at the peer's next tip announcement unless that names a block
+ * we know (it reorged away from the claim), or after this long without one */
+#define ZBC_P2P_UNDELIVERED_GRACE_MS (2u * ZBC_P2P_PING_MS + 1000u)
 #define ZBC_P2P_SCORE_FLOOD 10       /* get_blocks while one is waiting */
 #define ZBC_P2P_SCORE_BAD_VOTE 50    /* a vote that fails verification */
 #define ZBC_P2P_SCORE_UNASKED_TX 10  /* a Txs answer with a transaction

@@ -11,6 +11,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
@@ -751,7 +752,53 @@ static void test_p2p_node(void)
             zbc_p2p_msg_free(m);
             send_msg(a, &nm);
         }
+        /* the fifth is judged at the peer's next tip, or without one
+         * ZBC_P2P_UNDELIVERED_GRACE_MS later */
+        CHECK(!closed_within(a, 300));
+        g_now += ZBC_P2P_UNDELIVERED_GRACE_MS;
         CHECK(closed_within(a, 1000));
+        conn_close(a);
+    }
+
+    /* an honest peer that reorged away from the tip it announced answers
+     * from the branch it moved to, which we hold, with nothing: its next
+     * tip is one we know, and the claim is not scored (six such rounds
+     * would be 120 points: a ban) */
+    {
+        struct id k9;
+        id_make(&k9, 0x59);
+        forgive();
+        a = peer_open(port, gh, &k9);
+        CHECK(!closed_within(a, 100));
+        uint8_t moved_tip[32];
+        memset(moved_tip, 0xd4, 32);
+        Zbc__P2p__Ping claim = ZBC__P2P__PING__INIT;
+        claim.height = 3;
+        claim.tip_hash = (ProtobufCBinaryData){32, moved_tip};
+        zbc_p2p_msg cm = ZBC__P2P__ENVELOPE__INIT;
+        cm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        cm.ping = &claim;
+        Zbc__P2p__Ping back = ZBC__P2P__PING__INIT;
+        back.height = 0;
+        back.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
+        zbc_p2p_msg bm2 = ZBC__P2P__ENVELOPE__INIT;
+        bm2.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+        bm2.ping = &back;
+        Zbc__P2p__Blocks none = ZBC__P2P__BLOCKS__INIT;
+        zbc_p2p_msg nm = ZBC__P2P__ENVELOPE__INIT;
+        nm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
+        nm.blocks = &none;
+        for (int i = 0; i < 6 && !a->closed; i++) {
+            moved_tip[0] = (uint8_t)i;
+            send_msg(a, &cm);
+            m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+            CHECK(m != NULL);
+            zbc_p2p_msg_free(m);
+            send_msg(a, &nm);
+            send_msg(a, &bm2); /* its tip now: the genesis, known here */
+        }
+        g_now += ZBC_P2P_UNDELIVERED_GRACE_MS;
+        CHECK(!closed_within(a, 1000));
         conn_close(a);
     }
 
@@ -1513,6 +1560,9 @@ static void test_one_verify(void)
 
 int main(void)
 {
+    /* a write to a connection the node closed fails (EPIPE) instead of
+     * ending the program: the checks after it tell what went wrong */
+    signal(SIGPIPE, SIG_IGN);
     zbc_log_set_level(ZBC_LOG_ERROR);
     TEST_RUN(test_p2p_node);
     TEST_RUN(test_bans_churn);
