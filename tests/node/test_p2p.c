@@ -367,6 +367,39 @@ static struct zbc_p2p *node_start(struct fixture *f, struct zbc_chain **chain)
     return p;
 }
 
+/* m: a Ping announcing tip at height (pg holds it). */
+static void ping_of(zbc_p2p_msg *m, Zbc__P2p__Ping *pg, uint32_t height,
+                    const uint8_t tip[32])
+{
+    zbc__p2p__ping__init(pg);
+    pg->height = height;
+    pg->tip_hash = (ProtobufCBinaryData){32, (uint8_t *)tip};
+    zbc__p2p__envelope__init(m);
+    m->msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
+    m->ping = pg;
+}
+
+/* The peer is asked for blocks and answers with none. */
+static void answer_nothing(struct conn *c)
+{
+    zbc_p2p_msg *m = recv_kind(c, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
+    CHECK(m != NULL);
+    zbc_p2p_msg_free(m);
+    Zbc__P2p__Blocks none = ZBC__P2P__BLOCKS__INIT;
+    zbc_p2p_msg nm = ZBC__P2P__ENVELOPE__INIT;
+    nm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
+    nm.blocks = &none;
+    send_msg(c, &nm);
+}
+
+/* The peer announces a tip (claim: a Ping), is asked for it, and answers
+ * with no block. */
+static void claim_undelivered(struct conn *c, const zbc_p2p_msg *claim)
+{
+    send_msg(c, claim);
+    answer_nothing(c);
+}
+
 static void test_p2p_node(void)
 {
     struct fixture f;
@@ -721,23 +754,13 @@ static void test_p2p_node(void)
         memset(fake_tip, 0xe7, 32);
         send_hello_tip(a, ZBC_P2P_PROTOCOL_VERSION, gh, k8.pk, NULL, 9, fake_tip);
         send_auth(a, gh, k8.pk, k8.sk);
-        m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
-        CHECK(m != NULL);
-        zbc_p2p_msg_free(m);
-        Zbc__P2p__Blocks none = ZBC__P2P__BLOCKS__INIT;
-        zbc_p2p_msg nm = ZBC__P2P__ENVELOPE__INIT;
-        nm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
-        nm.blocks = &none;
-        send_msg(a, &nm);
+        answer_nothing(a);
         CHECK(!closed_within(a, 100));
         struct zbc_net_status st;
         CHECK(zbc_chain_synced(chain, &st)); /* the claim is dropped */
-        Zbc__P2p__Ping again = ZBC__P2P__PING__INIT;
-        again.height = 9;
-        again.tip_hash = (ProtobufCBinaryData){32, fake_tip};
-        zbc_p2p_msg pm3 = ZBC__P2P__ENVELOPE__INIT;
-        pm3.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
-        pm3.ping = &again;
+        Zbc__P2p__Ping again;
+        zbc_p2p_msg pm3;
+        ping_of(&pm3, &again, 9, fake_tip);
         send_msg(a, &pm3);
         m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 600);
         CHECK(m == NULL);
@@ -746,11 +769,7 @@ static void test_p2p_node(void)
         /* five such claims: 5 x 20 bans the key */
         for (int i = 0; i < 4 && !a->closed; i++) {
             fake_tip[0] = (uint8_t)i;
-            send_msg(a, &pm3);
-            m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
-            CHECK(m != NULL);
-            zbc_p2p_msg_free(m);
-            send_msg(a, &nm);
+            claim_undelivered(a, &pm3);
         }
         /* the fifth is judged at the peer's next tip, or without one
          * ZBC_P2P_UNDELIVERED_GRACE_MS later */
@@ -772,29 +791,13 @@ static void test_p2p_node(void)
         CHECK(!closed_within(a, 100));
         uint8_t moved_tip[32];
         memset(moved_tip, 0xd4, 32);
-        Zbc__P2p__Ping claim = ZBC__P2P__PING__INIT;
-        claim.height = 3;
-        claim.tip_hash = (ProtobufCBinaryData){32, moved_tip};
-        zbc_p2p_msg cm = ZBC__P2P__ENVELOPE__INIT;
-        cm.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
-        cm.ping = &claim;
-        Zbc__P2p__Ping back = ZBC__P2P__PING__INIT;
-        back.height = 0;
-        back.tip_hash = (ProtobufCBinaryData){32, (uint8_t *)gh};
-        zbc_p2p_msg bm2 = ZBC__P2P__ENVELOPE__INIT;
-        bm2.msg_case = ZBC__P2P__ENVELOPE__MSG_PING;
-        bm2.ping = &back;
-        Zbc__P2p__Blocks none = ZBC__P2P__BLOCKS__INIT;
-        zbc_p2p_msg nm = ZBC__P2P__ENVELOPE__INIT;
-        nm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCKS;
-        nm.blocks = &none;
+        Zbc__P2p__Ping claim, back;
+        zbc_p2p_msg cm, bm2;
+        ping_of(&cm, &claim, 3, moved_tip);
+        ping_of(&bm2, &back, 0, gh);
         for (int i = 0; i < 6 && !a->closed; i++) {
             moved_tip[0] = (uint8_t)i;
-            send_msg(a, &cm);
-            m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_GET_BLOCKS, 1000);
-            CHECK(m != NULL);
-            zbc_p2p_msg_free(m);
-            send_msg(a, &nm);
+            claim_undelivered(a, &cm);
             send_msg(a, &bm2); /* its tip now: the genesis, known here */
         }
         g_now += ZBC_P2P_UNDELIVERED_GRACE_MS;
