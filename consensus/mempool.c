@@ -53,11 +53,16 @@ struct zbc_mempool {
     size_t max_txs, max_bytes;
     size_t bound_txs;            /* zbc_mempool_set_bound; 0: none */
     uint64_t next_seq;
-    /* the last drops (a ring, allocated at the first one) */
+    /* the last drops (a ring, allocated at the first one), indexed by
+     * hash: a doubly linked list per bucket, newest first; drop_head,
+     * drop_next and drop_prev hold slot + 1 (0: none) */
     struct zbc_mempool_drop *drops;
+    uint32_t *drop_head, *drop_next, *drop_prev;
     size_t n_drops, next_drop;
     uint32_t height;             /* the tip of the last after_block */
 };
+
+static void free_drops(struct zbc_mempool *mp);
 
 /* ---- hash tables ---- */
 
@@ -265,7 +270,7 @@ void zbc_mempool_free(struct zbc_mempool *mp)
     free(mp->senders.slot);
     free(mp->by_hash.slot);
     free(mp->app_txs.slot);
-    free(mp->drops);
+    free_drops(mp);
     free(mp->order);
     free(mp);
 }
@@ -414,20 +419,69 @@ void zbc_mempool_remove(struct zbc_mempool *mp, const uint8_t hash[32])
 
 /* ---- drops ---- */
 
+/* Transaction hashes are SHA3 outputs: their first bytes spread them.  A
+ * sender grinding hashes into one bucket makes its look-ups as long as
+ * the ring (the scan a look-up was before the index), no worse. */
+#define DROP_BUCKETS 65536u
+
+static size_t drop_bucket(const uint8_t hash[32])
+{
+    return ((size_t)hash[0] | (size_t)hash[1] << 8) % DROP_BUCKETS;
+}
+
+/* Takes ring slot i out of its bucket's list (the ring wrapped onto it). */
+static void drop_unlink(struct zbc_mempool *mp, size_t i)
+{
+    uint32_t prev = mp->drop_prev[i], next = mp->drop_next[i];
+    if (prev != 0)
+        mp->drop_next[prev - 1] = next;
+    else
+        mp->drop_head[drop_bucket(mp->drops[i].hash)] = next;
+    if (next != 0)
+        mp->drop_prev[next - 1] = prev;
+    mp->drop_next[i] = mp->drop_prev[i] = 0;
+}
+
+static void free_drops(struct zbc_mempool *mp)
+{
+    free(mp->drops);
+    free(mp->drop_head);
+    free(mp->drop_next);
+    free(mp->drop_prev);
+    mp->drops = NULL;
+    mp->drop_head = mp->drop_next = mp->drop_prev = NULL;
+}
+
 void zbc_mempool_note_drop(struct zbc_mempool *mp, const uint8_t hash[32],
                            uint32_t height, uint64_t now_ms,
                            const char *reason)
 {
     if (mp->drops == NULL) {
+        /* calloc: pages of the ring are touched only as drops come */
         mp->drops = calloc(ZBC_MEMPOOL_DROPPED_MAX, sizeof *mp->drops);
-        if (mp->drops == NULL)
+        mp->drop_head = calloc(DROP_BUCKETS, sizeof *mp->drop_head);
+        mp->drop_next = calloc(ZBC_MEMPOOL_DROPPED_MAX, sizeof *mp->drop_next);
+        mp->drop_prev = calloc(ZBC_MEMPOOL_DROPPED_MAX, sizeof *mp->drop_prev);
+        if (mp->drops == NULL || mp->drop_head == NULL ||
+            mp->drop_next == NULL || mp->drop_prev == NULL) {
+            free_drops(mp);
             return; /* out of memory: the status says not_found */
+        }
     }
-    struct zbc_mempool_drop *d = &mp->drops[mp->next_drop];
+    size_t i = mp->next_drop;
+    if (mp->n_drops == ZBC_MEMPOOL_DROPPED_MAX)
+        drop_unlink(mp, i); /* the oldest record goes */
+    struct zbc_mempool_drop *d = &mp->drops[i];
     memcpy(d->hash, hash, 32);
     d->height = height;
     d->at_ms = now_ms;
     snprintf(d->reason, sizeof d->reason, "%s", reason);
+    uint32_t *head = &mp->drop_head[drop_bucket(hash)];
+    mp->drop_next[i] = *head;
+    mp->drop_prev[i] = 0;
+    if (*head != 0)
+        mp->drop_prev[*head - 1] = (uint32_t)(i + 1);
+    *head = (uint32_t)(i + 1);
     mp->next_drop = (mp->next_drop + 1) % ZBC_MEMPOOL_DROPPED_MAX;
     if (mp->n_drops < ZBC_MEMPOOL_DROPPED_MAX)
         mp->n_drops++;
@@ -436,11 +490,12 @@ void zbc_mempool_note_drop(struct zbc_mempool *mp, const uint8_t hash[32],
 bool zbc_mempool_dropped(const struct zbc_mempool *mp, const uint8_t hash[32],
                          uint64_t now_ms, struct zbc_mempool_drop *out)
 {
+    if (mp->drops == NULL)
+        return false;
     /* newest first: a transaction dropped twice reports the last time */
-    for (size_t k = 1; k <= mp->n_drops; k++) {
-        size_t i = (mp->next_drop + ZBC_MEMPOOL_DROPPED_MAX - k) %
-                   ZBC_MEMPOOL_DROPPED_MAX;
-        const struct zbc_mempool_drop *d = &mp->drops[i];
+    for (uint32_t l = mp->drop_head[drop_bucket(hash)]; l != 0;
+         l = mp->drop_next[l - 1]) {
+        const struct zbc_mempool_drop *d = &mp->drops[l - 1];
         if (memcmp(d->hash, hash, 32) != 0)
             continue;
         if (now_ms > d->at_ms &&

@@ -47,7 +47,7 @@
 struct zbc_tx_known; /* consensus/apply.h */
 
 #define ZBC_MEMPOOL_TTL_MS (3600u * 1000u)
-#define ZBC_MEMPOOL_DROPPED_MAX 4096u
+#define ZBC_MEMPOOL_DROPPED_MAX 65536u
 #define ZBC_MEMPOOL_DROPPED_KEEP_MS (3600u * 1000u)
 #define ZBC_MEMPOOL_REASON_MAX 256
 

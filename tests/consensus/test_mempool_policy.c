@@ -187,11 +187,57 @@ static void test_drop_bound(void)
     zbc_mempool_free(mp);
 }
 
+/* The records' index by hash: hashes that share a bucket (the same first
+ * bytes), the ring wrapping over them, the oldest leaving the index
+ * exactly, the rest found with their own record. */
+static void test_drop_index(void)
+{
+    struct zbc_mempool *mp = zbc_mempool_new(10, 1 << 20);
+    uint8_t h[32];
+    memset(h, 0, sizeof h);
+    const uint32_t extra = 10, total = ZBC_MEMPOOL_DROPPED_MAX + extra;
+    for (uint32_t i = 0; i < total; i++) {
+        /* one in 16 in bucket 0 (bytes 0-1 zero), the rest spread */
+        memset(h, 0, sizeof h);
+        if (i % 16 == 0)
+            zbc_put_le32(h + 2, i);
+        else
+            zbc_put_le32(h, i);
+        zbc_mempool_note_drop(mp, h, i, 1000, i % 2 == 0 ? "even" : "odd");
+    }
+    struct zbc_mempool_drop d;
+    int found = 0, wrong = 0;
+    for (uint32_t i = 0; i < total; i++) {
+        memset(h, 0, sizeof h);
+        if (i % 16 == 0)
+            zbc_put_le32(h + 2, i);
+        else
+            zbc_put_le32(h, i);
+        bool has = zbc_mempool_dropped(mp, h, 1000, &d);
+        if (has != (i >= extra))
+            wrong++;
+        if (has) {
+            found++;
+            if (d.height != i ||
+                strcmp(d.reason, i % 2 == 0 ? "even" : "odd") != 0)
+                wrong++;
+        }
+    }
+    CHECK_EQ_INT(found, ZBC_MEMPOOL_DROPPED_MAX);
+    CHECK_EQ_INT(wrong, 0);
+    /* a never-dropped hash in the crowded bucket */
+    memset(h, 0, sizeof h);
+    h[31] = 1;
+    CHECK(!zbc_mempool_dropped(mp, h, 1000, NULL));
+    zbc_mempool_free(mp);
+}
+
 int main(void)
 {
     TEST_RUN(test_one_app_tx_per_sender);
     TEST_RUN(test_drop_reasons);
     TEST_RUN(test_expiry_and_inclusion);
     TEST_RUN(test_drop_bound);
+    TEST_RUN(test_drop_index);
     return test_summary("consensus_mempool_policy");
 }
