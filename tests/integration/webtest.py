@@ -103,8 +103,21 @@ class BrowserTest(ZbcTest):
         return d.find_elements("css selector", css)
 
     def text(self, d, css):
-        els = self.q(d, css)
-        return els[0].text if els else None
+        """The first match's text, None when there is none.  A view that
+        re-renders (the explorer's block list on each new block) can replace
+        the element between the look-up and the read: then it is looked up
+        again (the CI's fresh clone of 07ab7fe failed test_web_explorer
+        with StaleElementReferenceException here)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        for _ in range(20):
+            els = self.q(d, css)
+            if not els:
+                return None
+            try:
+                return els[0].text
+            except StaleElementReferenceException:
+                time.sleep(0.05)
+        return None
 
     def click(self, d, css, what, timeout=PAGE_S):
         """Waits for an element matching css and clicks it.  The board is
