@@ -102,6 +102,10 @@ struct zbc_engine {
     bool secret_params;  /* CreateApp params commit to a secret the creator
                             keeps (battleship's board): the wallet builds
                             them with the game's own helpers */
+    size_t state_size;   /* the bytes of struct zbc_game_state the engine
+                            uses (sizeof its own struct, at most
+                            ZBC_GAME_STATE_MAX): it reads and writes no
+                            other (the fuzz targets check it) */
 
     /* Checks CreateApp params for `seats` seats without building a state. */
     int (*check_params)(uint8_t seats, const uint8_t *params, size_t len,

@@ -1063,6 +1063,7 @@ static int32_t bs_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_battleship = {
+    .state_size = sizeof(struct bs_state),
     .type = 7,
     .name = "battleship",
     .min_seats = 2,

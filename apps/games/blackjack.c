@@ -520,6 +520,7 @@ static const struct zbc_solo_ops BJ_SOLO = {
 };
 
 const struct zbc_engine zbc_engine_blackjack = {
+    .state_size = sizeof(struct bj_state),
     .type = 31,
     .name = "blackjack",
     .min_seats = 1,

@@ -613,6 +613,7 @@ static int32_t ck_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_checkers = {
+    .state_size = sizeof(struct checkers),
     .type = 4,
     .name = "checkers",
     .min_seats = 2,

@@ -1146,6 +1146,7 @@ static int32_t chess_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_chess = {
+    .state_size = sizeof(struct chess),
     .type = 2,
     .name = "chess",
     .min_seats = 2,

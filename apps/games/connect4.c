@@ -356,6 +356,7 @@ static int32_t c4_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_connect4 = {
+    .state_size = sizeof(struct c4),
     .type = 3,
     .name = "connect4",
     .min_seats = 2,

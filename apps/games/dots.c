@@ -566,6 +566,7 @@ static int dots_params_text(const uint8_t *params, size_t len, char *out,
 }
 
 const struct zbc_engine zbc_engine_dots = {
+    .state_size = sizeof(struct dots),
     .type = 8,
     .name = "dots",
     .min_seats = 2,

@@ -340,6 +340,7 @@ static int32_t gm_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_gomoku = {
+    .state_size = sizeof(struct gomoku),
     .type = 6,
     .name = "gomoku",
     .min_seats = 2,

@@ -424,6 +424,7 @@ static const struct zbc_solo_ops HILO_SOLO = {
 };
 
 const struct zbc_engine zbc_engine_hilo = {
+    .state_size = sizeof(struct hilo_state),
     .type = 30,
     .name = "hilo",
     .min_seats = 1,

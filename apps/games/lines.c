@@ -528,6 +528,7 @@ static int format_move(const struct zbc_game_state *g, const uint8_t *mv,
 }
 
 const struct zbc_engine zbc_engine_lines = {
+    .state_size = sizeof(struct lines_state),
     .type = 10,
     .name = "lines",
     .min_seats = 2,

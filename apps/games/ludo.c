@@ -582,6 +582,7 @@ static int ludo_format_move(const struct zbc_game_state *st,
 }
 
 const struct zbc_engine zbc_engine_ludo = {
+    .state_size = sizeof(struct ludo_state),
     .type = 32,
     .name = "ludo",
     .min_seats = 2,

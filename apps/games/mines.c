@@ -425,6 +425,7 @@ static const struct zbc_solo_ops MINES_SOLO = {
 };
 
 const struct zbc_engine zbc_engine_mines = {
+    .state_size = sizeof(struct mines_state),
     .type = 28,
     .name = "mines",
     .min_seats = 1,

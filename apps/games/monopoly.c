@@ -544,6 +544,7 @@ static int format_move(const struct zbc_game_state *g, const uint8_t *mv,
 }
 
 const struct zbc_engine zbc_engine_monopoly = {
+    .state_size = sizeof(struct mono_state),
     .type = 35,
     .name = "monopoly",
     .min_seats = 2,

@@ -415,6 +415,7 @@ static int32_t pig_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_pig = {
+    .state_size = sizeof(struct pig_state),
     .type = 33,
     .name = "pig",
     .min_seats = 2,

@@ -391,6 +391,7 @@ static int race_format_move(const struct zbc_game_state *st,
 }
 
 const struct zbc_engine zbc_engine_race = {
+    .state_size = sizeof(struct race_state),
     .type = 34,
     .name = "race",
     .min_seats = 2,

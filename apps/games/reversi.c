@@ -431,6 +431,7 @@ static int32_t rv_eval(const struct zbc_game_state *st, uint8_t seat)
 }
 
 const struct zbc_engine zbc_engine_reversi = {
+    .state_size = sizeof(struct reversi),
     .type = 5,
     .name = "reversi",
     .min_seats = 2,

@@ -549,6 +549,7 @@ static int rps_format_move(const struct zbc_game_state *st,
 }
 
 const struct zbc_engine zbc_engine_rps = {
+    .state_size = sizeof(struct rps_state),
     .type = 9,
     .name = "rps",
     .min_seats = 2,

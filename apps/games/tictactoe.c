@@ -338,6 +338,7 @@ static int ttt_format_move(const struct zbc_game_state *st,
 }
 
 const struct zbc_engine zbc_engine_tictactoe = {
+    .state_size = sizeof(struct ttt),
     .type = 1,
     .name = "tictactoe",
     .min_seats = 2,

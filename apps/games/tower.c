@@ -438,6 +438,7 @@ static const struct zbc_solo_ops TOWER_SOLO = {
 };
 
 const struct zbc_engine zbc_engine_tower = {
+    .state_size = sizeof(struct tower_state),
     .type = 29,
     .name = "tower",
     .min_seats = 1,

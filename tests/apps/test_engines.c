@@ -67,6 +67,18 @@ static int roundtrip(const struct zbc_engine *e)
     return n1 == n2 && memcmp(enc1, enc2, n1) == 0;
 }
 
+/* The bytes of st past the engine's state_size still hold TAIL_BYTE: the
+ * engine wrote nothing outside its own struct (the fuzz targets copy and
+ * compare only state_size bytes). */
+#define TAIL_BYTE 0xa5
+static int tail_intact(const struct zbc_engine *e)
+{
+    for (size_t i = e->state_size; i < sizeof st.b; i++)
+        if (st.b[i] != TAIL_BYTE)
+            return 0;
+    return 1;
+}
+
 /* Plays one random game; returns the number of plies, or -1 on a failure
  * (already reported through CHECK). */
 static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
@@ -75,6 +87,7 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
     struct zbc_roll rolls;
     uint8_t first = (uint8_t)(game % seats);
     roll_for(&rolls, game, UINT64_MAX);
+    memset(st.b + e->state_size, TAIL_BYTE, sizeof st.b - e->state_size);
     if (!e->init(&st, seats, NULL, 0, first, e->start_rolls ? &rolls : NULL, &err)) {
         fprintf(stderr, "%s: init with %u seats failed: %s\n", e->name, seats, err.msg);
         CHECK(0);
@@ -93,6 +106,7 @@ static long play_one(const struct zbc_engine *e, uint8_t seats, uint64_t game)
             uint8_t any = 0;
             CHECK(!e->check_move(&st, 0, &any, 1, &err));
             CHECK_EQ_STR(err.msg, "the game is over");
+            CHECK(tail_intact(e));
             return ply;
         }
         CHECK(res.kind == ZBC_RESULT_ONGOING);
@@ -177,6 +191,7 @@ static void test_all_engines(void)
         CHECK(e->min_seats >= 1 && e->min_seats <= e->max_seats &&
               e->max_seats <= ZBC_SEATS_MAX);
         CHECK(zbc_engine_by_type(e->type) == e);
+        CHECK(e->state_size > 0 && e->state_size <= ZBC_GAME_STATE_MAX);
         CHECK(zbc_engine_by_name(e->name) == e);
         for (uint8_t seats = e->min_seats; seats <= e->max_seats; seats++) {
             struct zbc_err err;
