@@ -287,8 +287,10 @@ class WebExplorer(BrowserTest):
         src = "svg.chess rect.playable[data-square=%s]" % move[:2]
         dst = "svg.chess rect.target[data-square=%s]" % move[2:4]
         for attempt in range(3):
-            wait_until(lambda: self.q(drv, src), PAGE_S, "%s playable for the mover" % move[:2])
-            self.q(drv, src)[0].click()
+            # click() finds the square again if a redraw replaced it
+            # (the CI's fresh clone of b17ae58 failed here with
+            # StaleElementReferenceException)
+            self.click(drv, src, "%s playable for the mover" % move[:2])
             try:
                 wait_until(lambda: self.q(drv, dst), 2, "%s a target after selecting %s" % (move[2:4], move[:2]))
                 self.q(drv, dst)[0].click()
