@@ -188,7 +188,7 @@ class WebSecrets(BrowserTest):
         d.get(node.api_url + "/#/app/" + app_id)
         self.wait_view(d, "app", "Join for 1 ZBC", "the join button")
         self.record(d)
-        self.q(d, "#app-join")[0].click()
+        self.click(d, "#app-join", "the join button")
         return self.app_ready(app_id)
 
     def settled(self, d, app_id, seat):

@@ -199,7 +199,7 @@ class BrowserTest(ZbcTest):
         self.wait_view(d, "app", "you hold seat 0", "the creator's app page")
         d2.get(node.api_url + "/#/app/" + app_id)
         self.wait_view(d2, "app", "Join for 1 ZBC", "the join button")
-        self.q(d2, "#app-join")[0].click()
+        self.click(d2, "#app-join", "the join button")
         self.app_ready(app_id)
         for move in moves:
             a = self.app(app_id)
