@@ -25,9 +25,20 @@
 
 extern const struct zbc_engine zbc_engine_blackjack;
 
-#define BJ_CARDS_MAX 48 /* cards one game can draw (2 hands of 11 + the dealer's 10) */
-#define BJ_MOVES_MAX 32
-#define BJ_HAND_MAX 12
+/* Bounds of one game, from the rules on an infinite deck (docs/games.md,
+ * "Blackjack"; until 2026-12-03 they assumed one deck, whose longest hand
+ * is 11 cards, and a 13th card that check_move allowed was refused by
+ * apply_move).  An exhaustive walk of every sequence of card values
+ * (docs/games.md) gives the longest hand: the player's, drawing until 21
+ * or more, 20 cards (ten aces, a 2, eight aces, a 2); the dealer's,
+ * drawing below 17 with soft 17 standing, 12 cards (six aces, a 6, four
+ * aces, a 2).  Cards: two hands of 20 and the dealer's 12.  Moves: deal,
+ * split, and for each of two hands at most 19 (hits from its two cards to
+ * its 20th, which ends it, or fewer hits and a stand): 40. */
+#define BJ_HAND_MAX 20
+#define BJ_DEALER_MAX 12
+#define BJ_CARDS_MAX (2 * BJ_HAND_MAX + BJ_DEALER_MAX)
+#define BJ_MOVES_MAX 40
 #define BJ_MAX_VALUE 80000u /* two split hands, both doubled and won: 8x */
 
 enum bj_move { BJ_DEAL = 1, BJ_HIT = 2, BJ_STAND = 3, BJ_DOUBLE = 4, BJ_SPLIT = 5 };
@@ -45,7 +56,7 @@ struct bj {
     uint8_t status;
     uint8_t nh, cur;        /* hands (1 or 2), the hand to play */
     struct bj_hand hand[2];
-    uint8_t dealer[BJ_HAND_MAX];
+    uint8_t dealer[BJ_DEALER_MAX];
     uint8_t nd;
     bool natural, dealer_natural;
     uint32_t value;         /* returns when over, ten-thousandths of the stake */
@@ -141,9 +152,9 @@ static int settle(struct bj *g, struct source *src, struct zbc_err *err)
     }
     bool soft;
     while (total(g->dealer, g->nd, &soft) < 17) {
-        if (g->nd >= BJ_HAND_MAX)
+        if (g->nd >= BJ_DEALER_MAX)
             return zbc_fail(err, "blackjack: a dealer hand of more than %d cards",
-                            BJ_HAND_MAX);
+                            BJ_DEALER_MAX);
         if (!draw(g, src, &g->dealer[g->nd++], err))
             return 0;
     }

@@ -23,7 +23,7 @@ static struct zbc_game_state st;
 /* Decodes moves + cards; returns whether it replays. */
 static int game(const char *moves, const uint8_t *cards, uint8_t n, struct zbc_err *err)
 {
-    uint8_t b[2 + 32 + 48];
+    uint8_t b[2 + 64 + 64];
     size_t nm = strlen(moves);
     b[0] = (uint8_t)nm;
     for (size_t i = 0; i < nm; i++)
@@ -116,6 +116,78 @@ static void test_vectors(void)
     CHECK(checked >= 3);
 }
 
+/* Hits to a hand holding 2 + A: seven aces (a soft 20 at nine
+ * cards), a 2 (hard 12), eight aces (hard 20 at eighteen cards), an ace
+ * (21: the hand is done at nineteen) — seventeen hits. */
+static uint8_t long_hits(uint8_t *cards, uint8_t n, char *moves)
+{
+    for (int i = 0; i < 17; i++) {
+        cards[n++] = i == 7 ? C(0) : C(A);
+        strcat(moves, "2");
+    }
+    return n;
+}
+
+/* An infinite deck lets a hand grow past the 11 cards one deck allows (to
+ * 20 for the player, 12 for the dealer: the longest of each, below, and
+ * docs/games.md).  Every such hit is legal and applies
+ * (fuzz_engine_blackjack found check_move allowing a 13th card that
+ * apply_move refused, and the move cap refused the stand of a long split
+ * game). */
+static void test_long_hands(void)
+{
+    /* deal 2 (player), 5 (dealer up), A; 17 hits: 21 at 19 cards; the
+     * dealer's hole card 10 and a 2: 17; 21 wins 2x */
+    uint8_t cards[64];
+    uint8_t n = 0;
+    cards[n++] = C(0);
+    cards[n++] = C(3);
+    cards[n++] = C(A);
+    char moves[64] = "1";
+    n = long_hits(cards, n, moves);
+    cards[n++] = C(T);
+    cards[n++] = C(0);
+    want_value(moves, cards, n, 20000);
+
+    /* a split of twos, each hand 2 + A and 17 hits (36 moves, 41 cards),
+     * the dealer 10 + 7: both win, 4x */
+    n = 0;
+    cards[n++] = C(0);
+    cards[n++] = C(T);
+    cards[n++] = C(0);
+    strcpy(moves, "15");
+    cards[n++] = C(A); /* hand 1's second card */
+    cards[n++] = C(A); /* hand 2's second card */
+    n = long_hits(cards, n, moves);
+    n = long_hits(cards, n, moves);
+    cards[n++] = C(5);
+    want_value(moves, cards, n, 40000);
+
+    /* the longest hands: the player's 20 cards (ten aces: soft 20; a 2:
+     * hard 12; eight aces: 20; a 2: busted, 22), dealer 5 + 10 not drawn
+     * (every hand busted): 0; then a player 10 + 9 standing against the
+     * dealer's 12 cards (six aces, a 6, four aces, a 2: 18): 19 wins */
+    n = 0;
+    cards[n++] = C(A);
+    cards[n++] = C(3);
+    cards[n++] = C(A);
+    strcpy(moves, "1");
+    for (int i = 0; i < 18; i++) {
+        cards[n++] = i == 8 || i == 17 ? C(0) : C(A);
+        strcat(moves, "2");
+    }
+    want_value(moves, cards, n, 0);
+    n = 0;
+    cards[n++] = C(T);
+    cards[n++] = C(A);
+    cards[n++] = C(7);
+    strcpy(moves, "13");
+    static const uint8_t dealer[] = {A, A, A, A, A, 4, A, A, A, A, 0};
+    for (size_t i = 0; i < sizeof dealer; i++)
+        cards[n++] = C(dealer[i]);
+    want_value(moves, cards, n, 20000);
+}
+
 static void test_refusals_and_views(void)
 {
     struct zbc_err err;
@@ -186,6 +258,7 @@ int main(void)
         return test_summary("apps_blackjack");
     TEST_RUN(test_returns);
     TEST_RUN(test_vectors);
+    TEST_RUN(test_long_hands);
     TEST_RUN(test_refusals_and_views);
     return test_summary("apps_blackjack");
 }
