@@ -33,8 +33,9 @@ extern const struct zbc_engine zbc_engine_blackjack;
  * or more, 20 cards (ten aces, a 2, eight aces, a 2); the dealer's,
  * drawing below 17 with soft 17 standing, 12 cards (six aces, a 6, four
  * aces, a 2).  Cards: two hands of 20 and the dealer's 12.  Moves: deal,
- * split, and for each of two hands at most 19 (hits from its two cards to
- * its 20th, which ends it, or fewer hits and a stand): 40. */
+ * split, and for each of two hands at most 18 (every 20-card hand is done,
+ * so at most 18 hits from its two cards, or fewer and a stand): 38, held
+ * in 40. */
 #define BJ_HAND_MAX 20
 #define BJ_DEALER_MAX 12
 #define BJ_CARDS_MAX (2 * BJ_HAND_MAX + BJ_DEALER_MAX)

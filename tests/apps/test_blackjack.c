@@ -132,8 +132,8 @@ static uint8_t long_hits(uint8_t *cards, uint8_t n, char *moves)
  * 20 for the player, 12 for the dealer: the longest of each, below, and
  * docs/games.md).  Every such hit is legal and applies
  * (fuzz_engine_blackjack found check_move allowing a 13th card that
- * apply_move refused, and the move cap refused the stand of a long split
- * game). */
+ * apply_move refused, and the move cap of 32 refused the 33rd move of a
+ * long split game). */
 static void test_long_hands(void)
 {
     /* deal 2 (player), 5 (dealer up), A; 17 hits: 21 at 19 cards; the
@@ -149,7 +149,7 @@ static void test_long_hands(void)
     cards[n++] = C(0);
     want_value(moves, cards, n, 20000);
 
-    /* a split of twos, each hand 2 + A and 17 hits (36 moves, 41 cards),
+    /* a split of twos, each hand 2 + A and 17 hits (36 moves, 40 cards),
      * the dealer 10 + 7: both win, 4x */
     n = 0;
     cards[n++] = C(0);
@@ -164,8 +164,8 @@ static void test_long_hands(void)
     want_value(moves, cards, n, 40000);
 
     /* the longest hands: the player's 20 cards (ten aces: soft 20; a 2:
-     * hard 12; eight aces: 20; a 2: busted, 22), dealer 5 + 10 not drawn
-     * (every hand busted): 0; then a player 10 + 9 standing against the
+     * hard 12; eight aces: 20; a 2: busted, 22), the dealer's hole card
+     * not drawn (every hand busted): 0; then a player 10 + 9 standing against the
      * dealer's 12 cards (six aces, a 6, four aces, a 2: 18): 19 wins */
     n = 0;
     cards[n++] = C(A);
