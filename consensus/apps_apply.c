@@ -815,25 +815,32 @@ static void roll_data(struct zbc_event *e, const struct zbc_roll *used)
     e->data_len = (uint8_t)(4 + k);
 }
 
-static int play(struct actx *c, uint8_t seat, const uint8_t *move,
-                size_t len, struct zbc_roll *rolls, const uint8_t *tx_hash,
-                struct zbc_err *err)
+/* The events and the clock of a move the engine applied (res, next). */
+static int played(struct actx *c, uint8_t seat, const uint8_t *move,
+                  size_t len, const struct zbc_roll *rolls,
+                  const uint8_t *tx_hash, const struct zbc_result *res,
+                  int next, struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
-    struct zbc_result res;
-    int next;
-    if (!zbc_app_play(a, seat, move, len, rolls, &res, &next, err))
-        return 0;
     a->moves++;
     struct zbc_event e;
     ev_init(&e, ZBC_EVENT_APP_MOVE, c);
     memcpy(e.tx_hash, tx_hash, 32);
     e.a = a->seat[seat];
     e.seat = seat;
-    e.amount = res.kind == ZBC_RESULT_ONGOING ? deadline_from(c) : 0;
+    e.amount = res->kind == ZBC_RESULT_ONGOING ? deadline_from(c) : 0;
     if (rolls != NULL)
         roll_data(&e, rolls);
-    return emit(c, &e, move, len, err) && after_play(c, &res, next, err);
+    return emit(c, &e, move, len, err) && after_play(c, res, next, err);
+}
+
+static int play(struct actx *c, uint8_t seat, const uint8_t *move,
+                size_t len, const uint8_t *tx_hash, struct zbc_err *err)
+{
+    struct zbc_result res;
+    int next;
+    return zbc_app_play(c->a, seat, move, len, NULL, &res, &next, err) &&
+           played(c, seat, move, len, NULL, tx_hash, &res, next, err);
 }
 
 static int apply_move(struct actx *c, const struct zbc_checked_tx *ct,
@@ -873,7 +880,7 @@ static int apply_move(struct actx *c, const struct zbc_checked_tx *ct,
             return zbc_fail(err, "the chain is at its last height");
         return sched_add(c->s, c->height + 1, ZBC_SCHED_MOVE, a->id, err);
     }
-    return play(c, seat, m->move, m->move_len, NULL, ct->hash, err);
+    return play(c, seat, m->move, m->move_len, ct->hash, err);
 }
 
 static int apply_resign(struct actx *c, const struct zbc_checked_tx *ct,
@@ -1029,24 +1036,33 @@ static int do_move(struct actx *c, const uint8_t seed[32],
     struct zbc_roll rolls;
     zbc_roll_init(&rolls, seed, hash, 32);
     struct zbc_err why;
-    if (!zbc_app_check_move(a, seat, move, len, &why)) {
-        int next;
-        if (!discard_pending(c, illegal(&why), err) ||
-            !zbc_app_turn(a, &next, err))
-            return 0;
-        a->deadline = deadline_from(c);
-        a->clock = next >= 0 && next < a->seats ? (uint8_t)next
-                                                 : ZBC_APP_NO_CLOCK;
-        return app_put(c->s, a, err);
+    struct zbc_result res;
+    int next;
+    /* zbc_app_play changes the app only when the engine applies the move.
+     * An engine that refuses here a move its check_move accepts is
+     * inconsistent: the move is discarded like an illegal one, never
+     * left to fail the block (docs/protocol-apps.md §7). */
+    if (!zbc_app_check_move(a, seat, move, len, &why))
+        (void)illegal(&why);
+    else if (!zbc_app_play(a, seat, move, len, &rolls, &res, &next, &why))
+        zbc_fail_prefix(&why, "the engine refused the move when it was "
+                              "resolved");
+    else {
+        a->has_pending = false;
+        a->pending_len = 0;
+        memset(a->pending_hash, 0, 32);
+        /* the tx hash of the move names the events of its application */
+        c->tx_hash = hash;
+        int ok = played(c, seat, move, len, &rolls, hash, &res, next, err);
+        c->tx_hash = NULL;
+        return ok && app_put(c->s, a, err);
     }
-    a->has_pending = false;
-    a->pending_len = 0;
-    memset(a->pending_hash, 0, 32);
-    /* the tx hash of the move names the events of its application */
-    c->tx_hash = hash;
-    int ok = play(c, seat, move, len, &rolls, hash, err);
-    c->tx_hash = NULL;
-    return ok && app_put(c->s, a, err);
+    if (!discard_pending(c, why.msg, err) || !zbc_app_turn(a, &next, err))
+        return 0;
+    a->deadline = deadline_from(c);
+    a->clock = next >= 0 && next < a->seats ? (uint8_t)next
+                                             : ZBC_APP_NO_CLOCK;
+    return app_put(c->s, a, err);
 }
 
 static int do_bet(struct actx *c, const uint8_t seed[32], struct zbc_err *err)

@@ -59,17 +59,23 @@ int zbc_apps_solo_check_create(struct zbc_state *s, const struct zbc_genesis *g,
     return 1;
 }
 
+/* The stake `move` adds to the pot (blackjack's double and split). */
+static uint64_t move_extra(const struct zbc_app *a, const uint8_t *move,
+                           size_t len)
+{
+    const struct zbc_solo_ops *so = solo_of(a);
+    if (so == NULL || so->move_stake == NULL)
+        return 0;
+    /* a legal move's units are 0 or 1; the product is checked by callers */
+    unsigned __int128 v = (unsigned __int128)so->move_stake(move, len) *
+                          a->stake;
+    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+}
+
 uint64_t zbc_apps_solo_move_stake(const struct zbc_app *a,
                                   const struct zbc_checked_tx *ct)
 {
-    const struct zbc_solo_ops *so = solo_of(a);
-    const struct zbc_body_app_move *m = &ct->body.u.move;
-    if (so == NULL || so->move_stake == NULL)
-        return 0;
-    /* a legal move's units are 0 or 1; the product is checked below */
-    unsigned __int128 v = (unsigned __int128)so->move_stake(m->move, m->move_len) *
-                          a->stake;
-    return v > UINT64_MAX ? UINT64_MAX : (uint64_t)v;
+    return move_extra(a, ct->body.u.move.move, ct->body.u.move.move_len);
 }
 
 int zbc_apps_solo_check_stake(struct zbc_state *s,
@@ -188,17 +194,13 @@ static int settle(struct actx *c, const char *why, struct zbc_err *err)
 /* Applies the player's step (rolls: the float stream, NULL for a
  * cash-out); event app_move without data (the floats are recomputed from
  * the seed, docs/protocol-apps.md §13). */
-static int step(struct actx *c, const uint8_t *move, size_t len,
-                struct zbc_roll *rolls, const uint8_t *tx_hash,
-                struct zbc_err *err)
+static int stepped(struct actx *c, const uint8_t *move, size_t len,
+                   const uint8_t *tx_hash, const struct zbc_result *res,
+                   int next, struct zbc_err *err)
 {
     struct zbc_app *a = c->a;
-    struct zbc_result res;
-    int next;
-    if (!zbc_app_play(a, 0, move, len, rolls, &res, &next, err))
-        return 0;
     a->moves++;
-    bool over = res.kind != ZBC_RESULT_ONGOING;
+    bool over = res->kind != ZBC_RESULT_ONGOING;
     struct zbc_event ev;
     zbc_apps_ev_init(&ev, ZBC_EVENT_APP_MOVE, c);
     memcpy(ev.tx_hash, tx_hash, 32);
@@ -211,6 +213,15 @@ static int step(struct actx *c, const uint8_t *move, size_t len,
         return settle(c, "cashout", err);
     a->clock = next == 0 ? 0 : ZBC_APP_NO_CLOCK;
     return arm(c, err);
+}
+
+static int step(struct actx *c, const uint8_t *move, size_t len,
+                const uint8_t *tx_hash, struct zbc_err *err)
+{
+    struct zbc_result res;
+    int next;
+    return zbc_app_play(c->a, 0, move, len, NULL, &res, &next, err) &&
+           stepped(c, move, len, tx_hash, &res, next, err);
 }
 
 int zbc_apps_solo_move(struct actx *c, const struct zbc_checked_tx *ct,
@@ -229,7 +240,7 @@ int zbc_apps_solo_move(struct actx *c, const struct zbc_checked_tx *ct,
         a->pot += extra;
     }
     if (!so->move_draws(m->move, m->move_len))
-        return step(c, m->move, m->move_len, NULL, ct->hash, err);
+        return step(c, m->move, m->move_len, ct->hash, err);
     a->has_pending = true;
     a->pending_seat = 0;
     memcpy(a->pending_hash, ct->hash, 32);
@@ -262,20 +273,42 @@ int zbc_apps_solo_resolve(struct actx *c, const uint8_t seed[32],
     struct zbc_roll rolls;
     zbc_roll_init_fair(&rolls, seed, client, a->id);
     struct zbc_err why;
-    if (!zbc_app_check_move(a, 0, move, len, &why)) {
-        /* cannot happen (nothing changes the game in between): kept */
-        if (!zbc_apps_discard_pending(c, why.msg, err))
-            return 0;
-        a->clock = 0;
-        return arm(c, err) && zbc_apps_put(c->s, a, err);
+    struct zbc_result res;
+    int next;
+    /* Neither refusal can happen with a consistent engine (nothing changes
+     * the game in between); zbc_app_play changes the app only when it
+     * applies.  A refused step is discarded and the stake it added goes
+     * back, never left to fail the block (docs/protocol-apps.md §13). */
+    bool legal = zbc_app_check_move(a, 0, move, len, &why);
+    bool applied = legal &&
+                   zbc_app_play(a, 0, move, len, &rolls, &res, &next, &why);
+    if (legal && !applied)
+        zbc_fail_prefix(&why, "the engine refused the move when it was "
+                              "resolved");
+    if (applied) {
+        a->has_pending = false;
+        a->pending_len = 0;
+        memset(a->pending_hash, 0, 32);
+        c->tx_hash = hash; /* the move's hash names the events it causes */
+        int ok = stepped(c, move, len, hash, &res, next, err);
+        c->tx_hash = NULL;
+        return ok && zbc_apps_put(c->s, a, err);
     }
-    a->has_pending = false;
-    a->pending_len = 0;
-    memset(a->pending_hash, 0, 32);
-    c->tx_hash = hash; /* the move's hash names the events it causes */
-    int ok = step(c, move, len, &rolls, hash, err);
+    /* the stake the move added when it was included (its app_pending) */
+    uint64_t back = move_extra(a, move, len);
+    if (back > a->pot)
+        back = a->pot;
+    if (!zbc_apps_discard_pending(c, why.msg, err))
+        return 0;
+    c->tx_hash = hash;
+    /* seat 0xff: a refund, not part of what the game paid (paid[0]) */
+    int ok = back == 0 || zbc_apps_pay(c, ZBC_EVENT_NO_SEAT, &a->seat[0],
+                                       back, "refund", err);
     c->tx_hash = NULL;
-    return ok && zbc_apps_put(c->s, a, err);
+    if (!ok)
+        return 0;
+    a->clock = 0;
+    return arm(c, err) && zbc_apps_put(c->s, a, err);
 }
 
 int zbc_apps_solo_clock(struct actx *c, const uint8_t seed[32],
@@ -311,8 +344,19 @@ int zbc_apps_solo_clock(struct actx *c, const uint8_t seed[32],
         zbc_roll_init_fair(&rolls, seed, client, a->id);
         struct zbc_result res;
         int next;
-        if (!zbc_app_play(a, 0, &mv, 1, &rolls, &res, &next, err))
-            return 0;
+        if (!zbc_app_play(a, 0, &mv, 1, &rolls, &res, &next, &why)) {
+            /* an inconsistent engine (check_move accepted it): the game is
+             * settled as it stands, as when the move does not apply, and
+             * never fails the block (docs/protocol-apps.md §13) */
+            zbc_apps_ev_init(&e, ZBC_EVENT_APP_DISCARD, c);
+            e.a = a->seat[0];
+            e.seat = 0;
+            snprintf(e.reason, sizeof e.reason,
+                     "the engine refused the clock's move: %s", why.msg);
+            if (!zbc_apps_emit(c, &e, &mv, 1, err))
+                return 0;
+            break;
+        }
         a->moves++;
         zbc_apps_ev_init(&e, ZBC_EVENT_APP_MOVE, c);
         e.a = a->seat[0];
