@@ -69,6 +69,11 @@ static void check_params_text(const struct zbc_engine *e, const uint8_t *in,
     ASSERT(blen == len && memcmp(back, p, len) == 0);
 }
 
+/* The game being played: what consensus holds a result to. */
+static uint8_t play_seats;
+static const uint8_t *play_params;
+static size_t play_plen;
+
 /* Every check of a state st has reached; leaves its encoding in cur. */
 static void check_state(const struct zbc_engine *e)
 {
@@ -83,6 +88,13 @@ static void check_state(const struct zbc_engine *e)
     struct zbc_result res;
     e->result(&st, &res);
     ASSERT((e->turn(&st) == ZBC_NOBODY) == (res.kind != ZBC_RESULT_ONGOING));
+    /* a winner that is no seat, or a solo value above the maximum the fund
+     * escrowed, would fail the block that settles it (consensus/apps_*.c) */
+    if (res.kind == ZBC_RESULT_WIN)
+        ASSERT(res.winner < play_seats);
+    if (e->solo != NULL)
+        ASSERT(e->solo->value(&st) <=
+               e->solo->max_multiplier(play_params, play_plen));
 }
 
 /* The engine wrote nothing past its state_size in the states it was given
@@ -138,6 +150,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     if (seats == 0)
         abort(); /* check_params must refuse zero seats */
+    play_seats = seats;
+    play_params = params;
+    play_plen = plen;
     if (!e->init(&st, seats, params, plen, (uint8_t)(first % seats),
                  e->start_rolls ? &rolls : NULL, &err)) {
         check_tails(e);
