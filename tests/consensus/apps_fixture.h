@@ -239,6 +239,12 @@ static inline size_t ax_count(const struct zbc_events *ev,
         }                                                                    \
     } while (0)
 
+/* The key of seat `seat` in a two-seat app a created and b joined. */
+static inline const struct fx_key *ax_seat_key(struct fx *f, uint8_t seat)
+{
+    return seat == 0 ? &f->a : &f->b;
+}
+
 static inline void ax_app(struct fx *f, uint64_t id, struct zbc_app *a)
 {
     bool found = false;

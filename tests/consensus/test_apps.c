@@ -53,11 +53,6 @@ static uint64_t ttt_start(struct fx *f, uint8_t *first)
     return id;
 }
 
-static const struct fx_key *seat_key(struct fx *f, uint8_t seat)
-{
-    return seat == 0 ? &f->a : &f->b;
-}
-
 static void test_tictactoe_win(void)
 {
     struct fx f;
@@ -68,7 +63,7 @@ static void test_tictactoe_win(void)
     uint8_t x;
     uint64_t id = ttt_start(&f, &x);
     uint8_t o = (uint8_t)(1 - x);
-    const struct fx_key *X = seat_key(&f, x), *O = seat_key(&f, o);
+    const struct fx_key *X = ax_seat_key(&f, x), *O = ax_seat_key(&f, o);
     struct zbc_events ev = {0};
     /* O before X: not your turn; X plays 0; an occupied cell is illegal */
     uint32_t s0 = ax_move1(&f, O, id, 4);
@@ -158,7 +153,7 @@ static void test_tictactoe_draw(void)
     uint8_t x;
     uint64_t id = ttt_start(&f, &x);
     uint64_t a0 = fx_balance(&f, &f.a.addr), b0 = fx_balance(&f, &f.b.addr);
-    const struct fx_key *X = seat_key(&f, x), *O = seat_key(&f, 1 - x);
+    const struct fx_key *X = ax_seat_key(&f, x), *O = ax_seat_key(&f, 1 - x);
     const uint8_t seq[9] = {0, 1, 2, 4, 3, 5, 7, 6, 8};
     struct zbc_events ev = {0};
     for (int i = 0; i < 9; i++) {
@@ -209,7 +204,7 @@ static void test_pig_pending(void)
     zbc_events_free(&ev);
     ax_until(&f, f.tip.height + 2);
     uint8_t first = ax_first(f.tip.seed, id, 2);
-    const struct fx_key *P = seat_key(&f, first), *Q = seat_key(&f, 1 - first);
+    const struct fx_key *P = ax_seat_key(&f, first), *Q = ax_seat_key(&f, 1 - first);
     struct zbc_app *a = malloc(sizeof *a);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->clock, first);
@@ -504,7 +499,7 @@ static void test_timeout_claim(void)
     uint8_t first = ax_first(f.tip.seed, id, 2);
     CHECK(e != NULL && e->seat == first);
     zbc_events_free(&ev);
-    const struct fx_key *H = seat_key(&f, first), *W = seat_key(&f, 1 - first);
+    const struct fx_key *H = ax_seat_key(&f, first), *W = ax_seat_key(&f, 1 - first);
     /* keep-alive at K pushes the deadline to K + 240 */
     ax_move(&f, H, id, NULL, 0);
     CHECK(ax_block(&f, &ev));

@@ -40,11 +40,6 @@ const struct zbc_engine *__wrap_zbc_engine_by_type(uint8_t type)
     return &faulty;
 }
 
-static const struct fx_key *seat_key(struct fx *f, uint8_t seat)
-{
-    return seat == 0 ? &f->a : &f->b;
-}
-
 /* Pig: a roll admitted at N, refused by apply_move at N + 1.  The block
  * applies; the roll is discarded; the roller keeps the turn with a new
  * deadline, and rolls again once the engine applies moves. */
@@ -62,7 +57,7 @@ static void test_dice_move_refused(void)
     zbc_events_free(&ev);
     ax_until(&f, f.tip.height + 2);
     uint8_t first = ax_first(f.tip.seed, id, 2);
-    const struct fx_key *P = seat_key(&f, first);
+    const struct fx_key *P = ax_seat_key(&f, first);
     struct zbc_app a;
     ax_app(&f, id, &a);
     CHECK_EQ_INT(a.clock, first);
