@@ -139,16 +139,16 @@ static void test_connect4_beats_random(void)
     seed = 0x5eed; /* the figures in docs/games.md do not depend on the other cases */
     const struct zbc_engine *e = zbc_engine_by_name("connect4");
     uint64_t rng = 42;
-    int wins = 0, plies = 0, total = 0;
-    for (int g = 0; g < 100; g++) {
+    int wins = 0, plies = 0, total = 0, games = test_scaled(100);
+    for (int g = 0; g < games; g++) {
         int r = play_vs_random(e, (uint8_t)(g & 1), ZBC_SEARCH_LEVEL_MAX, 5000, &rng, &plies);
         CHECK(r >= 0);
         wins += r == 1;
         total += plies;
     }
-    printf("connect-4, strongest level, 5000 nodes a move: %d of 100 won against random "
-           "(%d plies)\n", wins, total);
-    CHECK_EQ_INT(wins, 100);
+    printf("connect-4, strongest level, 5000 nodes a move: %d of %d won against random "
+           "(%d plies)\n", wins, games, total);
+    CHECK_EQ_INT(wins, games);
 }
 
 static void test_chess_beats_random(void)
@@ -156,17 +156,17 @@ static void test_chess_beats_random(void)
     seed = 0x5eed; /* the figures in docs/games.md do not depend on the other cases */
     const struct zbc_engine *e = zbc_engine_by_name("chess");
     uint64_t rng = 7;
-    int wins = 0, draws = 0, plies = 0, total = 0;
-    for (int g = 0; g < 20; g++) {
+    int wins = 0, draws = 0, plies = 0, total = 0, games = test_scaled(20);
+    for (int g = 0; g < games; g++) {
         int r = play_vs_random(e, (uint8_t)(g & 1), 3, 3000, &rng, &plies);
         CHECK(r >= 0);
         wins += r == 1;
         draws += r == 2;
         total += plies;
     }
-    printf("chess, level 3, 3000 nodes a move: %d won, %d drawn of 20 against random "
-           "(%d plies)\n", wins, draws, total);
-    CHECK(wins >= 19);
+    printf("chess, level 3, 3000 nodes a move: %d won, %d drawn of %d against random "
+           "(%d plies)\n", wins, draws, games, total);
+    CHECK(wins >= games - 1);
 }
 
 /* ---- every engine: the move returned is legal ---- */
