@@ -8,97 +8,12 @@
 
 #define STAKE 10000
 
-/* A second node: its own copy of the state at the fixture's start. */
-struct mirror {
-    struct zbc_mem_kv *m;
-    struct zbc_state s;
-    struct zbc_parent tip;
-};
-
-static void mirror_init(struct mirror *mi, struct fx *f)
-{
-    struct zbc_err err;
-    mi->m = zbc_mem_kv_clone(f->m);
-    CHECK(zbc_state_open(&mi->s, zbc_mem_kv(mi->m), &err));
-    mi->tip = f->tip;
-}
-
-static void mirror_free(struct mirror *mi)
-{
-    zbc_state_close(&mi->s);
-    zbc_mem_kv_free(mi->m);
-}
-
-/* Builds the next block from the queued candidates on f and applies it on
- * the mirror: both must accept it and end with equal stores.  Returns the
- * number of transactions included; *ev gets the builder's events. */
-static uint32_t build_replay(struct fx *f, struct mirror *mi,
-                             struct zbc_events *ev)
-{
-    struct zbc_err err = {{0}};
-    struct zbc_block b;
-    struct zbc_undo u, u2;
-    struct zbc_events ev2 = {0};
-    uint32_t n = 0;
-    int ok = zbc_block_build(&b, &f->s, &f->g, &f->tip, ax_refs, ax_n,
-                             f->tip.timestamp_ms + 1000, f->val.sk, &u, ev,
-                             &err);
-    CHECK(ok);
-    if (!ok) {
-        fprintf(stderr, "  build: %s\n", err.msg);
-        ax_n = 0;
-        return 0;
-    }
-    /* through the wire format, as a peer receives it */
-    uint8_t *raw;
-    size_t rlen;
-    struct zbc_block got;
-    CHECK(zbc_block_encode(&b, &raw, &rlen, &err));
-    CHECK(zbc_block_decode(&got, raw, rlen, &err));
-    int ok2 = zbc_block_validate_apply(&mi->s, &f->g, &mi->tip, &got,
-                                       b.header.timestamp_ms, &u2, &ev2, &err);
-    CHECK(ok2);
-    if (!ok2)
-        fprintf(stderr, "  replay of block %u: %s\n", b.header.height,
-                err.msg);
-    else
-        zbc_parent_from_header(&mi->tip, &got.header);
-    CHECK(zbc_mem_kv_equal(f->m, mi->m));
-    CHECK_EQ_INT(ev->n, ev2.n);
-    uint8_t *e1, *e2;
-    size_t l1, l2;
-    CHECK(zbc_events_encode(ev, &e1, &l1, &err));
-    CHECK(zbc_events_encode(&ev2, &e2, &l2, &err));
-    CHECK(l1 == l2 && memcmp(e1, e2, l1) == 0);
-    free(e1);
-    free(e2);
-    uint8_t *ub1, *ub2;
-    size_t ul1, ul2;
-    CHECK(zbc_undo_encode(&u, &ub1, &ul1, &err));
-    CHECK(zbc_undo_encode(&u2, &ub2, &ul2, &err));
-    CHECK(ul1 == ul2 && memcmp(ub1, ub2, ul1) == 0);
-    free(ub1);
-    free(ub2);
-    CHECK(zbc_money_check(&f->s, &err));
-    CHECK(zbc_state_check_root(&f->s, &err));
-    n = b.n_tx;
-    zbc_parent_from_header(&f->tip, &b.header);
-    zbc_block_free(&got);
-    free(raw);
-    zbc_block_free(&b);
-    zbc_undo_free(&u);
-    zbc_undo_free(&u2);
-    zbc_events_free(&ev2);
-    ax_n = 0;
-    return n;
-}
-
-static void until_both(struct fx *f, struct mirror *mi, uint32_t height)
+static void until_both(struct fx *f, struct ax_mirror *mi, uint32_t height)
 {
     while (f->tip.height < height) {
         struct zbc_events ev = {0};
         ax_n = 0;
-        (void)build_replay(f, mi, &ev);
+        (void)ax_build_replay(f, mi, &ev);
         zbc_events_free(&ev);
     }
 }
@@ -131,8 +46,8 @@ static void test_builder_and_replay_agree(void)
     struct fx f;
     fx_init(&f);
     ax_fund(&f);
-    struct mirror mi;
-    mirror_init(&mi, &f);
+    struct ax_mirror mi;
+    ax_mirror_init(&mi, &f);
     struct zbc_events ev = {0};
     uint64_t pig = ax_create(&f, &f.a, 33, STAKE, 2, NULL, 0, NULL, FX_FEE);
     uint64_t race = ax_create(&f, &f.b, 34, 777, 3, NULL, 0, NULL, FX_FEE);
@@ -142,12 +57,12 @@ static void test_builder_and_replay_agree(void)
     uint8_t p2[80];
     uint16_t pl2 = bet_params(p2, dice, 3, "x");
     ax_create(&f, &f.c, 16, 5, 1, p2, pl2, NULL, FX_FEE);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 4);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 4);
     zbc_events_free(&ev);
     ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, pig);
     ax_ref(&f, &f.a, ZBC_TX_APP_JOIN, race);
     ax_ref(&f, &f.c, ZBC_TX_APP_JOIN, race);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 3);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 3);
     CHECK_EQ_INT(ax_count(&ev, ZBC_EVENT_BET_SETTLE), 2);
     zbc_events_free(&ev);
     until_both(&f, &mi, f.tip.height + 2);
@@ -168,13 +83,13 @@ static void test_builder_and_replay_agree(void)
             if (a->status == ZBC_APP_ACTIVE)
                 ax_ref(&f, key_of(&f, a, 1), ZBC_TX_APP_RESIGN, race);
         }
-        (void)build_replay(&f, &mi, &ev);
+        (void)ax_build_replay(&f, &mi, &ev);
         zbc_events_free(&ev);
     }
     ax_app(&f, race, a);
     CHECK_EQ_INT(a->status, ZBC_APP_FINISHED);
     free(a);
-    mirror_free(&mi);
+    ax_mirror_free(&mi);
     fx_free(&f);
 }
 
@@ -232,15 +147,15 @@ static void test_open_renumbering(void)
     struct fx f;
     fx_init(&f);
     ax_fund(&f);
-    struct mirror mi;
-    mirror_init(&mi, &f);
+    struct ax_mirror mi;
+    ax_mirror_init(&mi, &f);
     struct zbc_events ev = {0};
     uint64_t id = ax_create(&f, &f.a, 33, 1001, 4, NULL, 0, NULL, FX_FEE);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 1);
     zbc_events_free(&ev);
     ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
     ax_ref(&f, &f.c, ZBC_TX_APP_JOIN, id);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 2);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 2);
     zbc_events_free(&ev);
     /* b leaves (c moves down to seat 1), then joins again: seat 2; its
      * second join in the same block is a no-op (a's move, a no-op while
@@ -250,8 +165,8 @@ static void test_open_renumbering(void)
     uint32_t j1 = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
     uint32_t j2 = ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
     CHECK(ax_block(&f, &ev));
-    mirror_free(&mi);
-    mirror_init(&mi, &f);
+    ax_mirror_free(&mi);
+    ax_mirror_init(&mi, &f);
     AX_NOOP(&ev, mv, "has not started");
     const struct zbc_event *e = ax_ev(&ev, ZBC_EVENT_APP_LEAVE, 0);
     CHECK(e != NULL && e->tx_index == l && e->seat == 1 && e->amount == 1001);
@@ -268,7 +183,7 @@ static void test_open_renumbering(void)
     CHECK_EQ_INT(a->pot, 3 * 1001);
     /* the fund account fills seat 3: Active */
     ax_ref(&f, &f.fund, ZBC_TX_APP_JOIN, id);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 1);
     zbc_events_free(&ev);
     ax_app(&f, id, a);
     CHECK_EQ_INT(a->status, ZBC_APP_ACTIVE);
@@ -278,7 +193,7 @@ static void test_open_renumbering(void)
     uint64_t a0 = fx_balance(&f, &f.a.addr), b0 = fx_balance(&f, &f.b.addr);
     uint64_t u0 = fx_balance(&f, &f.fund.addr), c0 = fx_balance(&f, &f.c.addr);
     ax_ref(&f, &f.c, ZBC_TX_APP_RESIGN, id);
-    CHECK_EQ_INT(build_replay(&f, &mi, &ev), 1);
+    CHECK_EQ_INT(ax_build_replay(&f, &mi, &ev), 1);
     zbc_events_free(&ev);
     CHECK_EQ_INT(fx_balance(&f, &f.a.addr), a0 + 1322);
     CHECK_EQ_INT(fx_balance(&f, &f.b.addr), b0 + 1321);
@@ -295,7 +210,7 @@ static void test_open_renumbering(void)
     CHECK_EQ_INT(a->paid[3], 1321);
     CHECK_EQ_INT(a->pot, 0);
     free(a);
-    mirror_free(&mi);
+    ax_mirror_free(&mi);
     fx_free(&f);
 }
 
@@ -377,14 +292,14 @@ static void test_random_play(void)
     const struct fx_key *ks[4] = {&f.a, &f.b, &f.c, &f.fund};
     uint64_t ids[RAPPS];
     uint32_t n_ids = 0;
-    struct mirror mi;
+    struct ax_mirror mi;
     struct zbc_events ev = {0};
     struct zbc_err err;
     unsigned ends = 0, noops = 0, claims = 0, bets = 0;
     for (int blk = 0; blk < RBLOCKS; blk++) {
         bool hand = blk % 2 == 1;
         if (!hand)
-            mirror_init(&mi, &f);
+            ax_mirror_init(&mi, &f);
         uint32_t want = 4 + rnd(9);
         uint8_t body[64];
         /* keep the players funded from the fund account */
@@ -488,8 +403,8 @@ static void test_random_play(void)
         if (hand) {
             CHECK(ax_block(&f, &ev));
         } else {
-            (void)build_replay(&f, &mi, &ev);
-            mirror_free(&mi);
+            (void)ax_build_replay(&f, &mi, &ev);
+            ax_mirror_free(&mi);
         }
         CHECK(zbc_state_check_root(&f.s, &err));
         noops += ax_count(&ev, ZBC_EVENT_NOOP);
