@@ -167,8 +167,8 @@ static int dice_applied(json_t *result, const struct zbc_opts *o, const char *ap
         return 0;
     const char *kind = json_string_value(json_object_get(entry, "kind"));
     if (strcmp(kind, "app_discard") == 0) {
-        /* the move was legal when sent, not when its block applied it
-         * (docs/protocol-apps.md §5, MOVE) */
+        /* the move was legal when sent, not when its block applied it, or
+         * the engine refused it then (docs/protocol-apps.md §5, MOVE) */
         const char *why = json_string_value(json_object_get(entry, "reason"));
         zbc_wfail(f, ZBC_EXIT_REJECTED, "app %s: the move was discarded in block %lld: %s",
                   app_id, (long long)json_integer_value(json_object_get(entry, "height")),
