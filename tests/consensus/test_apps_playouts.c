@@ -22,6 +22,48 @@
 #define STAKE 1000
 #define PLAYERS 4
 
+#ifdef ZBC_PLAYOUTS_REFUSING
+/* Built a second time (test_consensus_apps_playouts_refusing) linked with
+ * -Wl,--wrap=zbc_engine_by_type: every engine the consensus code looks up
+ * refuses in apply_move one move in eight that check_move accepts,
+ * chosen by a hash of the state and the move — an inconsistent engine,
+ * deterministic as consensus needs.  The chain must go on as before:
+ * refused pending moves discarded (with a solo step's stake refunded),
+ * refused moves in transactions left out of blocks, the clock's refused
+ * move ending its loop (docs/protocol-apps.md §5, §13). */
+const struct zbc_engine *__real_zbc_engine_by_type(uint8_t type);
+const struct zbc_engine *__wrap_zbc_engine_by_type(uint8_t type);
+
+static struct zbc_engine refusing[256];
+static const struct zbc_engine *looked_up; /* zbc_app_play's engine */
+
+static int refuse_some(struct zbc_game_state *st, uint8_t seat,
+                       const uint8_t *move, size_t len,
+                       struct zbc_roll *rolls, struct zbc_err *err)
+{
+    const struct zbc_engine *e = looked_up;
+    uint8_t h[32];
+    zbc_sha3_256(h, st->b, e->state_size);
+    for (size_t i = 0; i < len; i++)
+        h[i % 32] ^= move[i];
+    zbc_sha3_256(h, h, 32);
+    if (h[0] % 8 == 0 && e->check_move(st, seat, move, len, err))
+        return zbc_fail(err, "this engine refuses one move in eight (test)");
+    return e->apply_move(st, seat, move, len, rolls, err);
+}
+
+const struct zbc_engine *__wrap_zbc_engine_by_type(uint8_t type)
+{
+    const struct zbc_engine *e = __real_zbc_engine_by_type(type);
+    if (e == NULL)
+        return NULL;
+    looked_up = e;
+    refusing[type] = *e;
+    refusing[type].apply_move = refuse_some;
+    return &refusing[type];
+}
+#endif
+
 static uint64_t rs;
 static uint32_t rnd(uint32_t n)
 {
@@ -271,10 +313,19 @@ static void test_every_engine_on_chain(void)
     }
     CHECK(t.resigns > 0);
     CHECK(t.timeouts > 0);
+#ifdef ZBC_PLAYOUTS_REFUSING
+    CHECK(t.discards > 10);
+#else
+    CHECK_EQ_INT(t.discards, 0); /* consistent engines */
+#endif
 }
 
 int main(void)
 {
     TEST_RUN(test_every_engine_on_chain);
+#ifdef ZBC_PLAYOUTS_REFUSING
+    return test_summary("consensus_apps_playouts_refusing");
+#else
     return test_summary("consensus_apps_playouts");
+#endif
 }
