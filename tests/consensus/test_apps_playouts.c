@@ -309,7 +309,10 @@ static void test_every_engine_on_chain(void)
         if (es[i]->secret_params)
             continue;
         printf("  %-10s %5u moves applied\n", es[i]->name, t.applied[es[i]->type]);
+#ifndef ZBC_PLAYOUTS_REFUSING
+        /* (refusing, a game whose one move is refused waits for a claim) */
         CHECK(t.applied[es[i]->type] >= 10);
+#endif
     }
     CHECK(t.resigns > 0);
     CHECK(t.timeouts > 0);
