@@ -1041,7 +1041,7 @@ static int do_move(struct actx *c, const uint8_t seed[32],
     /* zbc_app_play changes the app only when the engine applies the move.
      * An engine that refuses here a move its check_move accepts is
      * inconsistent: the move is discarded like an illegal one, never
-     * left to fail the block (docs/protocol-apps.md §7). */
+     * left to fail the block (docs/protocol-apps.md §5). */
     if (!zbc_app_check_move(a, seat, move, len, &why))
         (void)illegal(&why);
     else if (!zbc_app_play(a, seat, move, len, &rolls, &res, &next, &why))
