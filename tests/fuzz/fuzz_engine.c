@@ -175,6 +175,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             n = e->gen_moves(&st, moves, ZBC_MOVES_MAX);
             ASSERT(n <= ZBC_MOVES_MAX);
             listed_fresh = 1;
+            /* what gen_moves lists is legal (bots and the wallet's move
+             * lists send it): one listed move per state, in turn */
+            if (n > 0) {
+                const struct zbc_move *g = &moves[ply % n];
+                int t = e->turn(&st);
+                ASSERT(t >= 0 && t != ZBC_NOBODY);
+                ASSERT(e->check_move(&st, (uint8_t)t, g->b, g->len, &err));
+            }
         }
         if (legal) {
             ASSERT(e->turn(&st) == seat);
