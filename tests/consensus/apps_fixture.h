@@ -367,6 +367,23 @@ static inline uint8_t ax_first(const uint8_t seed[32], uint64_t id,
     return (uint8_t)(zbc_get_le64(h) % seats);
 }
 
+/* A two-seat app of `type` created by a and joined by b, run until its
+ * first seat is drawn (J + 2); returns its id, *first = that seat. */
+static inline uint64_t ax_two_seat_started(struct fx *f, uint8_t type,
+                                           uint64_t stake, uint8_t *first)
+{
+    struct zbc_events ev = {0};
+    uint64_t id = ax_create(f, &f->a, type, stake, 2, NULL, 0, NULL, FX_FEE);
+    CHECK(ax_block(f, &ev));
+    zbc_events_free(&ev);
+    ax_ref(f, &f->b, ZBC_TX_APP_JOIN, id);
+    CHECK(ax_block(f, &ev));
+    zbc_events_free(&ev);
+    ax_until(f, f->tip.height + 2);
+    *first = ax_first(f->tip.seed, id, 2);
+    return id;
+}
+
 /* An Ethereum-account transaction (secp256k1 personal_sign). */
 static inline uint32_t eth_tx(struct fx *f, const uint8_t sk[32], uint32_t type,
                        const uint8_t *body, uint32_t len)

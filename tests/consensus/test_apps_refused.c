@@ -49,14 +49,8 @@ static void test_dice_move_refused(void)
     fx_init(&f);
     ax_fund(&f);
     struct zbc_events ev = {0};
-    uint64_t id = ax_create(&f, &f.a, PIG, STAKE, 2, NULL, 0, NULL, FX_FEE);
-    CHECK(ax_block(&f, &ev));
-    zbc_events_free(&ev);
-    ax_ref(&f, &f.b, ZBC_TX_APP_JOIN, id);
-    CHECK(ax_block(&f, &ev));
-    zbc_events_free(&ev);
-    ax_until(&f, f.tip.height + 2);
-    uint8_t first = ax_first(f.tip.seed, id, 2);
+    uint8_t first;
+    uint64_t id = ax_two_seat_started(&f, PIG, STAKE, &first);
     const struct fx_key *P = ax_seat_key(&f, first);
     struct zbc_app a;
     ax_app(&f, id, &a);
