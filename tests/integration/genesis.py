@@ -60,6 +60,8 @@ def main():
     ap.add_argument("--fund-balance", type=int, default=DEFAULTS["fund_balance"])
     ap.add_argument("--balance", action="append", default=[], help="ADDRESS=UNITS")
     ap.add_argument("--block-time-ms", type=int, default=DEFAULTS["block_time_ms"])
+    ap.add_argument("--smith-delay-ms", type=int, default=DEFAULTS["smith_delay_ms"],
+                    help="how long after rank k's slot rank k+1 may publish")
     ap.add_argument("--move-deadline", type=int, help="blocks (default %d)" % DEFAULTS["move_deadline"])
     ap.add_argument("--rake-bps", type=int, help="basis points (default %d)" % DEFAULTS["rake_bps"])
     ap.add_argument("--chain-name", default=DEFAULTS["chain_name"])
@@ -71,7 +73,8 @@ def main():
         addr, _, n = b.partition("=")
         bal.append((addr, int(n)))
     g = make_genesis(a.validator, a.fund, bal, fund_balance=a.fund_balance,
-                     block_time_ms=a.block_time_ms, chain_name=a.chain_name,
+                     block_time_ms=a.block_time_ms, smith_delay_ms=a.smith_delay_ms,
+                     chain_name=a.chain_name,
                      open_deadline=a.open_deadline)
     for k in ("move_deadline", "rake_bps"):
         if getattr(a, k) is not None:
