@@ -68,6 +68,8 @@ def main():
     ap.add_argument("--open-deadline", type=int, default=DEFAULTS["open_deadline"],
                     help="blocks after which an Open app nobody filled expires")
     a = ap.parse_args()
+    if a.smith_delay_ms < 1 or a.block_time_ms < 1:
+        ap.error("--block-time-ms and --smith-delay-ms take milliseconds of 1 or more")
     bal = []
     for b in a.balance:
         addr, _, n = b.partition("=")
