@@ -9,46 +9,55 @@
 #include "crypto/bytes.h"
 #include "crypto/hash.h"
 
-/* SHAKE256 is not in crypto/hash.h (only this accumulator needs it); it
- * comes straight from libcrypto like the other hashes there, fetched once
- * (an EVP_shake256() digest init looks the algorithm up on every call). */
-static EVP_MD *md_shake;
-static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+/* The element's expansion is the ChaCha20 keystream (RFC 8439) keyed by the
+ * entry's digest: not in crypto/hash.h (only this accumulator needs it), it
+ * comes straight from libcrypto like the other primitives there, fetched
+ * once (an EVP_chacha20() init looks the algorithm up on every call).
+ * Encrypting 2048 zero bytes yields the first 2048 bytes of the stream. */
+static EVP_CIPHER *cipher_chacha;
+static pthread_once_t cipher_once = PTHREAD_ONCE_INIT;
 
-static void fetch_shake(void)
+static void fetch_chacha(void)
 {
-    md_shake = EVP_MD_fetch(NULL, "SHAKE256", NULL);
+    cipher_chacha = EVP_CIPHER_fetch(NULL, "ChaCha20", NULL);
 }
 
 static void die(const char *what)
 {
-    fprintf(stderr, "fatal: libcrypto SHAKE256 failed (%s)\n", what);
+    fprintf(stderr, "fatal: libcrypto ChaCha20 failed (%s)\n", what);
     abort();
 }
 
-static const EVP_MD *shake_md(void)
+static const EVP_CIPHER *chacha(void)
 {
-    if (pthread_once(&md_once, fetch_shake) != 0 || md_shake == NULL)
-        die("no SHAKE256 in the default provider");
-    return md_shake;
+    if (pthread_once(&cipher_once, fetch_chacha) != 0 ||
+        cipher_chacha == NULL)
+        die("no ChaCha20 in the default provider");
+    return cipher_chacha;
 }
 
-/* The 2048-byte expansion of a digest, on ctx (reused by the caller). */
-static void expand(EVP_MD_CTX *c, uint16_t lanes[ZBC_LTHASH_LANES],
+static const uint8_t zeros[ZBC_LTHASH_BYTES];
+
+/* The 2048-byte expansion of a digest, on c (reused by the caller):
+ * ChaCha20 with key = digest, block counter 0, nonce 0 (libcrypto's
+ * 16-byte IV is the counter u32 LE followed by the 12-byte nonce). */
+static void expand(EVP_CIPHER_CTX *c, uint16_t lanes[ZBC_LTHASH_LANES],
                    const uint8_t digest[32])
 {
+    static const uint8_t iv[16];
     uint8_t bytes[ZBC_LTHASH_BYTES];
-    if (EVP_DigestInit_ex2(c, shake_md(), NULL) != 1 ||
-        EVP_DigestUpdate(c, digest, 32) != 1 ||
-        EVP_DigestFinalXOF(c, bytes, sizeof bytes) != 1)
+    int n = 0;
+    if (EVP_EncryptInit_ex2(c, chacha(), digest, iv, NULL) != 1 ||
+        EVP_EncryptUpdate(c, bytes, &n, zeros, (int)sizeof zeros) != 1 ||
+        n != (int)sizeof bytes)
         die("out of memory?");
     for (size_t i = 0; i < ZBC_LTHASH_LANES; i++)
         lanes[i] = zbc_get_le16(bytes + 2 * i);
 }
 
-static EVP_MD_CTX *ctx_new(void)
+static EVP_CIPHER_CTX *ctx_new(void)
 {
-    EVP_MD_CTX *c = EVP_MD_CTX_new();
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
     if (c == NULL)
         die("out of memory");
     return c;
@@ -70,17 +79,18 @@ void zbc_lthash_digest(uint8_t digest[32], uint8_t table, const uint8_t *key,
     zbc_sha3_final(&h, digest);
 }
 
-/* Element vector of one entry: SHAKE256(H(table || klen || key || vlen ||
- * value), 2048 bytes) as 1024 LE u16 lanes. */
+/* Element vector of one entry: the first 2048 bytes of the ChaCha20
+ * keystream keyed by H(table || klen || key || vlen || value), as 1024 LE
+ * u16 lanes. */
 static void element(uint16_t lanes[ZBC_LTHASH_LANES], uint8_t table,
                     const uint8_t *key, size_t klen, const uint8_t *val,
                     size_t vlen)
 {
     uint8_t digest[32];
     zbc_lthash_digest(digest, table, key, klen, val, vlen);
-    EVP_MD_CTX *c = ctx_new();
+    EVP_CIPHER_CTX *c = ctx_new();
     expand(c, lanes, digest);
-    EVP_MD_CTX_free(c);
+    EVP_CIPHER_CTX_free(c);
 }
 
 void zbc_lthash_zero(struct zbc_lthash *h)
@@ -249,7 +259,7 @@ static void apply_slice(void *arg, size_t k)
         to = a->n;
     struct zbc_lthash *sum = &a->part[k];
     zbc_lthash_zero(sum);
-    EVP_MD_CTX *c = NULL;
+    EVP_CIPHER_CTX *c = NULL;
     uint16_t e[ZBC_LTHASH_LANES];
     for (size_t i = from; i < to; i++) {
         const struct zbc_lthash_op *op = &a->ops[i];
@@ -267,7 +277,7 @@ static void apply_slice(void *arg, size_t k)
             for (size_t j = 0; j < ZBC_LTHASH_LANES; j++)
                 sum->lane[j] = (uint16_t)(sum->lane[j] + e[j]);
     }
-    EVP_MD_CTX_free(c);
+    EVP_CIPHER_CTX_free(c);
 }
 
 void zbc_lthash_apply(struct zbc_lthash *h, const struct zbc_lthash_op *ops,

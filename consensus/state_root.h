@@ -1,7 +1,8 @@
 /* The state-root accumulator: a lattice multiset hash (LtHash).
  *
  * For every state entry (table, key, value) the element vector is
- *   SHAKE256(SHA3-256(table_u8 || klen_u8 || key || vlen_u32 || value), 2048)
+ *   ChaCha20(key = SHA3-256(table_u8 || klen_u8 || key || vlen_u32 || value),
+ *            nonce = 0, counter from 0), its first 2048 keystream bytes
  * read as 1024 little-endian u16 lanes.  The accumulator is the lane-wise
  * sum mod 2^16 of the vectors of all entries; adding an entry adds its
  * vector, removing subtracts it, so a block costs O(changes), and the
@@ -37,7 +38,7 @@ void zbc_lthash_root(uint8_t root[32], const struct zbc_lthash *h);
 
 /* ---- many updates at once (consensus/state.c's fold) ----
  *
- * An entry's element costs one SHAKE256 expansion to 2048 bytes, most of
+ * An entry's element costs one ChaCha20 expansion to 2048 bytes, most of
  * the state root's cost.  zbc_lthash_apply adds and subtracts the elements
  * of many entries, each given by its digest (the SHA3-256 above, computed
  * by the caller while the value is at hand), optionally:

@@ -50,7 +50,7 @@
 #include "consensus/state.h"
 #include "crypto/err.h"
 
-#define ZBC_STORE_SCHEMA 1
+#define ZBC_STORE_SCHEMA 2
 #define ZBC_STORE_MAP_INITIAL ((size_t)256 << 20) /* 256 MiB */
 #define ZBC_STORE_MAP_STEP ((size_t)256 << 20)
 /* Undo records older than this many blocks below the tip are pruned; the

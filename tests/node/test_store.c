@@ -493,7 +493,7 @@ static void test_schema_mismatch(void)
     struct zbc_err err = {{0}};
     CHECK(!zbc_store_open(&s2, tmpdir, NULL, &err));
     CHECK_EQ_STR(err.msg, "ledger schema version is 9 but this zbcd reads "
-                          "version 1");
+                          "version 2");
     remove_dir();
 }
 

@@ -17,7 +17,7 @@ the block is made with POST /api/v1/admin/mine {"blocks": 1}
 count, transactions per block, games); the bytes differ from one
 generation to the next (timestamps).
 
-The result is cached in DIR/b<blocks>-t<transfers>-g<games>-v1/ (default
+The result is cached in DIR/b<blocks>-t<transfers>-g<games>-v2/ (default
 DIR: build-release/sync-chain): `node/` (the validator's data directory,
 its genesis.json included), `genesis.json` and `chain.json` (the
 parameters and counts).  A complete cache is reused; an incomplete one is
@@ -50,7 +50,8 @@ import genesis as genesis_mod  # noqa: E402
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey  # noqa: E402
 
-VERSION = 1                 # bump when the chain shape changes: old caches are not reused
+VERSION = 2                 # bump when the chain or its ledger format changes: old caches are not reused
+                            # (2: the ledger schema 2 of docs/node.md, ChaCha20 state roots)
 ZBC = 100_000_000
 FEE = 2_000_000             # above min_fee_base + per byte x length for every tx made here
 SENDERS = 64
