@@ -112,10 +112,33 @@ static size_t key_tail(uint8_t *out, uint32_t created, uint64_t id)
     return 12;
 }
 
-/* Puts (del false) or deletes every list key of app id with projection p,
- * and its reverse entry. */
+/* Whether projection q (NULL: none) has the key of `mask` that p has for
+ * player pl (NULL unless mask has MASK_PLAYER). */
+static bool has_key(const struct proj *q, unsigned mask, const struct proj *p,
+                    const struct zbc_addr *pl)
+{
+    if (q == NULL || q->created != p->created)
+        return false;
+    if ((mask & MASK_STATUS) && q->status != p->status)
+        return false;
+    if ((mask & MASK_TYPE) && q->type != p->type)
+        return false;
+    if (!(mask & MASK_PLAYER))
+        return true;
+    for (unsigned j = 0; j < q->n; j++)
+        if (zbc_addr_equal(&q->player[j], pl))
+            return true;
+    return false;
+}
+
+/* Puts (del false) or deletes the list keys of app id with projection p
+ * that projection keep (NULL: none) does not have, and p's reverse entry.
+ * A status change rewrites only the keys that filter on status: the other
+ * half of an app's keys stay where they are.  Deleting with keep set
+ * leaves the reverse entry for the put of keep that follows. */
 static int write_keys(struct zbc_store_txn *t, uint64_t id,
-                      const struct proj *p, bool del, struct zbc_err *err)
+                      const struct proj *p, bool del, const struct proj *keep,
+                      struct zbc_err *err)
 {
     static const uint8_t empty[1];
     uint8_t k[KEY_MAX];
@@ -123,8 +146,11 @@ static int write_keys(struct zbc_store_txn *t, uint64_t id,
     for (unsigned mask = 0; ok && mask < MASKS; mask++) {
         unsigned reps = (mask & MASK_PLAYER) ? p->n : 1;
         for (unsigned i = 0; ok && i < reps; i++) {
-            size_t n = key_prefix(k, mask, p->status, p->type,
-                                  (mask & MASK_PLAYER) ? &p->player[i] : NULL);
+            const struct zbc_addr *pl =
+                (mask & MASK_PLAYER) ? &p->player[i] : NULL;
+            if (has_key(keep, mask, p, pl))
+                continue;
+            size_t n = key_prefix(k, mask, p->status, p->type, pl);
             n += key_tail(k + n, p->created, id);
             ok = del ? zbc_store_txn_del(t, INDEX_DB, k, n, err)
                      : zbc_store_txn_put(t, INDEX_DB, k, n, empty, 0, err);
@@ -135,7 +161,7 @@ static int write_keys(struct zbc_store_txn *t, uint64_t id,
     k[0] = REVERSE;
     zbc_put_be64(k + 1, id);
     if (del)
-        return zbc_store_txn_del(t, INDEX_DB, k, 9, err);
+        return keep != NULL || zbc_store_txn_del(t, INDEX_DB, k, 9, err);
     uint8_t v[PROJ_MAX];
     return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
 }
@@ -175,8 +201,10 @@ static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
         return 1;
     }
     free(old);
-    return (!had || write_keys(t, id, &before, true, err)) &&
-           (!found || write_keys(t, id, &now, false, err));
+    return (!had ||
+            write_keys(t, id, &before, true, found ? &now : NULL, err)) &&
+           (!found ||
+            write_keys(t, id, &now, false, had ? &before : NULL, err));
 }
 
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
@@ -214,7 +242,7 @@ static int index_one(void *arg, const uint8_t *key, size_t klen,
     struct proj p;
     proj_of(&p, c->scratch);
     c->apps++;
-    return write_keys(c->t, id, &p, false, err);
+    return write_keys(c->t, id, &p, false, NULL, err);
 }
 
 /* Empties the index and indexes every app of the APPS table. */
