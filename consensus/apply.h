@@ -63,13 +63,15 @@ ZBC_WUR int zbc_tx_check_stateless(struct zbc_checked_tx *ct,
                                    struct zbc_err *err);
 
 /* Transactions already known to pass zbc_tx_check_stateless on this
- * chain (a verified-signature cache, node/zbcd/sig_cache.h).  known(ctx, raw,
- * len) may return true only for exactly these bytes having passed
- * zbc_tx_check_stateless with the same genesis before; it may be called
- * from several threads at once.  A performance hint only: every result is
- * the same as without it. */
+ * chain (a verified-signature cache, node/zbcd/sig_cache.h).  known(ctx,
+ * hash, raw, len), with hash = SHA3-256(raw) (the transaction hash, computed
+ * once by the caller), may return true only for exactly these bytes having
+ * passed zbc_tx_check_stateless with the same genesis before; it may be
+ * called from several threads at once.  A performance hint only: every
+ * result is the same as without it. */
 struct zbc_tx_known {
-    bool (*known)(void *ctx, const uint8_t *raw, size_t len);
+    bool (*known)(void *ctx, const uint8_t hash[32], const uint8_t *raw,
+                  size_t len);
     void *ctx;
 };
 
@@ -82,6 +84,14 @@ ZBC_WUR int zbc_tx_check_stateless_known(struct zbc_checked_tx *ct,
                                          const uint8_t *raw, size_t len,
                                          const struct zbc_tx_known *known,
                                          struct zbc_err *err);
+/* The same when the caller has hash = SHA3-256(raw) already (it must be
+ * that: on a hint's hit it becomes ct->hash). */
+ZBC_WUR int zbc_tx_check_stateless_hashed(struct zbc_checked_tx *ct,
+                                          const struct zbc_genesis *g,
+                                          const uint8_t *raw, size_t len,
+                                          const uint8_t hash[32],
+                                          const struct zbc_tx_known *known,
+                                          struct zbc_err *err);
 
 /* What the sender must hold for this transaction: fee + amount (SendZBC)
  * or fee + stake (CreateApp) or fee; overflow fails. */

@@ -709,7 +709,8 @@ static int add(struct zbc_mempool *mp, struct zbc_state *tip,
     if (len > 0)
         memcpy(e->raw, raw, len);
     e->len = len;
-    if (!zbc_tx_check_stateless_known(&e->ct, g, e->raw, len, known, err) ||
+    if (!zbc_tx_check_stateless_hashed(&e->ct, g, e->raw, len, hash, known,
+                                       err) ||
         !zbc_tx_cost(&e->cost, &e->ct, err) ||
         !check_app_once(mp, &e->ct, err)) {
         discard(e);

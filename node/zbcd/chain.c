@@ -629,8 +629,10 @@ int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
 /* Everything a block leaves in the ledger besides the state: block bytes,
  * hash index, tip, transaction index, undo record, events. */
 static int store_block_records(struct zbc_store_txn *t,
-                               const struct zbc_block *b, const uint8_t *enc,
-                               size_t enc_len, const uint8_t hash[32],
+                               const struct zbc_block *b,
+                               const struct zbc_checked_block *cb,
+                               const uint8_t *enc, size_t enc_len,
+                               const uint8_t hash[32],
                                const struct zbc_undo *undo,
                                const struct zbc_events *ev,
                                struct zbc_err *err)
@@ -640,7 +642,10 @@ static int store_block_records(struct zbc_store_txn *t,
         return 0;
     for (uint32_t i = 0; i < b->n_tx; i++) {
         uint8_t th[32];
-        zbc_tx_ref_hash(th, &b->txs[i]);
+        if (cb != NULL && cb->block == b) /* the precheck hashed them */
+            memcpy(th, cb->txs[i].hash, 32);
+        else
+            zbc_tx_ref_hash(th, &b->txs[i]);
         if (!zbc_store_put_tx_index(t, th, height, i, err))
             return 0;
     }
@@ -676,8 +681,10 @@ struct block_ctx {
     uint8_t state_root[32];
 };
 
+/* b: the block (cb: its checked form when it was received, else NULL). */
 static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
                         struct block_ctx *bc, const struct zbc_block *b,
+                        const struct zbc_checked_block *cb,
                         struct zbc_undo *undo, struct zbc_events *ev,
                         struct zbc_err *err)
 {
@@ -687,7 +694,8 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     zbc_block_hash(hash, &b->header);
     if (!zbc_block_encode(b, &enc, &enc_len, err))
         return 0;
-    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err) &&
+    int ok = store_block_records(t, b, cb, enc, enc_len, hash, undo, ev,
+                                 err) &&
              zbc_history_add_block(t, b->header.height, hash,
                                    b->header.timestamp_ms, ev, err) &&
              zbc_app_index_block(t, st, undo, b->header.height, hash, err);
@@ -717,7 +725,7 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
                                &undo, &ev, err))
         return 0;
     bc->has_built = true;
-    int ok = finish_block(t, st, bc, &bc->built, &undo, &ev, err);
+    int ok = finish_block(t, st, bc, &bc->built, NULL, &undo, &ev, err);
     zbc_undo_free(&undo);
     zbc_events_free(&ev);
     return ok;
@@ -734,7 +742,8 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
         bc->invalid = true;
         return 0;
     }
-    int ok = finish_block(t, st, bc, bc->received, &undo, &ev, err);
+    int ok = finish_block(t, st, bc, bc->received, bc->checked, &undo, &ev,
+                          err);
     zbc_undo_free(&undo);
     zbc_events_free(&ev);
     return ok;

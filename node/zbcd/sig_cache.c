@@ -131,11 +131,10 @@ void zbc_sig_cache_add_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
     free(copy);
 }
 
-bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
-                       size_t len)
+/* A counted look-up by the transaction's hash (SHA3-256 of raw). */
+static bool has_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
+                       const uint8_t *raw, size_t len)
 {
-    uint8_t hash[32];
-    zbc_sha3_256(hash, raw, len);
     bool hit = false;
     pthread_mutex_lock(&c->lock);
     struct way *set = set_of(c, hash);
@@ -149,9 +148,18 @@ bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
     return hit;
 }
 
-static bool known_fn(void *ctx, const uint8_t *raw, size_t len)
+bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
+                       size_t len)
 {
-    return zbc_sig_cache_has(ctx, raw, len);
+    uint8_t hash[32];
+    zbc_sha3_256(hash, raw, len);
+    return has_hashed(c, hash, raw, len);
+}
+
+static bool known_fn(void *ctx, const uint8_t hash[32], const uint8_t *raw,
+                     size_t len)
+{
+    return has_hashed(ctx, hash, raw, len);
 }
 
 struct probe {
@@ -159,10 +167,11 @@ struct probe {
     bool hit;
 };
 
-static bool probe_fn(void *ctx, const uint8_t *raw, size_t len)
+static bool probe_fn(void *ctx, const uint8_t hash[32], const uint8_t *raw,
+                     size_t len)
 {
     struct probe *p = ctx;
-    p->hit = zbc_sig_cache_has(p->c, raw, len);
+    p->hit = has_hashed(p->c, hash, raw, len);
     return p->hit;
 }
 
@@ -174,8 +183,8 @@ int zbc_sig_cache_check(struct zbc_sig_cache *c, struct zbc_checked_tx *ct,
     struct zbc_tx_known k = {probe_fn, &p};
     if (!zbc_tx_check_stateless_known(ct, g, raw, len, &k, err))
         return 0;
-    if (!p.hit)
-        zbc_sig_cache_add(c, raw, len);
+    if (!p.hit) /* valid: its bytes parsed whole, ct->hash = SHA3-256(raw) */
+        zbc_sig_cache_add_hashed(c, ct->hash, raw, len);
     return 1;
 }
 
