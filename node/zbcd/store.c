@@ -1037,8 +1037,9 @@ int zbc_store_txn_scan_back(struct zbc_store_txn *t, enum zbc_store_db db,
     int ok = 1;
     bool stop = false;
     while (rc == 0 && !stop) {
-        if (k.mv_size < plen || memcmp(k.mv_data, prefix, plen) != 0)
-            break;
+        if (k.mv_size < plen ||
+            (plen > 0 && memcmp(k.mv_data, prefix, plen) != 0))
+            break; /* plen 0: every key (prefix may then be NULL) */
         if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, &stop,
                 err)) {
             ok = 0;

@@ -248,7 +248,7 @@ ZBC_WUR int zbc_store_txn_clear(struct zbc_store_txn *t, enum zbc_store_db db,
 /* Walks the keys of db that start with prefix, downwards from the largest
  * key below `below` (exclusive), in one cursor: fn gets each key and value
  * (borrowed for the call) and sets *stop to end the walk; fn returning 0
- * ends it with that failure. */
+ * ends it with that failure.  plen 0 (prefix may be NULL): every key. */
 typedef int (*zbc_store_scan_fn)(void *arg, const uint8_t *key, size_t klen,
                                  const uint8_t *val, size_t vlen, bool *stop,
                                  struct zbc_err *err);
