@@ -68,14 +68,20 @@ static bool same(const struct way *w, const uint8_t hash[32],
            memcmp(w->hash, hash, 32) == 0 && memcmp(w->bytes, raw, len) == 0;
 }
 
-static bool holds(struct zbc_sig_cache *c, const uint8_t hash[32],
-                  const uint8_t *raw, size_t len)
+/* Whether the cache holds raw (hash = SHA3-256(raw)); counted in the
+ * hit/miss statistics when count. */
+static bool lookup(struct zbc_sig_cache *c, const uint8_t hash[32],
+                   const uint8_t *raw, size_t len, bool count)
 {
     bool hit = false;
     pthread_mutex_lock(&c->lock);
     struct way *set = set_of(c, hash);
     for (size_t i = 0; i < WAYS && !hit; i++)
         hit = same(&set[i], hash, raw, len);
+    if (count && hit)
+        c->hits++;
+    else if (count)
+        c->misses++;
     pthread_mutex_unlock(&c->lock);
     return hit;
 }
@@ -91,7 +97,7 @@ void zbc_sig_cache_add(struct zbc_sig_cache *c, const uint8_t *raw,
 void zbc_sig_cache_add_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
                               const uint8_t *raw, size_t len)
 {
-    if (holds(c, hash, raw, len))
+    if (lookup(c, hash, raw, len, false))
         return; /* no copy made for a transaction already recorded */
     uint8_t *copy = malloc(len > 0 ? len : 1);
     if (copy == NULL)
@@ -131,35 +137,18 @@ void zbc_sig_cache_add_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
     free(copy);
 }
 
-/* A counted look-up by the transaction's hash (SHA3-256 of raw). */
-static bool has_hashed(struct zbc_sig_cache *c, const uint8_t hash[32],
-                       const uint8_t *raw, size_t len)
-{
-    bool hit = false;
-    pthread_mutex_lock(&c->lock);
-    struct way *set = set_of(c, hash);
-    for (size_t i = 0; i < WAYS && !hit; i++)
-        hit = same(&set[i], hash, raw, len);
-    if (hit)
-        c->hits++;
-    else
-        c->misses++;
-    pthread_mutex_unlock(&c->lock);
-    return hit;
-}
-
 bool zbc_sig_cache_has(struct zbc_sig_cache *c, const uint8_t *raw,
                        size_t len)
 {
     uint8_t hash[32];
     zbc_sha3_256(hash, raw, len);
-    return has_hashed(c, hash, raw, len);
+    return lookup(c, hash, raw, len, true);
 }
 
 static bool known_fn(void *ctx, const uint8_t hash[32], const uint8_t *raw,
                      size_t len)
 {
-    return has_hashed(ctx, hash, raw, len);
+    return lookup(ctx, hash, raw, len, true);
 }
 
 struct probe {
@@ -171,7 +160,7 @@ static bool probe_fn(void *ctx, const uint8_t hash[32], const uint8_t *raw,
                      size_t len)
 {
     struct probe *p = ctx;
-    p->hit = has_hashed(p->c, hash, raw, len);
+    p->hit = lookup(p->c, hash, raw, len, true);
     return p->hit;
 }
 

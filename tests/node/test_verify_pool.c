@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "consensus/chain_fixture.h"
+#include "crypto/hash.h"
 #include "node/zbcd/sig_cache.h"
 #include "node/zbcd/verify_pool.h"
 #include "testlib.h"
@@ -187,6 +188,35 @@ static void test_cache(void)
     fx_hand_block(&b, refs, &f, &f.val, N_TX, ts, root);
     check_same(&f, &b, &known, false, "block transaction 77: invalid signature");
     txs[77][refs[77].len - 1] ^= 1;
+    zbc_sig_cache_free(c);
+
+    /* zbc_sig_cache_check: a miss is checked in full and recorded under
+     * its transaction hash, the next check of the same bytes hits and
+     * gives the same hash; bytes that fail are refused, not recorded */
+    c = zbc_sig_cache_new(64, 1 << 20);
+    struct zbc_checked_tx ct1, ct2;
+    struct zbc_err err = {{0}};
+    uint8_t want[32];
+    zbc_sha3_256(want, refs[5].bytes, refs[5].len);
+    CHECK(zbc_sig_cache_check(c, &ct1, &f.g, refs[5].bytes, refs[5].len,
+                              &err));
+    zbc_sig_cache_stats(c, &st);
+    CHECK_EQ_INT(st.misses, 1);
+    CHECK_EQ_INT(st.hits, 0);
+    CHECK_EQ_INT(st.entries, 1);
+    CHECK_EQ_MEM(ct1.hash, want, 32);
+    CHECK(zbc_sig_cache_check(c, &ct2, &f.g, refs[5].bytes, refs[5].len,
+                              &err));
+    zbc_sig_cache_stats(c, &st);
+    CHECK_EQ_INT(st.hits, 1);
+    CHECK_EQ_MEM(ct2.hash, want, 32);
+    CHECK_EQ_INT(ct2.tx.fee, ct1.tx.fee);
+    memcpy(t, refs[6].bytes, refs[6].len);
+    t[refs[6].len - 1] ^= 1;
+    CHECK(!zbc_sig_cache_check(c, &ct1, &f.g, t, refs[6].len, &err));
+    CHECK(strstr(err.msg, "invalid signature") != NULL);
+    zbc_sig_cache_stats(c, &st);
+    CHECK_EQ_INT(st.entries, 1);
     zbc_sig_cache_free(c);
 
     /* bounds: 4 entries (one set), then a byte budget of one transaction */
