@@ -9,7 +9,8 @@ DIR holds node0.log, node1.log, ... (zbcd INFO logs).  For every
 and how late the line came after the block's timestamp (the slot: building,
 applying and storing, plus any wait of the event loop before the producer's
 timer ran); for every 'block accepted' line at another node: how long after
-the block's timestamp it was applied there.  Prints one summary line (the
+the block's timestamp its frame's first bytes were read there (when the line
+carries it, docs/node.md §6) and it was applied there.  Prints one summary line (the
 table of produced blocks with --table).  Lines that do not match are
 ignored; a log that cannot be read is skipped."""
 import glob
@@ -20,7 +21,8 @@ from datetime import datetime, timezone
 
 PROD = re.compile(r"(\S+) INFO\s+block produced height=(\d+) hash=(\w+) txs=(\d+) "
                   r"rank=(\d+) timestamp=(\d+) mempool=(\d+)")
-ACC = re.compile(r"(\S+) INFO\s+block accepted height=(\d+) hash=(\w+)\.\.\. from")
+ACC = re.compile(r"(\S+) INFO\s+block accepted height=(\d+) hash=(\w+)\.\.\. from \S+"
+                 r"(?: \(frame begun ([+-]\d+) ms)?")
 
 
 def log_ms(stamp):
@@ -44,6 +46,7 @@ def main():
     d = sys.argv[1]
     prod = {}  # hash prefix -> (node, height, ts, log_ms, txs, pool, rank)
     acc = {}   # hash prefix -> [log_ms at other nodes]
+    begun = []  # ms after the timestamp the frame's first bytes were read
     for f in sorted(glob.glob(os.path.join(d, "node*.log"))):
         node = os.path.basename(f)[4:-4]
         try:
@@ -63,6 +66,8 @@ def main():
                 t = log_ms(m.group(1))
                 if t is not None:
                     acc.setdefault(m.group(3)[:16], []).append(t)
+                if m.group(4) is not None:
+                    begun.append(int(m.group(4)))
     rows = sorted((r for r in prod.values() if r[4] > 0), key=lambda r: r[1])
     late = [r[3] - r[2] for r in rows]
     applied = [t - r[2] for h, r in prod.items() if r[4] > 0 for t in acc.get(h, [])]
@@ -72,10 +77,13 @@ def main():
     multi = sum(1 for n in heights.values() if n > 1)
     print("      blocks: %d with transactions at %d heights (%d heights with more than one), "
           "rank > 0: %d; produced p50 %.0f p90 %.0f max %.0f ms after the slot; applied at "
-          "peers p50 %.0f p90 %.0f ms after it; txs p50 %d max %d, pool after p50 %d"
+          "peers p50 %.0f p90 %.0f ms after it%s; txs p50 %d max %d, pool after p50 %d"
           % (len(rows), len(heights), multi, sum(1 for r in rows if r[6] > 0),
              pct(late, 50), pct(late, 90), max(late) if late else 0, pct(applied, 50),
-             pct(applied, 90), pct([r[4] for r in rows], 50),
+             pct(applied, 90),
+             (" (first bytes read p50 %.0f p90 %.0f)" % (pct(begun, 50), pct(begun, 90))
+              if begun else ""),
+             pct([r[4] for r in rows], 50),
              max([r[4] for r in rows]) if rows else 0, pct([r[5] for r in rows], 50)))
     if "--table" in sys.argv[2:]:
         print("height node rank   txs pool_after late_ms  applied at peers (ms after the slot)")

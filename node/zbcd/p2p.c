@@ -40,8 +40,25 @@
  * answers keep it open (docs/p2p.md §5) */
 #define ZBC_P2P_SYNC_SLICE_MS 50u
 #define ZBC_P2P_SYNC_COMMIT_MS 2000u
+/* One peer's frames are handled until about this long has passed, then
+ * the rest waits for the event loop's next turn (docs/p2p.md §6 "Loop
+ * turns"): a run of transaction answers (30 - 140 ms each under load)
+ * no longer holds back this node's producer slot or another peer's
+ * block. */
+#define ZBC_P2P_READ_SLICE_MS 20u
 
 struct slot;
+
+struct peer;
+static void rx_free(struct peer *pe);
+
+/* A received message waiting in its peer's receive queue. */
+struct rx_item {
+    zbc_p2p_msg *m;
+    size_t len;        /* its frame's bytes */
+    uint64_t begun_ms; /* the frame began to arrive */
+    struct rx_item *next;
+};
 
 /* A peer's vote-set requests (docs/p2p.md §13): the ones it sends us
  * (a token bucket) and ours to it (one at a time). */
@@ -94,6 +111,14 @@ struct peer {
     uint64_t opened_ms;       /* connection start: handshake deadline */
     uint64_t last_rx_ms;      /* last complete frame */
     uint64_t partial_ms;      /* a frame begun at; 0: none */
+    uint64_t frame_begun_ms;  /* the frame being handled was begun at */
+    /* the receive queue (rx_fill): decoded messages waiting to be
+     * handled, blocks first; rxq_bytes counts their frames */
+    struct rx_item *rxb_head, *rxb_tail, *rxo_head, *rxo_tail;
+    size_t rxq_bytes;
+    bool rx_bad_set, rx_bad_first; /* a frame that did not open, after
+                                    * the queued ones */
+    char rx_bad[ZBC_ERR_MAX + 32];
     uint64_t next_ping_ms;
     uint32_t gb_tokens;       /* GetBlocks answers it may get now */
     uint64_t gb_refill_ms;
@@ -493,6 +518,7 @@ static void peer_free(struct peer *pe)
         bufferevent_free(pe->bev);
     }
     zbc_p2p_msg_free(pe->deferred_msg);
+    rx_free(pe);
     if (pe->id != 0)
         zbc_txf_peer_gone(p->txf, pe->id);
     zbc_seen_free(pe->known);
@@ -576,7 +602,8 @@ static size_t out_len(const struct peer *pe)
 
 static size_t in_len(const struct peer *pe)
 {
-    return evbuffer_get_length(bufferevent_get_input(pe->bev));
+    return evbuffer_get_length(bufferevent_get_input(pe->bev)) +
+           pe->rxq_bytes;
 }
 
 /* The global caps (docs/p2p.md §6): when all send queues, or all partial
@@ -1208,6 +1235,22 @@ static void broadcast(struct zbc_p2p *p, const zbc_p2p_msg *m)
     }
 }
 
+/* Writes the peer's send queue to its socket now, without waiting, as
+ * much as the socket takes (the bufferevent writes the rest at the
+ * loop's next turn).  The bufferevent keeps its output's start frozen
+ * between its own writes: bufferevent_sock.c unfreezes it the same way
+ * around its write. */
+static void flush_now(struct peer *pe)
+{
+    struct evbuffer *out = bufferevent_get_output(pe->bev);
+    evutil_socket_t fd = bufferevent_getfd(pe->bev);
+    if (fd < 0 || evbuffer_get_length(out) == 0)
+        return;
+    evbuffer_unfreeze(out, 1);
+    (void)evbuffer_write(out, fd); /* an error: the bufferevent's to find */
+    evbuffer_freeze(out, 1);
+}
+
 static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
                            const uint8_t hash[32], uint64_t timestamp_ms)
 {
@@ -1221,6 +1264,11 @@ static void on_chain_block(void *arg, const uint8_t *bytes, size_t len,
     m.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCK;
     m.block = &b;
     broadcast(p, &m);
+    /* onto the wire now, not at the loop's next turn: the next-ranked
+     * validator's slot is one smith delay away (docs/p2p.md §4) */
+    for (struct peer *q = p->peers; q != NULL; q = q->next)
+        if (q->handshaken && q->doomed == NULL && q->bev != NULL)
+            flush_now(q);
 }
 
 /* A Votes message holding one vote (it points into v: keep v in place). */
@@ -1426,10 +1474,9 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
     if (!gossip_peer_init(pe))
         return refuse(pe, "out of memory for its gossip state");
     pe->handshaken = true;
-    /* a proven peer's frames (blocks of hundreds of KiB) are read and
-     * written in larger steps than libevent's 16 KiB: a block arrives in
-     * one pass of the loop where it took dozens, between which this
-     * node's own timers (its producer slot) ran as if it had not come */
+    /* a proven peer's frames (blocks of hundreds of KiB) are written in
+     * larger steps than libevent's 16 KiB; reading is rx_pull's (libevent
+     * reads at most 4 - 16 KiB per event whatever the read limit says) */
     (void)bufferevent_set_max_single_read(pe->bev, ZBC_P2P_IO_STEP);
     (void)bufferevent_set_max_single_write(pe->bev, ZBC_P2P_IO_STEP);
     pe->next_ping_ms = now + ZBC_P2P_PING_MS;
@@ -1665,7 +1712,8 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
     }
     zbc_seen_add(p->seen, hash);
     uint32_t old = zbc_chain_tip(p->chain)->height;
-    if (!zbc_chain_receive_block(p->chain, raw->data, raw->len, p->now_ms(),
+    uint64_t t0 = p->now_ms();
+    if (!zbc_chain_receive_block(p->chain, raw->data, raw->len, t0,
                                  pe->node_key, r, &err)) {
         zbc_seen_forget(p->seen, hash);
         if (r->kind == ZBC_RECV_LOCAL_ERROR) {
@@ -1687,10 +1735,19 @@ static bool take_block(struct peer *pe, const ProtobufCBinaryData *raw,
         *fresh = true;
         if (r->undone == 0 && r->applied == 1 && quiet)
             break;
-        if (r->undone == 0 && r->applied == 1)
-            zbc_log_info("block accepted height=%u hash=%s... from %s",
-                         r->height, h, pe->addr);
-        else
+        if (r->undone == 0 && r->applied == 1) {
+            /* when its frame's first bytes were read, when it was taken
+             * up and when it was applied, in ms after the block's
+             * timestamp (docs/node.md §6, node/bench/devnet_blocks.py) */
+            uint64_t ts = zbc_get_le64(raw->data + 8); /* header, §2 */
+            uint64_t t1 = p->now_ms();
+            zbc_log_info("block accepted height=%u hash=%s... from %s "
+                         "(frame begun %+lld ms, taken %+lld ms, applied "
+                         "%+lld ms after its timestamp)",
+                         r->height, h, pe->addr,
+                         (long long)(pe->frame_begun_ms - ts),
+                         (long long)(t0 - ts), (long long)(t1 - ts));
+        } else
             zbc_log_info("chain switched: height %u -> %u (undid %u, "
                          "applied %u) via block %s... from %s", old,
                          zbc_chain_tip(p->chain)->height, r->undone,
@@ -2267,16 +2324,21 @@ static bool handle(struct peer *pe, zbc_p2p_msg *m)
 
 /* ---- libevent callbacks ---- */
 
-static void on_read(struct bufferevent *bev, void *arg)
+/* Every complete frame in the peer's input buffer, opened and decoded
+ * into its receive queue (blocks in one FIFO, everything else in
+ * another), while the queue holds less than ZBC_P2P_RXQ_BYTES.  Opening
+ * and decoding is cheap beside handling, so a block behind a run of
+ * transaction answers is found at once (docs/p2p.md §6 "Loop turns").
+ * The plain Hello is handled here, before the frames it gives the keys
+ * for.  A frame that does not open or decode stops the filling: the
+ * frames before it are still handled, then the peer is scored
+ * (rx_bad).  Returns false when the peer is gone. */
+static bool rx_fill(struct peer *pe)
 {
-    struct peer *pe = arg;
     struct zbc_p2p *p = pe->p;
-    struct evbuffer *in = bufferevent_get_input(bev);
-    for (;;) {
-        if (pe->doomed != NULL)
-            return;
-        if (pe->batch != NULL)
-            break; /* a sync answer first (sync_slice) */
+    struct evbuffer *in = bufferevent_get_input(pe->bev);
+    while (pe->doomed == NULL && !pe->rx_bad_set &&
+           pe->rxq_bytes < ZBC_P2P_RXQ_BYTES) {
         size_t avail = evbuffer_get_length(in);
         if (avail == 0) {
             pe->partial_ms = 0;
@@ -2292,9 +2354,9 @@ static void on_read(struct bufferevent *bev, void *arg)
         if (f == ZBC_P2P_FRAME_NEED_MORE)
             break;
         if (f == ZBC_P2P_FRAME_BAD) {
-            if (misbehave(pe, ZBC_P2P_SCORE_MALFORMED, err.msg))
-                peer_drop(pe, "unreadable stream");
-            return;
+            snprintf(pe->rx_bad, sizeof pe->rx_bad, "%s", err.msg);
+            pe->rx_bad_set = true;
+            break;
         }
         uint8_t *frame = evbuffer_pullup(in, (ssize_t)n + 4);
         zbc_p2p_msg *m = NULL;
@@ -2303,17 +2365,17 @@ static void on_read(struct bufferevent *bev, void *arg)
                        : zbc_p2p_open(&m, pe->rx_key, pe->rx_n, frame,
                                       (size_t)n + 4, &err);
         evbuffer_drain(in, (size_t)n + 4);
+        uint64_t begun = pe->partial_ms;
         pe->partial_ms = 0;
         pe->last_rx_ms = p->now_ms();
         if (!first)
             pe->rx_n++;
         if (!ok) {
-            char what[ZBC_ERR_MAX + 32];
-            snprintf(what, sizeof what, "malformed message: %s", err.msg);
-            /* a sealed stream that does not open cannot be read on */
-            if (misbehave(pe, ZBC_P2P_SCORE_MALFORMED, what) && !first)
-                peer_drop(pe, "unreadable stream");
-            return;
+            snprintf(pe->rx_bad, sizeof pe->rx_bad, "malformed message: %s",
+                     err.msg);
+            pe->rx_bad_set = true;
+            pe->rx_bad_first = first;
+            break;
         }
         if (first) {
             bool hello = m->msg_case == ZBC__P2P__ENVELOPE__MSG_HELLO;
@@ -2322,11 +2384,174 @@ static void on_read(struct bufferevent *bev, void *arg)
                                            "a message before the handshake");
             zbc_p2p_msg_free(m);
             if (!alive)
-                return;
+                return false;
             continue;
         }
+        struct rx_item *it = malloc(sizeof *it);
+        if (it == NULL) {
+            zbc_p2p_msg_free(m);
+            peer_drop(pe, "out of memory for its messages");
+            return false;
+        }
+        *it = (struct rx_item){m, (size_t)n + 4, begun, NULL};
+        /* before the handshake everything keeps its order: the Auth
+         * first */
+        bool block = pe->handshaken &&
+                     m->msg_case == ZBC__P2P__ENVELOPE__MSG_BLOCK;
+        struct rx_item **tail = block ? &pe->rxb_tail : &pe->rxo_tail;
+        struct rx_item **head_p = block ? &pe->rxb_head : &pe->rxo_head;
+        if (*tail != NULL)
+            (*tail)->next = it;
+        else
+            *head_p = it;
+        *tail = it;
+        pe->rxq_bytes += it->len;
+    }
+    return true;
+}
+
+/* The next message to handle: the oldest block, else the oldest other
+ * one.  NULL: the queue is empty. */
+static struct rx_item *rx_take(struct peer *pe)
+{
+    struct rx_item **head = pe->rxb_head != NULL ? &pe->rxb_head
+                                                 : &pe->rxo_head;
+    struct rx_item **tail = head == &pe->rxb_head ? &pe->rxb_tail
+                                                  : &pe->rxo_tail;
+    struct rx_item *it = *head;
+    if (it == NULL)
+        return NULL;
+    *head = it->next;
+    if (*head == NULL)
+        *tail = NULL;
+    pe->rxq_bytes -= it->len;
+    return it;
+}
+
+static void rx_free(struct peer *pe)
+{
+    struct rx_item *it;
+    while ((it = rx_take(pe)) != NULL) {
+        zbc_p2p_msg_free(it->m);
+        free(it);
+    }
+}
+
+/* Reads everything the peer's socket holds now, without waiting, into
+ * its input buffer, up to the read watermark (one frame of the largest
+ * size).  libevent 2.1 reads at most 4 - 16 KiB per read event whatever
+ * bufferevent_set_max_single_read says (evbuffer_read caps each read at
+ * EVBUFFER_MAX_READ): a 700-KB block took some fifty turns of a busy
+ * event loop to arrive, hundreds of milliseconds (docs/p2p.md §6 "Loop
+ * turns").  The bufferevent's own next read finds the rest, or nothing
+ * (EAGAIN), or the end of the stream. */
+static void rx_pull(struct peer *pe)
+{
+    struct evbuffer *in = bufferevent_get_input(pe->bev);
+    evutil_socket_t fd = bufferevent_getfd(pe->bev);
+    size_t high = 4 + ZBC_P2P_MAX_FRAME;
+    while (fd >= 0) {
+        size_t have = evbuffer_get_length(in);
+        if (have >= high)
+            return;
+        size_t want = high - have;
+        if (want > ZBC_P2P_IO_STEP)
+            want = ZBC_P2P_IO_STEP;
+        /* the bufferevent keeps its input's end frozen between its own
+         * reads (bufferevent_sock.c does the same around its read) */
+        evbuffer_unfreeze(in, 0);
+        int got = evbuffer_read(in, fd, (int)want);
+        evbuffer_freeze(in, 0);
+        if (got <= 0)
+            return; /* nothing now, the end, or an error: libevent's */
+    }
+}
+
+unsigned zbc_p2p_take_blocks(struct zbc_p2p *p)
+{
+    unsigned n = 0;
+    struct peer *next;
+    for (struct peer *pe = p->peers; pe != NULL; pe = next) {
+        next = pe->next;
+        if (!pe->handshaken || pe->doomed != NULL || pe->batch != NULL ||
+            pe->bev == NULL)
+            continue;
+        rx_pull(pe);
+        if (!rx_fill(pe))
+            continue; /* gone */
+        bool alive = true;
+        while (alive && pe->batch == NULL && pe->rxb_head != NULL) {
+            struct rx_item *it = pe->rxb_head;
+            pe->rxb_head = it->next;
+            if (pe->rxb_head == NULL)
+                pe->rxb_tail = NULL;
+            pe->rxq_bytes -= it->len;
+            zbc_p2p_msg *m = it->m;
+            pe->frame_begun_ms = it->begun_ms;
+            free(it);
+            n++;
+            alive = handle(pe, m);
+        }
+        if (!alive)
+            continue;
+        /* the rest (and a bad frame's verdict) at the loop's next turn:
+         * libevent calls on_read only for bytes it reads itself */
+        if (pe->doomed == NULL &&
+            (pe->rxo_head != NULL || pe->rx_bad_set ||
+             evbuffer_get_length(bufferevent_get_input(pe->bev)) > 0))
+            bufferevent_trigger(pe->bev, EV_READ,
+                                BEV_TRIG_IGNORE_WATERMARKS |
+                                    BEV_TRIG_DEFER_CALLBACKS);
+    }
+    if (n > 0)
+        check_caps(p);
+    return n;
+}
+
+static void on_read(struct bufferevent *bev, void *arg)
+{
+    struct peer *pe = arg;
+    struct zbc_p2p *p = pe->p;
+    uint64_t slice_end = mono_ms() + ZBC_P2P_READ_SLICE_MS;
+    if (pe->handshaken)
+        rx_pull(pe);
+    for (;;) {
+        if (pe->doomed != NULL)
+            return;
+        if (!rx_fill(pe))
+            return;
+        if (pe->batch != NULL)
+            break; /* a sync answer first (sync_slice) */
+        struct rx_item *it = rx_take(pe);
+        if (it == NULL) {
+            if (pe->rx_bad_set) {
+                /* a sealed stream that does not open cannot be read on
+                 * (a bad plain Hello is scored and read past) */
+                pe->rx_bad_set = false;
+                if (misbehave(pe, ZBC_P2P_SCORE_MALFORMED, pe->rx_bad) &&
+                    !pe->rx_bad_first)
+                    peer_drop(pe, "unreadable stream");
+                return;
+            }
+            break;
+        }
+        zbc_p2p_msg *m = it->m;
+        pe->frame_begun_ms = it->begun_ms;
+        free(it);
         if (!handle(pe, m))
             return;
+        if (mono_ms() >= slice_end && pe->batch == NULL) {
+            /* the rest after the loop's other work (its timers: this
+             * node's producer slot; other peers' blocks) */
+            if (!rx_fill(pe))
+                return;
+            if (pe->rxb_head != NULL || pe->rxo_head != NULL ||
+                pe->rx_bad_set)
+                bufferevent_trigger(bev, EV_READ,
+                                    BEV_TRIG_IGNORE_WATERMARKS |
+                                        BEV_TRIG_DEFER_CALLBACKS);
+            break;
+        }
     }
     check_caps(p);
 }

@@ -100,6 +100,9 @@
 /* Bytes read from / written to a handshaken peer's socket in one step of
  * the event loop (libevent's default: 16 KiB). */
 #define ZBC_P2P_IO_STEP ((size_t)1 << 20)
+/* A peer's frames opened and decoded ahead of their handling (its
+ * receive queue, blocks first): filled while it holds less than this. */
+#define ZBC_P2P_RXQ_BYTES ((size_t)4 << 20)
 /* Memory caps. */
 #define ZBC_P2P_MAX_OUTPUT ((size_t)8 << 20)   /* one peer's send queue */
 /* accept() failing (out of descriptors): accepting pauses this long */
@@ -163,6 +166,15 @@ bool zbc_p2p_accepting(const struct zbc_p2p *p);
 /* The node's network status (docs/p2p.md §8), also given to the chain
  * (zbc_chain_set_net_status) on every change and tick. */
 void zbc_p2p_status(struct zbc_p2p *p, struct zbc_net_status *out);
+
+/* Blocks that reached this node and wait unread in its peers' sockets or
+ * receive queues, taken in now (docs/p2p.md §8 "Blocks in hand before a
+ * slot"): each peer's socket is read without waiting, its frames are
+ * opened and decoded, and its queued Block messages are handled.  The
+ * producer calls it before it builds a block, so a block that arrived
+ * while the event loop was busy is applied before this node publishes a
+ * competitor to it.  Returns the number of Block messages handled. */
+unsigned zbc_p2p_take_blocks(struct zbc_p2p *p);
 
 /* Transaction gossip counters since start (docs/p2p.md §4), also logged
  * every ZBC_P2P_STATS_LOG_MS while they change and at stop. */

@@ -1,6 +1,7 @@
 #include "node/zbcd/producer_loop.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "consensus/apply.h"
@@ -16,6 +17,8 @@ struct zbc_producer_loop {
     const char *unsynced_reason; /* last reason logged for producing
                                   * while not synced (once per reason) */
     bool automine;               /* produce only when a block is wanted */
+    unsigned (*intake)(void *arg); /* zbc_producer_loop_set_intake */
+    void *intake_arg;
 };
 
 uint64_t zbc_wall_clock_ms(void)
@@ -97,6 +100,19 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
         arm(p, slot.earliest_ms - now);
         return;
     }
+    if (p->intake != NULL) {
+        /* a block already here but not read yet (the loop was busy):
+         * taken first, and the slot computed again if it moved the tip,
+         * rather than publishing a competitor to it */
+        uint8_t tip[32];
+        memcpy(tip, zbc_chain_tip(p->chain)->hash, 32);
+        if (p->intake(p->intake_arg) > 0 &&
+            memcmp(tip, zbc_chain_tip(p->chain)->hash, 32) != 0) {
+            arm(p, 0);
+            return;
+        }
+        now = p->now_ms();
+    }
     struct zbc_block_info info;
     if (!produce_one(p, now, &info, &err)) {
         /* One line per height, not one a second; and one per
@@ -114,6 +130,13 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
                      net.reason);
     p->unsynced_reason = synced ? NULL : net.reason;
     arm(p, 0);
+}
+
+void zbc_producer_loop_set_intake(struct zbc_producer_loop *p,
+                                  unsigned (*intake)(void *arg), void *arg)
+{
+    p->intake = intake;
+    p->intake_arg = arg;
 }
 
 void zbc_producer_loop_set_automine(struct zbc_producer_loop *p, bool on)
@@ -175,6 +198,10 @@ int zbc_producer_loop_start(struct zbc_producer_loop **out,
         free(p);
         return zbc_fail(err, "cannot create the producer timer");
     }
+    /* ahead of the loop's other work when the base has priorities
+     * (zbcd run gives its base two): a slot is not kept waiting
+     * behind a turn of peers' frames and API requests */
+    (void)event_priority_set(p->timer, 0);
     arm(p, 0);
     *out = p;
     return 1;

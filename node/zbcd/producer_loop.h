@@ -41,6 +41,14 @@ ZBC_WUR int zbc_producer_loop_start(struct zbc_producer_loop **out,
                                     uint64_t (*now_ms)(void),
                                     struct zbc_err *err);
 
+/* Called before each block is built (NULL: none): takes in the blocks
+ * that reached the node but wait unread behind the event loop's other
+ * work (zbcd: zbc_p2p_take_blocks).  When the tip moved, the slot is
+ * computed again on the new tip instead of producing
+ * (docs/p2p.md §8 "Blocks in hand before a slot"). */
+void zbc_producer_loop_set_intake(struct zbc_producer_loop *p,
+                                  unsigned (*intake)(void *arg), void *arg);
+
 /* Dev mode (zbcd run --automine, docs/node.md §5): the loop produces a
  * block only when one is wanted (zbc_chain_block_wanted: a pooled
  * transaction, or app work scheduled for one of the next two heights),

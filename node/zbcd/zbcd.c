@@ -273,6 +273,12 @@ struct daemon {
     struct zbc_producer_loop *producer; /* --automine: admin/mine */
 };
 
+/* The producer's intake (zbc_producer_loop_set_intake). */
+static unsigned take_blocks(void *arg)
+{
+    return zbc_p2p_take_blocks(arg);
+}
+
 static void on_signal(evutil_socket_t sig, short what, void *arg)
 {
     (void)what;
@@ -527,7 +533,9 @@ static int cmd_run(const struct options *o)
     }
 
     d.base = event_base_new();
-    if (d.base == NULL) {
+    /* two priorities: 0 for the producer's timer, 1 (the default of
+     * every other event) for the rest (node/zbcd/producer_loop.c) */
+    if (d.base == NULL || event_base_priority_init(d.base, 2) != 0) {
         zbc_log_error("startup: cannot create the event loop");
         goto out;
     }
@@ -567,6 +575,8 @@ static int cmd_run(const struct options *o)
         run_fail("startup", &err);
         goto out;
     }
+    if (producer != NULL && p2p != NULL)
+        zbc_producer_loop_set_intake(producer, take_blocks, p2p);
     if (producer != NULL && o->automine) {
         zbc_producer_loop_set_automine(producer, true);
         d.producer = producer;

@@ -1561,6 +1561,155 @@ static void test_one_verify(void)
     fx_teardown(&f);
 }
 
+/* m sealed for the node as c's next frame, appended to *buf. */
+static void seal_append(struct conn *c, const zbc_p2p_msg *m, uint8_t **buf,
+                        size_t *len)
+{
+    uint8_t *b = NULL;
+    size_t n = 0;
+    struct zbc_err err = {{0}};
+    if (!zbc_p2p_seal(m, c->tx, c->tx_n++, &b, &n, &err)) {
+        fprintf(stderr, "seal: %s\n", err.msg);
+        exit(2);
+    }
+    uint8_t *nb = realloc(*buf, *len + n);
+    if (nb == NULL)
+        exit(2);
+    memcpy(nb + *len, b, n);
+    *buf = nb;
+    *len += n;
+    free(b);
+}
+
+/* Block n of chain (the caller frees it), produced at its slot with
+ * `count` transfers from alice, so its frame is larger than libevent
+ * reads from a socket at once (4 - 16 KiB). */
+static uint8_t *big_block(struct zbc_chain *chain, struct fixture *f,
+                          uint32_t n, unsigned count, size_t *len)
+{
+    struct zbc_err err = {{0}};
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(chain, &slot, &err));
+    g_now = slot.earliest_ms;
+    for (unsigned i = 0; i < count; i++) {
+        uint8_t tx[512], th[32];
+        bool dup;
+        size_t tn = fx_send(tx, sizeof tx, f, f->alice_seed, &f->bob,
+                            n * 100000u + i + 1, 10000,
+                            (int64_t)(g_now / 1000));
+        CHECK(zbc_chain_submit(chain, tx, tn, g_now, th, &dup, &err) && !dup);
+    }
+    struct zbc_block_info info;
+    CHECK(zbc_chain_produce(chain, g_now, &info, &err));
+    CHECK_EQ_INT(info.height, n);
+    CHECK_EQ_INT(info.n_tx, count);
+    uint8_t *blk = NULL;
+    bool found = false;
+    CHECK(zbc_chain_block(chain, n, &blk, len, &found, &err) && found);
+    return blk;
+}
+
+/* docs/p2p.md §6 "Loop turns" and §8 "Blocks in hand before a slot": a
+ * block is handled ahead of the frames its peer sent before it, and read
+ * whole in one turn of the loop however many socket reads its frame
+ * takes; the producer's intake (zbc_p2p_take_blocks) finds a block the
+ * event loop has not read yet. */
+static void test_block_first(void)
+{
+    struct fixture f;
+    struct zbc_err err = {{0}};
+    struct zbc_chain *chain = open_chain(&f); /* the producer */
+    if (chain == NULL)
+        return;
+    size_t l1 = 0, l2 = 0;
+    uint8_t *b1 = big_block(chain, &f, 1, 200, &l1);
+    uint8_t *b2 = big_block(chain, &f, 2, 200, &l2);
+    CHECK(l1 > 32768 && l2 > 32768);
+    /* the node under test: the same chain at its genesis */
+    char ledger2[200];
+    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f.base);
+    CHECK(mkdir(ledger2, 0700) == 0);
+    struct zbc_chain *node = NULL;
+    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f.g};
+    CHECK(zbc_chain_open(&node, &cfg2, &err));
+    g_base = event_base_new();
+    struct zbc_p2p *p = NULL;
+    struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
+                                  .now_ms = test_clock};
+    if (node != NULL)
+        CHECK(zbc_p2p_start(&p, g_base, node, &pcfg, &err));
+    if (p == NULL || b1 == NULL || b2 == NULL) {
+        fprintf(stderr, "test_block_first: %s\n", err.msg);
+        goto out;
+    }
+    struct id k1;
+    id_make(&k1, 0x71);
+    struct conn *a = peer_open(zbc_p2p_listen_port(p), f.g.hash, &k1);
+    CHECK(!closed_within(a, 100));
+
+    /* 30 pings, then block 1, in one write: the block is applied first,
+     * so every answer already names height 1 */
+    uint8_t *buf = NULL;
+    size_t len = 0;
+    Zbc__P2p__Ping pg;
+    zbc_p2p_msg pm;
+    ping_of(&pm, &pg, 0, f.g.hash);
+    for (int i = 0; i < 30; i++)
+        seal_append(a, &pm, &buf, &len);
+    Zbc__P2p__Block bk = ZBC__P2P__BLOCK__INIT;
+    bk.raw = (ProtobufCBinaryData){l1, b1};
+    zbc_p2p_msg bm = ZBC__P2P__ENVELOPE__INIT;
+    bm.msg_case = ZBC__P2P__ENVELOPE__MSG_BLOCK;
+    bm.block = &bk;
+    seal_append(a, &bm, &buf, &len);
+    send_raw(a, buf, len);
+    int pongs = 0, at1 = 0;
+    for (int i = 0; i < 30; i++) {
+        zbc_p2p_msg *m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_PONG, 1000);
+        if (m == NULL)
+            break;
+        pongs++;
+        at1 += m->pong->height == 1;
+        zbc_p2p_msg_free(m);
+    }
+    CHECK_EQ_INT(pongs, 30);
+    CHECK_EQ_INT(at1, 30);
+    CHECK_EQ_INT(zbc_chain_tip(node)->height, 1);
+
+    /* block 2 written while the event loop does not run: the producer's
+     * intake reads all of it from the socket and applies it */
+    free(buf);
+    buf = NULL;
+    len = 0;
+    bk.raw = (ProtobufCBinaryData){l2, b2};
+    seal_append(a, &bm, &buf, &len);
+    int was = g_send_pump;
+    g_send_pump = 0;
+    send_raw(a, buf, len);
+    g_send_pump = was;
+    CHECK_EQ_INT(zbc_chain_tip(node)->height, 1);
+    CHECK_EQ_INT(zbc_p2p_take_blocks(p), 1);
+    CHECK_EQ_INT(zbc_chain_tip(node)->height, 2);
+    CHECK_EQ_INT(zbc_p2p_take_blocks(p), 0);
+    /* the stream reads on from there */
+    send_msg(a, &pm);
+    zbc_p2p_msg *m = recv_kind(a, ZBC__P2P__ENVELOPE__MSG_PONG, 1000);
+    CHECK(m != NULL && m->pong->height == 2);
+    zbc_p2p_msg_free(m);
+    CHECK(!closed_within(a, 50));
+    free(buf);
+    conn_close(a);
+out:
+    zbc_p2p_stop(p);
+    if (g_base != NULL)
+        event_base_free(g_base);
+    zbc_chain_close(node);
+    free(b1);
+    free(b2);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
 int main(void)
 {
     /* a write to a connection the node closed fails (EPIPE) instead of
@@ -1574,5 +1723,6 @@ int main(void)
     TEST_RUN(test_tx_gossip);
     TEST_RUN(test_tx_stall_progress);
     TEST_RUN(test_tx_gossip_later);
+    TEST_RUN(test_block_first);
     return test_summary("node_p2p");
 }

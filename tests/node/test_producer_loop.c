@@ -1,9 +1,11 @@
 /* Block production timer: produces at the earliest publish time and not
  * before, keeps producing as the clock moves, never without a key, never
- * while the network gate is closed. */
+ * while the network gate is closed; a block its intake takes in at the
+ * slot moves the slot instead of being competed with. */
 #include <event2/event.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "chain_fixture.h"
 #include "node/zbcd/chain.h"
@@ -76,6 +78,89 @@ static void test_produces_on_time(void)
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 2);
     zbc_producer_loop_stop(p);
     event_base_free(base);
+    zbc_chain_close(c);
+    fx_teardown(&f);
+}
+
+/* The intake (zbc_producer_loop_set_intake, docs/p2p.md §8): a block it
+ * takes in that moves the tip sends the loop back to the slot of the new
+ * tip instead of producing at the old height; one that takes nothing
+ * leaves production as it was. */
+struct intake_ctx {
+    struct zbc_chain *c;
+    const uint8_t *blk;
+    size_t len;
+    int calls;
+};
+
+static unsigned intake_block(void *arg)
+{
+    struct intake_ctx *x = arg;
+    x->calls++;
+    if (x->blk == NULL)
+        return 0;
+    struct zbc_block_info info;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_chain_apply_block(x->c, x->blk, x->len, clock_ms, &info, &err));
+    x->blk = NULL; /* once */
+    return 1;
+}
+
+static void test_intake(void)
+{
+    struct fixture f;
+    fx_setup(&f);
+    struct zbc_chain *c = open_chain(&f, &f.key);
+    /* the same validator's block 1, made elsewhere 5 ms after the slot */
+    char ledger2[200];
+    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f.base);
+    CHECK(mkdir(ledger2, 0700) == 0);
+    struct zbc_chain *o = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f.g,
+                                    .key = &f.key};
+    CHECK(zbc_chain_open(&o, &cfg2, &err));
+    if (c == NULL || o == NULL) {
+        zbc_chain_close(c);
+        zbc_chain_close(o);
+        fx_teardown(&f);
+        return;
+    }
+    struct zbc_block_info info;
+    CHECK(zbc_chain_produce(o, FX_GENESIS_TIME + FX_BLOCK_TIME + 5, &info,
+                            &err));
+    uint8_t *blk = NULL;
+    size_t len = 0;
+    bool found = false;
+    CHECK(zbc_chain_block(o, 1, &blk, &len, &found, &err) && found);
+
+    struct event_base *base = event_base_new();
+    struct zbc_producer_loop *p = NULL;
+    struct intake_ctx x = {c, blk, len, 0};
+    clock_ms = FX_GENESIS_TIME + FX_BLOCK_TIME + 10;
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    zbc_producer_loop_set_intake(p, intake_block, &x);
+    run_for(base, 30);
+    /* block 1 came in at the slot: nothing produced at height 1, and
+     * height 2's slot is a block time after it */
+    CHECK(x.calls >= 1);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
+    CHECK_EQ_MEM(zbc_chain_tip(c)->hash, info.hash, 32);
+    /* at height 2's slot the intake takes nothing: produced as before */
+    clock_ms = FX_GENESIS_TIME + 2 * FX_BLOCK_TIME + 5;
+    int before = x.calls;
+    zbc_producer_loop_stop(p); /* its timer waits in real time */
+    CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
+    zbc_producer_loop_set_intake(p, intake_block, &x);
+    run_for(base, 30);
+    CHECK(x.calls > before);
+    CHECK_EQ_INT(zbc_producer_loop_produced(p), 1);
+    CHECK_EQ_INT(zbc_chain_tip(c)->height, 2);
+    zbc_producer_loop_stop(p);
+    event_base_free(base);
+    free(blk);
+    zbc_chain_close(o);
     zbc_chain_close(c);
     fx_teardown(&f);
 }
@@ -153,5 +238,6 @@ int main(void)
     TEST_RUN(test_without_key_never_produces);
     TEST_RUN(test_network_gate);
     TEST_RUN(test_wall_clock);
+    TEST_RUN(test_intake);
     return test_summary("node_producer_loop");
 }
