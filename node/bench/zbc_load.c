@@ -240,6 +240,7 @@ struct run {
 
     struct game *games;
     uint32_t n_games;
+    uint32_t poll_next; /* game_on_block's first game to poll */
 
     struct zbc_load_sched sched;
     double t_start, t_end, wall_start, wall_end, wall_end_planned;
@@ -1169,7 +1170,7 @@ static void on_app(struct evhttp_request *req, void *arg)
     g->move = idx;
     r->offered++;
     r->recs[idx].t_due = wall_now();
-    send_tx(r, idx, 0, false);
+    send_tx(r, idx, x->idx % r->n_nodes, false); /* a game's node */
 out:
     json_decref(j);
     free(body);
@@ -1206,9 +1207,15 @@ static void poll_app(struct run *r, uint32_t gi)
 static void game_on_block(struct run *r, uint32_t height)
 {
     unsigned polls = 0;
-    if (r->stopping)
+    if (r->stopping || r->n_games == 0)
         return;
-    for (uint32_t gi = 0; gi < r->n_games; gi++) {
+    /* every game's join when its create is in; the polls round-robin
+     * from where the last block's stopped (until 2026-12-03 the scan
+     * stopped at the 256th poll: the games after the first polled ones
+     * never got their joins or moves sent) */
+    uint32_t first = r->poll_next % r->n_games;
+    for (uint32_t k = 0; k < r->n_games; k++) {
+        uint32_t gi = (first + k) % r->n_games;
         struct game *g = &r->games[gi];
         if (g->done || g->polling)
             continue;
@@ -1221,7 +1228,7 @@ static void game_on_block(struct run *r, uint32_t height)
                 continue;
             r->offered++;
             jn->t_due = wall_now();
-            send_tx(r, g->join, 0, false);
+            send_tx(r, g->join, gi % r->n_nodes, false); /* the game's node */
             continue;
         }
         if (jn->inc_height == 0) {
@@ -1239,8 +1246,9 @@ static void game_on_block(struct run *r, uint32_t height)
                 continue; /* the last move waits for its block */
         }
         if (polls >= APP_POLLS_PER_BLOCK)
-            break;
-        polls++;
+            continue; /* next block, from here */
+        if (++polls == APP_POLLS_PER_BLOCK)
+            r->poll_next = gi + 1;
         poll_app(r, gi);
     }
 }
