@@ -2480,7 +2480,8 @@ unsigned zbc_p2p_take_blocks(struct zbc_p2p *p)
         if (!rx_fill(pe))
             continue; /* gone */
         bool alive = true;
-        while (alive && pe->batch == NULL && pe->rxb_head != NULL) {
+        while (alive && pe->doomed == NULL && pe->batch == NULL &&
+               pe->rxb_head != NULL) {
             struct rx_item *it = pe->rxb_head;
             pe->rxb_head = it->next;
             if (pe->rxb_head == NULL)

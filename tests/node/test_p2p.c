@@ -1467,6 +1467,22 @@ static void test_tx_gossip_later(void)
 /* One signature verification per transaction per node: API submission,
  * a peer's gossip, mempool admission, block build, a peer's block and a
  * re-submission of an included transaction share the node's cache. */
+/* Another node of f's chain, without a key, in f.base/ledger2 (NULL on
+ * failure, said on stderr). */
+static struct zbc_chain *second_chain(struct fixture *f)
+{
+    char ledger2[200];
+    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f->base);
+    CHECK(mkdir(ledger2, 0700) == 0);
+    struct zbc_chain *c = NULL;
+    struct zbc_err err = {{0}};
+    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f->g};
+    CHECK(zbc_chain_open(&c, &cfg2, &err));
+    if (c == NULL)
+        fprintf(stderr, "second chain: %s\n", err.msg);
+    return c;
+}
+
 static void test_one_verify(void)
 {
     struct fixture f;
@@ -1532,14 +1548,7 @@ static void test_one_verify(void)
     size_t blen = 0;
     bool found = false;
     CHECK(zbc_chain_block(chain, 1, &blk, &blen, &found, &err) && found);
-    char ledger2[200];
-    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f.base);
-    CHECK(mkdir(ledger2, 0700) == 0);
-    struct zbc_chain *other = NULL;
-    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f.g};
-    CHECK(zbc_chain_open(&other, &cfg2, &err));
-    if (other == NULL)
-        fprintf(stderr, "second chain: %s\n", err.msg);
+    struct zbc_chain *other = second_chain(&f);
     if (other != NULL && found) {
         g_verifies = 0;
         CHECK(zbc_chain_apply_block(other, blk, blen, g_now, &info, &err));
@@ -1626,12 +1635,7 @@ static void test_block_first(void)
     uint8_t *b2 = big_block(chain, &f, 2, 200, &l2);
     CHECK(l1 > 32768 && l2 > 32768);
     /* the node under test: the same chain at its genesis */
-    char ledger2[200];
-    snprintf(ledger2, sizeof ledger2, "%s/ledger2", f.base);
-    CHECK(mkdir(ledger2, 0700) == 0);
-    struct zbc_chain *node = NULL;
-    struct zbc_chain_config cfg2 = {.ledger_dir = ledger2, .genesis = &f.g};
-    CHECK(zbc_chain_open(&node, &cfg2, &err));
+    struct zbc_chain *node = second_chain(&f);
     g_base = event_base_new();
     struct zbc_p2p *p = NULL;
     struct zbc_p2p_config pcfg = {.listen = "127.0.0.1:0", .key = &f.key,
