@@ -2356,6 +2356,7 @@ static bool rx_fill(struct peer *pe)
         if (f == ZBC_P2P_FRAME_BAD) {
             snprintf(pe->rx_bad, sizeof pe->rx_bad, "%s", err.msg);
             pe->rx_bad_set = true;
+            pe->rx_bad_first = false; /* unreadable: dropped */
             break;
         }
         uint8_t *frame = evbuffer_pullup(in, (ssize_t)n + 4);
@@ -2410,12 +2411,13 @@ static bool rx_fill(struct peer *pe)
     return true;
 }
 
-/* The next message to handle: the oldest block, else the oldest other
- * one.  NULL: the queue is empty. */
-static struct rx_item *rx_take(struct peer *pe)
+/* The next message to handle: the oldest block, else (unless
+ * blocks_only) the oldest other one.  NULL: none. */
+static struct rx_item *rx_pop(struct peer *pe, bool blocks_only)
 {
-    struct rx_item **head = pe->rxb_head != NULL ? &pe->rxb_head
-                                                 : &pe->rxo_head;
+    struct rx_item **head = pe->rxb_head != NULL || blocks_only
+                                ? &pe->rxb_head
+                                : &pe->rxo_head;
     struct rx_item **tail = head == &pe->rxb_head ? &pe->rxb_tail
                                                   : &pe->rxo_tail;
     struct rx_item *it = *head;
@@ -2428,10 +2430,11 @@ static struct rx_item *rx_take(struct peer *pe)
     return it;
 }
 
+
 static void rx_free(struct peer *pe)
 {
     struct rx_item *it;
-    while ((it = rx_take(pe)) != NULL) {
+    while ((it = rx_pop(pe, false)) != NULL) {
         zbc_p2p_msg_free(it->m);
         free(it);
     }
@@ -2480,13 +2483,9 @@ unsigned zbc_p2p_take_blocks(struct zbc_p2p *p)
         if (!rx_fill(pe))
             continue; /* gone */
         bool alive = true;
+        struct rx_item *it;
         while (alive && pe->doomed == NULL && pe->batch == NULL &&
-               pe->rxb_head != NULL) {
-            struct rx_item *it = pe->rxb_head;
-            pe->rxb_head = it->next;
-            if (pe->rxb_head == NULL)
-                pe->rxb_tail = NULL;
-            pe->rxq_bytes -= it->len;
+               (it = rx_pop(pe, true)) != NULL) {
             zbc_p2p_msg *m = it->m;
             pe->frame_begun_ms = it->begun_ms;
             free(it);
@@ -2523,7 +2522,7 @@ static void on_read(struct bufferevent *bev, void *arg)
             return;
         if (pe->batch != NULL)
             break; /* a sync answer first (sync_slice) */
-        struct rx_item *it = rx_take(pe);
+        struct rx_item *it = rx_pop(pe, false);
         if (it == NULL) {
             if (pe->rx_bad_set) {
                 /* a sealed stream that does not open cannot be read on
