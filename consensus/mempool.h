@@ -160,5 +160,24 @@ ZBC_WUR int zbc_mempool_after_block(struct zbc_mempool *mp,
                                     const struct zbc_genesis *g,
                                     const struct zbc_block *b,
                                     uint64_t now_ms, struct zbc_err *err);
+/* zbc_mempool_after_block given u, b's undo record (every state write b
+ * made; NULL: none known).  When b's parent is the block of the pool's
+ * last after_block (the state the pool was checked against; after an
+ * undo the next block's parent is not), a transfer whose sender's
+ * account u does not name is checked for its time window only: its
+ * other state rules cannot have changed (no sender's pooled costs exceed
+ * the balance they were checked against).  App transactions and the
+ * rest get the full check.  Same result as zbc_mempool_after_block. */
+ZBC_WUR int zbc_mempool_after_block_undo(struct zbc_mempool *mp,
+                                         struct zbc_state *tip,
+                                         const struct zbc_genesis *g,
+                                         const struct zbc_block *b,
+                                         const struct zbc_undo *u,
+                                         uint64_t now_ms,
+                                         struct zbc_err *err);
+/* The last after_block's work: transactions it checked against the state
+ * in full, and those it checked for their time window only. */
+void zbc_mempool_last_recheck(const struct zbc_mempool *mp, size_t *checked,
+                              size_t *skipped);
 
 #endif

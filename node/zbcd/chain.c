@@ -676,6 +676,7 @@ struct block_ctx {
     const struct zbc_checked_block *checked; /* received, prechecked */
     bool invalid; /* the block broke a rule (else the ledger failed) */
     /* result */
+    struct zbc_undo undo; /* the block's writes, for the mempool re-check */
     struct zbc_block_header header;
     uint8_t hash[32];
     uint8_t state_root[32];
@@ -718,15 +719,14 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
         zbc_block_free(&bc->built);
         bc->has_built = false;
     }
-    struct zbc_undo undo = {0};
+    zbc_undo_free(&bc->undo);
     struct zbc_events ev = {0};
     if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
-                               &undo, &ev, err))
+                               &bc->undo, &ev, err))
         return 0;
     bc->has_built = true;
-    int ok = finish_block(t, st, bc, &bc->built, NULL, &undo, &ev, err);
-    zbc_undo_free(&undo);
+    int ok = finish_block(t, st, bc, &bc->built, NULL, &bc->undo, &ev, err);
     zbc_events_free(&ev);
     return ok;
 }
@@ -735,22 +735,23 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
                     struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct block_ctx *bc = arg;
-    struct zbc_undo undo = {0};
+    zbc_undo_free(&bc->undo);
     struct zbc_events ev = {0};
     bc->invalid = false;
-    if (!zbc_block_apply(st, c->g, &c->tip, bc->checked, &undo, &ev, err)) {
+    if (!zbc_block_apply(st, c->g, &c->tip, bc->checked, &bc->undo, &ev,
+                         err)) {
         bc->invalid = true;
         return 0;
     }
-    int ok = finish_block(t, st, bc, bc->received, bc->checked, &undo, &ev,
-                          err);
-    zbc_undo_free(&undo);
+    int ok = finish_block(t, st, bc, bc->received, bc->checked, &bc->undo,
+                          &ev, err);
     zbc_events_free(&ev);
     return ok;
 }
 
 struct after_ctx {
     const struct zbc_block *b;
+    const struct zbc_undo *undo;
     uint64_t now_ms;
 };
 
@@ -760,7 +761,8 @@ static int after_block_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct after_ctx *a = arg;
-    return zbc_mempool_after_block(c->mp, st, c->g, a->b, a->now_ms, err);
+    return zbc_mempool_after_block_undo(c->mp, st, c->g, a->b, a->undo,
+                                        a->now_ms, err);
 }
 
 /* The block is committed: move the tip and clean the pool. */
@@ -774,7 +776,7 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->timestamp_ms = bc->header.timestamp_ms;
     info->n_tx = bc->header.tx_count;
     info->rank = bc->header.rank;
-    struct after_ctx a = {b, bc->now_ms};
+    struct after_ctx a = {b, &bc->undo, bc->now_ms};
     struct zbc_err err = {{0}};
     if (!zbc_chain_state_read(c, after_block_fn, &a, &err))
         zbc_log_error("mempool re-check after block %u failed: %s",
@@ -876,6 +878,7 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     }
     if (bc.has_built)
         zbc_block_free(&bc.built);
+    zbc_undo_free(&bc.undo);
     free(cands);
     return ok;
 }
@@ -898,13 +901,16 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
     zbc_checked_block_free(&cb);
     if (invalid != NULL)
         *invalid = !ok && bc.invalid;
-    if (!ok)
+    if (!ok) {
+        zbc_undo_free(&bc.undo);
         return 0;
+    }
     /* verified: if a reorg undoes b, its transactions go back to the
      * mempool without a second verification */
     for (uint32_t i = 0; i < b->n_tx; i++)
         zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
     new_tip(c, &bc, b, info);
+    zbc_undo_free(&bc.undo);
     return 1;
 }
 

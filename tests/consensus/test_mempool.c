@@ -329,6 +329,236 @@ static void test_bound(void)
     fx_free(&f);
 }
 
+/* Builds a block of refs on f's tip at t (the builder skips what does not
+ * apply) and moves the tip; *u receives its undo record. */
+static void build_on_tip(struct fx *f, struct zbc_block *b,
+                         const struct zbc_tx_ref *refs, size_t n, uint64_t t,
+                         struct zbc_undo *u)
+{
+    struct zbc_events ev = {0};
+    struct zbc_err err;
+    memset(u, 0, sizeof *u);
+    CHECK(zbc_block_build(b, &f->s, &f->g, &f->tip, refs, n, t, f->val.sk, u,
+                          &ev, &err));
+    zbc_parent_from_header(&f->tip, &b->header);
+    zbc_events_free(&ev);
+}
+
+static bool pooled(struct zbc_mempool *mp, const uint8_t *raw, size_t len)
+{
+    uint8_t h[32];
+    struct zbc_tx_ref r = {raw, (uint32_t)len};
+    zbc_tx_ref_hash(h, &r);
+    return zbc_mempool_find(mp, h, NULL, NULL, NULL);
+}
+
+/* The re-check with the block's undo record: a transfer whose sender the
+ * block did not touch is checked for its time window only; a touched
+ * sender's transactions in full; a block on another parent than the
+ * pool's last: everything in full. */
+static void test_recheck_targeted(void)
+{
+    struct fx f;
+    fx_init(&f);
+    struct zbc_mempool *mp = zbc_mempool_new(100, 1 << 20);
+    uint64_t t = now_ms(&f);
+    int64_t s = (int64_t)(t / 1000);
+    uint8_t p1[512], p2[512], p3[512], q[512];
+    size_t n1, n2, n3, nq;
+    bool dup;
+    struct zbc_err err;
+    size_t checked, skipped;
+    struct zbc_block b1, b2, b3;
+    struct zbc_undo u1, u2, u3;
+
+    /* the pool's first block: no parent it was checked on, all in full */
+    n1 = fx_send(p1, &f, &f.a, &f.c.addr, 10, FX_FEE, s);
+    CHECK(add(mp, &f, p1, n1, t, &dup, &err));
+    build_on_tip(&f, &b1, NULL, 0, t, &u1);
+    CHECK(zbc_mempool_after_block_undo(mp, &f.s, &f.g, &b1, &u1, t, &err));
+    zbc_mempool_last_recheck(mp, &checked, &skipped);
+    CHECK_EQ_INT(checked, 1);
+    CHECK_EQ_INT(skipped, 0);
+
+    /* fund holds 100,000,000: p2 spends 99,990,000 of it; a block
+     * includes q (not pooled) of 20,000 from fund: p2 no longer fits and
+     * is dropped; a's p1 is only time-checked; p3 (a, timestamp 3,599 s
+     * before now) falls out of the window 2 s later: dropped too */
+    t += 1000;
+    s = (int64_t)(t / 1000);
+    n2 = fx_send(p2, &f, &f.fund, &f.c.addr, 99990000 - FX_FEE, FX_FEE, s);
+    CHECK(add(mp, &f, p2, n2, t, &dup, &err));
+    n3 = fx_send(p3, &f, &f.a, &f.c.addr, 11, FX_FEE, s - 3599);
+    CHECK(add(mp, &f, p3, n3, t, &dup, &err));
+    CHECK_EQ_INT(zbc_mempool_count(mp), 3);
+    nq = fx_send(q, &f, &f.fund, &f.b.addr, 20000 - FX_FEE, FX_FEE, s);
+    struct zbc_tx_ref rq = {q, (uint32_t)nq};
+    build_on_tip(&f, &b2, &rq, 1, t + 2000, &u2);
+    CHECK_EQ_INT(b2.n_tx, 1);
+    CHECK(zbc_mempool_after_block_undo(mp, &f.s, &f.g, &b2, &u2, t + 2000,
+                                       &err));
+    zbc_mempool_last_recheck(mp, &checked, &skipped);
+    CHECK_EQ_INT(checked, 1); /* p2 */
+    CHECK_EQ_INT(skipped, 2); /* p1, p3 */
+    CHECK_EQ_INT(zbc_mempool_count(mp), 1);
+    CHECK(pooled(mp, p1, n1));
+    struct zbc_mempool_drop d;
+    uint8_t h[32];
+    struct zbc_tx_ref r2 = {p2, (uint32_t)n2}, r3 = {p3, (uint32_t)n3};
+    zbc_tx_ref_hash(h, &r2);
+    CHECK(zbc_mempool_dropped(mp, h, t + 2000, &d));
+    CHECK(strstr(d.reason, "invalid after block 2: insufficient balance") !=
+          NULL);
+    zbc_tx_ref_hash(h, &r3);
+    CHECK(zbc_mempool_dropped(mp, h, t + 2000, &d));
+    CHECK(strstr(d.reason, "invalid after block 2: ") != NULL &&
+          strstr(d.reason, "before the block time") != NULL);
+
+    /* a block whose parent is not the pool's last block (as after an
+     * undo): everything in full */
+    build_on_tip(&f, &b3, NULL, 0, t + 3000, &u3);
+    struct zbc_block other = b3;
+    memset(other.header.prev_hash, 0xee, 32);
+    CHECK(zbc_mempool_after_block_undo(mp, &f.s, &f.g, &other, &u3, t + 3000,
+                                       &err));
+    zbc_mempool_last_recheck(mp, &checked, &skipped);
+    CHECK_EQ_INT(checked, 1);
+    CHECK_EQ_INT(skipped, 0);
+    /* no undo record known: in full */
+    CHECK(zbc_mempool_after_block(mp, &f.s, &f.g, &b3, t + 3000, &err));
+    zbc_mempool_last_recheck(mp, &checked, &skipped);
+    CHECK_EQ_INT(checked, 1);
+    CHECK_EQ_INT(skipped, 0);
+    CHECK(pooled(mp, p1, n1));
+
+    zbc_block_free(&b1);
+    zbc_block_free(&b2);
+    zbc_block_free(&b3);
+    zbc_undo_free(&u1);
+    zbc_undo_free(&u2);
+    zbc_undo_free(&u3);
+    zbc_mempool_free(mp);
+    fx_free(&f);
+}
+
+static uint64_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+/* Two pools given the same transactions and blocks, one re-checked with
+ * each block's undo record, the other in full, hold the same
+ * transactions in the same order after every block: random transfers
+ * among 32 senders near their balances, blocks of pooled and unpooled
+ * transfers (overspending the pool's view), timestamps that leave the
+ * window. */
+static void test_recheck_same_as_full(void)
+{
+    struct fx f;
+    fx_init(&f);
+    enum { NK = 32, ROUNDS = 40, PER_ROUND = 30 };
+    struct fx_key k[NK];
+    for (int i = 0; i < NK; i++)
+        fx_key(&k[i], (uint8_t)(0x60 + i));
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    uint64_t t = now_ms(&f);
+    int64_t s = (int64_t)(t / 1000);
+    struct zbc_err err;
+    static uint8_t fund_tx[NK][512];
+    struct zbc_tx_ref fr[NK];
+    for (int i = 0; i < NK; i++) {
+        size_t n = fx_send(fund_tx[i], &f, &f.fund, &k[i].addr,
+                           20000 + rnd(&x) % 40000, FX_FEE, s);
+        fr[i].bytes = fund_tx[i];
+        fr[i].len = (uint32_t)n;
+    }
+    struct zbc_block b;
+    struct zbc_undo u;
+    build_on_tip(&f, &b, fr, NK, t, &u);
+    CHECK_EQ_INT(b.n_tx, NK);
+    zbc_block_free(&b);
+    zbc_undo_free(&u);
+
+    struct zbc_mempool *full = zbc_mempool_new(100000, 1 << 26);
+    struct zbc_mempool *tgt = zbc_mempool_new(100000, 1 << 26);
+    static uint8_t txs[ROUNDS * PER_ROUND * 2][512];
+    size_t n_txs = 0;
+    size_t skipped_all = 0, dropped_all = 0;
+    for (int round = 0; round < ROUNDS; round++) {
+        t += 1000;
+        s = (int64_t)(t / 1000);
+        for (int j = 0; j < PER_ROUND; j++) {
+            const struct fx_key *from = &k[rnd(&x) % NK];
+            const struct fx_key *to = &k[rnd(&x) % NK];
+            /* one in 8 near the window's old end: gone 5 - 20 s later */
+            int64_t ts = rnd(&x) % 8 == 0 ? s - 3595 + (int64_t)(rnd(&x) % 15)
+                                          : s;
+            uint8_t *tx = txs[n_txs++];
+            size_t n = fx_send(tx, &f, from, &to->addr, rnd(&x) % 8000,
+                               FX_FEE + (int64_t)(rnd(&x) % 300), ts);
+            uint8_t h1[32], h2[32];
+            struct zbc_err e1 = {{0}}, e2 = {{0}};
+            bool d1, d2;
+            int ok1 = zbc_mempool_add(full, &f.s, &f.g, tx, n, t, h1, &d1, &e1);
+            int ok2 = zbc_mempool_add(tgt, &f.s, &f.g, tx, n, t, h2, &d2, &e2);
+            CHECK_EQ_INT(ok1, ok2);
+            CHECK_EQ_STR(e1.msg, e2.msg);
+        }
+        /* the block: every fourth pooled transaction in priority order,
+         * behind a few unpooled transfers that spend the senders' money */
+        size_t np = zbc_mempool_count(full);
+        struct zbc_tx_ref *sel = calloc(np + 8, sizeof *sel);
+        struct zbc_tx_ref *refs = calloc(np + 8, sizeof *refs);
+        size_t nr = 0;
+        for (int j = 0; j < 3; j++) {
+            uint8_t *tx = txs[n_txs++];
+            size_t n = fx_send(tx, &f, &k[rnd(&x) % NK], &f.c.addr,
+                               5000 + rnd(&x) % 10000, FX_FEE, s);
+            refs[nr].bytes = tx;
+            refs[nr++].len = (uint32_t)n;
+        }
+        np = zbc_mempool_select(full, sel, np);
+        for (size_t j = 0; j < np; j += 4)
+            refs[nr++] = sel[j];
+        uint64_t bt = t + 500;
+        build_on_tip(&f, &b, refs, nr, bt, &u);
+        size_t before = zbc_mempool_count(full), in_block = 0;
+        for (uint32_t j = 0; j < b.n_tx; j++)
+            in_block += pooled(full, b.txs[j].bytes, b.txs[j].len);
+        CHECK(zbc_mempool_after_block(full, &f.s, &f.g, &b, bt, &err));
+        CHECK(zbc_mempool_after_block_undo(tgt, &f.s, &f.g, &b, &u, bt,
+                                           &err));
+        size_t checked, skipped;
+        zbc_mempool_last_recheck(tgt, &checked, &skipped);
+        skipped_all += skipped;
+        dropped_all += before - in_block - zbc_mempool_count(full);
+        CHECK_EQ_INT(zbc_mempool_count(full), zbc_mempool_count(tgt));
+        size_t n1 = zbc_mempool_select(full, sel, np + 8);
+        struct zbc_tx_ref *sel2 = calloc(np + 8, sizeof *sel2);
+        size_t n2 = zbc_mempool_select(tgt, sel2, np + 8);
+        CHECK_EQ_INT(n1, n2);
+        for (size_t j = 0; j < n1 && j < n2; j++)
+            CHECK(sel[j].len == sel2[j].len &&
+                  memcmp(sel[j].bytes, sel2[j].bytes, sel[j].len) == 0);
+        free(sel2);
+        free(sel);
+        free(refs);
+        zbc_block_free(&b);
+        zbc_undo_free(&u);
+    }
+    /* the run exercised both paths and dropped transactions */
+    CHECK(skipped_all > 0);
+    CHECK(dropped_all > 0);
+    printf("  same as full: %zu time-only checks, %zu drops\n", skipped_all,
+           dropped_all);
+    zbc_mempool_free(full);
+    zbc_mempool_free(tgt);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_admission);
@@ -336,5 +566,7 @@ int main(void)
     TEST_RUN(test_capacity);
     TEST_RUN(test_full_displaces_cheapest);
     TEST_RUN(test_bound);
+    TEST_RUN(test_recheck_targeted);
+    TEST_RUN(test_recheck_same_as_full);
     return test_summary("consensus_mempool");
 }
