@@ -675,6 +675,27 @@ static void bench_mempool(size_t n)
     snprintf(name, sizeof name, "mempool re-check after a block (%zu txs)", n);
     report(name, re);
     report("  per pooled transaction", re / (double)n);
+    /* the next block on it, its undo record naming no pooled sender:
+     * each transfer is checked for its time window only */
+    struct zbc_block next;
+    memset(&next, 0, sizeof next);
+    next.header.height = 1;
+    zbc_block_hash(next.header.prev_hash, &empty.header);
+    struct zbc_undo none = {0};
+    ts = now_us();
+    size_t full_n, skipped;
+    if (!zbc_mempool_after_block_undo(mp, &mc.s, &genesis, &next, &none, t_ms,
+                                      &err) ||
+        zbc_mempool_count(mp) != n)
+        die("mempool targeted re-check", &err);
+    double tre = now_us() - ts;
+    zbc_mempool_last_recheck(mp, &full_n, &skipped);
+    if (skipped != n || full_n != 0)
+        die("mempool targeted re-check: not all time-only", NULL);
+    snprintf(name, sizeof name,
+             "mempool re-check, block touching no sender (%zu txs)", n);
+    report(name, tre);
+    printf("%-44s %12.2f\n", "  full / targeted", re / tre);
     free(out);
     zbc_mempool_free(mp);
     mem_close(&mc);
@@ -990,6 +1011,55 @@ static void bench_seen(double min_us)
     report("gossip seen look-up, ring scan of 8192", us[0]);
     report("gossip seen look-up, hash set of 8192", us[1]);
     printf("%-44s %12.2f\n", "  speed-up (scan / set)", us[0] / us[1]);
+    zbc_seen_free(s);
+
+    /* the node's steady state: a full set of 65536 (the node's
+     * ZBC_P2P_SEEN_CACHE) where every new hash evicts the oldest */
+    enum { BIG = 65536 };
+    s = zbc_seen_new(BIG);
+    if (s == NULL)
+        die("seen set", NULL);
+    uint32_t i = 0;
+    for (; i < BIG; i++) {
+        uint8_t b[4], h[32];
+        zbc_put_le32(b, i);
+        zbc_sha3_256(h, b, sizeof b);
+        zbc_seen_add(s, h);
+    }
+    /* hashes made before the clock: only the set is timed */
+    enum { CHURN = 1 << 14 };
+    static uint8_t fresh[CHURN][32];
+    size_t n = 0;
+    double spent = 0;
+    while (spent < min_us || n < CHURN) {
+        for (uint32_t k = 0; k < CHURN; k++) {
+            uint8_t b[4];
+            zbc_put_le32(b, i++);
+            zbc_sha3_256(fresh[k], b, sizeof b);
+        }
+        double t1 = now_us();
+        for (uint32_t k = 0; k < CHURN; k++)
+            zbc_seen_add(s, fresh[k]);
+        spent += now_us() - t1;
+        n += CHURN;
+    }
+    if (zbc_seen_count(s) != BIG || !zbc_seen_has(s, fresh[CHURN - 1]))
+        die("seen set churn", NULL);
+    report("gossip seen add evicting the oldest, 65536", spent / (double)n);
+    /* look-ups in it: the last CHURN added (hits), as many absent */
+    size_t hit = 0;
+    n = 0;
+    spent = 0;
+    while (spent < min_us || n < CHURN) {
+        double t1 = now_us();
+        for (uint32_t k = 0; k < CHURN; k++)
+            hit += zbc_seen_has(s, fresh[k]);
+        spent += now_us() - t1;
+        n += CHURN;
+    }
+    if (hit != n)
+        die("seen set hits", NULL);
+    report("gossip seen look-up (hit), set of 65536", spent / (double)n);
     zbc_seen_free(s);
 }
 
