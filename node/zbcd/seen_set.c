@@ -37,22 +37,31 @@ static const uint8_t *key_at(const struct zbc_hidx *x, uint32_t pos)
     return x->keys + (size_t)pos * x->stride;
 }
 
-static size_t home(const struct zbc_hidx *x, const uint8_t h[32])
+/* The key's SipHash-2-4 under the index's key, 32 bits of it: the home
+ * slot is its low bits (the table has at most 2^31 slots). */
+static uint32_t tag_of(const struct zbc_hidx *x, const uint8_t h[32])
 {
     uint8_t out[crypto_shorthash_BYTES];
     crypto_shorthash(out, h, 32, x->key);
-    uint64_t v;
+    uint32_t v;
     memcpy(&v, out, sizeof v);
-    return (size_t)v & x->mask;
+    return v;
 }
 
-/* The table slot holding h, or the empty slot where it would go. */
+static uint32_t slot_pos(uint64_t e) { return (uint32_t)e; }
+static uint32_t slot_tag(uint64_t e) { return (uint32_t)(e >> 32); }
+
+/* The table slot holding h, or the empty slot where it would go; *tag
+ * receives h's tag. */
 static size_t slot_of(const struct zbc_hidx *x, const uint8_t h[32],
-                      bool *found)
+                      uint32_t *tag, bool *found)
 {
-    size_t i = home(x, h);
+    *tag = tag_of(x, h);
+    size_t i = *tag & x->mask;
     while (x->table[i] != 0) {
-        if (memcmp(key_at(x, x->table[i] - 1), h, 32) == 0) {
+        /* the stored tag first: a key is read only when it matches */
+        if (slot_tag(x->table[i]) == *tag &&
+            memcmp(key_at(x, slot_pos(x->table[i]) - 1), h, 32) == 0) {
             *found = true;
             return i;
         }
@@ -71,7 +80,7 @@ static void table_del(struct zbc_hidx *x, size_t i)
         j = (j + 1) & x->mask;
         if (x->table[j] == 0)
             break;
-        size_t k = home(x, key_at(x, x->table[j] - 1));
+        size_t k = slot_tag(x->table[j]) & x->mask;
         /* the entry at j may move to i unless its home lies in (i, j] */
         bool stays = i <= j ? (i < k && k <= j) : (i < k || k <= j);
         if (!stays) {
@@ -85,22 +94,25 @@ static void table_del(struct zbc_hidx *x, size_t i)
 size_t zbc_hidx_find(const struct zbc_hidx *x, const uint8_t h[32])
 {
     bool found;
-    size_t i = slot_of(x, h, &found);
-    return found ? x->table[i] - 1 : SIZE_MAX;
+    uint32_t tag;
+    size_t i = slot_of(x, h, &tag, &found);
+    return found ? slot_pos(x->table[i]) - 1 : SIZE_MAX;
 }
 
 void zbc_hidx_insert(struct zbc_hidx *x, size_t pos)
 {
     bool found;
-    size_t i = slot_of(x, key_at(x, (uint32_t)pos), &found);
+    uint32_t tag;
+    size_t i = slot_of(x, key_at(x, (uint32_t)pos), &tag, &found);
     if (!found)
-        x->table[i] = (uint32_t)(pos + 1);
+        x->table[i] = (uint64_t)tag << 32 | (uint32_t)(pos + 1);
 }
 
 void zbc_hidx_remove(struct zbc_hidx *x, const uint8_t h[32])
 {
     bool found;
-    size_t i = slot_of(x, h, &found);
+    uint32_t tag;
+    size_t i = slot_of(x, h, &tag, &found);
     if (found)
         table_del(x, i);
 }

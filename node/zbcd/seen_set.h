@@ -20,7 +20,11 @@
  * O(1).  The caller writes a key before inserting its position and
  * removes it before overwriting it. */
 struct zbc_hidx {
-    uint32_t *table;     /* pos + 1; 0 = empty (linear probing) */
+    uint64_t *table;     /* the key's tag (32 bits of its SipHash, whose
+                          * low bits are its home slot) << 32 | pos + 1;
+                          * 0 = empty (linear probing): a probe reads a
+                          * key only when the tags match, and a removal
+                          * moves entries without hashing their keys */
     size_t mask;         /* table size - 1, at least 2 x cap */
     const uint8_t *keys;
     size_t stride;
