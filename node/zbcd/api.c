@@ -785,7 +785,7 @@ static void get_account(struct call *c, const char *text)
 
 /* Height 0 has no block: its view is the genesis (hash, time, seed(0)),
  * so /blocks/latest answers on a chain that has not moved yet. */
-static void reply_genesis_block(struct call *c)
+static void reply_genesis_block(struct call *c, bool events)
 {
     const struct zbc_genesis *g = zbc_chain_genesis(c->api->chain);
     struct zbc_err err = {{0}};
@@ -802,7 +802,7 @@ static void reply_genesis_block(struct call *c)
              zbc_json_set(o, "seed", zbc_json_hex(seed0, 32), &err) &&
              zbc_json_set(o, "tx_count", json_integer(0), &err) &&
              zbc_json_set(o, "transactions", json_array(), &err) &&
-             zbc_json_set(o, "events", json_array(), &err);
+             (!events || zbc_json_set(o, "events", json_array(), &err));
     reply_built(c, 200, o, ok, &err);
 }
 
@@ -810,6 +810,18 @@ static void get_block(struct call *c, const char *which)
 {
     if (wrong_method(c, "GET"))
         return;
+    /* ?events=false: the header and transaction hashes only (a block of
+     * transfers is then about a tenth of its full view) */
+    bool events = true;
+    const char *ev_param = evhttp_find_header(&c->query, "events");
+    if (ev_param != NULL) {
+        if (strcmp(ev_param, "false") == 0) {
+            events = false;
+        } else if (strcmp(ev_param, "true") != 0) {
+            reply_error(c, 400, "events must be true or false");
+            return;
+        }
+    }
     uint32_t height;
     if (strcmp(which, "latest") == 0) {
         height = zbc_chain_tip(c->api->chain)->height;
@@ -819,7 +831,7 @@ static void get_block(struct call *c, const char *which)
         return;
     }
     if (height == 0) {
-        reply_genesis_block(c);
+        reply_genesis_block(c, events);
         return;
     }
     struct zbc_err err = {{0}};
@@ -844,8 +856,9 @@ static void get_block(struct call *c, const char *which)
                     err.msg);
         return;
     }
-    ok = zbc_chain_events(c->api->chain, height, &ev, &found, &err) &&
-         zbc_json_block(&o, &b, &ev, &err);
+    ok = (!events ||
+          zbc_chain_events(c->api->chain, height, &ev, &found, &err)) &&
+         zbc_json_block(&o, &b, events ? &ev : NULL, &err);
     zbc_events_free(&ev);
     zbc_block_free(&b);
     free(bytes);

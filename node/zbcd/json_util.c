@@ -286,10 +286,12 @@ static int block_lists(json_t *o, const struct zbc_block *b,
         if (hj == NULL || json_array_append_new(txs, hj) != 0)
             return zbc_fail(err, "out of memory listing transactions");
     }
+    if (ev == NULL)
+        return 1; /* asked without events: no "events" key */
     json_t *evs = json_array();
     if (!zbc_json_set(o, "events", evs, err))
         return 0;
-    for (size_t i = 0; ev != NULL && i < ev->n; i++) {
+    for (size_t i = 0; i < ev->n; i++) {
         json_t *ej;
         if (!zbc_json_event(&ej, &ev->e[i], err))
             return 0;

@@ -67,7 +67,8 @@ ZBC_WUR int zbc_json_event(json_t **out, const struct zbc_event *e,
  * clients), version, timestamp (ms), previous_block_hash, producer (hex),
  * producer_address (ZNK_), rank, weight, seed, vrf_proof,
  * transactions_root, state_root, tx_count, signature, transactions (hash
- * list) and events (ev may be NULL: []). */
+ * list) and events (ev NULL: no "events" key, the view asked without
+ * them). */
 ZBC_WUR int zbc_json_block(json_t **out, const struct zbc_block *b,
                            const struct zbc_events *ev, struct zbc_err *err);
 

@@ -464,6 +464,28 @@ static void test_after_block(void)
     CHECK_EQ_INT(r.status, 200);
     CHECK_EQ_STR(jstr(&r, "hash"), bh);
     response_free(&r);
+    /* without events: the same header and hashes, no "events" key */
+    get(&r, "/api/v1/blocks/1?events=false");
+    CHECK_EQ_INT(r.status, 200);
+    CHECK_EQ_STR(jstr(&r, "hash"), bh);
+    CHECK_EQ_INT(jint(&r, "tx_count"), 2);
+    CHECK_EQ_INT(json_array_size(json_object_get(r.json, "transactions")), 2);
+    CHECK(json_object_get(r.json, "events") == NULL);
+    response_free(&r);
+    get(&r, "/api/v1/blocks/latest?events=true");
+    CHECK(json_array_size(json_object_get(r.json, "events")) >= 2);
+    response_free(&r);
+    get(&r, "/api/v1/blocks/0?events=false");
+    CHECK_EQ_INT(r.status, 200);
+    CHECK(json_object_get(r.json, "events") == NULL);
+    CHECK(json_object_get(r.json, "transactions") != NULL);
+    response_free(&r);
+    get(&r, "/api/v1/blocks/1?events=no");
+    check_error(&r, 400, "events must be true or false");
+    response_free(&r);
+    get(&r, "/api/v1/blocks/1?events=");
+    check_error(&r, 400, "events must be true or false");
+    response_free(&r);
     get(&r, "/api/v1/blocks/2");
     check_error(&r, 404, "Block not found");
     response_free(&r);
