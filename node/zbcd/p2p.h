@@ -46,7 +46,7 @@
 #define ZBC_P2P_RETRY_MIN_MS 500u        /* outbound reconnect backoff */
 #define ZBC_P2P_RETRY_MAX_MS 8000u
 #define ZBC_P2P_RELAY_AGE_MS 60000u  /* older blocks are history: not relayed */
-#define ZBC_P2P_SEEN_CACHE 65536u     /* tx and block hashes (~2.6 MiB) */
+#define ZBC_P2P_SEEN_CACHE 65536u     /* tx and block hashes (~3.1 MiB) */
 /* Transaction gossip by announcement and request (docs/p2p.md §4). */
 #define ZBC_P2P_INV_MS 50u               /* announcements wait this long at
                                           * most (or for a full TxInv) */
