@@ -70,18 +70,24 @@ static void free_drops(struct zbc_mempool *mp);
 
 /* ---- hash tables ---- */
 
+#define FNV_BASIS 1469598103934665603ull
+
+/* FNV-1a of len bytes continued from h */
+static uint64_t fnv1a(uint64_t h, const uint8_t *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
 static uint64_t addr_key(const struct zbc_addr *a)
 {
-    /* FNV-1a over type, length and payload */
-    uint64_t h = 1469598103934665603ull;
+    /* over type, length and payload */
     uint8_t head[5];
     memcpy(head, &a->type, 4);
     head[4] = a->len;
-    for (size_t i = 0; i < 5; i++)
-        h = (h ^ head[i]) * 1099511628211ull;
-    for (size_t i = 0; i < a->len && i < sizeof a->payload; i++)
-        h = (h ^ a->payload[i]) * 1099511628211ull;
-    return h;
+    size_t n = a->len < sizeof a->payload ? a->len : sizeof a->payload;
+    return fnv1a(fnv1a(FNV_BASIS, head, 5), a->payload, n);
 }
 
 static uint64_t entry_key(const void *p)
@@ -802,14 +808,6 @@ struct touched {
     size_t n;
 };
 
-static uint64_t key_digest(const uint8_t *key, size_t len)
-{
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ key[i]) * 1099511628211ull;
-    return h;
-}
-
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -825,7 +823,7 @@ static bool touched_from(struct touched *t, const struct zbc_undo *u)
         return false;
     for (size_t i = 0; i < u->n; i++)
         if (u->e[i].table == ZBC_TABLE_ACCOUNTS)
-            t->h[t->n++] = key_digest(u->e[i].key, u->e[i].klen);
+            t->h[t->n++] = fnv1a(FNV_BASIS, u->e[i].key, u->e[i].klen);
     qsort(t->h, t->n, sizeof *t->h, cmp_u64);
     return true;
 }
@@ -833,7 +831,7 @@ static bool touched_from(struct touched *t, const struct zbc_undo *u)
 static bool touched_has(const struct touched *t, const struct zbc_addr *a)
 {
     uint8_t key[ZBC_ADDR_BYTES_MAX];
-    uint64_t h = key_digest(key, zbc_addr_write(key, a));
+    uint64_t h = fnv1a(FNV_BASIS, key, zbc_addr_write(key, a));
     return bsearch(&h, t->h, t->n, sizeof h, cmp_u64) != NULL;
 }
 
