@@ -20,7 +20,7 @@ import sys
 from datetime import datetime, timezone
 
 PROD = re.compile(r"(\S+) INFO\s+block produced height=(\d+) hash=(\w+) txs=(\d+) "
-                  r"rank=(\d+) timestamp=(\d+) mempool=(\d+)")
+                  r"rank=(\d+) timestamp=(\d+) mempool=(\d+)(?: cap=(\d+) build_ms=(\d+))?(?: cut=(\w+))?")
 ACC = re.compile(r"(\S+) INFO\s+block accepted height=(\d+) hash=(\w+)\.\.\. from \S+"
                  r"(?: \(frame begun ([+-]\d+) ms)?")
 
@@ -59,7 +59,9 @@ def main():
                 t = log_ms(m.group(1))
                 if t is not None:
                     prod[m.group(3)[:16]] = (node, int(m.group(2)), int(m.group(6)), t,
-                                             int(m.group(4)), int(m.group(7)), int(m.group(5)))
+                                             int(m.group(4)), int(m.group(7)), int(m.group(5)),
+                                             int(m.group(8) or 0), int(m.group(9) or 0),
+                                             m.group(10) == "yes")
                 continue
             m = ACC.match(line)
             if m:
@@ -77,20 +79,27 @@ def main():
     multi = sum(1 for n in heights.values() if n > 1)
     print("      blocks: %d with transactions at %d heights (%d heights with more than one), "
           "rank > 0: %d; produced p50 %.0f p90 %.0f max %.0f ms after the slot; applied at "
-          "peers p50 %.0f p90 %.0f ms after it%s; txs p50 %d max %d, pool after p50 %d"
+          "peers p50 %.0f p90 %.0f ms after it%s; txs p50 %d max %d, pool after p50 %d max %d%s"
           % (len(rows), len(heights), multi, sum(1 for r in rows if r[6] > 0),
              pct(late, 50), pct(late, 90), max(late) if late else 0, pct(applied, 50),
              pct(applied, 90),
              (" (first bytes read p50 %.0f p90 %.0f)" % (pct(begun, 50), pct(begun, 90))
               if begun else ""),
              pct([r[4] for r in rows], 50),
-             max([r[4] for r in rows]) if rows else 0, pct([r[5] for r in rows], 50)))
+             max([r[4] for r in rows]) if rows else 0, pct([r[5] for r in rows], 50),
+             max([r[5] for r in rows]) if rows else 0,
+             ("; cap min %d p50 %d, build p50 %d max %d ms, %d ended by the budget"
+              % (min(r[7] for r in rows), pct([r[7] for r in rows], 50),
+                 pct([r[8] for r in rows], 50), max(r[8] for r in rows),
+                 sum(1 for r in rows if r[9]))
+              if rows and rows[0][7] else "")))
     if "--table" in sys.argv[2:]:
-        print("height node rank   txs pool_after late_ms  applied at peers (ms after the slot)")
+        print("height node rank   txs   cap build_ms cut pool_after late_ms  applied at peers (ms after the slot)")
         for h, r in sorted(prod.items(), key=lambda kv: kv[1][1]):
             if r[4] > 0:
-                print("%6d %4s %4d %5d %10d %7.0f  %s" % (
-                    r[1], r[0], r[6], r[4], r[5], r[3] - r[2],
+                print("%6d %4s %4d %5d %5d %8d %3s %10d %7.0f  %s" % (
+                    r[1], r[0], r[6], r[4], r[7], r[8], "yes" if r[9] else "no", r[5],
+                    r[3] - r[2],
                     " ".join("%.0f" % (t - r[2]) for t in acc.get(h, []))))
 
 

@@ -1434,6 +1434,7 @@ static void report(struct run *r)
     uint64_t n_inc = 0;
     double *lat_s = malloc((r->n_txs + 1) * sizeof *lat_s);
     double *lat_b = malloc((r->n_txs + 1) * sizeof *lat_b);
+    uint8_t *lat_k = malloc(r->n_txs + 1); /* lat_b's kinds */
     uint64_t by_kind_off[ZBC_LOAD_KINDS] = {0}, by_kind_acc[ZBC_LOAD_KINDS] = {0},
              by_kind_inc[ZBC_LOAD_KINDS] = {0};
     uint64_t pending = 0, in_window = 0;
@@ -1457,9 +1458,26 @@ static void report(struct run *r)
             lat_s[n_inc] = s < 0 ? 0 : s;
             uint32_t h0 = tip_at(r, c->t_send);
             lat_b[n_inc] = (double)(c->inc_height - h0);
+            if (lat_k != NULL)
+                lat_k[n_inc] = k;
         }
         n_inc++;
     }
+    /* each kind's p99 in blocks (joins and moves wait on their games) */
+    double kind_p99b[ZBC_LOAD_KINDS] = {0};
+    double *kb = lat_b && lat_k ? malloc((n_inc + 1) * sizeof *kb) : NULL;
+    for (int k = 0; kb != NULL && k < ZBC_LOAD_KINDS; k++) {
+        uint64_t m = 0;
+        for (uint64_t i = 0; i < n_inc; i++)
+            if (lat_k[i] == k)
+                kb[m++] = lat_b[i];
+        if (m == 0)
+            continue;
+        zbc_load_sort(kb, m);
+        kind_p99b[k] = zbc_load_percentile(kb, m, 99);
+    }
+    free(kb);
+    free(lat_k);
     double p50s = 0, p99s = 0, maxs = 0, p50b = 0, p99b = 0, maxb = 0;
     if (lat_s && lat_b && n_inc > 0) {
         zbc_load_sort(lat_s, n_inc);
@@ -1556,6 +1574,7 @@ static void report(struct run *r)
             json_object_set_new(e, "offered", json_integer((json_int_t)by_kind_off[k]));
             json_object_set_new(e, "accepted", json_integer((json_int_t)by_kind_acc[k]));
             json_object_set_new(e, "included", json_integer((json_int_t)by_kind_inc[k]));
+            json_object_set_new(e, "p99_blocks", json_real(kind_p99b[k]));
             json_object_set_new(kinds, zbc_load_kind_name(k), e);
         }
         json_object_set_new(o, "kinds", kinds);
@@ -1670,11 +1689,11 @@ static void report(struct run *r)
                r->dropped_example, r->dropped_example[0] ? "\")" : "",
                r->lost_unknown, r->lost_unanswered);
     if (r->mixed) {
-        printf("  by kind (offered/accepted/included):");
+        printf("  by kind (offered/accepted/included, p99 blocks):");
         for (int k = 0; k < ZBC_LOAD_KINDS; k++)
-            printf(" %s %" PRIu64 "/%" PRIu64 "/%" PRIu64,
+            printf(" %s %" PRIu64 "/%" PRIu64 "/%" PRIu64 " %.0f",
                    zbc_load_kind_name(k), by_kind_off[k], by_kind_acc[k],
-                   by_kind_inc[k]);
+                   by_kind_inc[k], kind_p99b[k]);
         printf("; games %u, ended %" PRIu64 "\n", r->n_games, games_done);
     }
     printf("latency    blocks p50 %.0f p99 %.0f max %.0f; seconds p50 %.2f "

@@ -157,6 +157,11 @@ class Load(ZbcTest):
                     "latency in blocks ordered and at least 1: %r" % lat)
         assert_true(0 <= lat["p50_s"] <= lat["p99_s"] <= lat["max_s"],
                     "latency in seconds: %r" % lat)
+        for name, k in rep["kinds"].items():
+            # each kind's p99 lies within the whole distribution
+            assert_true(1 <= k["p99_blocks"] <= lat["max_blocks"],
+                        "%s: p99 %r blocks within 1..max %r" % (name, k["p99_blocks"],
+                                                               lat["max_blocks"]))
         # the transfers' amounts, read back from the chain
         amount = 0
         for t in txs:
