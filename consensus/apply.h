@@ -210,4 +210,28 @@ ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   struct zbc_undo *undo, struct zbc_events *ev,
                                   struct zbc_err *err);
 
+/* Where a producer ends its block early: asked before each candidate with
+ * the n transactions included so far; true ends the block there (the
+ * candidates left wait for the next one).  The node's time budget
+ * (node/zbcd/chain.c, docs/p2p.md §8 "Bounded blocks"): which
+ * transactions a block holds is the producer's choice, so a clock here
+ * changes no rule a block is checked against. */
+struct zbc_build_stop {
+    bool (*stop)(void *ctx, uint32_t n);
+    void *ctx;
+};
+
+/* zbc_block_build_known that also ends the block where `stop` (may be
+ * NULL) says. */
+ZBC_WUR int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
+                                  const struct zbc_genesis *g,
+                                  const struct zbc_parent *parent,
+                                  const struct zbc_tx_ref *cands,
+                                  size_t n_cands, uint64_t time_ms,
+                                  const uint8_t sk[64],
+                                  const struct zbc_tx_known *known,
+                                  const struct zbc_build_stop *stop,
+                                  struct zbc_undo *undo, struct zbc_events *ev,
+                                  struct zbc_err *err);
+
 #endif
