@@ -198,18 +198,6 @@ ZBC_WUR int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                             struct zbc_undo *undo, struct zbc_events *ev,
                             struct zbc_err *err);
 
-/* zbc_block_build with `known` (may be NULL) for the candidates (the
- * mempool's transactions, verified at admission). */
-ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
-                                  const struct zbc_genesis *g,
-                                  const struct zbc_parent *parent,
-                                  const struct zbc_tx_ref *cands,
-                                  size_t n_cands, uint64_t time_ms,
-                                  const uint8_t sk[64],
-                                  const struct zbc_tx_known *known,
-                                  struct zbc_undo *undo, struct zbc_events *ev,
-                                  struct zbc_err *err);
-
 /* Where a producer ends its block early: asked before each candidate with
  * the n transactions included so far; true ends the block there (the
  * candidates left wait for the next one).  The node's time budget
@@ -221,9 +209,10 @@ struct zbc_build_stop {
     void *ctx;
 };
 
-/* zbc_block_build_known that also ends the block where `stop` (may be
- * NULL) says. */
-ZBC_WUR int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
+/* zbc_block_build with `known` (may be NULL) for the candidates (the
+ * mempool's transactions, verified at admission), ending the block where
+ * `stop` (may be NULL) says. */
+ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   const struct zbc_genesis *g,
                                   const struct zbc_parent *parent,
                                   const struct zbc_tx_ref *cands,

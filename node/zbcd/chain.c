@@ -757,7 +757,7 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
     bc->t0_us = bc->first_us = bc->asked_us = mono_us();
     bc->asked = bc->cut = false;
     struct zbc_build_stop stop = {past_deadline, bc};
-    if (!zbc_block_build_until(&bc->built, st, c->g, &c->tip, bc->cands,
+    if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
                                &stop, &bc->undo, &ev, err))
         return 0;

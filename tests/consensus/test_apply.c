@@ -457,7 +457,7 @@ static void test_build_until(void)
     struct zbc_undo u;
     struct zbc_events ev;
     struct zbc_err err = {{0}};
-    CHECK(zbc_block_build_until(&b, &p.s, &p.g, &p.tip, c, 6, ts, p.val.sk,
+    CHECK(zbc_block_build_known(&b, &p.s, &p.g, &p.tip, c, 6, ts, p.val.sk,
                                 NULL, &stop, &u, &ev, &err));
     CHECK_EQ_INT(b.n_tx, 3);
     CHECK_EQ_INT(b.header.tx_count, 3);
