@@ -861,15 +861,17 @@ static void bound_pool(struct zbc_chain *c)
 /* A block of n transactions took us to build, apply and store: start_us
  * of it before its transactions (the scheduled app work of its height,
  * which no cap bounds), loop_us in the loop over the candidates, the rest
- * after it (its state root, records and the commit).  Both figures below
- * follow it, smoothed (blocks too small to tell are left out): the cost
- * per transaction (all but the start) sizes the next selection, the
- * pool's bound and admission; the loop's share of that turns what the
- * start leaves of the budget into the loop's deadline, which keeps a block
- * on time when the machine slows down in the middle of it (until
- * 2026-12-03 the start counted as the transactions' cost and a rise was
- * taken at once: one slow block shrank the next few, and the pool's bound
- * with them). */
+ * after it (its state root, records and the commit); blocks too small to
+ * tell are left out.  The cost per transaction (all but the start) follows
+ * it at once when it rose, smoothed when it fell (a variant smoothed both
+ * ways filled the budget every block and did worse, docs/benchmarks.md
+ * 2026-12-03 23:28): it sizes the next selection, the pool's bound and
+ * admission.  The loop's share of the time after the start, smoothed,
+ * turns what the start leaves of the budget into the loop's deadline,
+ * which keeps a block on time when the machine slows down in the middle
+ * of it (until 2026-12-03 the start counted as the transactions' cost: a
+ * block whose scheduled work took the budget set the cap, and the pool's
+ * bound with it, to the minimum). */
 static void note_build_time(struct zbc_chain *c, uint32_t n, double us,
                             double start_us, double loop_us)
 {
