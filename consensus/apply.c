@@ -300,8 +300,7 @@ static int build(struct zbc_block *out, struct zbc_state *s,
                  const struct zbc_genesis *g, const struct zbc_parent *parent,
                  const struct zbc_tx_ref *cands, size_t n_cands,
                  uint64_t time_ms, const uint8_t sk[64],
-                 const struct zbc_tx_known *known,
-                 const struct zbc_build_stop *stop, struct zbc_events *ev,
+                 const struct zbc_tx_known *known, struct zbc_events *ev,
                  struct zbc_err *err)
 {
     struct zbc_block_header *h = &out->header;
@@ -340,8 +339,6 @@ static int build(struct zbc_block *out, struct zbc_state *s,
     for (size_t i = 0; i < n_cands && n < UINT32_MAX; i++) {
         struct zbc_checked_tx ct;
         struct zbc_err skip;
-        if (stop != NULL && stop->stop != NULL && stop->stop(stop->ctx, n))
-            break;
         if (cands[i].len > g->max_block_bytes - bytes)
             continue;
         /* a candidate that would be a no-op is left out, like an invalid
@@ -377,7 +374,7 @@ int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                     struct zbc_err *err)
 {
     return zbc_block_build_known(out, s, g, parent, cands, n_cands, time_ms,
-                                 sk, NULL, NULL, undo, ev, err);
+                                 sk, NULL, undo, ev, err);
 }
 
 int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
@@ -386,7 +383,6 @@ int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                           const struct zbc_tx_ref *cands, size_t n_cands,
                           uint64_t time_ms, const uint8_t sk[64],
                           const struct zbc_tx_known *known,
-                          const struct zbc_build_stop *stop,
                           struct zbc_undo *undo, struct zbc_events *ev,
                           struct zbc_err *err)
 {
@@ -396,8 +392,8 @@ int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
     if (!check_state_height(s, parent, err))
         return 0;
     zbc_state_begin(s);
-    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, known, stop,
-               ev, err)) {
+    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, known, ev,
+               err)) {
         zbc_block_free(out);
         return abandon(s, ev, err);
     }

@@ -198,20 +198,8 @@ ZBC_WUR int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                             struct zbc_undo *undo, struct zbc_events *ev,
                             struct zbc_err *err);
 
-/* Where a producer ends its block early: asked before each candidate with
- * the n transactions included so far; true ends the block there (the
- * candidates left wait for the next one).  The node's time budget
- * (node/zbcd/chain.c, docs/p2p.md §8 "Bounded blocks"): which
- * transactions a block holds is the producer's choice, so a clock here
- * changes no rule a block is checked against. */
-struct zbc_build_stop {
-    bool (*stop)(void *ctx, uint32_t n);
-    void *ctx;
-};
-
 /* zbc_block_build with `known` (may be NULL) for the candidates (the
- * mempool's transactions, verified at admission), ending the block where
- * `stop` (may be NULL) says. */
+ * mempool's transactions, verified at admission). */
 ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   const struct zbc_genesis *g,
                                   const struct zbc_parent *parent,
@@ -219,7 +207,6 @@ ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   size_t n_cands, uint64_t time_ms,
                                   const uint8_t sk[64],
                                   const struct zbc_tx_known *known,
-                                  const struct zbc_build_stop *stop,
                                   struct zbc_undo *undo, struct zbc_events *ev,
                                   struct zbc_err *err);
 

@@ -61,7 +61,7 @@ def main():
                     prod[m.group(3)[:16]] = (node, int(m.group(2)), int(m.group(6)), t,
                                              int(m.group(4)), int(m.group(7)), int(m.group(5)),
                                              int(m.group(8) or 0), int(m.group(9) or 0),
-                                             m.group(10) == "yes")
+                                             m.group(10))
                 continue
             m = ACC.match(line)
             if m:
@@ -88,18 +88,18 @@ def main():
              pct([r[4] for r in rows], 50),
              max([r[4] for r in rows]) if rows else 0, pct([r[5] for r in rows], 50),
              max([r[5] for r in rows]) if rows else 0,
-             ("; cap min %d p50 %d, build p50 %d max %d ms, %d ended by the budget"
+             ("; cap min %d p50 %d, build p50 %d max %d ms%s"
               % (min(r[7] for r in rows), pct([r[7] for r in rows], 50),
                  pct([r[8] for r in rows], 50), max(r[8] for r in rows),
-                 sum(1 for r in rows if r[9]))
+                 (", %d ended by the budget" % sum(1 for r in rows if r[9] == "yes")
+                  if any(r[9] is not None for r in rows) else ""))
               if rows and rows[0][7] else "")))
     if "--table" in sys.argv[2:]:
-        print("height node rank   txs   cap build_ms cut pool_after late_ms  applied at peers (ms after the slot)")
+        print("height node rank   txs   cap build_ms pool_after late_ms  applied at peers (ms after the slot)")
         for h, r in sorted(prod.items(), key=lambda kv: kv[1][1]):
             if r[4] > 0:
-                print("%6d %4s %4d %5d %5d %8d %3s %10d %7.0f  %s" % (
-                    r[1], r[0], r[6], r[4], r[7], r[8], "yes" if r[9] else "no", r[5],
-                    r[3] - r[2],
+                print("%6d %4s %4d %5d %5d %8d %10d %7.0f  %s" % (
+                    r[1], r[0], r[6], r[4], r[7], r[8], r[5], r[3] - r[2],
                     " ".join("%.0f" % (t - r[2]) for t in acc.get(h, []))))
 
 

@@ -264,7 +264,6 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (c->budget_ms == 0)
         c->budget_ms = 1;
     c->build_us_per_tx = ZBC_CHAIN_BUILD_GUESS_US;
-    c->build_share = ZBC_CHAIN_BUILD_SHARE_GUESS;
     bound_pool(c);
     if (c->has_key && !zbc_genesis_is_validator(c->g, c->key.pk))
         zbc_log_warn("this node's key is not a validator of chain %s: it "
@@ -670,16 +669,6 @@ struct block_ctx {
     /* produce */
     const struct zbc_tx_ref *cands;
     size_t n_cands;
-    double budget_us;   /* the block's time budget */
-    double share;       /* the candidates' loop's share of the time
-                         * after the block's start */
-    double t0_us;       /* mono_us() at the start of the build */
-    double first_us;    /* at the loop's first question (the block's
-                         * scheduled work is done) */
-    double asked_us;    /* at the loop's last question */
-    double deadline_us; /* past which the loop ends */
-    bool asked;
-    bool cut; /* the budget ended it with candidates left */
     struct zbc_block built;
     bool has_built;
     /* apply */
@@ -720,28 +709,6 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     return ok;
 }
 
-static double mono_us(void);
-
-/* The producer's time budget (docs/p2p.md §8 "Bounded blocks"): what the
- * block's start (its scheduled app work, consensus/apps_apply.c) left of
- * the budget, in the loop's share; past that deadline the block ends, with
- * at least ZBC_CHAIN_BUILD_MIN_TXS in it. */
-static bool past_deadline(void *ctx, uint32_t n)
-{
-    struct block_ctx *bc = ctx;
-    bc->asked_us = mono_us();
-    if (!bc->asked) {
-        bc->asked = true;
-        bc->first_us = bc->asked_us;
-        double left = bc->budget_us - (bc->first_us - bc->t0_us);
-        bc->deadline_us = bc->first_us + (left > 0 ? left * bc->share : 0);
-    }
-    if (n < ZBC_CHAIN_BUILD_MIN_TXS || bc->asked_us < bc->deadline_us)
-        return false;
-    bc->cut = true;
-    return true;
-}
-
 /* Runs again from the start when the map grows (node/zbcd/store.h): nothing
  * of a previous attempt survives. */
 static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -754,12 +721,9 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
     }
     zbc_undo_free(&bc->undo);
     struct zbc_events ev = {0};
-    bc->t0_us = bc->first_us = bc->asked_us = mono_us();
-    bc->asked = bc->cut = false;
-    struct zbc_build_stop stop = {past_deadline, bc};
     if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
-                               &stop, &bc->undo, &ev, err))
+                               &bc->undo, &ev, err))
         return 0;
     bc->has_built = true;
     int ok = finish_block(t, st, bc, &bc->built, NULL, &bc->undo, &ev, err);
@@ -814,7 +778,6 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->rank = bc->header.rank;
     info->cap = 0;
     info->build_ms = 0;
-    info->cut = false;
     struct after_ctx a = {b, &bc->undo, bc->now_ms};
     struct zbc_err err = {{0}};
     if (!zbc_chain_state_read(c, after_block_fn, &a, &err))
@@ -858,36 +821,20 @@ static void bound_pool(struct zbc_chain *c)
     zbc_mempool_set_bound(c->mp, bound);
 }
 
-/* A block of n transactions took us to build, apply and store: start_us
- * of it before its transactions (the scheduled app work of its height,
- * which no cap bounds), loop_us in the loop over the candidates, the rest
- * after it (its state root, records and the commit); blocks too small to
- * tell are left out.  The cost per transaction (all but the start) follows
- * it at once when it rose, smoothed when it fell (a variant smoothed both
- * ways filled the budget every block and did worse, docs/benchmarks.md
- * 2026-12-03 23:28): it sizes the next selection, the pool's bound and
- * admission.  The loop's share of the time after the start, smoothed,
- * turns what the start leaves of the budget into the loop's deadline,
- * which keeps a block on time when the machine slows down in the middle
- * of it (until 2026-12-03 the start counted as the transactions' cost: a
- * block whose scheduled work took the budget set the cap, and the pool's
- * bound with it, to the minimum). */
-static void note_build_time(struct zbc_chain *c, uint32_t n, double us,
-                            double start_us, double loop_us)
+/* A block of n transactions took us to build, apply and store: the cost
+ * per transaction follows it (blocks too small to tell are left out) -
+ * at once when it rose (a block late by the smoothing's lag is what
+ * makes the next-ranked validator compete: the cost of a mixed workload
+ * varies from block to block, and a loaded machine's with it), smoothed
+ * when it fell. */
+static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
 {
-    double tx_us = us - start_us;
-    if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || tx_us <= 0)
+    if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
         return;
-    double x = tx_us / n;
+    double x = us / n;
     c->build_us_per_tx = x > c->build_us_per_tx
                              ? x
                              : 0.7 * c->build_us_per_tx + 0.3 * x;
-    double share = loop_us / tx_us;
-    if (share < ZBC_CHAIN_BUILD_SHARE_MIN)
-        share = ZBC_CHAIN_BUILD_SHARE_MIN;
-    if (share > 1)
-        share = 1;
-    c->build_share = 0.7 * c->build_share + 0.3 * share;
     bound_pool(c);
 }
 
@@ -912,37 +859,25 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     chain_settle(c);
     if (!c->has_key)
         return zbc_fail(err, "this node has no key to produce blocks with");
-    /* the measured cost's worth, with room for the budget to end the
-     * block instead when the machine is faster than measured; the rest
-     * waits for the next block: this one is on time */
     size_t n = zbc_mempool_count(c->mp), cap = zbc_chain_block_cap(c);
-    size_t most = cap > SIZE_MAX / ZBC_CHAIN_SELECT_ROOM
-                      ? SIZE_MAX
-                      : cap * ZBC_CHAIN_SELECT_ROOM;
-    if (n > most)
-        n = most;
+    if (n > cap)
+        n = cap; /* the rest waits for the next block: this one is on time */
     struct zbc_tx_ref *cands = calloc(n > 0 ? n : 1, sizeof *cands);
     if (cands == NULL)
         return zbc_fail(err, "out of memory selecting %zu transactions", n);
     n = zbc_mempool_select(c->mp, cands, n);
-    struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n,
-                           .budget_us = (double)c->budget_ms * 1000.0,
-                           .share = c->build_share};
+    struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n};
     double t0 = mono_us();
     int ok = zbc_chain_state_write(c, produce_fn, &bc, err);
     if (ok) {
         double us = mono_us() - t0;
-        /* the start: from t0 (a retried write's earlier attempts count
-         * there) to the loop's first question */
-        note_build_time(c, bc.built.n_tx, us, bc.first_us - t0,
-                        bc.asked_us - bc.first_us);
+        note_build_time(c, bc.built.n_tx, us);
         /* before new_tip: the built block borrows the pooled transactions'
          * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
         new_tip(c, &bc, &bc.built, info);
         info->cap = cap;
         info->build_ms = (uint32_t)(us / 1000.0 + 0.5);
-        info->cut = bc.cut;
         if (c->fin.on_tip != NULL)
             c->fin.on_tip(c->fin.arg);
     }

@@ -43,23 +43,15 @@
 struct zbc_verify_pool;
 
 #define ZBC_CHAIN_MEMPOOL_TXS 50000
-/* The block build's budget (docs/p2p.md §8 "Bounded blocks"): building,
- * applying and storing a block takes about min(block time, smith delay) /
- * ZBC_CHAIN_BUDGET_DIV at most.  The block cap is what this node builds
- * in that time at its measured cost per transaction (first guess
- * ZBC_CHAIN_BUILD_GUESS_US), never fewer than ZBC_CHAIN_BUILD_MIN_TXS; a
- * block is offered ZBC_CHAIN_SELECT_ROOM times the cap of the pool's best
- * and ends when the loop over them has used its share of the budget (the
- * loop's measured share of a block's time, first guess
- * ZBC_CHAIN_BUILD_SHARE_GUESS, at least ZBC_CHAIN_BUILD_SHARE_MIN) with
- * at least ZBC_CHAIN_BUILD_MIN_TXS in. */
+/* The block build's budget (docs/p2p.md §8 "Bounded blocks"): a block
+ * takes at most as many transactions as this node builds in
+ * min(block time, smith delay) / ZBC_CHAIN_BUDGET_DIV, at its measured
+ * cost per transaction (first guess ZBC_CHAIN_BUILD_GUESS_US), and never
+ * fewer than ZBC_CHAIN_BUILD_MIN_TXS. */
 #define ZBC_CHAIN_BUDGET_DIV 4u
 #define ZBC_CHAIN_BUDGET_DIV_ALONE 2u /* the genesis' only validator */
 #define ZBC_CHAIN_BUILD_GUESS_US 100.0
 #define ZBC_CHAIN_BUILD_MIN_TXS 64u
-#define ZBC_CHAIN_SELECT_ROOM 2u
-#define ZBC_CHAIN_BUILD_SHARE_GUESS 0.5
-#define ZBC_CHAIN_BUILD_SHARE_MIN 0.2
 /* The mempool takes at most this many blocks' worth of transactions at the
  * block cap above (and never more than its capacity): past it, admission
  * refuses with the fee that would displace one, before any signature work,
@@ -238,7 +230,6 @@ struct zbc_block_info {
      * applying and storing it took */
     size_t cap;
     uint32_t build_ms;
-    bool cut; /* the time budget ended it with candidates left */
 };
 
 /* Builds a block from the mempool at time now_ms (the block timestamp),

@@ -42,8 +42,6 @@ struct zbc_chain {
     /* the block build's budget (chain.h ZBC_CHAIN_BUDGET_DIV) */
     uint32_t budget_ms;
     double build_us_per_tx; /* measured, smoothed */
-    double build_share;     /* the candidates' loop's share of a block's
-                             * time, measured, smoothed */
     /* the sync batch (zbc_chain_batch_begin): open until its owner ends
      * it or hears at its resume that it was lost; batch_gone: lost while
      * paused and already settled (the tip back at the ledger's), with

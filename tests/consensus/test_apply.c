@@ -414,86 +414,6 @@ static void test_size_limit(void)
     fx_free(&f);
 }
 
-/* stop_after: ends the block once `n` transactions are in, recording the
- * counts it was asked with. */
-struct stop_rec {
-    uint32_t after;
-    uint32_t asked[16];
-    size_t n_asked;
-};
-
-static bool stop_after(void *ctx, uint32_t n)
-{
-    struct stop_rec *r = ctx;
-    if (r->n_asked < 16)
-        r->asked[r->n_asked++] = n;
-    return n >= r->after;
-}
-
-/* The producer's stop (its time budget in the node): the block ends where
- * it says, holds the candidates before it in order, and a replica
- * applies it to the producer's state root. */
-static void test_build_until(void)
-{
-    struct fx p, r;
-    fx_init(&p);
-    fx_init(&r);
-    uint64_t ts = FX_T0 + 1000;
-    int64_t now = (int64_t)(ts / 1000);
-    uint8_t t[6][512];
-    struct zbc_tx_ref c[6];
-    for (int i = 0; i < 6; i++) {
-        c[i].bytes = t[i];
-        c[i].len = (uint32_t)fx_send(t[i], &p, &p.a, &p.c.addr,
-                                     (uint64_t)i + 1, FX_FEE, now);
-    }
-    /* the second candidate is invalid (B cannot pay): skipped, not
-     * counted, and the loop goes on to the next one */
-    c[1].len = (uint32_t)fx_send(t[1], &p, &p.b, &p.c.addr, 999999, FX_FEE,
-                                 now);
-    struct stop_rec rec = {.after = 3};
-    struct zbc_build_stop stop = {stop_after, &rec};
-    struct zbc_block b;
-    struct zbc_undo u;
-    struct zbc_events ev;
-    struct zbc_err err = {{0}};
-    CHECK(zbc_block_build_known(&b, &p.s, &p.g, &p.tip, c, 6, ts, p.val.sk,
-                                NULL, &stop, &u, &ev, &err));
-    CHECK_EQ_INT(b.n_tx, 3);
-    CHECK_EQ_INT(b.header.tx_count, 3);
-    CHECK(b.txs[0].bytes == c[0].bytes && b.txs[1].bytes == c[2].bytes &&
-          b.txs[2].bytes == c[3].bytes);
-    /* asked before each candidate tried: 0, 1 (c[1] then skipped), 1, 2,
-     * then 3 and the block ended */
-    CHECK_EQ_INT(rec.n_asked, 5);
-    CHECK(rec.asked[0] == 0 && rec.asked[1] == 1 && rec.asked[2] == 1 &&
-          rec.asked[3] == 2 && rec.asked[4] == 3);
-    CHECK_EQ_INT(fx_balance(&p, &p.c.addr), 1 + 3 + 4);
-    uint8_t *enc;
-    size_t len;
-    CHECK(zbc_block_encode(&b, &enc, &len, &err));
-    struct zbc_block rb;
-    struct zbc_undo ru;
-    struct zbc_events rev;
-    CHECK(zbc_block_decode(&rb, enc, len, &err));
-    CHECK(zbc_block_validate_apply(&r.s, &r.g, &r.tip, &rb, ts, &ru, &rev,
-                                   &err));
-    uint8_t pr[32], rr[32];
-    zbc_state_root(&p.s, pr);
-    zbc_state_root(&r.s, rr);
-    CHECK(memcmp(pr, rr, 32) == 0);
-    CHECK(memcmp(pr, b.header.state_root, 32) == 0);
-    zbc_block_free(&rb);
-    zbc_undo_free(&ru);
-    zbc_events_free(&rev);
-    free(enc);
-    zbc_block_free(&b);
-    zbc_undo_free(&u);
-    zbc_events_free(&ev);
-    fx_free(&p);
-    fx_free(&r);
-}
-
 static void test_build_errors(void)
 {
     struct fx f;
@@ -572,6 +492,5 @@ int main(void)
     TEST_RUN(test_block_rejections);
     TEST_RUN(test_size_limit);
     TEST_RUN(test_build_errors);
-    TEST_RUN(test_build_until);
     return test_summary("consensus_apply");
 }
