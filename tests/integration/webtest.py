@@ -119,6 +119,15 @@ class BrowserTest(ZbcTest):
                 time.sleep(0.05)
         return None
 
+    def stale(self, el):
+        """True once el has left the page (a redraw replaced it)."""
+        from selenium.common.exceptions import StaleElementReferenceException
+        try:
+            el.is_enabled()
+            return False
+        except StaleElementReferenceException:
+            return True
+
     def click(self, d, css, what, timeout=PAGE_S):
         """Waits for an element matching css and clicks it.  The board is
         redrawn on each event of the app's stream, so an element found can

@@ -10,7 +10,7 @@
 // (a multi-jump is one click per landing square), and the move is sent
 // when the path is a whole legal move ("11-15", "11x18x25").
 import { s } from './svg.js';
-import { cls, legalMoves, picker } from './grid.js';
+import { cls, legalMoves, picker, positionKey } from './grid.js';
 
 const SQ = 56;
 
@@ -83,6 +83,6 @@ export function render(view, app, onMove = null) {
         p === p.toUpperCase() ? s('circle', { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.18, class: 'crown' }) : null));
     }
   }
-  if (onMove) picker(svg, rects, moves, onMove);
+  if (onMove) picker(svg, rects, moves, onMove, positionKey(app));
   return svg;
 }

@@ -9,7 +9,7 @@
 // a square selects it and marks its targets "target"; a click on a target
 // sends the move.
 import { s } from './svg.js';
-import { cls, legalMoves, picker } from './grid.js';
+import { cls, legalMoves, picker, positionKey } from './grid.js';
 
 const SQ = 60;
 const GLYPH = { K: '♔', Q: '♕', R: '♖', B: '♗', N: '♘', P: '♙', k: '♚', q: '♛', r: '♜', b: '♝', n: '♞', p: '♟' };
@@ -62,6 +62,6 @@ export function render(view, app, onMove = null, opts = null) {
       }
     }
   }
-  if (onMove) picker(svg, rects, moves, onMove);
+  if (onMove) picker(svg, rects, moves, onMove, positionKey(app));
   return svg;
 }

@@ -30,6 +30,12 @@ export function cls(...pairs) {
   return pairs.filter((p) => (Array.isArray(p) ? p[1] : p)).map((p) => (Array.isArray(p) ? p[0] : p)).join(' ');
 }
 
+// The position a selection belongs to (picker's key): the app, its move
+// count, whether a dice move is pending, and which board of it.
+export function positionKey(app, board = '') {
+  return app && app.id !== undefined ? `${app.id}:${app.moves}:${!!app.has_pending}:${board}` : null;
+}
+
 // Click selection on `area` (an element holding rects with data-square,
 // `rects` {square: rect}): `moves` [{path: [square, …], notation}].  A
 // click on a square where a move starts selects it (class "selected") and
@@ -38,12 +44,21 @@ export function cls(...pairs) {
 // called.  Any other click clears the selection.  No legal move is a strict
 // prefix of another in the games using it (a checkers capture runs to its
 // end), so the first whole match is the move.
-export function picker(area, rects, moves, onMove) {
+//
+// The page redraws the app on every event of its stream (main.js), and an
+// event may arrive between a player's two clicks (a late event of the move
+// before).  `key` names the position (app id, move count, seat): a
+// selection made on a board with the same key and still a prefix of one of
+// its moves is carried over to the redrawn board, so the redraw does not
+// drop it.  Only the last selection is kept; a new position starts empty.
+let held = { key: null, path: [] };
+export function picker(area, rects, moves, onMove, key = null) {
   const starts = new Set(moves.map((m) => m.path[0]));
   let path = [];
   const prefix = (m) => m.path.length > path.length && path.every((sq, i) => m.path[i] === sq);
   const next = () => new Set(path.length ? moves.filter(prefix).map((m) => m.path[path.length]) : []);
   const mark = () => {
+    if (key !== null) held = { key, path };
     const targets = next();
     for (const [sq, rect] of Object.entries(rects)) {
       rect.classList.toggle('selected', path.includes(sq));
@@ -69,6 +84,11 @@ export function picker(area, rects, moves, onMove) {
     path = starts.has(sq) ? [sq] : [];
     mark();
   });
+  if (key !== null && held.key === key && held.path.length) {
+    path = held.path.slice();
+    if (moves.some(prefix)) mark();
+    else path = [];
+  }
 }
 
 // A square board of n × n cells with one-click moves onto a square

@@ -10,7 +10,7 @@
 // it and marks the empty squares it can reach "target"; a click on one
 // sends "c3 g7".
 import { s } from './svg.js';
-import { cls, legalMoves, picker, squareCell, squareName } from './grid.js';
+import { cls, legalMoves, picker, positionKey, squareCell, squareName } from './grid.js';
 
 const N = 9;
 const CELL = 32;
@@ -106,7 +106,7 @@ export function render(view, app, onMove = null) {
         }
       }
     }
-    if (onMove && moving) picker(g, rects, moves, onMove);
+    if (onMove && moving) picker(g, rects, moves, onMove, positionKey(app, p.seat));
     svg.append(g);
   });
   return svg;
