@@ -96,8 +96,12 @@ int zbc_tx_check_stateless_known(struct zbc_checked_tx *ct,
     return zbc_tx_check_stateless_hashed(ct, g, raw, len, hash, known, err);
 }
 
-int zbc_block_check_body(const struct zbc_genesis *g, const struct zbc_block *b,
-                         struct zbc_err *err)
+/* The body's checks with the transactions' hashes left in hashes (n_tx
+ * entries): each transaction is hashed once for the root and again by
+ * nobody (zbc_block_precheck_tx takes it from there). */
+static int check_body_hashes(const struct zbc_genesis *g,
+                             const struct zbc_block *b, uint8_t (*hashes)[32],
+                             struct zbc_err *err)
 {
     const struct zbc_block_header *h = &b->header;
     if (b->n_tx != h->tx_count)
@@ -109,18 +113,25 @@ int zbc_block_check_body(const struct zbc_genesis *g, const struct zbc_block *b,
     if (total > g->max_block_bytes)
         return zbc_fail(err, "block transactions take %zu bytes, more than "
                              "max_block_bytes %u", total, g->max_block_bytes);
-    uint8_t(*hashes)[32] = malloc((b->n_tx > 0 ? b->n_tx : 1) * 32);
-    if (hashes == NULL)
-        return zbc_fail(err, "out of memory checking a block");
     for (uint32_t i = 0; i < b->n_tx; i++)
         zbc_tx_ref_hash(hashes[i], &b->txs[i]);
     uint8_t root[32];
     zbc_tx_root(root, (const uint8_t(*)[32])hashes, b->n_tx);
-    free(hashes);
     if (memcmp(root, h->tx_root, 32) != 0)
         return zbc_fail(err, "block transactions root does not match its "
                              "transactions");
     return 1;
+}
+
+int zbc_block_check_body(const struct zbc_genesis *g, const struct zbc_block *b,
+                         struct zbc_err *err)
+{
+    uint8_t(*hashes)[32] = malloc((b->n_tx > 0 ? b->n_tx : 1) * 32);
+    if (hashes == NULL)
+        return zbc_fail(err, "out of memory checking a block");
+    int ok = check_body_hashes(g, b, hashes, err);
+    free(hashes);
+    return ok;
 }
 
 /* Everything but the transactions' own checks (zbc_block_precheck_begin). */
@@ -131,16 +142,39 @@ static int precheck_head(struct zbc_checked_block *cb,
                          struct zbc_err *err)
 {
     const struct zbc_block_header *h = &b->header;
-    if (!check_header(g, parent, h, local_now_ms, err) ||
-        !zbc_block_check_body(g, b, err))
+    if (!check_header(g, parent, h, local_now_ms, err))
         return 0;
-    cb->txs = calloc(b->n_tx > 0 ? b->n_tx : 1, sizeof *cb->txs);
-    if (cb->txs == NULL)
+    /* the count first: it sizes what is allocated below */
+    if (b->n_tx != h->tx_count)
+        return zbc_fail(err, "block holds %u transactions but its header says "
+                             "%u", b->n_tx, h->tx_count);
+    size_t n = b->n_tx > 0 ? b->n_tx : 1;
+    uint8_t(*hashes)[32] = malloc(n * 32);
+    cb->txs = calloc(n, sizeof *cb->txs);
+    if (hashes == NULL || cb->txs == NULL) {
+        free(hashes);
         return zbc_fail(err, "out of memory checking a block");
-    if (!check_crypto(parent, h, err))
+    }
+    int ok = check_body_hashes(g, b, hashes, err);
+    for (uint32_t i = 0; ok && i < b->n_tx; i++)
+        memcpy(cb->txs[i].hash, hashes[i], 32);
+    free(hashes);
+    if (!ok || !check_crypto(parent, h, err))
         return 0;
     zbc_block_hash(cb->hash, h);
     return 1;
+}
+
+int zbc_block_precheck_tx(struct zbc_checked_block *cb,
+                          const struct zbc_genesis *g, uint32_t i,
+                          const struct zbc_tx_known *known,
+                          struct zbc_err *err)
+{
+    const struct zbc_tx_ref *t = &cb->block->txs[i];
+    uint8_t hash[32]; /* set by zbc_block_precheck_begin */
+    memcpy(hash, cb->txs[i].hash, 32);
+    return zbc_tx_check_stateless_hashed(&cb->txs[i], g, t->bytes, t->len,
+                                         hash, known, err);
 }
 
 int zbc_block_precheck_begin(struct zbc_checked_block *cb,
@@ -168,8 +202,7 @@ int zbc_block_precheck_known(struct zbc_checked_block *cb,
     if (!zbc_block_precheck_begin(cb, g, parent, b, local_now_ms, err))
         return 0;
     for (uint32_t i = 0; i < b->n_tx; i++) {
-        if (!zbc_tx_check_stateless_known(&cb->txs[i], g, b->txs[i].bytes,
-                                          b->txs[i].len, known, err)) {
+        if (!zbc_block_precheck_tx(cb, g, i, known, err)) {
             zbc_checked_block_free(cb);
             return zbc_fail_prefix(err, "block transaction %u", i);
         }

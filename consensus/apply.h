@@ -144,9 +144,10 @@ ZBC_WUR int zbc_block_check_body(const struct zbc_genesis *g,
 /* The part of zbc_block_precheck before the transactions' own checks, so
  * these can run in parallel (node/zbcd/verify_pool.h): header against parent,
  * tx count, size, tx root, VRF proof and seed, producer signature; fills
- * cb->block and cb->hash and allocates cb->txs (block->n_tx zeroed
- * entries).  The caller then fills cb->txs[i] with
- * zbc_tx_check_stateless(_known) for every i; when some fail, the block
+ * cb->block and cb->hash and allocates cb->txs (block->n_tx entries,
+ * zeroed but for each one's hash: the transaction's SHA3-256, computed
+ * once for the transactions root).  The caller then fills cb->txs[i] with
+ * zbc_block_precheck_tx for every i; when some fail, the block
  * fails with the error of the lowest failing i prefixed
  * "block transaction <i>: " (zbc_fail_prefix), exactly as
  * zbc_block_precheck reports it.  Failure here: cb is freed. */
@@ -156,6 +157,14 @@ ZBC_WUR int zbc_block_precheck_begin(struct zbc_checked_block *cb,
                                      const struct zbc_block *b,
                                      uint64_t local_now_ms,
                                      struct zbc_err *err);
+
+/* Transaction i of a block zbc_block_precheck_begin accepted:
+ * zbc_tx_check_stateless_hashed of its bytes with the hash the begin left
+ * in cb->txs[i] (`known` may be NULL), filling cb->txs[i]. */
+ZBC_WUR int zbc_block_precheck_tx(struct zbc_checked_block *cb,
+                                  const struct zbc_genesis *g, uint32_t i,
+                                  const struct zbc_tx_known *known,
+                                  struct zbc_err *err);
 
 
 /* Applies a prechecked block on the state of its parent.  Success: the

@@ -903,6 +903,14 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
     }
     struct block_ctx bc = {.now_ms = now_ms, .received = b, .checked = &cb};
     int ok = zbc_chain_state_write(c, apply_fn, &bc, err);
+    if (ok) {
+        /* verified: if a reorg undoes b, its transactions go back to the
+         * mempool without a second verification (each one's hash from the
+         * precheck, which hashed it once for the transactions root) */
+        for (uint32_t i = 0; i < b->n_tx; i++)
+            zbc_sig_cache_add_hashed(c->sigs, cb.txs[i].hash, b->txs[i].bytes,
+                                     b->txs[i].len);
+    }
     zbc_checked_block_free(&cb);
     if (invalid != NULL)
         *invalid = !ok && bc.invalid;
@@ -910,10 +918,6 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
         zbc_undo_free(&bc.undo);
         return 0;
     }
-    /* verified: if a reorg undoes b, its transactions go back to the
-     * mempool without a second verification */
-    for (uint32_t i = 0; i < b->n_tx; i++)
-        zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
     new_tip(c, &bc, b, info);
     zbc_undo_free(&bc.undo);
     return 1;
@@ -1260,10 +1264,11 @@ static int recv_side(struct zbc_chain *c, const struct zbc_block *b,
     if (!zbc_verify_pool_precheck(c->pool, &cb, c->g, parent, b, now_ms,
                                   &c->known, err))
         return recv_fail(r, ZBC_RECV_INVALID);
-    zbc_checked_block_free(&cb);
     /* verified: a reorg onto this block does not verify them again */
     for (uint32_t i = 0; i < b->n_tx; i++)
-        zbc_sig_cache_add(c->sigs, b->txs[i].bytes, b->txs[i].len);
+        zbc_sig_cache_add_hashed(c->sigs, cb.txs[i].hash, b->txs[i].bytes,
+                                 b->txs[i].len);
+    zbc_checked_block_free(&cb);
     if (!zbc_side_add(&c->side, &b->header, r->hash, bytes, len, err))
         return recv_fail(r, ZBC_RECV_LOCAL_ERROR);
     return 1;

@@ -243,10 +243,8 @@ static void check_tx(void *ctx, size_t i)
     /* past a known failure the verdict is decided: skip */
     if (i > atomic_load(&j->first_fail))
         return;
-    const struct zbc_tx_ref *ref = &j->cb->block->txs[i];
     struct zbc_err e;
-    if (zbc_tx_check_stateless_known(&j->cb->txs[i], j->g, ref->bytes,
-                                     ref->len, j->known, &e))
+    if (zbc_block_precheck_tx(j->cb, j->g, (uint32_t)i, j->known, &e))
         return;
     pthread_mutex_lock(&j->lock);
     if (i < atomic_load(&j->first_fail)) {

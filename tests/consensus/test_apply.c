@@ -2,6 +2,7 @@
  * and every rejection of a block or of a transaction in it. */
 #include "chain_fixture.h"
 #include "consensus/money.h"
+#include "crypto/hash.h"
 #include "testlib.h"
 
 /* Builds the next block on f from the candidates and advances f->tip. */
@@ -381,6 +382,78 @@ static void test_block_rejections(void)
     expect_block_reject(t_state_ahead, "state is at height 1");
 }
 
+static bool all_known(void *ctx, const uint8_t hash[32], const uint8_t *raw,
+                      size_t len)
+{
+    (void)raw;
+    (void)len;
+    int *asked = ctx;
+    (*asked)++;
+    (void)hash;
+    return true;
+}
+
+/* The precheck hashes each transaction once, for the transactions root,
+ * and the transaction checks and the signature cache take that hash
+ * (zbc_block_precheck_begin, zbc_block_precheck_tx): it must be each
+ * transaction's own SHA3-256, in every path. */
+static void test_precheck_hashes(void)
+{
+    struct fx p;
+    struct zbc_err err = {{0}};
+    fx_init(&p);
+    uint8_t t[3][512];
+    int64_t now = fx_now_s(&p);
+    struct zbc_tx_ref c[3];
+    for (int i = 0; i < 3; i++) {
+        c[i].bytes = t[i];
+        c[i].len = (uint32_t)fx_send(t[i], &p, &p.a, &p.b.addr,
+                                     (uint64_t)(100 + i), FX_FEE, now);
+    }
+    struct zbc_parent parent = p.tip;
+    struct zbc_block b;
+    struct zbc_undo u;
+    struct zbc_events ev;
+    uint64_t ts = FX_T0 + 1000;
+    CHECK(build_next(&p, &b, c, 3, ts, &u, &ev, &err));
+    zbc_undo_free(&u);
+    zbc_events_free(&ev);
+    CHECK_EQ_INT(b.n_tx, 3);
+    struct zbc_checked_block cb;
+    CHECK(zbc_block_precheck_begin(&cb, &p.g, &parent, &b, ts, &err));
+    for (uint32_t i = 0; i < b.n_tx; i++) {
+        uint8_t want[32];
+        zbc_sha3_256(want, b.txs[i].bytes, b.txs[i].len);
+        CHECK(memcmp(cb.txs[i].hash, want, 32) == 0);
+        /* from the cache's hit (parse only) and from the full check */
+        int asked = 0;
+        struct zbc_tx_known k = {all_known, &asked};
+        CHECK(zbc_block_precheck_tx(&cb, &p.g, i, &k, &err));
+        CHECK_EQ_INT(asked, 1);
+        CHECK(memcmp(cb.txs[i].hash, want, 32) == 0);
+        CHECK_EQ_INT(cb.txs[i].tx.type, ZBC_TX_SEND);
+        CHECK(zbc_block_precheck_tx(&cb, &p.g, i, NULL, &err));
+        CHECK(memcmp(cb.txs[i].hash, want, 32) == 0);
+    }
+    zbc_checked_block_free(&cb);
+    /* the whole precheck and the body check alone agree with it */
+    CHECK(zbc_block_precheck(&cb, &p.g, &parent, &b, ts, &err));
+    for (uint32_t i = 0; i < b.n_tx; i++) {
+        uint8_t want[32];
+        zbc_sha3_256(want, b.txs[i].bytes, b.txs[i].len);
+        CHECK(memcmp(cb.txs[i].hash, want, 32) == 0);
+    }
+    zbc_checked_block_free(&cb);
+    CHECK(zbc_block_check_body(&p.g, &b, &err));
+    /* a changed transaction byte fails the root before any signature */
+    ((uint8_t *)b.txs[1].bytes)[b.txs[1].len - 1] ^= 1;
+    CHECK(!zbc_block_precheck_begin(&cb, &p.g, &parent, &b, ts, &err));
+    CHECK(strstr(err.msg, "transactions root does not match") != NULL);
+    CHECK(cb.txs == NULL);
+    zbc_block_free(&b);
+    fx_free(&p);
+}
+
 static void test_size_limit(void)
 {
     struct fx f;
@@ -490,6 +563,7 @@ int main(void)
     TEST_RUN(test_build_replay_undo);
     TEST_RUN(test_tx_rejections);
     TEST_RUN(test_block_rejections);
+    TEST_RUN(test_precheck_hashes);
     TEST_RUN(test_size_limit);
     TEST_RUN(test_build_errors);
     return test_summary("consensus_apply");
