@@ -43,7 +43,7 @@ import json
 import os
 import time
 
-from framework import ZBC, TestFailure, assert_equal, assert_true, wait_until
+from framework import ZBC, assert_equal, assert_true, wait_until
 from webtest import FEE, PAGE_S, BrowserTest
 
 VECTORS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "vectors", "zoobc")
@@ -282,22 +282,15 @@ class WebExplorer(BrowserTest):
 
     def click_chess(self, drv, move):
         """Two clicks, from then to.  The board is redrawn on each event of
-        the app's stream (a late one can land between the clicks and clear
-        the selection): then the pair is clicked again."""
+        the app's stream, and a late one can land between the clicks: the
+        selection must survive it (grid.js picker; before, the redraw
+        cleared it and this test clicked the pair again).  click() finds a
+        square again when a redraw replaced it (the CI's fresh clone of
+        b17ae58 failed with StaleElementReferenceException)."""
         src = "svg.chess rect.playable[data-square=%s]" % move[:2]
         dst = "svg.chess rect.target[data-square=%s]" % move[2:4]
-        for attempt in range(3):
-            # click() finds the square again if a redraw replaced it
-            # (the CI's fresh clone of b17ae58 failed here with
-            # StaleElementReferenceException)
-            self.click(drv, src, "%s playable for the mover" % move[:2])
-            try:
-                wait_until(lambda: self.q(drv, dst), 2, "%s a target after selecting %s" % (move[2:4], move[:2]))
-                self.q(drv, dst)[0].click()
-                return
-            except Exception:  # noqa: BLE001 (not there yet, or a stale element)
-                self.log("the board was redrawn between the clicks of %s; again" % move)
-        raise TestFailure("could not click %s on the chess board" % move)
+        self.click(drv, src, "%s playable for the mover" % move[:2])
+        self.click(drv, dst, "%s a target after selecting %s" % (move[2:4], move[:2]))
 
     def marks(self, d):
         """{square: piece} of the SVG board on the page."""
