@@ -691,14 +691,17 @@ int zbc_mempool_add(struct zbc_mempool *mp, struct zbc_state *tip,
                                  duplicate, err);
 }
 
+/* given: hash holds SHA3-256(raw) already (the caller's, computed from
+ * these bytes); else it is computed here. */
 static int add(struct zbc_mempool *mp, struct zbc_state *tip,
                const struct zbc_genesis *g, const uint8_t *raw, size_t len,
-               const struct zbc_tx_known *known, bool readmit,
+               const struct zbc_tx_known *known, bool readmit, bool given,
                uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                struct zbc_err *err)
 {
     *duplicate = false;
-    zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
+    if (!given)
+        zbc_sha3_256(hash, raw, len); /* = the tx hash when raw parses */
     if (by_hash(mp, hash) != NULL) {
         *duplicate = true;
         return 1;
@@ -787,7 +790,19 @@ int zbc_mempool_add_known(struct zbc_mempool *mp, struct zbc_state *tip,
                           uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                           struct zbc_err *err)
 {
-    return add(mp, tip, g, raw, len, known, false, now_ms, hash, duplicate,
+    return add(mp, tip, g, raw, len, known, false, false, now_ms, hash,
+               duplicate, err);
+}
+
+int zbc_mempool_add_hashed(struct zbc_mempool *mp, struct zbc_state *tip,
+                           const struct zbc_genesis *g, const uint8_t *raw,
+                           size_t len, const struct zbc_tx_known *known,
+                           uint64_t now_ms, const uint8_t hash[32],
+                           bool *duplicate, struct zbc_err *err)
+{
+    uint8_t h[32];
+    memcpy(h, hash, 32);
+    return add(mp, tip, g, raw, len, known, false, true, now_ms, h, duplicate,
                err);
 }
 
@@ -797,8 +812,8 @@ int zbc_mempool_readmit(struct zbc_mempool *mp, struct zbc_state *tip,
                         uint64_t now_ms, uint8_t hash[32], bool *duplicate,
                         struct zbc_err *err)
 {
-    return add(mp, tip, g, raw, len, known, true, now_ms, hash, duplicate,
-               err);
+    return add(mp, tip, g, raw, len, known, true, false, now_ms, hash,
+               duplicate, err);
 }
 
 /* The accounts an undo record changed, as sorted 64-bit digests of their

@@ -75,6 +75,17 @@ ZBC_WUR int zbc_mempool_add_known(struct zbc_mempool *mp,
                                   uint64_t now_ms, uint8_t hash[32],
                                   bool *duplicate, struct zbc_err *err);
 
+/* zbc_mempool_add_known when the caller has the transaction hash,
+ * SHA3-256(raw), already (a peer's transaction: the gossip hashed it on
+ * arrival): hash must be it; not computed again. */
+ZBC_WUR int zbc_mempool_add_hashed(struct zbc_mempool *mp,
+                                   struct zbc_state *tip,
+                                   const struct zbc_genesis *g,
+                                   const uint8_t *raw, size_t len,
+                                   const struct zbc_tx_known *known,
+                                   uint64_t now_ms, const uint8_t hash[32],
+                                   bool *duplicate, struct zbc_err *err);
+
 /* zbc_mempool_add_known for a transaction of a block a reorg undid: it
  * was admitted once (here or by the block's producer), so the bound
  * (zbc_mempool_set_bound) does not refuse it, only the capacity (max_txs,

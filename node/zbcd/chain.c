@@ -354,6 +354,7 @@ struct submit_ctx {
     uint8_t *hash;
     bool *duplicate;
     bool readmit; /* a transaction of an undone block: zbc_mempool_readmit */
+    bool hashed;  /* hash holds SHA3-256(raw) already: zbc_mempool_add_hashed */
 };
 
 static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -361,10 +362,14 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct submit_ctx *s = arg;
-    if (!(s->readmit ? zbc_mempool_readmit
-                     : zbc_mempool_add_known)(c->mp, st, c->g, s->raw, s->len,
-                                              &c->known, s->now_ms, s->hash,
-                                              s->duplicate, err))
+    int ok = s->hashed ? zbc_mempool_add_hashed(c->mp, st, c->g, s->raw,
+                                                 s->len, &c->known, s->now_ms,
+                                                 s->hash, s->duplicate, err)
+                       : (s->readmit ? zbc_mempool_readmit
+                                     : zbc_mempool_add_known)(
+                             c->mp, st, c->g, s->raw, s->len, &c->known,
+                             s->now_ms, s->hash, s->duplicate, err);
+    if (!ok)
         return 0;
     if (!*s->duplicate) /* passed zbc_tx_check_stateless; hash = SHA3(raw) */
         zbc_sig_cache_add_hashed(c->sigs, s->hash, s->raw, s->len);
@@ -376,12 +381,29 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
                      struct zbc_err *err)
 {
     chain_settle(c);
-    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false};
+    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false, false};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
     if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
         c->listener.on_tx(c->listener.arg, raw, len, hash);
+    return 1;
+}
+
+int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
+                            size_t len, uint64_t now_ms,
+                            const uint8_t hash[32], bool *duplicate,
+                            struct zbc_err *err)
+{
+    chain_settle(c);
+    uint8_t h[32];
+    memcpy(h, hash, 32);
+    struct submit_ctx s = {raw, len, now_ms, h, duplicate, false, true};
+    *duplicate = false;
+    if (!zbc_chain_state_read(c, submit_fn, &s, err))
+        return 0;
+    if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
+        c->listener.on_tx(c->listener.arg, raw, len, h);
     return 1;
 }
 
@@ -426,7 +448,7 @@ static int submit_batch_fn(struct zbc_chain *c, struct zbc_state *st,
         if (it->raw == NULL)
             continue; /* the caller's decoding failed: its own result */
         struct submit_ctx s = {it->raw, it->len, bc->now_ms, it->hash,
-                               &it->duplicate, false};
+                               &it->duplicate, false, false};
         it->ok = submit_fn(c, st, t, &s, &it->err);
     }
     return 1;
@@ -492,12 +514,21 @@ int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw, size_t len,
     return zbc_sig_cache_check(c->sigs, &ct, c->g, raw, len, err);
 }
 
+int zbc_chain_check_tx_hashed(struct zbc_chain *c, const uint8_t *raw,
+                              size_t len, const uint8_t hash[32],
+                              struct zbc_err *err)
+{
+    struct zbc_checked_tx ct;
+    return zbc_sig_cache_check_hashed(c->sigs, &ct, c->g, raw, len, hash,
+                                      err);
+}
+
 void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
                           size_t len, uint64_t now_ms)
 {
     uint8_t hash[32];
     bool dup = false;
-    struct submit_ctx s = {raw, len, now_ms, hash, &dup, true};
+    struct submit_ctx s = {raw, len, now_ms, hash, &dup, true, false};
     struct zbc_err err = {{0}};
     if (zbc_chain_state_read(c, submit_fn, &s, &err))
         return;

@@ -138,6 +138,12 @@ bool zbc_chain_mempool_tx(const struct zbc_chain *c, const uint8_t hash[32],
 ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
                              size_t len, uint64_t now_ms, uint8_t hash[32],
                              bool *duplicate, struct zbc_err *err);
+/* zbc_chain_submit when the caller has the transaction hash, SHA3-256(raw),
+ * already (a peer's transaction, hashed on arrival): hash must be it. */
+ZBC_WUR int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
+                                    size_t len, uint64_t now_ms,
+                                    const uint8_t hash[32], bool *duplicate,
+                                    struct zbc_err *err);
 
 /* One transaction of a batch: raw/len in (raw NULL: skipped, the caller
  * has its result), ok/duplicate/hash/err out as zbc_chain_submit gives
@@ -168,6 +174,10 @@ struct zbc_verify_pool *zbc_chain_verify_pool(struct zbc_chain *c);
  * that passes is recorded (a later zbc_chain_submit does not verify it). */
 ZBC_WUR int zbc_chain_check_tx(struct zbc_chain *c, const uint8_t *raw,
                                size_t len, struct zbc_err *err);
+/* zbc_chain_check_tx with hash = SHA3-256(raw) given. */
+ZBC_WUR int zbc_chain_check_tx_hashed(struct zbc_chain *c, const uint8_t *raw,
+                                      size_t len, const uint8_t hash[32],
+                                      struct zbc_err *err);
 
 enum zbc_tx_status {
     ZBC_TX_STATUS_NOT_FOUND = 0,

@@ -1505,14 +1505,16 @@ static bool take_tx(struct peer *pe, const uint8_t *raw, size_t len,
         return true;
     zbc_seen_add(p->seen, hash);
     struct zbc_err err = {{0}};
-    if (!zbc_chain_check_tx(p->chain, raw, len, &err)) {
+    /* hash = SHA3-256(raw), computed by the caller from these bytes: the
+     * cache and the pool take it instead of hashing them twice more */
+    if (!zbc_chain_check_tx_hashed(p->chain, raw, len, hash, &err)) {
         char what[ZBC_ERR_MAX + 32];
         snprintf(what, sizeof what, "invalid transaction: %s", err.msg);
         return misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what);
     }
     bool dup = false;
-    uint8_t h2[32];
-    if (!zbc_chain_submit(p->chain, raw, len, p->now_ms(), h2, &dup, &err))
+    if (!zbc_chain_submit_hashed(p->chain, raw, len, p->now_ms(), hash, &dup,
+                                 &err))
         zbc_log_debug("p2p: transaction from %s not pooled: %s", pe->addr,
                       err.msg);
     return true;

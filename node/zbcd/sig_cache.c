@@ -164,17 +164,30 @@ static bool probe_fn(void *ctx, const uint8_t hash[32], const uint8_t *raw,
     return p->hit;
 }
 
-int zbc_sig_cache_check(struct zbc_sig_cache *c, struct zbc_checked_tx *ct,
-                        const struct zbc_genesis *g, const uint8_t *raw,
-                        size_t len, struct zbc_err *err)
+int zbc_sig_cache_check_hashed(struct zbc_sig_cache *c,
+                               struct zbc_checked_tx *ct,
+                               const struct zbc_genesis *g,
+                               const uint8_t *raw, size_t len,
+                               const uint8_t hash[32], struct zbc_err *err)
 {
     struct probe p = {c, false};
     struct zbc_tx_known k = {probe_fn, &p};
-    if (!zbc_tx_check_stateless_known(ct, g, raw, len, &k, err))
+    uint8_t h[32]; /* ct is filled below: hash may be the caller's ct's */
+    memcpy(h, hash, 32);
+    if (!zbc_tx_check_stateless_hashed(ct, g, raw, len, h, &k, err))
         return 0;
     if (!p.hit) /* valid: its bytes parsed whole, ct->hash = SHA3-256(raw) */
         zbc_sig_cache_add_hashed(c, ct->hash, raw, len);
     return 1;
+}
+
+int zbc_sig_cache_check(struct zbc_sig_cache *c, struct zbc_checked_tx *ct,
+                        const struct zbc_genesis *g, const uint8_t *raw,
+                        size_t len, struct zbc_err *err)
+{
+    uint8_t hash[32];
+    zbc_sha3_256(hash, raw, len);
+    return zbc_sig_cache_check_hashed(c, ct, g, raw, len, hash, err);
 }
 
 struct zbc_tx_known zbc_sig_cache_known(struct zbc_sig_cache *c)

@@ -47,6 +47,15 @@ ZBC_WUR int zbc_sig_cache_check(struct zbc_sig_cache *c,
                                 const uint8_t *raw, size_t len,
                                 struct zbc_err *err);
 
+/* zbc_sig_cache_check when the caller has SHA3-256(raw) already: hash
+ * must be it. */
+ZBC_WUR int zbc_sig_cache_check_hashed(struct zbc_sig_cache *c,
+                                       struct zbc_checked_tx *ct,
+                                       const struct zbc_genesis *g,
+                                       const uint8_t *raw, size_t len,
+                                       const uint8_t hash[32],
+                                       struct zbc_err *err);
+
 /* The cache as the consensus functions' hint (apply.h). */
 struct zbc_tx_known zbc_sig_cache_known(struct zbc_sig_cache *c);
 

@@ -78,6 +78,35 @@ static void test_admission(void)
     CHECK_EQ_INT(pos, 0);
     CHECK_EQ_INT(len, n);
     CHECK_EQ_MEM(raw, tx, n);
+    /* with the hash given (a peer's transaction, hashed on arrival): the
+     * same duplicate, the same key */
+    CHECK(zbc_mempool_add_hashed(mp, &f.s, &f.g, tx, n, NULL, t, h1, &dup,
+                                 &err));
+    CHECK(dup);
+    CHECK_EQ_INT(zbc_mempool_count(mp), 1);
+    {
+        uint8_t tx2[512], want[32];
+        size_t n2 = fx_send(tx2, &f, &f.a, &f.c.addr, 11, FX_FEE, s);
+        zbc_sha3_256(want, tx2, n2);
+        CHECK(zbc_mempool_add_hashed(mp, &f.s, &f.g, tx2, n2, NULL, t, want,
+                                     &dup, &err));
+        CHECK(!dup);
+        CHECK(zbc_mempool_find(mp, want, NULL, NULL, NULL));
+        uint8_t h3[32];
+        CHECK(zbc_mempool_add(mp, &f.s, &f.g, tx2, n2, t, h3, &dup, &err));
+        CHECK(dup);
+        CHECK_EQ_MEM(h3, want, 32);
+        /* a bad one is refused with its own error, as by zbc_mempool_add */
+        tx2[n2 - 1] ^= 1;
+        zbc_sha3_256(want, tx2, n2);
+        CHECK(!zbc_mempool_add_hashed(mp, &f.s, &f.g, tx2, n2, NULL, t, want,
+                                      &dup, &err));
+        CHECK(strstr(err.msg, "invalid signature") != NULL);
+        tx2[n2 - 1] ^= 1;
+        zbc_sha3_256(want, tx2, n2);
+        zbc_mempool_remove(mp, want);
+    }
+    CHECK_EQ_INT(zbc_mempool_count(mp), 1);
 
     /* already in the chain: include it, then offer it again */
     struct zbc_tx_ref r = {tx, (uint32_t)n};
