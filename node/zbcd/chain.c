@@ -376,12 +376,13 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
     return 1;
 }
 
-int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
-                     uint64_t now_ms, uint8_t hash[32], bool *duplicate,
-                     struct zbc_err *err)
+/* hashed: hash holds SHA3-256(raw) on entry; else it receives it */
+static int submit_one(struct zbc_chain *c, const uint8_t *raw, size_t len,
+                      uint64_t now_ms, uint8_t hash[32], bool hashed,
+                      bool *duplicate, struct zbc_err *err)
 {
     chain_settle(c);
-    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false, false};
+    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false, hashed};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
@@ -390,21 +391,21 @@ int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
     return 1;
 }
 
+int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
+                     uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                     struct zbc_err *err)
+{
+    return submit_one(c, raw, len, now_ms, hash, false, duplicate, err);
+}
+
 int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
                             size_t len, uint64_t now_ms,
                             const uint8_t hash[32], bool *duplicate,
                             struct zbc_err *err)
 {
-    chain_settle(c);
     uint8_t h[32];
     memcpy(h, hash, 32);
-    struct submit_ctx s = {raw, len, now_ms, h, duplicate, false, true};
-    *duplicate = false;
-    if (!zbc_chain_state_read(c, submit_fn, &s, err))
-        return 0;
-    if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
-        c->listener.on_tx(c->listener.arg, raw, len, h);
-    return 1;
+    return submit_one(c, raw, len, now_ms, h, true, duplicate, err);
 }
 
 /* Batch admission (docs/api.md §3 "Batches"): the stateless checks of
