@@ -47,7 +47,7 @@ export function positionKey(app, board = '') {
 //
 // The page redraws the app on every event of its stream (main.js), and an
 // event may arrive between a player's two clicks (a late event of the move
-// before).  `key` names the position (app id, move count, seat): a
+// before).  `key` names the position (positionKey above): a
 // selection made on a board with the same key and still a prefix of one of
 // its moves is carried over to the redrawn board, so the redraw does not
 // drop it.  Only the last selection is kept; a new position starts empty.
