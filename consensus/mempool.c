@@ -865,6 +865,18 @@ int zbc_mempool_after_block_undo(struct zbc_mempool *mp,
                                  const struct zbc_undo *u, uint64_t now_ms,
                                  struct zbc_err *err)
 {
+    return zbc_mempool_after_block_hashed(mp, tip, g, b, NULL, u, now_ms,
+                                          err);
+}
+
+int zbc_mempool_after_block_hashed(struct zbc_mempool *mp,
+                                   struct zbc_state *tip,
+                                   const struct zbc_genesis *g,
+                                   const struct zbc_block *b,
+                                   const struct zbc_checked_tx *txs,
+                                   const struct zbc_undo *u, uint64_t now_ms,
+                                   struct zbc_err *err)
+{
     /* Targeted only on the state the pool was last checked against
      * (the block's parent) changed by exactly u's writes */
     struct touched tw = {NULL, 0};
@@ -876,8 +888,12 @@ int zbc_mempool_after_block_undo(struct zbc_mempool *mp,
     mp->has_tip = true;
     mp->last_checked = mp->last_skipped = 0;
     for (uint32_t i = 0; i < b->n_tx; i++) {
-        uint8_t h[32];
-        zbc_tx_ref_hash(h, &b->txs[i]);
+        uint8_t own[32];
+        const uint8_t *h = own;
+        if (txs != NULL)
+            h = txs[i].hash;
+        else
+            zbc_tx_ref_hash(own, &b->txs[i]);
         struct pool_entry *e = by_hash(mp, h);
         if (e != NULL)
             e->dead = true; /* included: not a drop */

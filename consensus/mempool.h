@@ -40,6 +40,7 @@
 #include <stdint.h>
 
 #include "consensus/block.h"
+#include "consensus/checked_tx.h"
 #include "consensus/genesis.h"
 #include "consensus/state.h"
 #include "crypto/err.h"
@@ -186,6 +187,19 @@ ZBC_WUR int zbc_mempool_after_block_undo(struct zbc_mempool *mp,
                                          const struct zbc_undo *u,
                                          uint64_t now_ms,
                                          struct zbc_err *err);
+/* zbc_mempool_after_block_undo with b's transactions as a precheck left
+ * them (txs: b->n_tx entries, each one's hash its transaction's SHA3-256,
+ * as zbc_block_precheck_begin fills it): their hashes are taken, not
+ * computed again (a received block's transactions were hashed for its
+ * transactions root).  txs NULL: hashed here.  Same result. */
+ZBC_WUR int zbc_mempool_after_block_hashed(struct zbc_mempool *mp,
+                                           struct zbc_state *tip,
+                                           const struct zbc_genesis *g,
+                                           const struct zbc_block *b,
+                                           const struct zbc_checked_tx *txs,
+                                           const struct zbc_undo *u,
+                                           uint64_t now_ms,
+                                           struct zbc_err *err);
 /* The last after_block's work: transactions it checked against the state
  * in full, and those it checked for their time window only. */
 void zbc_mempool_last_recheck(const struct zbc_mempool *mp, size_t *checked,

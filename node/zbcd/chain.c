@@ -783,6 +783,7 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
 
 struct after_ctx {
     const struct zbc_block *b;
+    const struct zbc_checked_tx *txs; /* b's, prechecked; NULL: not known */
     const struct zbc_undo *undo;
     uint64_t now_ms;
 };
@@ -793,8 +794,8 @@ static int after_block_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct after_ctx *a = arg;
-    return zbc_mempool_after_block_undo(c->mp, st, c->g, a->b, a->undo,
-                                        a->now_ms, err);
+    return zbc_mempool_after_block_hashed(c->mp, st, c->g, a->b, a->txs,
+                                          a->undo, a->now_ms, err);
 }
 
 /* The block is committed: move the tip and clean the pool. */
@@ -810,7 +811,8 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->rank = bc->header.rank;
     info->cap = 0;
     info->build_ms = 0;
-    struct after_ctx a = {b, &bc->undo, bc->now_ms};
+    struct after_ctx a = {b, bc->checked != NULL ? bc->checked->txs : NULL,
+                          &bc->undo, bc->now_ms};
     struct zbc_err err = {{0}};
     if (!zbc_chain_state_read(c, after_block_fn, &a, &err))
         zbc_log_error("mempool re-check after block %u failed: %s",
@@ -943,14 +945,16 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
             zbc_sig_cache_add_hashed(c->sigs, cb.txs[i].hash, b->txs[i].bytes,
                                      b->txs[i].len);
     }
-    zbc_checked_block_free(&cb);
     if (invalid != NULL)
         *invalid = !ok && bc.invalid;
     if (!ok) {
+        zbc_checked_block_free(&cb);
         zbc_undo_free(&bc.undo);
         return 0;
     }
+    /* the pool's clean-up takes the precheck's hashes (bc.checked) */
     new_tip(c, &bc, b, info);
+    zbc_checked_block_free(&cb);
     zbc_undo_free(&bc.undo);
     return 1;
 }

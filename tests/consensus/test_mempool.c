@@ -597,6 +597,75 @@ static void test_recheck_same_as_full(void)
     fx_free(&f);
 }
 
+/* zbc_mempool_after_block_hashed: with the block's transactions as a
+ * precheck left them, their hashes are taken as given (not computed
+ * again: the point of it); with NULL, the same result as
+ * zbc_mempool_after_block. */
+static void test_after_block_hashed(void)
+{
+    struct fx f;
+    fx_init(&f);
+    uint64_t t = now_ms(&f);
+    int64_t s = (int64_t)(t / 1000);
+    uint8_t tx[3][512], h[3][32];
+    size_t n[3];
+    for (int i = 0; i < 3; i++) {
+        n[i] = fx_send(tx[i], &f, &f.a, &f.c.addr, 10 + (uint64_t)i, FX_FEE,
+                       s);
+        zbc_sha3_256(h[i], tx[i], n[i]);
+    }
+    /* three pools of the three, then the block of the first two */
+    struct zbc_mempool *mp[3];
+    struct zbc_err err;
+    for (int m = 0; m < 3; m++) {
+        mp[m] = zbc_mempool_new(100, 1 << 20);
+        for (int i = 0; i < 3; i++) {
+            uint8_t got[32];
+            bool dup;
+            CHECK(zbc_mempool_add(mp[m], &f.s, &f.g, tx[i], n[i], t, got,
+                                  &dup, &err));
+        }
+    }
+    struct zbc_tx_ref r[2] = {{tx[0], (uint32_t)n[0]}, {tx[1], (uint32_t)n[1]}};
+    struct zbc_block b;
+    struct zbc_undo u;
+    struct zbc_events ev;
+    CHECK(zbc_block_build(&b, &f.s, &f.g, &f.tip, r, 2, t, f.val.sk, &u, &ev,
+                          &err));
+    CHECK_EQ_INT(b.n_tx, 2);
+    struct zbc_checked_tx ct[2];
+    memset(ct, 0, sizeof ct);
+    for (int mode = 0; mode < 3; mode++) {
+        /* 0: the right hashes; 1: none (hashed inside); 2: t3's hash in
+         * t1's place - taken as given: t3 leaves as if included (no drop
+         * recorded), and t1, still pooled, is dropped by the re-check as
+         * the duplicate it now is */
+        memcpy(ct[0].hash, mode == 2 ? h[2] : h[0], 32);
+        memcpy(ct[1].hash, h[1], 32);
+        CHECK(zbc_mempool_after_block_hashed(mp[mode], &f.s, &f.g, &b,
+                                             mode == 1 ? NULL : ct, &u,
+                                             t + 1, &err));
+        struct zbc_mempool_drop d;
+        CHECK(!zbc_mempool_find(mp[mode], h[1], NULL, NULL, NULL));
+        CHECK(!zbc_mempool_dropped(mp[mode], h[1], t + 1, &d));
+        if (mode < 2) {
+            CHECK_EQ_INT(zbc_mempool_count(mp[mode]), 1);
+            CHECK(zbc_mempool_find(mp[mode], h[2], NULL, NULL, NULL));
+            CHECK(!zbc_mempool_dropped(mp[mode], h[0], t + 1, &d));
+        } else {
+            CHECK_EQ_INT(zbc_mempool_count(mp[mode]), 0);
+            CHECK(!zbc_mempool_dropped(mp[mode], h[2], t + 1, &d));
+            CHECK(zbc_mempool_dropped(mp[mode], h[0], t + 1, &d) &&
+                  strstr(d.reason, "already included") != NULL);
+        }
+        zbc_mempool_free(mp[mode]);
+    }
+    zbc_block_free(&b);
+    zbc_undo_free(&u);
+    zbc_events_free(&ev);
+    fx_free(&f);
+}
+
 int main(void)
 {
     TEST_RUN(test_admission);
@@ -606,5 +675,6 @@ int main(void)
     TEST_RUN(test_bound);
     TEST_RUN(test_recheck_targeted);
     TEST_RUN(test_recheck_same_as_full);
+    TEST_RUN(test_after_block_hashed);
     return test_summary("consensus_mempool");
 }
