@@ -17,6 +17,7 @@ declare expected (expect_log).
         T().main()
 """
 import argparse
+import errno
 import fcntl
 import json
 import os
@@ -631,6 +632,31 @@ def started_tip(node):
     if not m:
         raise TestFailure("node %d logged no start line" % node.index)
     return int(m[-1][0]), m[-1][1]
+
+
+def fill_disk(path, leave=24 * 1024):
+    """Fills the filesystem holding the new file `path` until about `leave`
+    bytes are free.  Nodes on that filesystem write meanwhile (blocks, logs),
+    so the room read before writing may be gone by the write: it writes in
+    pieces, each no more than the room then, and when the disk refuses one
+    (ENOSPC, the disk full already) it gives `leave` back."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        chunk = b"\0" * 65536
+        while True:
+            st = os.statvfs(os.path.dirname(path))
+            room = st.f_bavail * st.f_frsize - leave
+            if room <= 0:
+                return
+            try:
+                os.write(fd, chunk[:min(len(chunk), room)])
+            except OSError as e:
+                if e.errno != errno.ENOSPC:
+                    raise
+                os.ftruncate(fd, max(0, os.fstat(fd).st_size - leave))
+                return
+    finally:
+        os.close(fd)
 
 
 def zbcd_once(test, args, timeout=30):

@@ -13,7 +13,7 @@ import re
 import subprocess
 import time
 
-from framework import (ZBC, ZbcTest, assert_true, audit_datadir_clean, wait_converged, wait_until)
+from framework import (ZBC, ZbcTest, fill_disk, assert_true, audit_datadir_clean, wait_converged, wait_until)
 import genesis as genesis_mod
 
 
@@ -48,10 +48,8 @@ class DiskFullReorg(ZbcTest):
             f.run_args = ["--peer", "127.0.0.1:%d" % a.p2p_port]
             f.start(self.genesis_path, f.run_args)
             wait_converged([a, f], min_height=3, timeout=30)
-            st = os.statvfs(mnt)
             filler = os.path.join(mnt, "filler")
-            with open(filler, "wb") as w:
-                w.write(b"\0" * max(0, st.f_bavail * st.f_frsize - 24 * 1024))
+            fill_disk(filler)
             wait_until(lambda: re.search(r"not stored: ", f.read_log()), 90,
                        "the follower to report its full disk")
             f.stop()

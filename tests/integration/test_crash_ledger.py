@@ -22,7 +22,7 @@ import re
 import shutil
 import subprocess
 
-from framework import (ZBC, ZbcTest, assert_equal, assert_true, audit_datadir_clean,
+from framework import (ZBC, ZbcTest, fill_disk, assert_equal, assert_true, audit_datadir_clean,
                        run_audit, wait_converged, wait_until, zbcd_once, ledger_tamper)
 
 FEE = 2_000_000
@@ -105,10 +105,8 @@ class CrashLedger(ZbcTest):
         f.run_args = ["--peer", "127.0.0.1:%d" % producer.p2p_port]
         f.start(self.genesis_path, f.run_args)
         wait_converged([producer, f], timeout=30)
-        st = os.statvfs(mnt)
         filler = os.path.join(mnt, "filler")
-        with open(filler, "wb") as w:
-            w.write(b"\0" * max(0, st.f_bavail * st.f_frsize - 24 * 1024))
+        fill_disk(filler)
         # a full tmpfs fails an LMDB commit with ENOSPC or EIO (as in
         # test_crash_diskfull_reorg), depending on which write meets it first
         self.expect_log(r"block from \S+ not stored: .*(No space left on device|Input/output error)")
