@@ -40,6 +40,33 @@ def pct(v, p):
     return v[min(len(v) - 1, int(p / 100.0 * len(v)))]
 
 
+def start_late(d, prod):
+    """How late each produced block (with or without transactions) began
+    after its rank's slot: its timestamp (the time it was begun) less
+    parent timestamp + block_time_ms + rank x smith_delay_ms, the parent
+    taken as the lowest-ranked block produced at the height below (the one
+    fork choice keeps).  The timestamps read as "the slot" above are the
+    blocks' own, so a block begun late reads on time there.  Empty without
+    DIR/genesis.json."""
+    try:
+        import json
+        g = json.load(open(os.path.join(d, "genesis.json")))
+        bt, sd = int(g["block_time_ms"]), int(g["smith_delay_ms"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    by_h = {}
+    for r in prod.values():
+        by_h.setdefault(r[1], []).append(r)
+    out = []
+    for h, rs in by_h.items():
+        below = by_h.get(h - 1)
+        if not below:
+            continue
+        parent = min(below, key=lambda r: r[6])
+        out.extend(r[2] - (parent[2] + bt + r[6] * sd) for r in rs)
+    return out
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit("usage: devnet_blocks.py DIR [--table]")
@@ -72,6 +99,7 @@ def main():
                     begun.append(int(m.group(4)))
     rows = sorted((r for r in prod.values() if r[4] > 0), key=lambda r: r[1])
     late = [r[3] - r[2] for r in rows]
+    started = start_late(d, prod)
     applied = [t - r[2] for h, r in prod.items() if r[4] > 0 for t in acc.get(h, [])]
     heights = {}
     for r in rows:
@@ -88,6 +116,8 @@ def main():
              pct([r[4] for r in rows], 50),
              max([r[4] for r in rows]) if rows else 0, pct([r[5] for r in rows], 50),
              max([r[5] for r in rows]) if rows else 0,
+             ("; started p50 %.0f p90 %.0f max %.0f ms after its rank's slot"
+              % (pct(started, 50), pct(started, 90), max(started)) if started else "") +
              ("; cap min %d p50 %d, build p50 %d max %d ms%s"
               % (min(r[7] for r in rows), pct([r[7] for r in rows], 50),
                  pct([r[8] for r in rows], 50), max(r[8] for r in rows),
