@@ -869,6 +869,29 @@ static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
     c->build_us_per_tx = x > c->build_us_per_tx
                              ? x
                              : 0.7 * c->build_us_per_tx + 0.3 * x;
+    if (c->own_builds < UINT32_MAX)
+        c->own_builds++;
+    bound_pool(c);
+}
+
+/* A peer's block of n transactions took us to apply and store on our tip:
+ * the same state transition, written and committed the same way.  Until
+ * this node has built ZBC_CHAIN_BUILD_LEARN_OWN blocks of its own it may
+ * lower the figure (smoothed, as an own block's fall), so a node learns
+ * at every height and not one in n_validators from its first guess; it
+ * never raises it (all receivers apply a block at once on shared cores,
+ * and a mixed block reads up to twice its build's cost there), and
+ * afterwards only own blocks count: a figure peers' blocks kept lowering
+ * made an overloaded network's blocks late (docs/p2p.md §8 "Bounded
+ * blocks"). */
+static void note_apply_time(struct zbc_chain *c, uint32_t n, double us)
+{
+    if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
+        return;
+    double x = us / n;
+    if (c->own_builds >= ZBC_CHAIN_BUILD_LEARN_OWN || x >= c->build_us_per_tx)
+        return;
+    c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * x;
     bound_pool(c);
 }
 
@@ -914,6 +937,8 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
         info->build_ms = (uint32_t)(us / 1000.0 + 0.5);
         if (c->fin.on_tip != NULL)
             c->fin.on_tip(c->fin.arg);
+        if (c->tip_fn != NULL)
+            c->tip_fn(c->tip_arg);
     }
     if (bc.has_built)
         zbc_block_free(&bc.built);
@@ -936,8 +961,12 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
         return 0;
     }
     struct block_ctx bc = {.now_ms = now_ms, .received = b, .checked = &cb};
+    double t0 = mono_us();
     int ok = zbc_chain_state_write(c, apply_fn, &bc, err);
     if (ok) {
+        /* not inside a sync's batch: its blocks share one commit */
+        if (!c->batch_open)
+            note_apply_time(c, b->n_tx, mono_us() - t0);
         /* verified: if a reorg undoes b, its transactions go back to the
          * mempool without a second verification (each one's hash from the
          * precheck, which hashed it once for the transactions root) */
@@ -1034,6 +1063,13 @@ void zbc_chain_set_finality(struct zbc_chain *c,
     memset(&c->fin, 0, sizeof c->fin);
     if (h != NULL)
         c->fin = *h;
+}
+
+void zbc_chain_set_tip_hook(struct zbc_chain *c, void (*fn)(void *arg),
+                            void *arg)
+{
+    c->tip_fn = fn;
+    c->tip_arg = fn != NULL ? arg : NULL;
 }
 
 void zbc_chain_set_final_height(struct zbc_chain *c, uint32_t height)
@@ -1456,6 +1492,8 @@ int zbc_chain_receive_block(struct zbc_chain *c, const uint8_t *bytes,
     int ok = receive_block(c, bytes, len, now_ms, peer, r, err);
     if (c->fin.on_tip != NULL)
         c->fin.on_tip(c->fin.arg);
+    if (c->tip_fn != NULL)
+        c->tip_fn(c->tip_arg);
     chain_settle(c);
     return ok;
 }

@@ -52,6 +52,9 @@ struct zbc_verify_pool;
 #define ZBC_CHAIN_BUDGET_DIV_ALONE 2u /* the genesis' only validator */
 #define ZBC_CHAIN_BUILD_GUESS_US 100.0
 #define ZBC_CHAIN_BUILD_MIN_TXS 64u
+/* Until it has built this many blocks, a node also lowers its figure by
+ * the peers' blocks it applies (docs/p2p.md §8 "Bounded blocks"). */
+#define ZBC_CHAIN_BUILD_LEARN_OWN 2u
 /* The mempool takes at most this many blocks' worth of transactions at the
  * block cap above (and never more than its capacity): past it, admission
  * refuses with the fee that would displace one, before any signature work,
@@ -403,6 +406,12 @@ struct zbc_chain_finality_hook {
 };
 void zbc_chain_set_finality(struct zbc_chain *c,
                             const struct zbc_chain_finality_hook *h);
+/* fn(arg) after each zbc_chain_produce and zbc_chain_receive_block call,
+ * after the finality hook's on_tip (the tip may have moved): the
+ * producer's timer looks at its slot again (node/zbcd/producer_loop.c).
+ * fn NULL removes it. */
+void zbc_chain_set_tip_hook(struct zbc_chain *c, void (*fn)(void *arg),
+                            void *arg);
 /* The height of the final block of the best chain: a side branch forking
  * below it is refused (ZBC_RECV_TOO_DEEP), like one forking deeper than
  * ZBC_REORG_MAX_DEPTH.  0 until finality sets it. */

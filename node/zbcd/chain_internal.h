@@ -37,11 +37,14 @@ struct zbc_chain {
     struct zbc_net_status net; /* zbc_chain_set_net_status */
     /* finality (node/zbcd/finality.h) */
     struct zbc_chain_finality_hook fin;
+    void (*tip_fn)(void *arg); /* zbc_chain_set_tip_hook */
+    void *tip_arg;
     uint32_t final_height;
     struct zbc_checkpoint justified;
     /* the block build's budget (chain.h ZBC_CHAIN_BUDGET_DIV) */
     uint32_t budget_ms;
     double build_us_per_tx; /* measured, smoothed */
+    uint32_t own_builds;    /* blocks measured in note_build_time */
     /* the sync batch (zbc_chain_batch_begin): open until its owner ends
      * it or hears at its resume that it was lost; batch_gone: lost while
      * paused and already settled (the tip back at the ledger's), with

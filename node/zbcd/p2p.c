@@ -946,12 +946,16 @@ static bool may_ask(const struct peer *pe)
            pe->txreq_n < ZBC_P2P_TX_REQS_PEER;
 }
 
+_Static_assert(ZBC_P2P_ASK_BATCH >= 1 &&
+                   ZBC_P2P_ASK_BATCH <= ZBC_P2P_MAX_TX_HASHES,
+               "a GetTxs holds 1 to ZBC_P2P_MAX_TX_HASHES hashes");
+
 static void queue_ask(struct peer *pe, const uint8_t h[32])
 {
     zbc_seen_add(pe->asked, h);
     pe->inflight++;
     memcpy(pe->ask_out[pe->n_ask++], h, 32);
-    if (pe->n_ask == ZBC_P2P_MAX_TX_HASHES)
+    if (pe->n_ask == ZBC_P2P_ASK_BATCH)
         flush_ask(pe);
 }
 

@@ -19,6 +19,7 @@ struct zbc_producer_loop {
     bool automine;               /* produce only when a block is wanted */
     unsigned (*intake)(void *arg); /* zbc_producer_loop_set_intake */
     void *intake_arg;
+    uint8_t seen_tip[32]; /* the tip on_tip_moved last saw */
 };
 
 uint64_t zbc_wall_clock_ms(void)
@@ -26,6 +27,23 @@ uint64_t zbc_wall_clock_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+struct event_base *zbc_producer_base_new(void)
+{
+    struct event_config *cfg = event_config_new();
+    if (cfg == NULL)
+        return NULL;
+    struct timeval dispatch = {0, ZBC_LOOP_DISPATCH_MS * 1000};
+    struct event_base *base = NULL;
+    if (event_config_set_max_dispatch_interval(cfg, &dispatch, -1, 1) == 0)
+        base = event_base_new_with_config(cfg);
+    event_config_free(cfg);
+    if (base != NULL && event_base_priority_init(base, 2) != 0) {
+        event_base_free(base);
+        base = NULL;
+    }
+    return base;
 }
 
 static void arm(struct zbc_producer_loop *p, uint64_t delay_ms)
@@ -133,6 +151,21 @@ static void on_timer(evutil_socket_t fd, short what, void *arg)
     arm(p, 0);
 }
 
+/* The chain's tip hook (zbc_chain_set_tip_hook): a tip that moved moves
+ * this validator's slot, so the timer looks at once rather than when it
+ * was last set to (up to ZBC_PRODUCER_RECHECK_MS: computed for the old
+ * tip, when this validator's rank was a smith delay or more away, it fired
+ * up to a second after the new slot; docs/node.md §5). */
+static void on_tip_moved(void *arg)
+{
+    struct zbc_producer_loop *p = arg;
+    const uint8_t *tip = zbc_chain_tip(p->chain)->hash;
+    if (memcmp(tip, p->seen_tip, 32) == 0)
+        return;
+    memcpy(p->seen_tip, tip, 32);
+    arm(p, 0);
+}
+
 void zbc_producer_loop_set_intake(struct zbc_producer_loop *p,
                                   unsigned (*intake)(void *arg), void *arg)
 {
@@ -203,6 +236,8 @@ int zbc_producer_loop_start(struct zbc_producer_loop **out,
      * (zbcd run gives its base two): a slot is not kept waiting
      * behind a turn of peers' frames and API requests */
     (void)event_priority_set(p->timer, 0);
+    memcpy(p->seen_tip, zbc_chain_tip(c)->hash, 32);
+    zbc_chain_set_tip_hook(c, on_tip_moved, p);
     arm(p, 0);
     *out = p;
     return 1;
@@ -212,6 +247,7 @@ void zbc_producer_loop_stop(struct zbc_producer_loop *p)
 {
     if (p == NULL)
         return;
+    zbc_chain_set_tip_hook(p->chain, NULL, NULL);
     event_free(p->timer);
     free(p);
 }

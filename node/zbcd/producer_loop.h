@@ -23,6 +23,10 @@
 
 /* The longest the timer sleeps before looking again. */
 #define ZBC_PRODUCER_RECHECK_MS 1000u
+/* zbc_producer_base_new's loop looks for due timers (the producer's
+ * first, at priority 0) again after this many milliseconds of other
+ * callbacks (docs/p2p.md §6 "Loop turns"). */
+#define ZBC_LOOP_DISPATCH_MS 5
 /* While the network gate is closed (zbc_chain_synced: may_produce false,
  * docs/p2p.md §8), the loop does not produce and looks again after this
  * long. */
@@ -32,6 +36,16 @@
 uint64_t zbc_wall_clock_ms(void);
 
 struct zbc_producer_loop;
+
+/* The event base zbcd runs on, NULL on failure: two priorities, 0 for the
+ * producer's timer and 1 (every other event's default) for the rest, and
+ * after ZBC_LOOP_DISPATCH_MS of priority-1 callbacks the loop looks for
+ * due timers before running more of them.  libevent otherwise runs every
+ * active callback of a turn before it looks again, whatever the
+ * priorities: a loaded node's turn of peers' frames and API requests took
+ * up to 0.7 s, and its block started that late (docs/benchmarks.md
+ * 2026-12-04 "the loop's turn"). */
+struct event_base *zbc_producer_base_new(void);
 
 /* now_ms: the clock to use (NULL: zbc_wall_clock_ms); tests pass their
  * own.  The first check runs at once. */

@@ -532,10 +532,8 @@ static int cmd_run(const struct options *o)
         goto out;
     }
 
-    d.base = event_base_new();
-    /* two priorities: 0 for the producer's timer, 1 (the default of
-     * every other event) for the rest (node/zbcd/producer_loop.c) */
-    if (d.base == NULL || event_base_priority_init(d.base, 2) != 0) {
+    d.base = zbc_producer_base_new();
+    if (d.base == NULL) {
         zbc_log_error("startup: cannot create the event loop");
         goto out;
     }

@@ -972,6 +972,8 @@ static void test_accept_backoff(void)
 
 /* The hashes of GetTxs messages received on c within ms, appended to hs
  * (cap); returns how many messages. */
+static size_t g_ask_largest; /* hashes in the largest GetTxs recv_asks saw */
+
 static size_t recv_asks(struct conn *c, uint8_t (*hs)[32], size_t cap,
                         size_t *n, int ms)
 {
@@ -979,6 +981,8 @@ static size_t recv_asks(struct conn *c, uint8_t (*hs)[32], size_t cap,
     zbc_p2p_msg *m;
     while ((m = recv_kind(c, ZBC__P2P__ENVELOPE__MSG_GET_TXS, ms)) != NULL) {
         msgs++;
+        if (m->get_txs->n_hash > g_ask_largest)
+            g_ask_largest = m->get_txs->n_hash;
         for (size_t i = 0; i < m->get_txs->n_hash && *n < cap; i++)
             memcpy(hs[(*n)++], m->get_txs->hash[i].data, 32);
         zbc_p2p_msg_free(m);
@@ -1145,8 +1149,13 @@ static void test_tx_gossip(void)
                                (size_t)i * ZBC_P2P_MAX_TX_HASHES,
                            ZBC_P2P_MAX_TX_HASHES);
         size_t n_got = 0;
+        g_ask_largest = 0;
         size_t msgs = recv_asks(c, got, total, &n_got, 600);
         CHECK_EQ_INT(n_got, ZBC_P2P_TX_INFLIGHT_PEER);
+        /* asked in GetTxs of ZBC_P2P_ASK_BATCH, not of the TxInv's 4,096:
+         * the answer to one is checked in one go on the loop thread */
+        CHECK_EQ_INT(g_ask_largest, ZBC_P2P_ASK_BATCH);
+        CHECK_EQ_INT(msgs, ZBC_P2P_TX_INFLIGHT_PEER / ZBC_P2P_ASK_BATCH);
         for (size_t i = 0; i < msgs; i++)
             send_txs(c, raw, len, 0);
         /* left out: judged ZBC_P2P_OMIT_GRACE_MS later, unknown here */
