@@ -107,30 +107,44 @@ static unsigned intake_block(void *arg)
     return 1;
 }
 
+/* Two chains of the same validator: c, and o in a second ledger, where
+ * block 1 is made at time t; its bytes in *blk (freed by the caller), its
+ * info in *info.  0 (everything closed) when either cannot open. */
+static int two_chains(struct fixture *f, struct zbc_chain **c,
+                      struct zbc_chain **o, uint64_t t, uint8_t **blk,
+                      size_t *len, struct zbc_block_info *info)
+{
+    *c = open_chain(f, &f->key);
+    struct fixture f2 = *f;
+    snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger2", f->base);
+    CHECK(mkdir(f2.ledger, 0700) == 0);
+    *o = open_chain(&f2, &f->key);
+    if (*c == NULL || *o == NULL) {
+        zbc_chain_close(*c);
+        zbc_chain_close(*o);
+        fx_teardown(f);
+        return 0;
+    }
+    struct zbc_err err = {{0}};
+    bool found = false;
+    CHECK(zbc_chain_produce(*o, t, info, &err));
+    CHECK(zbc_chain_block(*o, 1, blk, len, &found, &err) && found);
+    return 1;
+}
+
 static void test_intake(void)
 {
     struct fixture f;
     fx_setup(&f);
-    struct zbc_chain *c = open_chain(&f, &f.key);
     /* the same validator's block 1, made elsewhere 5 ms after the slot */
-    struct fixture f2 = f;
-    snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger2", f.base);
-    CHECK(mkdir(f2.ledger, 0700) == 0);
-    struct zbc_chain *o = open_chain(&f2, &f.key);
-    struct zbc_err err = {{0}};
-    if (c == NULL || o == NULL) {
-        zbc_chain_close(c);
-        zbc_chain_close(o);
-        fx_teardown(&f);
-        return;
-    }
-    struct zbc_block_info info;
-    CHECK(zbc_chain_produce(o, FX_GENESIS_TIME + FX_BLOCK_TIME + 5, &info,
-                            &err));
+    struct zbc_chain *c, *o;
     uint8_t *blk = NULL;
     size_t len = 0;
-    bool found = false;
-    CHECK(zbc_chain_block(o, 1, &blk, &len, &found, &err) && found);
+    struct zbc_block_info info;
+    struct zbc_err err = {{0}};
+    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME + 5, &blk,
+                    &len, &info))
+        return;
 
     struct event_base *base = event_base_new();
     struct zbc_producer_loop *p = NULL;
@@ -176,24 +190,14 @@ static void test_tip_moved_wakes_timer(void)
 {
     struct fixture f;
     fx_setup(&f);
-    struct zbc_chain *c = open_chain(&f, &f.key);
-    struct fixture f2 = f;
-    snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger2", f.base);
-    CHECK(mkdir(f2.ledger, 0700) == 0);
-    struct zbc_chain *o = open_chain(&f2, &f.key);
-    struct zbc_err err = {{0}};
-    if (c == NULL || o == NULL) {
-        zbc_chain_close(c);
-        zbc_chain_close(o);
-        fx_teardown(&f);
-        return;
-    }
-    struct zbc_block_info info;
-    CHECK(zbc_chain_produce(o, FX_GENESIS_TIME + FX_BLOCK_TIME, &info, &err));
+    struct zbc_chain *c, *o;
     uint8_t *blk = NULL;
     size_t len = 0;
-    bool found = false;
-    CHECK(zbc_chain_block(o, 1, &blk, &len, &found, &err) && found);
+    struct zbc_block_info info;
+    struct zbc_err err = {{0}};
+    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME, &blk, &len,
+                    &info))
+        return;
 
     struct event_base *base = event_base_new();
     struct zbc_producer_loop *p = NULL;
