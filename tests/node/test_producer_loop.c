@@ -107,13 +107,21 @@ static unsigned intake_block(void *arg)
     return 1;
 }
 
-/* Two chains of the same validator: c, and o in a second ledger, where
- * block 1 is made at time t; its bytes in *blk (freed by the caller), its
- * info in *info.  0 (everything closed) when either cannot open. */
+/* Block 1 made by the second chain of two_chains. */
+struct made {
+    uint8_t *blk; /* its bytes (the caller frees them) */
+    size_t len;
+    struct zbc_block_info info;
+};
+
+/* Sets f up with two chains of the same validator: c, and o in a second
+ * ledger, where block 1 is made at time t (into *m).  0 (everything
+ * closed and torn down) when either cannot open. */
 static int two_chains(struct fixture *f, struct zbc_chain **c,
-                      struct zbc_chain **o, uint64_t t, uint8_t **blk,
-                      size_t *len, struct zbc_block_info *info)
+                      struct zbc_chain **o, uint64_t t, struct made *m)
 {
+    fx_setup(f);
+    memset(m, 0, sizeof *m);
     *c = open_chain(f, &f->key);
     struct fixture f2 = *f;
     snprintf(f2.ledger, sizeof f2.ledger, "%s/ledger2", f->base);
@@ -127,28 +135,24 @@ static int two_chains(struct fixture *f, struct zbc_chain **c,
     }
     struct zbc_err err = {{0}};
     bool found = false;
-    CHECK(zbc_chain_produce(*o, t, info, &err));
-    CHECK(zbc_chain_block(*o, 1, blk, len, &found, &err) && found);
+    CHECK(zbc_chain_produce(*o, t, &m->info, &err));
+    CHECK(zbc_chain_block(*o, 1, &m->blk, &m->len, &found, &err) && found);
     return 1;
 }
 
 static void test_intake(void)
 {
-    struct fixture f;
-    fx_setup(&f);
     /* the same validator's block 1, made elsewhere 5 ms after the slot */
+    struct fixture f;
     struct zbc_chain *c, *o;
-    uint8_t *blk = NULL;
-    size_t len = 0;
-    struct zbc_block_info info;
+    struct made m;
     struct zbc_err err = {{0}};
-    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME + 5, &blk,
-                    &len, &info))
+    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME + 5, &m))
         return;
 
     struct event_base *base = event_base_new();
     struct zbc_producer_loop *p = NULL;
-    struct intake_ctx x = {c, blk, len, 0};
+    struct intake_ctx x = {c, m.blk, m.len, 0};
     clock_ms = FX_GENESIS_TIME + FX_BLOCK_TIME + 10;
     CHECK(zbc_producer_loop_start(&p, base, c, test_clock, &err));
     zbc_producer_loop_set_intake(p, intake_block, &x);
@@ -158,7 +162,7 @@ static void test_intake(void)
     CHECK(x.calls >= 1);
     CHECK_EQ_INT(zbc_producer_loop_produced(p), 0);
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 1);
-    CHECK_EQ_MEM(zbc_chain_tip(c)->hash, info.hash, 32);
+    CHECK_EQ_MEM(zbc_chain_tip(c)->hash, m.info.hash, 32);
     /* at height 2's slot the intake takes nothing: produced as before */
     clock_ms = FX_GENESIS_TIME + 2 * FX_BLOCK_TIME + 5;
     int before = x.calls;
@@ -171,7 +175,7 @@ static void test_intake(void)
     CHECK_EQ_INT(zbc_chain_tip(c)->height, 2);
     zbc_producer_loop_stop(p);
     event_base_free(base);
-    free(blk);
+    free(m.blk);
     zbc_chain_close(o);
     zbc_chain_close(c);
     fx_teardown(&f);
@@ -189,14 +193,10 @@ static void test_intake(void)
 static void test_tip_moved_wakes_timer(void)
 {
     struct fixture f;
-    fx_setup(&f);
     struct zbc_chain *c, *o;
-    uint8_t *blk = NULL;
-    size_t len = 0;
-    struct zbc_block_info info;
+    struct made m;
     struct zbc_err err = {{0}};
-    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME, &blk, &len,
-                    &info))
+    if (!two_chains(&f, &c, &o, FX_GENESIS_TIME + FX_BLOCK_TIME, &m))
         return;
 
     struct event_base *base = event_base_new();
@@ -209,7 +209,7 @@ static void test_tip_moved_wakes_timer(void)
     /* block 1 arrives from elsewhere; block 2's slot has come */
     struct zbc_recv_result r;
     clock_ms = FX_GENESIS_TIME + FX_BLOCK_TIME;
-    CHECK(zbc_chain_receive_block(c, blk, len, clock_ms, NULL, &r, &err));
+    CHECK(zbc_chain_receive_block(c, m.blk, m.len, clock_ms, NULL, &r, &err));
     CHECK(r.kind == ZBC_RECV_EXTENDED);
     clock_ms += FX_BLOCK_TIME;
     run_for(base, 30);
@@ -218,13 +218,13 @@ static void test_tip_moved_wakes_timer(void)
     CHECK_EQ_INT(zbc_chain_tip(c)->timestamp_ms, clock_ms);
 
     /* a received block that moves nothing (a duplicate) leaves it be */
-    CHECK(zbc_chain_receive_block(c, blk, len, clock_ms, NULL, &r, &err));
+    CHECK(zbc_chain_receive_block(c, m.blk, m.len, clock_ms, NULL, &r, &err));
     CHECK(r.kind == ZBC_RECV_DUPLICATE);
     zbc_producer_loop_stop(p);
     /* stopped: the hook is gone with it */
-    CHECK(zbc_chain_receive_block(c, blk, len, clock_ms, NULL, &r, &err));
+    CHECK(zbc_chain_receive_block(c, m.blk, m.len, clock_ms, NULL, &r, &err));
     event_base_free(base);
-    free(blk);
+    free(m.blk);
     zbc_chain_close(o);
     zbc_chain_close(c);
     fx_teardown(&f);
