@@ -38,6 +38,33 @@ uint64_t zbc_load_sched_take(struct zbc_load_sched *s, double now)
     return n;
 }
 
+double zbc_load_warmup_s(double dur)
+{
+    double w = dur / 10;
+    return w < ZBC_LOAD_WARMUP_MIN_S ? ZBC_LOAD_WARMUP_MIN_S : w;
+}
+
+double zbc_load_steady_rate(const double *ts, const uint32_t *ours, size_t n,
+                            double from, double to, double *span)
+{
+    *span = 0;
+    size_t a = n, b = n;
+    for (size_t i = 0; i < n; i++) {
+        if (ts[i] < from || ts[i] > to)
+            continue;
+        if (a == n)
+            a = i;
+        b = i;
+    }
+    if (a == n || b == a || !(ts[b] > ts[a]))
+        return 0;
+    uint64_t sum = 0;
+    for (size_t i = a + 1; i <= b; i++)
+        sum += ours[i];
+    *span = ts[b] - ts[a];
+    return (double)sum / *span;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;

@@ -36,6 +36,24 @@ void zbc_load_sort(double *v, size_t n);
  * value with at least p % of the values at or below it; 0 when n == 0. */
 double zbc_load_percentile(const double *sorted, size_t n, double p);
 
+/* ---- the included rate once the pipeline is full ---- */
+
+/* The warm-up left out of the steady rate for a sending time of dur
+ * seconds: a tenth of it, at least ZBC_LOAD_WARMUP_MIN_S (a transaction
+ * sent at the start is included a block or two later, so the first
+ * blocks of a run hold less than the rate). */
+#define ZBC_LOAD_WARMUP_MIN_S 3.0
+double zbc_load_warmup_s(double dur);
+
+/* The steady included rate: of n blocks (timestamps ts ascending, seconds;
+ * ours[i] of the run's transactions in block i), take the first stamped at
+ * or after `from` (a) and the last stamped at or before `to` (b); the rate
+ * is the transactions of the blocks after a up to b over ts[b] - ts[a]
+ * (each block holds what came since the one before it).  *span gets
+ * ts[b] - ts[a]; 0 and a span of 0 when fewer than two blocks qualify. */
+double zbc_load_steady_rate(const double *ts, const uint32_t *ours, size_t n,
+                            double from, double to, double *span);
+
 /* ---- refusals ---- */
 
 enum zbc_load_refusal {

@@ -1493,6 +1493,23 @@ static void report(struct run *r)
     free(lat_b);
     uint32_t top = r->h_next > 0 ? r->h_next - 1 : 0;
     uint32_t blocks = top > r->h_base ? top - r->h_base : 0;
+    /* the included rate once the pipeline is full (load_stats.h) */
+    double warm = zbc_load_warmup_s(dur), steady_span = 0, steady = 0;
+    {
+        double *bts = malloc((blocks + 1) * sizeof *bts);
+        uint32_t *bours = malloc((blocks + 1) * sizeof *bours);
+        if (bts != NULL && bours != NULL) {
+            for (uint32_t k = 0; k < blocks; k++) {
+                bts[k] = r->blk[k + 1].ts;
+                bours[k] = r->blk[k + 1].ours;
+            }
+            steady = zbc_load_steady_rate(bts, bours, blocks,
+                                          r->wall_start + warm, r->wall_end,
+                                          &steady_span);
+        }
+        free(bts);
+        free(bours);
+    }
     uint64_t max_block = 0, all_txs = 0;
     for (uint32_t h = r->h_base + 1; h <= top; h++) {
         uint32_t a = r->blk[h - r->h_base].all;
@@ -1558,6 +1575,9 @@ static void report(struct run *r)
         json_object_set_new(o, "included", json_integer((json_int_t)n_inc));
         json_object_set_new(o, "included_in_window", json_integer((json_int_t)in_window));
         json_object_set_new(o, "included_per_s", json_real((double)in_window / dur));
+        json_object_set_new(o, "included_steady_per_s", json_real(steady));
+        json_object_set_new(o, "steady_warmup_s", json_real(warm));
+        json_object_set_new(o, "steady_span_s", json_real(steady_span));
         json_object_set_new(o, "accepted_not_included", json_integer((json_int_t)pending));
         json_t *lc = json_object();
         json_object_set_new(lc, "checked", json_integer((json_int_t)r->lost_checked));
@@ -1680,6 +1700,9 @@ static void report(struct run *r)
            " in blocks stamped during the sending); accepted but not "
            "included: %" PRIu64 "\n", n_inc, (double)in_window / dur,
            in_window, pending);
+    if (steady_span > 0)
+        printf("  steady     %9.1f/s  (blocks stamped from %.0f s after the "
+               "start to its end, %.1f s apart)\n", steady, warm, steady_span);
     if (r->lost_checked > 0)
         printf("  status of %" PRIu64 " of them at the node they went to: "
                "mempool %" PRIu64 ", confirmed %" PRIu64 ", dropped %" PRIu64

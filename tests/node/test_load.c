@@ -57,6 +57,47 @@ static void test_percentiles(void)
     CHECK(zbc_load_percentile(three, 3, 33) == 1);
 }
 
+/* A run sending 100/s from t = 10 to 40: blocks a second apart from 11,
+ * the first ones filling up while the pipeline does. */
+static void test_steady_rate(void)
+{
+    double ts[34];
+    uint32_t ours[34];
+    for (int i = 0; i < 34; i++) {
+        ts[i] = 11.0 + i;
+        ours[i] = 100;
+    }
+    ours[0] = 20; /* the warm-up: less than the rate */
+    ours[1] = 60;
+    ours[31] = 100; /* stamped 42, after the sending: left out */
+    double span = -1;
+    CHECK(zbc_load_warmup_s(30) == 3.0);
+    CHECK(zbc_load_warmup_s(90) == 9.0);
+    CHECK(zbc_load_warmup_s(5) == ZBC_LOAD_WARMUP_MIN_S);
+    /* blocks stamped 13 .. 40: 27 blocks after the first over 27 s */
+    CHECK(zbc_load_steady_rate(ts, ours, 34, 13, 40, &span) == 100.0);
+    CHECK(span == 27.0);
+    /* the warm-up included, it reads under the rate, as the window does */
+    double from_start = zbc_load_steady_rate(ts, ours, 34, 10, 40, &span);
+    CHECK(from_start < 100.0 && from_start > 90.0);
+    /* one block short of a full one in the window: it shows */
+    ours[20] = 73;
+    CHECK(zbc_load_steady_rate(ts, ours, 34, 13, 40, &span) == 99.0);
+    /* a gap with no block: the rate counts time, not blocks */
+    double ts2[3] = {20, 21, 25};
+    uint32_t o2[3] = {50, 50, 200};
+    CHECK(zbc_load_steady_rate(ts2, o2, 3, 20, 25, &span) == 50.0);
+    CHECK(span == 5.0);
+    /* fewer than two blocks in the window: 0, span 0 */
+    CHECK(zbc_load_steady_rate(ts2, o2, 3, 21.5, 24, &span) == 0);
+    CHECK(span == 0);
+    CHECK(zbc_load_steady_rate(ts2, o2, 3, 24, 30, &span) == 0);
+    CHECK(zbc_load_steady_rate(NULL, NULL, 0, 0, 1, &span) == 0);
+    /* equal stamps give no time to divide by */
+    double ts3[2] = {5, 5};
+    CHECK(zbc_load_steady_rate(ts3, o2, 2, 0, 10, &span) == 0);
+}
+
 static void test_refusals(void)
 {
     CHECK_EQ_INT(zbc_load_refusal_class(503, "mempool is full"),
@@ -280,6 +321,7 @@ int main(void)
 {
     TEST_RUN(test_schedule);
     TEST_RUN(test_percentiles);
+    TEST_RUN(test_steady_rate);
     TEST_RUN(test_refusals);
     TEST_RUN(test_option_values);
     TEST_RUN(test_keys);
