@@ -147,6 +147,7 @@ enum tx_state {
 struct rec {
     double t_send;       /* wall seconds when handed to the connection */
     double t_due;        /* wall seconds when it was due */
+    double t_answer;     /* wall seconds when the node answered */
     uint32_t inc_height; /* 0: not in the followed chain */
     uint8_t state;       /* enum tx_state */
     uint8_t node;
@@ -486,6 +487,7 @@ static void note_answer(struct run *r, struct node *n, uint32_t idx, int code,
                         const json_t *j, const char *body)
 {
     struct rec *rec = &r->recs[idx];
+    rec->t_answer = wall_now();
     if (code == 202) {
         const char *th = json_is_object(j)
             ? json_string_value(json_object_get(j, "transaction_hash"))
@@ -1435,6 +1437,10 @@ static void report(struct run *r)
     double *lat_s = malloc((r->n_txs + 1) * sizeof *lat_s);
     double *lat_b = malloc((r->n_txs + 1) * sizeof *lat_b);
     uint8_t *lat_k = malloc(r->n_txs + 1); /* lat_b's kinds */
+    /* the seconds split at the answer: send -> 202 (the node's queue and
+     * admission), 202 -> the including block's timestamp (the pools) */
+    double *lat_a = malloc((r->n_txs + 1) * sizeof *lat_a);
+    double *lat_p = malloc((r->n_txs + 1) * sizeof *lat_p);
     uint64_t by_kind_off[ZBC_LOAD_KINDS] = {0}, by_kind_acc[ZBC_LOAD_KINDS] = {0},
              by_kind_inc[ZBC_LOAD_KINDS] = {0};
     uint64_t pending = 0, in_window = 0;
@@ -1453,6 +1459,11 @@ static void report(struct run *r)
         double bts = r->blk[c->inc_height - r->h_base].ts;
         if (bts >= r->wall_start && bts <= r->wall_end)
             in_window++;
+        if (lat_a && lat_p) {
+            double a = c->t_answer - c->t_send, q = bts - c->t_answer;
+            lat_a[n_inc] = a < 0 ? 0 : a;
+            lat_p[n_inc] = q < 0 ? 0 : q;
+        }
         if (lat_s && lat_b) {
             double s = bts - c->t_send;
             lat_s[n_inc] = s < 0 ? 0 : s;
@@ -1489,6 +1500,17 @@ static void report(struct run *r)
         p99b = zbc_load_percentile(lat_b, n_inc, 99);
         maxb = lat_b[n_inc - 1];
     }
+    double p50a = 0, p99a = 0, p50p = 0, p99p = 0;
+    if (lat_a && lat_p && n_inc > 0) {
+        zbc_load_sort(lat_a, n_inc);
+        zbc_load_sort(lat_p, n_inc);
+        p50a = zbc_load_percentile(lat_a, n_inc, 50);
+        p99a = zbc_load_percentile(lat_a, n_inc, 99);
+        p50p = zbc_load_percentile(lat_p, n_inc, 50);
+        p99p = zbc_load_percentile(lat_p, n_inc, 99);
+    }
+    free(lat_a);
+    free(lat_p);
     free(lat_s);
     free(lat_b);
     uint32_t top = r->h_next > 0 ? r->h_next - 1 : 0;
@@ -1607,6 +1629,10 @@ static void report(struct run *r)
         json_object_set_new(lat, "p50_s", json_real(p50s));
         json_object_set_new(lat, "p99_s", json_real(p99s));
         json_object_set_new(lat, "max_s", json_real(maxs));
+        json_object_set_new(lat, "answer_p50_s", json_real(p50a));
+        json_object_set_new(lat, "answer_p99_s", json_real(p99a));
+        json_object_set_new(lat, "pooled_p50_s", json_real(p50p));
+        json_object_set_new(lat, "pooled_p99_s", json_real(p99p));
         json_object_set_new(o, "latency", lat);
         json_t *ch = json_object();
         json_object_set_new(ch, "from_height", json_integer(r->h_base));
@@ -1721,6 +1747,8 @@ static void report(struct run *r)
     }
     printf("latency    blocks p50 %.0f p99 %.0f max %.0f; seconds p50 %.2f "
            "p99 %.2f max %.2f\n", p50b, p99b, maxb, p50s, p99s, maxs);
+    printf("  of which: send to answer p50 %.2f p99 %.2f s; answer to block "
+           "p50 %.2f p99 %.2f s\n", p50a, p99a, p50p, p99p);
     printf("chain      node 0 heights %u..%u: %u blocks, %" PRIu64
            " txs (max %" PRIu64 " in one), branch switches seen %" PRIu64
            "%s%s\n", r->h_base + 1, top, blocks, all_txs, max_block,
