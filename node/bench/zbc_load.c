@@ -1727,8 +1727,9 @@ static void report(struct run *r)
            "included: %" PRIu64 "\n", n_inc, (double)in_window / dur,
            in_window, pending);
     if (steady_span > 0)
-        printf("  steady     %9.1f/s  (blocks stamped from %.0f s after the "
-               "start to its end, %.1f s apart)\n", steady, warm, steady_span);
+        printf("  steady     %9.1f/s  (the blocks stamped from %.0f s after the "
+               "start to its end, the first and last %.1f s apart)\n", steady,
+               warm, steady_span);
     if (r->lost_checked > 0)
         printf("  status of %" PRIu64 " of them at the node they went to: "
                "mempool %" PRIu64 ", confirmed %" PRIu64 ", dropped %" PRIu64
