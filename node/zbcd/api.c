@@ -659,7 +659,9 @@ static void get_transaction(struct call *c, const char *hash_text,
     }
     struct zbc_tx_lookup lk;
     struct zbc_err err = {{0}};
-    if (!zbc_chain_find_tx(c->api->chain, hash, &lk, &err)) {
+    /* the status needs no bytes: no block read (a wallet's --wait polls it) */
+    if (!(status_only ? zbc_chain_tx_status : zbc_chain_find_tx)(
+            c->api->chain, hash, &lk, &err)) {
         reply_error(c, 500, "cannot look up the transaction: %s", err.msg);
         return;
     }

@@ -571,26 +571,39 @@ static int copy_bytes(uint8_t **out, const uint8_t *in, size_t len,
     return 1;
 }
 
-int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
-                      struct zbc_tx_lookup *out, struct zbc_err *err)
+int zbc_chain_tx_status(struct zbc_chain *c, const uint8_t hash[32],
+                        struct zbc_tx_lookup *out, struct zbc_err *err)
 {
     memset(out, 0, sizeof *out);
-    const uint8_t *raw;
-    size_t len;
-    if (zbc_mempool_find(c->mp, hash, &out->position, &raw, &len)) {
+    if (zbc_mempool_find(c->mp, hash, &out->position, NULL, NULL)) {
         out->status = ZBC_TX_STATUS_MEMPOOL;
         out->pool_size = zbc_mempool_count(c->mp);
-        out->len = len;
-        return copy_bytes(&out->raw, raw, len, err);
+        return 1;
     }
     bool found;
     if (!zbc_store_tx_index(c->store, hash, &out->height, &out->index, &found,
                             err))
         return 0;
-    if (!found) {
-        out->status = ZBC_TX_STATUS_NOT_FOUND;
-        return 1;
+    out->status = found ? ZBC_TX_STATUS_CONFIRMED : ZBC_TX_STATUS_NOT_FOUND;
+    return 1;
+}
+
+int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
+                      struct zbc_tx_lookup *out, struct zbc_err *err)
+{
+    if (!zbc_chain_tx_status(c, hash, out, err))
+        return 0;
+    if (out->status == ZBC_TX_STATUS_MEMPOOL) {
+        const uint8_t *raw;
+        size_t len;
+        if (!zbc_mempool_find(c->mp, hash, NULL, &raw, &len))
+            return zbc_fail(err, "pooled transaction not found again");
+        out->len = len;
+        return copy_bytes(&out->raw, raw, len, err);
     }
+    if (out->status == ZBC_TX_STATUS_NOT_FOUND)
+        return 1;
+    bool found;
     uint8_t *bytes = NULL;
     size_t blen = 0;
     if (!zbc_store_block(c->store, out->height, &bytes, &blen, &found, err))
@@ -607,8 +620,8 @@ int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
         out->len = b.txs[out->index].len;
         ok = copy_bytes(&out->raw, b.txs[out->index].bytes, out->len, err);
     }
-    if (ok)
-        out->status = ZBC_TX_STATUS_CONFIRMED;
+    if (!ok)
+        out->status = ZBC_TX_STATUS_NOT_FOUND;
     zbc_block_free(&b);
     free(bytes);
     return ok;

@@ -203,6 +203,13 @@ struct zbc_tx_lookup {
 ZBC_WUR int zbc_chain_find_tx(struct zbc_chain *c, const uint8_t hash[32],
                               struct zbc_tx_lookup *out, struct zbc_err *err);
 void zbc_tx_lookup_free(struct zbc_tx_lookup *l);
+/* zbc_chain_find_tx without the bytes (out->raw NULL, len 0; the rest
+ * filled alike): the pool's hash table and the chain's transaction index,
+ * no block read (a confirmed transaction's bytes are in its block, which
+ * zbc_chain_find_tx reads and decodes whole). */
+ZBC_WUR int zbc_chain_tx_status(struct zbc_chain *c, const uint8_t hash[32],
+                                struct zbc_tx_lookup *out,
+                                struct zbc_err *err);
 
 /* Whether the mempool admitted hash and later dropped it (expired, invalid
  * after a block, not re-admitted after a reorg), within the bounded record

@@ -110,6 +110,13 @@ static void test_fresh_open_and_produce(void)
     CHECK_EQ_INT(lk.len, n);
     CHECK_EQ_INT(lk.pool_size, 1);
     zbc_tx_lookup_free(&lk);
+    /* the status alone: the same answers, no bytes */
+    struct zbc_tx_lookup st;
+    CHECK(zbc_chain_tx_status(c, txh, &st, &err));
+    CHECK_EQ_INT(st.status, ZBC_TX_STATUS_MEMPOOL);
+    CHECK_EQ_INT(st.position, 0);
+    CHECK_EQ_INT(st.pool_size, 1);
+    CHECK(st.raw == NULL && st.len == 0);
 
     /* rejections carry the ZooBC classification texts */
     uint8_t bad[512];
@@ -147,6 +154,13 @@ static void test_fresh_open_and_produce(void)
     zbc_tx_lookup_free(&lk);
     CHECK(zbc_chain_find_tx(c, bh, &lk, &err));
     CHECK_EQ_INT(lk.status, ZBC_TX_STATUS_NOT_FOUND);
+    CHECK(zbc_chain_tx_status(c, txh, &st, &err));
+    CHECK_EQ_INT(st.status, ZBC_TX_STATUS_CONFIRMED);
+    CHECK_EQ_INT(st.height, 2);
+    CHECK_EQ_INT(st.index, 0);
+    CHECK(st.raw == NULL && st.len == 0);
+    CHECK(zbc_chain_tx_status(c, bh, &st, &err));
+    CHECK_EQ_INT(st.status, ZBC_TX_STATUS_NOT_FOUND);
 
     /* the included transaction cannot come back */
     err.msg[0] = '\0';
