@@ -1443,7 +1443,7 @@ static void report(struct run *r)
     double *lat_p = malloc((r->n_txs + 1) * sizeof *lat_p);
     uint64_t by_kind_off[ZBC_LOAD_KINDS] = {0}, by_kind_acc[ZBC_LOAD_KINDS] = {0},
              by_kind_inc[ZBC_LOAD_KINDS] = {0};
-    uint64_t pending = 0, in_window = 0;
+    uint64_t pending = 0, in_window = 0, n_ans = 0;
     for (uint32_t i = 0; i < r->n_txs; i++) {
         struct rec *c = &r->recs[i];
         uint8_t k = r->txs[i].kind;
@@ -1459,10 +1459,15 @@ static void report(struct run *r)
         double bts = r->blk[c->inc_height - r->h_base].ts;
         if (bts >= r->wall_start && bts <= r->wall_end)
             in_window++;
-        if (lat_a && lat_p) {
+        /* only what the node answered 202 (a request that timed out or
+         * failed may still have been admitted and included: no answer
+         * time to split at) */
+        if (lat_a && lat_p && c->state == TX_ACCEPTED &&
+            c->t_answer >= c->t_send) {
             double a = c->t_answer - c->t_send, q = bts - c->t_answer;
-            lat_a[n_inc] = a < 0 ? 0 : a;
-            lat_p[n_inc] = q < 0 ? 0 : q;
+            lat_a[n_ans] = a;
+            lat_p[n_ans] = q < 0 ? 0 : q;
+            n_ans++;
         }
         if (lat_s && lat_b) {
             double s = bts - c->t_send;
@@ -1501,13 +1506,13 @@ static void report(struct run *r)
         maxb = lat_b[n_inc - 1];
     }
     double p50a = 0, p99a = 0, p50p = 0, p99p = 0;
-    if (lat_a && lat_p && n_inc > 0) {
-        zbc_load_sort(lat_a, n_inc);
-        zbc_load_sort(lat_p, n_inc);
-        p50a = zbc_load_percentile(lat_a, n_inc, 50);
-        p99a = zbc_load_percentile(lat_a, n_inc, 99);
-        p50p = zbc_load_percentile(lat_p, n_inc, 50);
-        p99p = zbc_load_percentile(lat_p, n_inc, 99);
+    if (lat_a && lat_p && n_ans > 0) {
+        zbc_load_sort(lat_a, n_ans);
+        zbc_load_sort(lat_p, n_ans);
+        p50a = zbc_load_percentile(lat_a, n_ans, 50);
+        p99a = zbc_load_percentile(lat_a, n_ans, 99);
+        p50p = zbc_load_percentile(lat_p, n_ans, 50);
+        p99p = zbc_load_percentile(lat_p, n_ans, 99);
     }
     free(lat_a);
     free(lat_p);
