@@ -199,3 +199,35 @@ ZBC_WUR int zbc_load_parse_number(const char *text, double min, double max,
     *out = v;
     return 1;
 }
+
+int zbc_load_parse_write_bytes(const char *text, size_t len, uint64_t *out)
+{
+    static const char field[] = "write_bytes:";
+    const size_t flen = sizeof field - 1;
+    size_t i = 0;
+    while (i < len) {
+        size_t end = i;
+        while (end < len && text[end] != '\n')
+            end++;
+        if (end - i > flen && memcmp(text + i, field, flen) == 0) {
+            size_t j = i + flen;
+            while (j < end && text[j] == ' ')
+                j++;
+            uint64_t v = 0;
+            size_t digits = 0;
+            for (; j < end && text[j] >= '0' && text[j] <= '9'; j++) {
+                unsigned d = (unsigned)(text[j] - '0');
+                digits++;
+                if (v > (UINT64_MAX - d) / 10)
+                    return 0;
+                v = v * 10 + d;
+            }
+            if (digits == 0 || j != end)
+                return 0;
+            *out = v;
+            return 1;
+        }
+        i = end + 1;
+    }
+    return 0;
+}

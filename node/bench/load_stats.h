@@ -54,6 +54,14 @@ double zbc_load_warmup_s(double dur);
 double zbc_load_steady_rate(const double *ts, const uint32_t *ours, size_t n,
                             double from, double to, double *span);
 
+/* ---- a node's storage writes ---- */
+
+/* The write_bytes field of a /proc/PID/io text (len bytes, not
+ * NUL-terminated): what the process caused to be sent to storage, counted
+ * when a page is dirtied (its sockets' writes are not in it).  Returns 0
+ * when the text has no such line with a decimal value. */
+int zbc_load_parse_write_bytes(const char *text, size_t len, uint64_t *out);
+
 /* ---- refusals ---- */
 
 enum zbc_load_refusal {

@@ -94,7 +94,8 @@ static void usage(FILE *f)
 "                     a due send is counted unsent (default 64)\n"
 "  --timeout S        seconds for one answer, 1..300 (default 30)\n"
 "  --pid PID          the process of the node given at the same position\n"
-"                     (repeat in --node order): its CPU and RSS are reported\n"
+"                     (repeat in --node order): its CPU, RSS and storage\n"
+"                     writes (/proc/PID/io write_bytes) are reported\n"
 "  --log FILE         the log of the node at the same position: its new\n"
 "                     'reorg:' lines are counted as branch switches\n"
 "  --json             one JSON object instead of text\n"
@@ -177,6 +178,10 @@ struct node {
     double cpu0, cpu1; /* seconds of CPU */
     long rss_kb, rss_max_kb;
     bool proc_ok;
+    /* bytes the node sent to storage (/proc/PID/io write_bytes): at the
+     * start of the sending, its middle and its end */
+    uint64_t wr0, wr_mid, wr1;
+    bool io_ok, io_mid;
     uint64_t sent, accepted, refused, failed;
     uint64_t log_reorgs;
     /* node/info "forks".branch_switches: at the first answer and the last */
@@ -440,6 +445,7 @@ static struct evhttp_connection *new_conn(struct run *r, struct node *n)
 
 static void send_next_closed(struct run *r);
 static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb);
+static bool io_sample(const struct node *n, uint64_t *write_bytes);
 
 /* The end of the sending time: the nodes' CPU is measured over it. */
 static void stop_sending(struct run *r)
@@ -453,6 +459,8 @@ static void stop_sending(struct run *r)
         long rss;
         if (n->proc_ok)
             n->proc_ok = proc_sample(n, &n->cpu1, &rss);
+        if (n->io_ok)
+            n->io_ok = io_sample(n, &n->wr1);
     }
 }
 
@@ -822,6 +830,23 @@ static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb)
     return true;
 }
 
+/* write_bytes of /proc/PID/io: what the node caused to be sent to storage
+ * (its ledger's pages, its logs), counted when a page is dirtied; not its
+ * sockets' writes (docs/load.md §4). */
+static bool io_sample(const struct node *n, uint64_t *write_bytes)
+{
+    if (n->pid <= 0)
+        return false;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%ld/io", n->pid);
+    FILE *f = fopen(path, "r");
+    if (f == NULL)
+        return false;
+    size_t got = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return zbc_load_parse_write_bytes(buf, got, write_bytes) == 1;
+}
+
 static long file_size(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -1090,6 +1115,9 @@ static void on_follow_tick(evutil_socket_t fd, short what, void *arg)
             if (rss > n->rss_max_kb)
                 n->rss_max_kb = rss;
         }
+        if (n->io_ok && !n->io_mid && r->sending &&
+            mono_now() >= r->t_start + r->duration / 2)
+            n->io_mid = io_sample(n, &n->wr_mid);
     }
     double now = mono_now();
     double end = r->wall_end > 0 ? r->t_end - (r->wall_end_planned - r->wall_end)
@@ -1672,6 +1700,16 @@ static void report(struct run *r)
                 json_object_set_new(e, "rss_kb", json_integer(n->rss_kb));
                 json_object_set_new(e, "rss_max_kb", json_integer(n->rss_max_kb));
             }
+            if (n->io_ok) {
+                json_object_set_new(e, "disk_write_bytes",
+                                    json_integer((json_int_t)(n->wr1 - n->wr0)));
+                if (n->io_mid && n->wr_mid >= n->wr0 && n->wr1 >= n->wr_mid) {
+                    json_object_set_new(e, "disk_write_bytes_first_half",
+                                        json_integer((json_int_t)(n->wr_mid - n->wr0)));
+                    json_object_set_new(e, "disk_write_bytes_second_half",
+                                        json_integer((json_int_t)(n->wr1 - n->wr_mid)));
+                }
+            }
             json_array_append_new(ns, e);
         }
         json_object_set_new(o, "per_node", ns);
@@ -1776,6 +1814,9 @@ static void report(struct run *r)
             printf(" cpu %.0f%% rss %ld MiB (max %ld)",
                    100.0 * (n->cpu1 - n->cpu0) / dur, n->rss_kb / 1024,
                    n->rss_max_kb / 1024);
+        if (n->io_ok)
+            printf(" disk writes %.1f MiB/s", (double)(n->wr1 - n->wr0) /
+                   1048576.0 / (dur > 0 ? dur : 1));
         if (n->info_failures)
             printf(" node/info failures %" PRIu64 " (%s)", n->info_failures,
                    n->info_error);
@@ -2176,6 +2217,7 @@ static int cmd_run(int argc, char **argv)
             n->log_off0 = file_size(n->log);
         long rss;
         n->proc_ok = proc_sample(n, &n->cpu0, &rss);
+        n->io_ok = io_sample(n, &n->wr0);
         if (n->pid > 0 && !n->proc_ok && !r->quiet)
             fprintf(stderr, "zbc-load: warning: cannot read /proc/%ld/stat: "
                     "no CPU or RSS for node %u\n", n->pid, i);

@@ -30,6 +30,22 @@ from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true
 SENDERS = 40
 
 
+
+def on_ram_fs(path):
+    """Whether path lies on tmpfs or ramfs (/proc/mounts, the longest mount
+    point that contains it): their writes are not counted as storage."""
+    path = os.path.realpath(path)
+    best, fstype = "", ""
+    with open("/proc/mounts") as f:
+        for line in f:
+            parts = line.split()
+            if len(parts) < 3:
+                continue
+            mnt = parts[1].replace("\\040", " ")
+            if (path == mnt or path.startswith(mnt.rstrip("/") + "/")) and len(mnt) > len(best):
+                best, fstype = mnt, parts[2]
+    return fstype in ("tmpfs", "ramfs")
+
 class GarbageServer:
     """Accepts connections; answers each by turns with bytes that are not
     HTTP, a 200 without a body the client can use, a truncated header, or
@@ -152,6 +168,13 @@ class Load(ZbcTest):
         pn = rep["per_node"][0]
         assert_equal(pn["reorgs_logged"], 0, "no reorg logged")
         assert_true(pn["rss_kb"] > 1000 and pn["cpu_pct"] >= 0, "the node's CPU and RSS")
+        # its storage writes (/proc/PID/io write_bytes): the halves add up,
+        # and a node that stored blocks on a disk file system wrote some
+        wr = pn["disk_write_bytes"]
+        assert_equal(pn["disk_write_bytes_first_half"] + pn["disk_write_bytes_second_half"], wr,
+                     "the halves of the node's storage writes add up")
+        if not on_ram_fs(node.datadir):
+            assert_true(wr > 0, "a node storing blocks wrote to storage: %r" % pn)
         lat = rep["latency"]
         assert_true(1 <= lat["p50_blocks"] <= lat["p99_blocks"] <= lat["max_blocks"],
                     "latency in blocks ordered and at least 1: %r" % lat)

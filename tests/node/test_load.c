@@ -98,6 +98,40 @@ static void test_steady_rate(void)
     CHECK(zbc_load_steady_rate(ts3, o2, 2, 0, 10, &span) == 0);
 }
 
+static void test_write_bytes(void)
+{
+    /* /proc/PID/io as Linux prints it */
+    static const char io[] = "rchar: 4521\nwchar: 99120\nsyscr: 12\n"
+                             "syscw: 40\nread_bytes: 0\n"
+                             "write_bytes: 1589248\n"
+                             "cancelled_write_bytes: 4096\n";
+    uint64_t v = 0;
+    CHECK(zbc_load_parse_write_bytes(io, strlen(io), &v) == 1);
+    CHECK(v == 1589248);
+    /* cancelled_write_bytes alone is not write_bytes */
+    static const char only_cancelled[] = "wchar: 5\ncancelled_write_bytes: 7\n";
+    v = 3;
+    CHECK(zbc_load_parse_write_bytes(only_cancelled, strlen(only_cancelled),
+                                     &v) == 0);
+    CHECK(v == 3);
+    /* the last line without its newline, and a short read cutting a line */
+    static const char last[] = "syscw: 1\nwrite_bytes: 0";
+    CHECK(zbc_load_parse_write_bytes(last, strlen(last), &v) == 1);
+    CHECK(v == 0);
+    CHECK(zbc_load_parse_write_bytes(io, 60, &v) == 0);
+    /* not a number, an empty value, a value past 64 bits: refused */
+    static const char bad1[] = "write_bytes: 12x\n";
+    static const char bad2[] = "write_bytes: \n";
+    static const char bad3[] = "write_bytes: 18446744073709551616\n";
+    static const char max[] = "write_bytes: 18446744073709551615\n";
+    CHECK(zbc_load_parse_write_bytes(bad1, strlen(bad1), &v) == 0);
+    CHECK(zbc_load_parse_write_bytes(bad2, strlen(bad2), &v) == 0);
+    CHECK(zbc_load_parse_write_bytes(bad3, strlen(bad3), &v) == 0);
+    CHECK(zbc_load_parse_write_bytes(max, strlen(max), &v) == 1);
+    CHECK(v == UINT64_MAX);
+    CHECK(zbc_load_parse_write_bytes("", 0, &v) == 0);
+}
+
 static void test_refusals(void)
 {
     CHECK_EQ_INT(zbc_load_refusal_class(503, "mempool is full"),
@@ -322,6 +356,7 @@ int main(void)
     TEST_RUN(test_schedule);
     TEST_RUN(test_percentiles);
     TEST_RUN(test_steady_rate);
+    TEST_RUN(test_write_bytes);
     TEST_RUN(test_refusals);
     TEST_RUN(test_option_values);
     TEST_RUN(test_keys);
