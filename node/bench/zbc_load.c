@@ -801,18 +801,29 @@ static double self_cpu(void)
            (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
 }
 
-static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb)
+/* Reads /proc/PID/NAME of node n into buf (at most cap - 1 bytes, then a
+ * NUL); the bytes read, or -1 when there is no pid or no such file. */
+static long read_proc(const struct node *n, const char *name, char *buf,
+                      size_t cap)
 {
     if (n->pid <= 0)
-        return false;
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%ld/stat", n->pid);
+        return -1;
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/%s", n->pid, name);
     FILE *f = fopen(path, "r");
     if (f == NULL)
-        return false;
-    size_t got = fread(buf, 1, sizeof buf - 1, f);
+        return -1;
+    size_t got = fread(buf, 1, cap - 1, f);
     fclose(f);
     buf[got] = 0;
+    return (long)got;
+}
+
+static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb)
+{
+    char buf[1024];
+    if (read_proc(n, "stat", buf, sizeof buf) < 0)
+        return false;
     /* fields after the ")" of comm: state is field 3, utime 14, stime 15,
      * rss 24 (pages) */
     char *p = strrchr(buf, ')');
@@ -831,20 +842,14 @@ static bool proc_sample(struct node *n, double *cpu_s, long *rss_kb)
 }
 
 /* write_bytes of /proc/PID/io: what the node caused to be sent to storage
- * (its ledger's pages, its logs), counted when a page is dirtied; not its
+ * (its ledger's pages, its logs), counted when a folio is dirtied; not its
  * sockets' writes (docs/load.md §4). */
 static bool io_sample(const struct node *n, uint64_t *write_bytes)
 {
-    if (n->pid <= 0)
-        return false;
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%ld/io", n->pid);
-    FILE *f = fopen(path, "r");
-    if (f == NULL)
-        return false;
-    size_t got = fread(buf, 1, sizeof buf, f);
-    fclose(f);
-    return zbc_load_parse_write_bytes(buf, got, write_bytes) == 1;
+    char buf[1024];
+    long got = read_proc(n, "io", buf, sizeof buf);
+    return got >= 0 &&
+           zbc_load_parse_write_bytes(buf, (size_t)got, write_bytes) == 1;
 }
 
 static long file_size(const char *path)
