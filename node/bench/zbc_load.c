@@ -1705,7 +1705,7 @@ static void report(struct run *r)
                 json_object_set_new(e, "rss_kb", json_integer(n->rss_kb));
                 json_object_set_new(e, "rss_max_kb", json_integer(n->rss_max_kb));
             }
-            if (n->io_ok) {
+            if (n->io_ok && n->wr1 >= n->wr0) { /* else not the same process */
                 json_object_set_new(e, "disk_write_bytes",
                                     json_integer((json_int_t)(n->wr1 - n->wr0)));
                 if (n->io_mid && n->wr_mid >= n->wr0 && n->wr1 >= n->wr_mid) {
@@ -1819,7 +1819,7 @@ static void report(struct run *r)
             printf(" cpu %.0f%% rss %ld MiB (max %ld)",
                    100.0 * (n->cpu1 - n->cpu0) / dur, n->rss_kb / 1024,
                    n->rss_max_kb / 1024);
-        if (n->io_ok)
+        if (n->io_ok && n->wr1 >= n->wr0)
             printf(" disk writes %.1f MiB/s", (double)(n->wr1 - n->wr0) /
                    1048576.0 / (dur > 0 ? dur : 1));
         if (n->info_failures)

@@ -30,7 +30,6 @@ from framework import ZBC, ZbcTest, TestFailure, assert_equal, assert_true
 SENDERS = 40
 
 
-
 def on_ram_fs(path):
     """Whether path lies on tmpfs or ramfs (/proc/mounts, the longest mount
     point that contains it): their writes are not counted as storage."""
@@ -45,6 +44,7 @@ def on_ram_fs(path):
             if (path == mnt or path.startswith(mnt.rstrip("/") + "/")) and len(mnt) > len(best):
                 best, fstype = mnt, parts[2]
     return fstype in ("tmpfs", "ramfs")
+
 
 class GarbageServer:
     """Accepts connections; answers each by turns with bytes that are not
