@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 #include "crypto/bytes.h"
 #include "node/zbcd/json_util.h"
@@ -325,6 +326,15 @@ int zbc_sse_open(struct zbc_sse *s, struct evhttp_request *req,
     evhttp_add_header(h, "X-Accel-Buffering", "no");
     /* a stream is idle between events: no read/write timeout on it */
     evhttp_connection_set_timeout(st->conn, 24 * 3600);
+    /* what the kernel holds for a client that does not read: bounded too
+     * (a failure leaves the kernel's default, still within tcp_wmem) */
+    struct bufferevent *bev =
+        st->conn != NULL ? evhttp_connection_get_bufferevent(st->conn) : NULL;
+    evutil_socket_t fd = bev != NULL ? bufferevent_getfd(bev) : -1;
+    int sndbuf = ZBC_SSE_SNDBUF;
+    if (fd >= 0 &&
+        setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sndbuf, sizeof sndbuf) != 0)
+        zbc_log_debug("api: event stream send buffer not set");
     evhttp_send_reply_start(req, 200, "OK");
     send_text(st, ": zbc event stream\nretry: 1000\n\n");
     return 1;

@@ -44,6 +44,10 @@
  * are read from the ledger, so nothing is lost) when the client drains it:
  * a client that never reads holds at most this much of the node's memory. */
 #define ZBC_SSE_MAX_QUEUED ((size_t)256 << 10)
+/* The kernel's send buffer of a stream's socket (SO_SNDBUF, which Linux
+ * doubles): without it the kernel grows it up to net.ipv4.tcp_wmem's
+ * maximum (4 MiB) for a client that does not read, outside that bound. */
+#define ZBC_SSE_SNDBUF (64 << 10)
 
 struct zbc_sse;
 
