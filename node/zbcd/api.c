@@ -957,8 +957,7 @@ static void get_apps(struct call *c)
         return;
     struct zbc_app_list l;
     struct zbc_err err = {{0}};
-    if (!zbc_chain_app_list(zbc_chain_store(c->api->chain), &f, limit, &l,
-                            &err)) {
+    if (!zbc_chain_app_list(c->api->chain, &f, limit, &l, &err)) {
         reply_error(c, 500, "cannot list apps: %s", err.msg);
         return;
     }
@@ -1020,8 +1019,8 @@ static void get_history(struct call *c, const char *text)
         reply_error(c, 500, "out of memory reading the history of %s", text);
         return;
     }
-    if (!zbc_history_page(zbc_chain_store(c->api->chain), &a, has_before, bh,
-                          (uint32_t)bi, limit, p, &err)) {
+    if (!zbc_chain_history_page(c->api->chain, &a, has_before, bh,
+                                (uint32_t)bi, limit, p, &err)) {
         free(p);
         reply_error(c, 500, "cannot read the history of %s: %s", text,
                     err.msg);

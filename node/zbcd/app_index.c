@@ -8,9 +8,10 @@
 #include "consensus/apps_apply.h"
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
+#include "node/zbcd/tx_index.h"
 
 #define INDEX_DB ZBC_STORE_DB_APP_INDEX
-#define MARKER "app_index_tip"
+#define MARKER ZBC_APP_INDEX_MARKER
 #define MASK_STATUS 1u
 #define MASK_TYPE 2u
 #define MASK_PLAYER 4u
@@ -166,32 +167,26 @@ static int write_keys(struct zbc_store_txn *t, uint64_t id,
     return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
 }
 
-/* Brings app id's keys in step with its record (absent: no keys).  A
- * reverse entry that does not decode fills *damaged (its message) and
- * changes nothing: the old keys are unknown. */
-static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
-                    struct zbc_app *scratch, uint64_t id,
-                    struct zbc_err *damaged, struct zbc_err *err)
+/* Brings app id's keys in step with projection now (NULL: the app has no
+ * record, no keys).  A reverse entry that does not decode fills *damaged
+ * (its message) and changes nothing: the old keys are unknown. */
+static int sync_to(struct zbc_store_txn *t, uint64_t id,
+                   const struct proj *now, struct zbc_err *damaged,
+                   struct zbc_err *err)
 {
     uint8_t rk[9];
     rk[0] = REVERSE;
     zbc_put_be64(rk + 1, id);
     uint8_t *old = NULL;
     size_t old_len = 0;
-    bool had, found;
+    bool had;
     if (!zbc_store_txn_get(t, INDEX_DB, rk, 9, &old, &old_len, &had, err))
         return 0;
-    if (!zbc_apps_get(st, id, scratch, &found, err)) {
-        free(old);
-        return 0;
-    }
-    struct proj now, before;
-    uint8_t enc[PROJ_MAX];
-    size_t enc_len = 0;
-    if (found) {
-        proj_of(&now, scratch);
-        enc_len = proj_encode(&now, enc);
-        if (had && old_len == enc_len && memcmp(old, enc, enc_len) == 0) {
+    struct proj before;
+    if (now != NULL && had) {
+        uint8_t enc[PROJ_MAX];
+        size_t enc_len = proj_encode(now, enc);
+        if (old_len == enc_len && memcmp(old, enc, enc_len) == 0) {
             free(old); /* status, type and players unchanged */
             return 1;
         }
@@ -201,23 +196,29 @@ static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
         return 1;
     }
     free(old);
-    return (!had ||
-            write_keys(t, id, &before, true, found ? &now : NULL, err)) &&
-           (!found ||
-            write_keys(t, id, &now, false, had ? &before : NULL, err));
+    return (!had || write_keys(t, id, &before, true, now, err)) &&
+           (now == NULL ||
+            write_keys(t, id, now, false, had ? &before : NULL, err));
+}
+
+/* Brings app id's keys in step with its record in st. */
+static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
+                    struct zbc_app *scratch, uint64_t id,
+                    struct zbc_err *damaged, struct zbc_err *err)
+{
+    bool found;
+    if (!zbc_apps_get(st, id, scratch, &found, err))
+        return 0;
+    struct proj now;
+    if (found)
+        proj_of(&now, scratch);
+    return sync_to(t, id, found ? &now : NULL, damaged, err);
 }
 
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
                       const uint8_t hash[32], struct zbc_err *err)
 {
-    if (height == 0)
-        return zbc_store_txn_del(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER),
-                                 err);
-    uint8_t v[36];
-    zbc_put_le32(v, height);
-    memcpy(v + 4, hash, 32);
-    return zbc_store_txn_put(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), v,
-                             sizeof v, err);
+    return zbc_store_txn_put_marker(t, MARKER, height, hash, err);
 }
 
 /* ---- open: rebuild when the marker is not the tip ---- */
@@ -257,16 +258,23 @@ static int rebuild(struct zbc_store_txn *t, struct ensure_ctx *c,
            kv.ops->each(kv.ctx, ZBC_TABLE_APPS, index_one, c, err);
 }
 
+/* The marker stays when it is at the tip or a best-chain block at most
+ * ZBC_INDEX_CATCHUP_MAX below it (zbc_app_index_catch_up takes the rest);
+ * otherwise the index is rebuilt from the APPS table. */
 static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct ensure_ctx *c = arg;
     struct zbc_store_meta m;
-    bool same;
-    if (!zbc_store_txn_marker_at_tip(t, MARKER, &m, &same, err))
+    enum zbc_store_marker state;
+    uint32_t at;
+    if (!zbc_store_txn_marker(t, MARKER, &m, &state, &at, err))
         return 0;
-    c->stale = !same;
+    uint32_t tip = m.has_tip ? m.tip_height : 0;
+    c->stale = !(state == ZBC_STORE_MARKER_AT_TIP ||
+                 (state == ZBC_STORE_MARKER_BEHIND &&
+                  tip - at <= ZBC_INDEX_CATCHUP_MAX));
     c->apps = 0;
-    if (c->check_only || same)
+    if (c->check_only || !c->stale)
         return 1;
     if (!rebuild(t, c, err))
         return 0;
@@ -344,13 +352,277 @@ int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
     return ok && put_marker(t, height, hash, err);
 }
 
+/* ---- the buffer of apps changed since the last flush ---- */
+
+/* An app changed since the last flush, with what the index would hold for
+ * it at the tip (present false: it has no record). */
+struct aent {
+    uint64_t id;
+    bool present;
+    struct proj p;
+};
+
+/* The apps in arrival order and an open-addressing table of their
+ * positions + 1 by id, twice their count or more. */
+struct zbc_app_index_buf {
+    struct aent *e;
+    size_t n, cap;
+    uint32_t *slot;
+    size_t slots; /* a power of two */
+};
+
+struct zbc_app_index_buf *zbc_app_index_buf_new(void)
+{
+    return calloc(1, sizeof(struct zbc_app_index_buf));
+}
+
+void zbc_app_index_buf_free(struct zbc_app_index_buf *b)
+{
+    if (b == NULL)
+        return;
+    free(b->e);
+    free(b->slot);
+    free(b);
+}
+
+void zbc_app_index_buf_clear(struct zbc_app_index_buf *b)
+{
+    b->n = 0;
+    if (b->slot != NULL)
+        memset(b->slot, 0, b->slots * sizeof *b->slot);
+}
+
+size_t zbc_app_index_buf_count(const struct zbc_app_index_buf *b)
+{
+    return b->n;
+}
+
+static size_t id_home(const struct zbc_app_index_buf *b, uint64_t id)
+{
+    return (size_t)((id * 0x9e3779b97f4a7c15ull) >> 20) & (b->slots - 1);
+}
+
+/* The slot holding id, or the empty one it would take. */
+static size_t id_slot(const struct zbc_app_index_buf *b, uint64_t id)
+{
+    size_t i = id_home(b, id);
+    while (b->slot[i] != 0 && b->e[b->slot[i] - 1].id != id)
+        i = (i + 1) & (b->slots - 1);
+    return i;
+}
+
+static const struct aent *buf_find(const struct zbc_app_index_buf *b,
+                                   uint64_t id)
+{
+    if (b == NULL || b->n == 0)
+        return NULL;
+    size_t i = id_slot(b, id);
+    return b->slot[i] != 0 ? &b->e[b->slot[i] - 1] : NULL;
+}
+
+static int buf_reserve(struct zbc_app_index_buf *b, size_t more,
+                       struct zbc_err *err)
+{
+    size_t need = b->n + more;
+    if (need > UINT32_MAX / 4)
+        return zbc_fail(err, "app index buffer of %zu apps is too large",
+                        need);
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < need)
+            cap *= 2;
+        struct aent *e = realloc(b->e, cap * sizeof *e);
+        if (e == NULL)
+            return zbc_fail(err, "out of memory buffering %zu apps", need);
+        b->e = e;
+        b->cap = cap;
+    }
+    if (2 * need > b->slots) {
+        size_t slots = b->slots ? b->slots : 512;
+        while (slots < 2 * need)
+            slots *= 2;
+        uint32_t *sl = calloc(slots, sizeof *sl);
+        if (sl == NULL)
+            return zbc_fail(err, "out of memory buffering %zu apps", need);
+        free(b->slot);
+        b->slot = sl;
+        b->slots = slots;
+        for (size_t i = 0; i < b->n; i++)
+            b->slot[id_slot(b, b->e[i].id)] = (uint32_t)(i + 1);
+    }
+    return 1;
+}
+
+/* The sorted distinct app ids u names (*ids NULL when none). */
+static int undo_ids(const struct zbc_undo *u, uint64_t **ids, size_t *n,
+                    struct zbc_err *err)
+{
+    size_t k = 0;
+    *ids = NULL;
+    *n = 0;
+    for (size_t i = 0; i < u->n; i++)
+        k += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
+    if (k == 0)
+        return 1;
+    uint64_t *v = malloc(k * sizeof *v);
+    if (v == NULL)
+        return zbc_fail(err, "out of memory listing %zu changed apps", k);
+    k = 0;
+    for (size_t i = 0; i < u->n; i++)
+        if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
+            v[k++] = zbc_get_le64(u->e[i].key);
+    qsort(v, k, sizeof *v, id_cmp);
+    size_t d = 0;
+    for (size_t i = 0; i < k; i++)
+        if (d == 0 || v[i] != v[d - 1])
+            v[d++] = v[i];
+    *ids = v;
+    *n = d;
+    return 1;
+}
+
+int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
+                            unsigned n_bufs, struct zbc_state *st,
+                            const struct zbc_undo *u, struct zbc_err *err)
+{
+    uint64_t *ids;
+    size_t n;
+    if (!undo_ids(u, &ids, &n, err))
+        return 0;
+    if (n == 0)
+        return 1;
+    struct zbc_app *scratch = malloc(sizeof *scratch);
+    int ok = scratch != NULL ||
+             zbc_fail(err, "out of memory indexing %zu changed apps", n);
+    for (size_t i = 0; ok && i < n; i++) {
+        struct zbc_app_index_buf *b = bufs[ids[i] % n_bufs];
+        bool found;
+        ok = buf_reserve(b, 1, err) &&
+             zbc_apps_get(st, ids[i], scratch, &found, err);
+        if (!ok)
+            break;
+        size_t s = id_slot(b, ids[i]);
+        struct aent *e;
+        if (b->slot[s] != 0) {
+            e = &b->e[b->slot[s] - 1];
+        } else {
+            e = &b->e[b->n];
+            e->id = ids[i];
+            b->slot[s] = (uint32_t)++b->n;
+        }
+        e->present = found;
+        if (found)
+            proj_of(&e->p, scratch);
+        else
+            memset(&e->p, 0, sizeof e->p);
+    }
+    free(scratch);
+    free(ids);
+    return ok;
+}
+
+static int aent_cmp(const void *x, const void *y)
+{
+    return id_cmp(&((const struct aent *)x)->id, &((const struct aent *)y)->id);
+}
+
+int zbc_app_index_flush(struct zbc_store_txn *t,
+                        const struct zbc_app_index_buf *b, uint32_t tip,
+                        struct zbc_err *err)
+{
+    struct aent *sorted = NULL;
+    if (b->n > 0) {
+        sorted = malloc(b->n * sizeof *sorted);
+        if (sorted == NULL)
+            return zbc_fail(err, "out of memory flushing %zu apps", b->n);
+        memcpy(sorted, b->e, b->n * sizeof *sorted);
+        qsort(sorted, b->n, sizeof *sorted, aent_cmp);
+    }
+    struct zbc_err damaged = {{0}};
+    int ok = 1;
+    for (size_t i = 0; ok && damaged.msg[0] == 0 && i < b->n; i++)
+        ok = sync_to(t, sorted[i].id, sorted[i].present ? &sorted[i].p : NULL,
+                     &damaged, err);
+    free(sorted);
+    if (ok && damaged.msg[0] != 0) {
+        /* the index is a function of the APPS table, at the tip in this
+         * transaction: rebuild it from there */
+        zbc_log_warn("app list index damaged (%s): rebuilding it from the "
+                     "APPS table at height %u", damaged.msg, tip);
+        struct ensure_ctx c = {.scratch = malloc(sizeof(struct zbc_app))};
+        ok = c.scratch != NULL
+                 ? rebuild(t, &c, err)
+                 : zbc_fail(err, "out of memory rebuilding the app index");
+        free(c.scratch);
+    }
+    return ok;
+}
+
+int zbc_app_index_catch_up(struct zbc_store_txn *t, struct zbc_state *st,
+                           struct zbc_app_index_buf *const *bufs, unsigned n,
+                           uint32_t from, struct zbc_err *err)
+{
+    struct zbc_store_meta m;
+    if (!zbc_store_txn_meta(t, &m, err))
+        return 0;
+    for (uint32_t h = from + 1; m.has_tip && h <= m.tip_height; h++) {
+        uint8_t *bytes = NULL;
+        size_t len = 0;
+        bool found;
+        if (!zbc_store_txn_undo(t, h, &bytes, &len, &found, err))
+            return 0;
+        if (!found)
+            return zbc_fail(err, "catching up the app index: the undo record "
+                            "of block %u is missing", h);
+        struct zbc_undo u = {0};
+        int ok = zbc_undo_decode(&u, bytes, len, err) &&
+                 zbc_app_index_bufs_note(bufs, n, st, &u, err);
+        free(bytes);
+        zbc_undo_free(&u);
+        if (!ok)
+            return zbc_fail_prefix(err, "catching up the app index at block "
+                                   "%u", h);
+    }
+    return 1;
+}
+
 /* ---- pages ---- */
+
+/* A held app that matches the page's filter, by its list position. */
+struct cand {
+    uint32_t created;
+    uint64_t id;
+};
+
+static int cand_cmp_desc(const void *x, const void *y)
+{
+    const struct cand *a = x, *b = y;
+    if (a->created != b->created)
+        return a->created < b->created ? 1 : -1;
+    return a->id < b->id ? 1 : a->id > b->id ? -1 : 0;
+}
 
 struct page_ctx {
     size_t plen, limit, n;
     uint64_t *ids;
     bool more;
+    const struct zbc_app_index_buf *const *bufs;
+    unsigned n_bufs;
+    struct cand *cand; /* held apps matching, newest first */
+    size_t n_cand, next;
 };
+
+/* Takes one app for the page; *stop once the page is full and one more
+ * is known to follow. */
+static void take(struct page_ctx *c, uint64_t id, bool *stop)
+{
+    if (c->n == c->limit) {
+        c->more = true;
+        *stop = true;
+        return;
+    }
+    c->ids[c->n++] = id;
+}
 
 static int page_entry(void *arg, const uint8_t *key, size_t klen,
                       const uint8_t *val, size_t vlen, bool *stop,
@@ -361,17 +633,41 @@ static int page_entry(void *arg, const uint8_t *key, size_t klen,
     if (klen != c->plen + 12 || vlen != 0)
         return zbc_fail(err, "app index entry of %zu+%zu bytes, not %zu+0",
                         klen, vlen, c->plen + 12);
-    if (c->n == c->limit) {
-        c->more = true;
-        *stop = true;
-        return 1;
-    }
-    c->ids[c->n++] = zbc_get_be64(key + c->plen + 4);
+    uint32_t created = zbc_get_be32(key + c->plen);
+    uint64_t id = zbc_get_be64(key + c->plen + 4);
+    if (c->n_bufs > 0 && buf_find(c->bufs[id % c->n_bufs], id) != NULL)
+        return 1; /* changed since the flush: its held form counts */
+    struct cand here = {created, id};
+    while (!*stop && c->next < c->n_cand &&
+           cand_cmp_desc(&c->cand[c->next], &here) < 0)
+        take(c, c->cand[c->next++].id, stop);
+    if (!*stop)
+        take(c, id, stop);
     return 1;
 }
 
+static bool held_matches(const struct aent *e,
+                         const struct zbc_app_index_query *q)
+{
+    if (!e->present || (q->has_status && e->p.status != q->status) ||
+        (q->has_type && e->p.type != q->type))
+        return false;
+    if (q->has_before &&
+        (e->p.created > q->before_height ||
+         (e->p.created == q->before_height && e->id >= q->before_id)))
+        return false;
+    if (!q->has_player)
+        return true;
+    for (unsigned j = 0; j < e->p.n; j++)
+        if (zbc_addr_equal(&e->p.player[j], &q->player))
+            return true;
+    return false;
+}
+
 int zbc_app_index_page(struct zbc_store_txn *t,
-                       const struct zbc_app_index_query *q, size_t limit,
+                       const struct zbc_app_index_buf *const *bufs,
+                       unsigned n_bufs, const struct zbc_app_index_query *q,
+                       size_t limit,
                        uint64_t *ids, size_t *n, bool *more,
                        struct zbc_err *err)
 {
@@ -389,9 +685,31 @@ int zbc_app_index_page(struct zbc_store_txn *t,
         memset(below + plen, 0xff, 13);
         blen += 13;
     }
-    struct page_ctx c = {.plen = plen, .limit = limit, .ids = ids};
+    struct page_ctx c = {.plen = plen, .limit = limit, .ids = ids,
+                         .bufs = bufs, .n_bufs = n_bufs};
+    *n = 0;
+    *more = false;
+    size_t held = 0;
+    for (unsigned s = 0; s < n_bufs; s++)
+        held += bufs[s]->n;
+    if (held > 0) {
+        c.cand = malloc(held * sizeof *c.cand);
+        if (c.cand == NULL)
+            return zbc_fail(err, "out of memory listing %zu changed apps",
+                            held);
+        for (unsigned s = 0; s < n_bufs; s++)
+            for (size_t i = 0; i < bufs[s]->n; i++)
+                if (held_matches(&bufs[s]->e[i], q))
+                    c.cand[c.n_cand++] = (struct cand){
+                        bufs[s]->e[i].p.created, bufs[s]->e[i].id};
+        qsort(c.cand, c.n_cand, sizeof *c.cand, cand_cmp_desc);
+    }
     int ok = zbc_store_txn_scan_back(t, INDEX_DB, prefix, plen, below, blen,
                                      page_entry, &c, err);
+    bool stop = c.more;
+    while (ok && !stop && c.next < c.n_cand)
+        take(&c, c.cand[c.next++].id, &stop);
+    free(c.cand);
     *n = c.n;
     *more = c.more;
     return ok;

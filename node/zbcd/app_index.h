@@ -17,12 +17,18 @@
  *                            n u8 || n × (addr_len u8 || address bytes)
  *
  * remembers which keys an app has, so an app is re-indexed from its
- * current record alone (zbc_app_index_block): after a block is applied and
- * after it is undone, every app the block's undo record names is brought
- * in step with the state.  meta "app_index_tip" (height u32 LE || block
- * hash 32) names the tip the index is complete for; on open a ledger whose
- * marker is not its tip (made before the index existed) is re-indexed from
- * the APPS table (zbc_app_index_ensure). */
+ * current record alone.  Changes are written in batches (docs/node.md §3
+ * "Index flushes"): the apps a block changes wait in a struct
+ * zbc_app_index_buf with what the index would hold for them at the tip
+ * (zbc_app_index_buf_note), which pages read besides the database, until
+ * a flush writes them (zbc_app_index_flush) and moves meta "app_index_tip"
+ * (height u32 LE || block hash 32) to the tip.  The undo of a block
+ * flushes first and re-indexes the apps it names in the same write
+ * transaction (zbc_app_index_block).  After a crash the apps named by the
+ * undo records above the marker are caught up (zbc_app_index_catch_up); a
+ * ledger without a marker (made before the index existed) or whose marker
+ * names no best-chain block is re-indexed from the APPS table on open
+ * (zbc_app_index_ensure). */
 #ifndef ZBC_NODE_APP_INDEX_H
 #define ZBC_NODE_APP_INDEX_H
 
@@ -35,18 +41,49 @@
 #include "crypto/err.h"
 #include "node/zbcd/store.h"
 
-/* Inside a block's write transaction (apply: height = the block's; undo:
- * height = the parent's, 0 for the genesis): re-indexes every app u names
- * from its record in st and moves the marker to (height, hash).  A reverse
- * entry that does not decode makes it rebuild the whole index from the
- * APPS table in this transaction (logged as a warning). */
+/* Inside the write transaction undoing a block (height = the parent's,
+ * the buffer flushed before): re-indexes every app u names from its
+ * record in st and moves the marker to (height, hash).  A reverse entry
+ * that does not decode makes it rebuild the whole index from the APPS
+ * table in this transaction (logged as a warning). */
 ZBC_WUR int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
                                 const struct zbc_undo *u, uint32_t height,
                                 const uint8_t hash[32], struct zbc_err *err);
 
-/* On open: when the marker is not the ledger's tip, empties the index and
- * rebuilds it from the APPS table in one write transaction (*rebuilt true,
- * *apps = apps indexed). */
+#define ZBC_APP_INDEX_MARKER "app_index_tip"
+
+struct zbc_app_index_buf;
+
+struct zbc_app_index_buf *zbc_app_index_buf_new(void);
+void zbc_app_index_buf_free(struct zbc_app_index_buf *b);
+void zbc_app_index_buf_clear(struct zbc_app_index_buf *b);
+size_t zbc_app_index_buf_count(const struct zbc_app_index_buf *b);
+/* After a block is applied (st: the state it left): holds the index
+ * fields of every app u names, app id in bufs[id % n].  0 when out of
+ * memory or the state cannot be read. */
+ZBC_WUR int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
+                                    unsigned n, struct zbc_state *st,
+                                    const struct zbc_undo *u,
+                                    struct zbc_err *err);
+/* Inside a write transaction (at the tip): brings the keys of every app b
+ * holds in step.  The caller clears the buffer once the transaction is
+ * committed, and moves the marker. */
+ZBC_WUR int zbc_app_index_flush(struct zbc_store_txn *t,
+                                const struct zbc_app_index_buf *b,
+                                uint32_t tip, struct zbc_err *err);
+/* Inside a read transaction (st over it): holds in the (empty) slices the
+ * apps named by the undo records of the blocks from `from` + 1 to the
+ * tip. */
+ZBC_WUR int zbc_app_index_catch_up(struct zbc_store_txn *t,
+                                   struct zbc_state *st,
+                                   struct zbc_app_index_buf *const *bufs,
+                                   unsigned n, uint32_t from,
+                                   struct zbc_err *err);
+
+/* On open: when the marker is stale (zbc_store_txn_marker) or lags more
+ * than ZBC_INDEX_CATCHUP_MAX blocks, empties the index and rebuilds it
+ * from the APPS table in one write transaction (*rebuilt true, *apps =
+ * apps indexed). */
 ZBC_WUR int zbc_app_index_ensure(struct zbc_store *s, bool *rebuilt,
                                  uint64_t *apps, struct zbc_err *err);
 
@@ -64,8 +101,12 @@ struct zbc_app_index_query {
 };
 
 /* One read transaction's worth: the ids of at most `limit` apps matching q,
- * newest first, into ids[]; *more when another one follows. */
+ * newest first, into ids[]; *more when another one follows.  The apps
+ * held in bufs[0..n_bufs) count in their held form, the database's
+ * entries of them not at all. */
 ZBC_WUR int zbc_app_index_page(struct zbc_store_txn *t,
+                               const struct zbc_app_index_buf *const *bufs,
+                               unsigned n_bufs,
                                const struct zbc_app_index_query *q,
                                size_t limit, uint64_t *ids, size_t *n,
                                bool *more, struct zbc_err *err);

@@ -59,6 +59,375 @@ int zbc_chain_state_write(struct zbc_chain *c, zbc_chain_state_fn fn,
 }
 
 static void chain_settle(struct zbc_chain *c);
+static double mono_us(void);
+
+/* ---- the node-local indexes, written in batches ---- */
+
+/* A flush at least this long is logged at info (ms). */
+#define ZBC_CHAIN_INDEX_SLOW_MS 100.0
+
+static void index_free(struct zbc_chain *c)
+{
+    for (unsigned i = 0; i < c->ix_n; i++) {
+        if (c->ix_tx != NULL)
+            zbc_tx_index_buf_free(c->ix_tx[i]);
+        if (c->ix_hist != NULL)
+            zbc_history_buf_free(c->ix_hist[i]);
+    }
+    zbc_app_index_buf_free(c->ix_apps[0]);
+    free(c->ix_tx);
+    free(c->ix_hist);
+    free(c->ix_floor);
+}
+
+static int index_alloc(struct zbc_chain *c, unsigned n, struct zbc_err *err)
+{
+    c->ix_n = n;
+    c->ix_tx = calloc(n, sizeof *c->ix_tx);
+    c->ix_hist = calloc(n, sizeof *c->ix_hist);
+    c->ix_floor = calloc(n, sizeof *c->ix_floor);
+    c->ix_apps[0] = zbc_app_index_buf_new();
+    if (c->ix_tx == NULL || c->ix_hist == NULL || c->ix_floor == NULL ||
+        c->ix_apps[0] == NULL)
+        return zbc_fail(err, "out of memory creating the index buffers");
+    for (unsigned i = 0; i < n; i++) {
+        c->ix_tx[i] = zbc_tx_index_buf_new();
+        c->ix_hist[i] = zbc_history_buf_new();
+        if (c->ix_tx[i] == NULL || c->ix_hist[i] == NULL)
+            return zbc_fail(err, "out of memory creating the index buffers");
+    }
+    return 1;
+}
+
+static void slice_clear(struct zbc_chain *c, unsigned s)
+{
+    zbc_tx_index_buf_clear(c->ix_tx[s]);
+    zbc_history_buf_clear(c->ix_hist[s]);
+}
+
+/* The lowest floor: every index is complete in the ledger up to it. */
+static uint32_t min_floor(const struct zbc_chain *c)
+{
+    uint32_t m = c->ix_app_floor < c->tip.height ? c->ix_app_floor
+                                                 : c->tip.height;
+    for (unsigned i = 0; i < c->ix_n; i++)
+        if (c->ix_floor[i] < m)
+            m = c->ix_floor[i];
+    return m;
+}
+
+static const char *const ix_markers[3] = {
+    ZBC_TX_INDEX_MARKER, ZBC_HISTORY_MARKER, ZBC_APP_INDEX_MARKER};
+
+/* Where the three markers stand (the tip for one at the tip). */
+static int marker_heights(struct zbc_store_txn *t, uint32_t at_out[3],
+                          struct zbc_err *err)
+{
+    for (unsigned k = 0; k < 3; k++) {
+        struct zbc_store_meta m;
+        enum zbc_store_marker state;
+        uint32_t at;
+        if (!zbc_store_txn_marker(t, ix_markers[k], &m, &state, &at, err))
+            return 0;
+        if (state == ZBC_STORE_MARKER_STALE)
+            return zbc_fail(err, "meta %s names no block of the best chain",
+                            ix_markers[k]);
+        if (state == ZBC_STORE_MARKER_AT_TIP)
+            at = m.has_tip ? m.tip_height : 0;
+        at_out[k] = at;
+    }
+    return 1;
+}
+
+struct reload_args {
+    uint32_t from, app_from;
+};
+
+static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
+                     struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct reload_args *ra = arg;
+    uint32_t at[3];
+    if (!marker_heights(t, at, err))
+        return 0;
+    /* transactions and history from the lower of their markers: both are
+     * complete up to it (the one further along has the entries above it
+     * stored and held at once, the same ones) */
+    ra->from = at[0] < at[1] ? at[0] : at[1];
+    ra->app_from = at[2];
+    return zbc_tx_index_catch_up(t, c->ix_tx, c->ix_n, ra->from, err) &&
+           zbc_history_catch_up(t, c->ix_hist, c->ix_n, ra->from, err) &&
+           zbc_app_index_catch_up(t, st, c->ix_apps, 1, ra->app_from, err);
+}
+
+/* Refills the slices with the blocks above the index markers (the
+ * ledger's tip and the chain's are the same): on open, and after a lost
+ * batch took the tip back. */
+static int index_reload(struct zbc_chain *c, struct zbc_err *err)
+{
+    c->ix_lost = true;
+    for (unsigned i = 0; i < c->ix_n; i++)
+        slice_clear(c, i);
+    zbc_app_index_buf_clear(c->ix_apps[0]);
+    struct reload_args ra = {0, 0};
+    if (!zbc_chain_state_read(c, reload_fn, &ra, err))
+        return zbc_fail_prefix(err, "catching up the indexes");
+    for (unsigned i = 0; i < c->ix_n; i++)
+        c->ix_floor[i] = ra.from;
+    c->ix_app_floor = ra.app_from;
+    /* the tip may have gone back (a lost batch): a slice may be written
+     * at the next block again */
+    if (c->ix_flushed_at > c->tip.height)
+        c->ix_flushed_at = c->tip.height;
+    c->ix_lost = false;
+    return 1;
+}
+
+/* The hash of the best-chain block at height (the genesis' at 0). */
+static int main_hash(struct zbc_chain *c, struct zbc_store_txn *t,
+                     uint32_t height, uint8_t hash[32], struct zbc_err *err)
+{
+    if (height == c->tip.height) {
+        memcpy(hash, c->tip.hash, 32);
+        return 1;
+    }
+    if (height == 0) {
+        memcpy(hash, c->g->hash, 32);
+        return 1;
+    }
+    uint8_t head[ZBC_BLOCK_HEADER_LEN];
+    size_t len = 0;
+    bool found;
+    struct zbc_block_header h;
+    if (!zbc_store_txn_block_head(t, height, head, sizeof head, &len, &found,
+                                  err))
+        return 0;
+    if (!found || len != sizeof head ||
+        !zbc_block_header_decode(&h, head, len, err))
+        return zbc_fail(err, "the header of block %u cannot be read", height);
+    zbc_block_hash(hash, &h);
+    return 1;
+}
+
+/* Inside a write transaction at the tip: writes the slices in `which`
+ * (NULL: all, and the apps) and the apps when `apps`, and moves the
+ * markers: transactions and history to the lowest slice floor left, the
+ * apps' to the tip when written. */
+static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
+                            const bool *which, bool apps,
+                            struct zbc_err *err)
+{
+    if (c->ix_lost)
+        return zbc_fail(err, "the held index entries are incomplete");
+    uint32_t low = c->tip.height;
+    for (unsigned i = 0; i < c->ix_n; i++) {
+        if (which != NULL && !which[i]) {
+            if (c->ix_floor[i] < low)
+                low = c->ix_floor[i];
+            continue;
+        }
+        if (!zbc_tx_index_flush(t, c->ix_tx[i], err) ||
+            !zbc_history_flush(t, c->ix_hist[i], err))
+            return 0;
+    }
+    uint8_t hash[32];
+    if (!main_hash(c, t, low, hash, err))
+        return 0;
+    for (unsigned k = 0; k < 2; k++)
+        if (!zbc_store_txn_put_marker(t, ix_markers[k], low, hash, err))
+            return 0;
+    if (which != NULL && !apps)
+        return 1;
+    return zbc_app_index_flush(t, c->ix_apps[0], c->tip.height, err) &&
+           zbc_store_txn_put_marker(t, ix_markers[2], c->tip.height,
+                                    c->tip.hash, err);
+}
+
+int zbc_chain_index_flush_txn(struct zbc_chain *c, struct zbc_store_txn *t,
+                              struct zbc_err *err)
+{
+    return flush_slices_txn(c, t, NULL, true, err);
+}
+
+void zbc_chain_index_flushed(struct zbc_chain *c)
+{
+    for (unsigned i = 0; i < c->ix_n; i++) {
+        slice_clear(c, i);
+        c->ix_floor[i] = c->tip.height;
+    }
+    zbc_app_index_buf_clear(c->ix_apps[0]);
+    c->ix_app_floor = c->tip.height;
+    c->ix_flushed_at = c->tip.height;
+}
+
+struct flush_args {
+    const bool *which;
+    bool apps;
+};
+
+static int flush_fn(struct zbc_chain *c, struct zbc_state *st,
+                    struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)st;
+    const struct flush_args *fa = arg;
+    return flush_slices_txn(c, t, fa->which, fa->apps, err);
+}
+
+/* Writes, in a write transaction of its own, everything (one ==
+ * c->ix_n), or slice `one` (none when above c->ix_n) and the apps when
+ * `apps`. */
+static int flush_slices(struct zbc_chain *c, unsigned one, bool apps,
+                        struct zbc_err *err)
+{
+    size_t txs = 0, hist = 0;
+    bool all = one == c->ix_n;
+    bool *which = NULL;
+    if (!all) {
+        which = calloc(c->ix_n, sizeof *which);
+        if (which == NULL)
+            return zbc_fail(err, "out of memory writing the indexes");
+        if (one < c->ix_n)
+            which[one] = true;
+    }
+    for (unsigned i = 0; i < c->ix_n; i++)
+        if (all || which[i]) {
+            txs += zbc_tx_index_buf_count(c->ix_tx[i]);
+            hist += zbc_history_buf_count(c->ix_hist[i]);
+        }
+    apps = apps || all;
+    size_t n_apps = apps ? zbc_app_index_buf_count(c->ix_apps[0]) : 0;
+    uint32_t held = zbc_chain_index_held(c);
+    double t0 = mono_us();
+    struct flush_args fa = {which, apps};
+    int ok = zbc_chain_state_write(c, flush_fn, &fa, err);
+    free(which);
+    if (!ok)
+        return zbc_fail_prefix(err, "writing the indexes of the last %u "
+                               "blocks", held);
+    if (all) {
+        zbc_chain_index_flushed(c);
+    } else {
+        if (one < c->ix_n) {
+            slice_clear(c, one);
+            c->ix_floor[one] = c->tip.height;
+        }
+        if (apps) {
+            zbc_app_index_buf_clear(c->ix_apps[0]);
+            c->ix_app_floor = c->tip.height;
+        }
+        c->ix_flushed_at = c->tip.height;
+    }
+    double ms = (mono_us() - t0) / 1000.0;
+    /* info when it held the loop long enough to matter to a block */
+    zbc_log(ms >= ZBC_CHAIN_INDEX_SLOW_MS ? ZBC_LOG_INFO : ZBC_LOG_DEBUG,
+            "ledger: indexes written at height %u (%s: %zu transactions, "
+            "%zu history entries, %zu apps) in %.0f ms", c->tip.height,
+            all ? "all" : one < c->ix_n ? "a slice" : "apps", txs, hist,
+            n_apps, ms);
+    return 1;
+}
+
+int zbc_chain_index_flush(struct zbc_chain *c, struct zbc_err *err)
+{
+    chain_settle(c);
+    if (c->ix_lost && !index_reload(c, err))
+        return 0;
+    if (zbc_chain_index_held(c) == 0)
+        return 1;
+    return flush_slices(c, c->ix_n, true, err);
+}
+
+void zbc_chain_index_maintain(struct zbc_chain *c)
+{
+    struct zbc_err err = {{0}};
+    chain_settle(c);
+    if (c->ix_lost && !index_reload(c, &err)) {
+        zbc_log_ratelimited("chain-index-flush", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: %s (tried again)",
+                            err.msg);
+        return;
+    }
+    /* one slice a block: the one written longest ago, once it holds the
+     * interval's blocks */
+    if (c->tip.height <= c->ix_flushed_at)
+        return;
+    unsigned s = 0;
+    for (unsigned i = 1; i < c->ix_n; i++)
+        if (c->ix_floor[i] < c->ix_floor[s])
+            s = i;
+    bool slice = c->tip.height - c->ix_floor[s] >= c->ix_n;
+    bool apps = c->tip.height - c->ix_app_floor >= c->ix_n;
+    if (!slice && !apps)
+        return;
+    if (!flush_slices(c, slice ? s : c->ix_n + 1, apps, &err))
+        zbc_log_ratelimited("chain-index-flush", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: %s (held until the next "
+                            "try)", err.msg);
+}
+
+uint32_t zbc_chain_index_held(const struct zbc_chain *c)
+{
+    return c->tip.height - min_floor(c);
+}
+
+int zbc_chain_index_ready(struct zbc_chain *c, struct zbc_err *err)
+{
+    chain_settle(c);
+    return !c->ix_lost || index_reload(c, err);
+}
+
+int zbc_chain_history_page(struct zbc_chain *c, const struct zbc_addr *a,
+                           bool has_before, uint32_t before_height,
+                           uint32_t before_index, size_t limit,
+                           struct zbc_history_page *p, struct zbc_err *err)
+{
+    if (!zbc_chain_index_ready(c, err))
+        return 0;
+    unsigned sl = zbc_history_slice(a, c->ix_n);
+    return zbc_history_page(c->store, c->ix_hist[sl], c->ix_floor[sl], a,
+                            has_before, before_height, before_index, limit, p,
+                            err);
+}
+
+/* After a block is committed: its index entries are held (tx hashes in
+ * block order, from the precheck when it was received; its events; the
+ * apps it changed, st the state it left). */
+static void index_note_block(struct zbc_chain *c, struct zbc_state *st,
+                             const struct zbc_block *b,
+                             const struct zbc_checked_tx *txs,
+                             const struct zbc_events *ev,
+                             const struct zbc_undo *undo)
+{
+    if (c->ix_lost)
+        return;
+    struct zbc_err err = {{0}};
+    uint32_t h = b->header.height;
+    uint8_t(*hashes)[32] = NULL;
+    int ok = 1;
+    if (b->n_tx > 0) {
+        hashes = malloc(b->n_tx * sizeof *hashes);
+        ok = hashes != NULL ||
+             zbc_fail(&err, "out of memory hashing block %u", h);
+        for (uint32_t i = 0; ok && i < b->n_tx; i++)
+            if (txs != NULL)
+                memcpy(hashes[i], txs[i].hash, 32);
+            else
+                zbc_tx_ref_hash(hashes[i], &b->txs[i]);
+    }
+    ok = ok &&
+         zbc_tx_index_bufs_add(c->ix_tx, c->ix_n, h,
+                               (const uint8_t(*)[32])hashes, b->n_tx, &err) &&
+         zbc_history_bufs_add(c->ix_hist, c->ix_n, h, b->header.timestamp_ms,
+                              ev, &err) &&
+         zbc_app_index_bufs_note(c->ix_apps, 1, st, undo, &err);
+    free(hashes);
+    if (!ok) {
+        /* refilled from the stored blocks before the next read or flush */
+        zbc_log_warn("ledger: index entries of block %u not held (%s): "
+                     "re-reading them from the ledger", h, err.msg);
+        c->ix_lost = true;
+    }
+}
 
 static void hex32(char out[65], const uint8_t b[32])
 {
@@ -232,6 +601,11 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (rebuilt)
         zbc_log_info("ledger: app list index built from %llu stored apps",
                      (unsigned long long)app_entries);
+    if (!zbc_tx_index_ensure(c->store, &rebuilt, &indexed, err))
+        goto fail;
+    if (rebuilt)
+        zbc_log_info("ledger: transaction index built from %u stored blocks",
+                     indexed);
     size_t max_txs = cfg->mempool_max_txs != 0 ? cfg->mempool_max_txs
                                                : ZBC_CHAIN_MEMPOOL_TXS;
     size_t max_bytes = cfg->mempool_max_bytes != 0 ? cfg->mempool_max_bytes
@@ -269,9 +643,24 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
         zbc_log_warn("this node's key is not a validator of chain %s: it "
                      "will follow the chain but never produce",
                      c->g->chain_name);
+    uint32_t every = cfg->index_flush_blocks != 0
+                         ? cfg->index_flush_blocks
+                         : ZBC_CHAIN_INDEX_FLUSH_BLOCKS;
+    if (every > ZBC_CHAIN_INDEX_FLUSH_MAX) {
+        zbc_fail(err, "index flush interval %u is above %u blocks", every,
+                 ZBC_CHAIN_INDEX_FLUSH_MAX);
+        goto fail;
+    }
+    if (!index_alloc(c, every, err))
+        goto fail;
+    /* after a crash: the blocks above the markers, written now */
+    c->ix_flushed_at = c->tip.height;
+    if (!index_reload(c, err) || !zbc_chain_index_flush(c, err))
+        goto fail;
     *out = c;
     return 1;
 fail:
+    index_free(c);
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
     zbc_lthash_cache_free(c->lthash);
@@ -286,6 +675,12 @@ void zbc_chain_close(struct zbc_chain *c)
 {
     if (c == NULL)
         return;
+    struct zbc_err err = {{0}};
+    if (!zbc_chain_index_flush(c, &err))
+        zbc_log_warn("ledger: the index entries of the last %u blocks were "
+                     "not written (%s): the next start catches them up",
+                     zbc_chain_index_held(c), err.msg);
+    index_free(c);
     zbc_mempool_free(c->mp);
     zbc_verify_pool_free(c->pool);
     zbc_lthash_cache_free(c->lthash);
@@ -524,6 +919,19 @@ int zbc_chain_check_tx_hashed(struct zbc_chain *c, const uint8_t *raw,
                                       err);
 }
 
+/* Where the chain holds transaction hash: held index entries, then the
+ * ledger's. */
+static int tx_lookup(struct zbc_chain *c, const uint8_t hash[32],
+                     uint32_t *height, uint32_t *index, bool *found,
+                     struct zbc_err *err)
+{
+    if (!zbc_chain_index_ready(c, err))
+        return 0;
+    return zbc_tx_index_lookup(c->store,
+                               c->ix_tx[zbc_tx_index_slice(hash, c->ix_n)],
+                               hash, height, index, found, err);
+}
+
 void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
                           size_t len, uint64_t now_ms)
 {
@@ -538,7 +946,7 @@ void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
     uint32_t h, i;
     bool found = false;
     struct zbc_err e2 = {{0}};
-    if (!zbc_store_tx_index(c->store, hash, &h, &i, &found, &e2) || found)
+    if (!tx_lookup(c, hash, &h, &i, &found, &e2) || found)
         return;
     char reason[ZBC_MEMPOOL_REASON_MAX];
     snprintf(reason, sizeof reason, "invalid after a reorg to block %u: %s",
@@ -581,8 +989,7 @@ int zbc_chain_tx_status(struct zbc_chain *c, const uint8_t hash[32],
         return 1;
     }
     bool found;
-    if (!zbc_store_tx_index(c->store, hash, &out->height, &out->index, &found,
-                            err))
+    if (!tx_lookup(c, hash, &out->height, &out->index, &found, err))
         return 0;
     out->status = found ? ZBC_TX_STATUS_CONFIRMED : ZBC_TX_STATUS_NOT_FOUND;
     return 1;
@@ -672,10 +1079,10 @@ int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
 }
 
 /* Everything a block leaves in the ledger besides the state: block bytes,
- * hash index, tip, transaction index, undo record, events. */
+ * hash index, tip, undo record, events (the node-local indexes are held
+ * and written in batches: index_note_block). */
 static int store_block_records(struct zbc_store_txn *t,
                                const struct zbc_block *b,
-                               const struct zbc_checked_block *cb,
                                const uint8_t *enc, size_t enc_len,
                                const uint8_t hash[32],
                                const struct zbc_undo *undo,
@@ -685,15 +1092,6 @@ static int store_block_records(struct zbc_store_txn *t,
     uint32_t height = b->header.height;
     if (!zbc_store_put_block(t, height, hash, enc, enc_len, err))
         return 0;
-    for (uint32_t i = 0; i < b->n_tx; i++) {
-        uint8_t th[32];
-        if (cb != NULL && cb->block == b) /* the precheck hashed them */
-            memcpy(th, cb->txs[i].hash, 32);
-        else
-            zbc_tx_ref_hash(th, &b->txs[i]);
-        if (!zbc_store_put_tx_index(t, th, height, i, err))
-            return 0;
-    }
     uint8_t *bytes = NULL;
     size_t len = 0;
     if (!zbc_undo_encode(undo, &bytes, &len, err))
@@ -722,15 +1120,14 @@ struct block_ctx {
     bool invalid; /* the block broke a rule (else the ledger failed) */
     /* result */
     struct zbc_undo undo; /* the block's writes, for the mempool re-check */
+    struct zbc_events ev; /* its events, for the history index */
     struct zbc_block_header header;
     uint8_t hash[32];
     uint8_t state_root[32];
 };
 
-/* b: the block (cb: its checked form when it was received, else NULL). */
 static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
                         struct block_ctx *bc, const struct zbc_block *b,
-                        const struct zbc_checked_block *cb,
                         struct zbc_undo *undo, struct zbc_events *ev,
                         struct zbc_err *err)
 {
@@ -740,11 +1137,7 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     zbc_block_hash(hash, &b->header);
     if (!zbc_block_encode(b, &enc, &enc_len, err))
         return 0;
-    int ok = store_block_records(t, b, cb, enc, enc_len, hash, undo, ev,
-                                 err) &&
-             zbc_history_add_block(t, b->header.height, hash,
-                                   b->header.timestamp_ms, ev, err) &&
-             zbc_app_index_block(t, st, undo, b->header.height, hash, err);
+    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err);
     free(enc);
     if (ok) {
         bc->header = b->header;
@@ -765,15 +1158,13 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
         bc->has_built = false;
     }
     zbc_undo_free(&bc->undo);
-    struct zbc_events ev = {0};
+    zbc_events_free(&bc->ev);
     if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
-                               &bc->undo, &ev, err))
+                               &bc->undo, &bc->ev, err))
         return 0;
     bc->has_built = true;
-    int ok = finish_block(t, st, bc, &bc->built, NULL, &bc->undo, &ev, err);
-    zbc_events_free(&ev);
-    return ok;
+    return finish_block(t, st, bc, &bc->built, &bc->undo, &bc->ev, err);
 }
 
 static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -781,24 +1172,23 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     struct block_ctx *bc = arg;
     zbc_undo_free(&bc->undo);
-    struct zbc_events ev = {0};
+    zbc_events_free(&bc->ev);
     bc->invalid = false;
-    if (!zbc_block_apply(st, c->g, &c->tip, bc->checked, &bc->undo, &ev,
+    if (!zbc_block_apply(st, c->g, &c->tip, bc->checked, &bc->undo, &bc->ev,
                          err)) {
         bc->invalid = true;
         return 0;
     }
-    int ok = finish_block(t, st, bc, bc->received, bc->checked, &bc->undo,
-                          &ev, err);
-    zbc_events_free(&ev);
-    return ok;
+    return finish_block(t, st, bc, bc->received, &bc->undo, &bc->ev, err);
 }
 
 struct after_ctx {
     const struct zbc_block *b;
     const struct zbc_checked_tx *txs; /* b's, prechecked; NULL: not known */
     const struct zbc_undo *undo;
+    const struct zbc_events *ev;
     uint64_t now_ms;
+    bool noted; /* the index took the block */
 };
 
 static int after_block_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -807,6 +1197,8 @@ static int after_block_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct after_ctx *a = arg;
+    index_note_block(c, st, a->b, a->txs, a->ev, a->undo);
+    a->noted = true;
     return zbc_mempool_after_block_hashed(c->mp, st, c->g, a->b, a->txs,
                                           a->undo, a->now_ms, err);
 }
@@ -825,11 +1217,23 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->cap = 0;
     info->build_ms = 0;
     struct after_ctx a = {b, bc->checked != NULL ? bc->checked->txs : NULL,
-                          &bc->undo, bc->now_ms};
+                          &bc->undo, &bc->ev, bc->now_ms, false};
     struct zbc_err err = {{0}};
-    if (!zbc_chain_state_read(c, after_block_fn, &a, &err))
+    if (!zbc_chain_state_read(c, after_block_fn, &a, &err)) {
         zbc_log_error("mempool re-check after block %u failed: %s",
                       info->height, err.msg);
+        if (!a.noted) /* the read failed before the index */
+            c->ix_lost = true;
+    }
+    /* a slice a block: zbc_chain_index_maintain from the event loop, once
+     * the block has gone out; all of them here inside a sync's batch, or
+     * when the loop has not kept up (a test without one) */
+    if (zbc_chain_index_held(c) >=
+            (c->batch_open ? c->ix_n : 3 * c->ix_n) &&
+        !zbc_chain_index_flush(c, &err))
+        zbc_log_ratelimited("chain-index-flush", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: %s (held until the next "
+                            "try)", err.msg);
 }
 
 static void notify_block(struct zbc_chain *c, const struct zbc_block *b,
@@ -956,6 +1360,7 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     if (bc.has_built)
         zbc_block_free(&bc.built);
     zbc_undo_free(&bc.undo);
+    zbc_events_free(&bc.ev);
     free(cands);
     return ok;
 }
@@ -992,12 +1397,14 @@ int zbc_chain_apply_on_tip(struct zbc_chain *c, const struct zbc_block *b,
     if (!ok) {
         zbc_checked_block_free(&cb);
         zbc_undo_free(&bc.undo);
+        zbc_events_free(&bc.ev);
         return 0;
     }
     /* the pool's clean-up takes the precheck's hashes (bc.checked) */
     new_tip(c, &bc, b, info);
     zbc_checked_block_free(&cb);
     zbc_undo_free(&bc.undo);
+    zbc_events_free(&bc.ev);
     return 1;
 }
 
@@ -1535,6 +1942,9 @@ static void batch_lost(struct zbc_chain *c, const struct zbc_err *err)
                       "commit: %s", e2.msg);
         return;
     }
+    struct zbc_err e3 = {{0}};
+    if (!index_reload(c, &e3))
+        zbc_log_error("ledger: %s (tried again at the next read)", e3.msg);
     if (c->tip.height != was)
         zbc_log_ratelimited("chain-batch-lost", ZBC_LOG_PERIOD_MS,
                             ZBC_LOG_WARN, "ledger: blocks %u to %u were not "

@@ -97,7 +97,35 @@ struct zbc_chain_config {
     bool verify_state;                   /* open: also rescan every state
                                           * table (zbcd run --verify-state,
                                           * docs/node.md §3) */
+    uint32_t index_flush_blocks;         /* 0: ZBC_CHAIN_INDEX_FLUSH_BLOCKS */
 };
+
+/* The node-local indexes (transactions, account history, app list) hold
+ * this many blocks' entries in memory, in as many slices, and write one
+ * slice a block (the apps all together every this many blocks;
+ * docs/node.md §3 "Index flushes"); the range zbcd run
+ * --index-flush-blocks accepts. */
+#define ZBC_CHAIN_INDEX_FLUSH_BLOCKS 16u
+#define ZBC_CHAIN_INDEX_FLUSH_MAX 256u
+
+/* Writes every held index entry now (a no-op when none are held).
+ * zbc_chain_index_maintain writes the slice due, once a block, from the
+ * event loop after the block has gone out; the chain writes everything
+ * itself on close, before undoing a block, and when three intervals'
+ * blocks are held (one inside a sync's batch). */
+ZBC_WUR int zbc_chain_index_flush(struct zbc_chain *c, struct zbc_err *err);
+void zbc_chain_index_maintain(struct zbc_chain *c);
+/* Blocks whose index entries are (at least partly) held, not written. */
+uint32_t zbc_chain_index_held(const struct zbc_chain *c);
+
+struct zbc_history_page;
+/* zbc_history_page over the chain's ledger and held entries. */
+ZBC_WUR int zbc_chain_history_page(struct zbc_chain *c,
+                                   const struct zbc_addr *a, bool has_before,
+                                   uint32_t before_height,
+                                   uint32_t before_index, size_t limit,
+                                   struct zbc_history_page *p,
+                                   struct zbc_err *err);
 
 ZBC_WUR int zbc_chain_open(struct zbc_chain **out,
                            const struct zbc_chain_config *cfg,

@@ -5,6 +5,7 @@
 
 #include "consensus/state.h"
 #include "node/zbcd/app_index.h"
+#include "node/zbcd/chain_internal.h"
 
 /* The tip height of a read transaction (0 before the first block). */
 static int txn_tip(struct zbc_store_txn *t, uint32_t *tip, struct zbc_err *err)
@@ -109,6 +110,8 @@ bool zbc_app_filter_match(const struct zbc_app_filter *f,
  * range walk of limit + 1 keys, then one APPS lookup per app listed
  * (docs/api.md §10 "Index"). */
 struct list_ctx {
+    const struct zbc_app_index_buf *const *held;
+    unsigned n_held;
     const struct zbc_app_filter *f;
     size_t limit;
     struct zbc_app_list *out;
@@ -130,7 +133,7 @@ static int list_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
         .has_before = f->has_before, .before_height = f->before_height,
         .before_id = f->before_id};
     size_t take = 0;
-    if (!zbc_app_index_page(t, &q, c->limit, c->ids, &take, &c->out->more,
+    if (!zbc_app_index_page(t, c->held, c->n_held, &q, c->limit, c->ids, &take, &c->out->more,
                             err))
         return 0;
     if (take == 0)
@@ -159,21 +162,25 @@ static int list_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     return ok;
 }
 
-int zbc_chain_app_list(struct zbc_store *store,
+int zbc_chain_app_list(struct zbc_chain *chain,
                        const struct zbc_app_filter *f, size_t limit,
                        struct zbc_app_list *out, struct zbc_err *err)
 {
     memset(out, 0, sizeof *out);
+    if (!zbc_chain_index_ready(chain, err))
+        return 0;
     if (limit == 0 || limit > ZBC_APP_LIST_MAX)
         return zbc_fail(err, "list limit must be from 1 to %u",
                         ZBC_APP_LIST_MAX);
     struct list_ctx *c = calloc(1, sizeof *c);
     if (c == NULL)
         return zbc_fail(err, "out of memory listing apps");
+    c->held = (const struct zbc_app_index_buf *const *)chain->ix_apps;
+    c->n_held = 1;
     c->f = f;
     c->limit = limit;
     c->out = out;
-    int ok = zbc_store_read(store, list_fn, c, err);
+    int ok = zbc_store_read(chain->store, list_fn, c, err);
     free(c);
     if (!ok)
         zbc_app_list_free(out);

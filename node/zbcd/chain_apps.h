@@ -62,9 +62,11 @@ struct zbc_app_list {
     uint32_t tip;
 };
 
+struct zbc_chain;
 /* Apps matching f, newest first (created height, then id, descending),
- * at most limit (1..ZBC_APP_LIST_MAX). */
-ZBC_WUR int zbc_chain_app_list(struct zbc_store *store,
+ * at most limit (1..ZBC_APP_LIST_MAX): the chain's app index with the
+ * apps changed since its last flush. */
+ZBC_WUR int zbc_chain_app_list(struct zbc_chain *chain,
                                const struct zbc_app_filter *f, size_t limit,
                                struct zbc_app_list *out, struct zbc_err *err);
 void zbc_app_list_free(struct zbc_app_list *l);

@@ -9,8 +9,11 @@
 #include "consensus/mempool.h"
 #include "consensus/state.h"
 #include "node/zbcd/chain.h"
+#include "node/zbcd/app_index.h"
 #include "node/zbcd/fork.h"
+#include "node/zbcd/history.h"
 #include "node/zbcd/sig_cache.h"
+#include "node/zbcd/tx_index.h"
 #include "node/zbcd/verify_pool.h"
 
 struct zbc_chain {
@@ -51,7 +54,35 @@ struct zbc_chain {
      * the failure in batch_gone_err */
     bool batch_open, batch_gone;
     struct zbc_err batch_gone_err;
+    /* the node-local indexes' entries not yet written (docs/node.md §3
+     * "Index flushes"): transactions and history in ix_n slices by key,
+     * slice s holding those of the blocks above ix_floor[s] (written up to
+     * it); one slice is written per block (ix_flushed_at: the tip the last one was written at), each
+     * every ix_n blocks; ix_lost: a block's entries could not be held, the
+     * slices are refilled from the ledger before anything else */
+    unsigned ix_n;
+    struct zbc_tx_index_buf **ix_tx;
+    struct zbc_history_buf **ix_hist;
+    uint32_t *ix_floor;
+    /* the app list index is not sliced (an app's keys are spread over its
+     * players): its buffer holds the apps changed in the blocks above
+     * ix_app_floor, all written every ix_n blocks */
+    struct zbc_app_index_buf *ix_apps[1];
+    uint32_t ix_app_floor;
+    uint32_t ix_flushed_at;
+    bool ix_lost;
 };
+
+/* Inside a write transaction at the tip: writes the held index entries and
+ * moves the index markers to the tip.  zbc_chain_index_flushed empties
+ * the buffers once that transaction is committed. */
+ZBC_WUR int zbc_chain_index_flush_txn(struct zbc_chain *c,
+                                      struct zbc_store_txn *t,
+                                      struct zbc_err *err);
+void zbc_chain_index_flushed(struct zbc_chain *c);
+/* Before a read of the indexes: the buffers complete again (refilled from
+ * the ledger when a block's entries could not be held). */
+ZBC_WUR int zbc_chain_index_ready(struct zbc_chain *c, struct zbc_err *err);
 
 /* fn runs with the state over one store transaction (read-only, or one
  * write transaction that runs again from the start when the map grows,

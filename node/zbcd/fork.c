@@ -475,6 +475,10 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     free(u->bytes);
     u->bytes = NULL;
     bool found;
+    /* the held index entries first: the block's own are then in the
+     * ledger, removed below with it */
+    if (!zbc_chain_index_flush_txn(c, t, err))
+        return zbc_fail_prefix(err, "cannot undo block %u", height);
     if (!zbc_store_txn_block(t, height, &u->bytes, &u->len, &found, err))
         return 0;
     if (!found)
@@ -498,11 +502,15 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     struct zbc_block b;
     if (!zbc_block_decode(&b, u->bytes, u->len, err))
         return zbc_fail_prefix(err, "stored block %u does not decode", height);
-    for (uint32_t i = 0; ok && i < b.n_tx; i++) {
-        uint8_t th[32];
-        zbc_tx_ref_hash(th, &b.txs[i]);
-        ok = zbc_store_del_tx_index(t, th, err);
-    }
+    uint8_t(*th)[32] = b.n_tx > 0 ? malloc(b.n_tx * sizeof *th) : NULL;
+    if (b.n_tx > 0 && th == NULL)
+        ok = zbc_fail(err, "out of memory undoing block %u", height);
+    for (uint32_t i = 0; ok && i < b.n_tx; i++)
+        zbc_tx_ref_hash(th[i], &b.txs[i]);
+    ok = ok && zbc_tx_index_undo_block(t, (const uint8_t(*)[32])th, b.n_tx,
+                                       u->parent->height, u->parent->hash,
+                                       err);
+    free(th);
     zbc_block_free(&b);
     if (ok) { /* the account history index, before the events go */
         uint8_t *eb = NULL;
@@ -535,10 +543,13 @@ int zbc_fork_undo_tip(struct zbc_chain *c, uint8_t **bytes, size_t *len,
     if (!zbc_chain_main_parent(c, c->tip.height - 1, &parent, err))
         return 0;
     struct undo_ctx u = {.parent = &parent};
+    if (!zbc_chain_index_ready(c, err))
+        return 0;
     if (!zbc_chain_state_write(c, undo_tip_fn, &u, err)) {
         free(u.bytes);
         return 0;
     }
+    zbc_chain_index_flushed(c);
     struct zbc_block_header h;
     uint8_t hash[32];
     memcpy(hash, c->tip.hash, 32);

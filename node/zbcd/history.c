@@ -6,9 +6,10 @@
 #include "consensus/block.h"
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
+#include "node/zbcd/tx_index.h"
 
 #define HISTORY_DB ZBC_STORE_DB_ACCT_HISTORY
-#define MARKER "history_tip"
+#define MARKER ZBC_HISTORY_MARKER
 #define KEY_MAX (1 + ZBC_ADDR_BYTES_MAX + 8)
 
 /* The account's prefix: addr_len u8 || typed bytes; returns its length. */
@@ -31,11 +32,7 @@ static size_t acct_key(uint8_t out[KEY_MAX], const struct zbc_addr *a,
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
                       const uint8_t hash[32], struct zbc_err *err)
 {
-    uint8_t v[36];
-    zbc_put_le32(v, height);
-    memcpy(v + 4, hash, 32);
-    return zbc_store_txn_put(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER), v,
-                             sizeof v, err);
+    return zbc_store_txn_put_marker(t, MARKER, height, hash, err);
 }
 
 /* One index key: its bytes and length. */
@@ -94,25 +91,196 @@ static int index_events(struct zbc_store_txn *t, uint32_t height,
     return ok;
 }
 
-int zbc_history_add_block(struct zbc_store_txn *t, uint32_t height,
-                          const uint8_t hash[32], uint64_t timestamp_ms,
-                          const struct zbc_events *ev, struct zbc_err *err)
-{
-    return index_events(t, height, timestamp_ms, ev, false, err) &&
-           put_marker(t, height, hash, err);
-}
-
 int zbc_history_undo_block(struct zbc_store_txn *t, uint32_t height,
                            const struct zbc_events *ev,
                            uint32_t parent_height,
                            const uint8_t parent_hash[32], struct zbc_err *err)
 {
-    if (!index_events(t, height, 0, ev, true, err))
+    return index_events(t, height, 0, ev, true, err) &&
+           put_marker(t, parent_height, parent_hash, err);
+}
+
+/* ---- the buffer of entries not yet flushed ---- */
+
+/* One held entry; prev: the position + 1 of the same account's entry
+ * before it (0: none), so an account's entries are a chain newest first. */
+struct bent {
+    struct hkey key;
+    uint64_t ts;
+    uint32_t prev;
+};
+
+/* The entries in arrival order (height, then event index: an account's
+ * chain is newest first from its head) and an open-addressing table of
+ * each account's newest entry's position + 1, twice the entries or more. */
+struct zbc_history_buf {
+    struct bent *e;
+    size_t n, cap;
+    uint32_t *slot;
+    size_t slots; /* a power of two */
+};
+
+struct zbc_history_buf *zbc_history_buf_new(void)
+{
+    return calloc(1, sizeof(struct zbc_history_buf));
+}
+
+void zbc_history_buf_free(struct zbc_history_buf *b)
+{
+    if (b == NULL)
+        return;
+    free(b->e);
+    free(b->slot);
+    free(b);
+}
+
+void zbc_history_buf_clear(struct zbc_history_buf *b)
+{
+    b->n = 0;
+    if (b->slot != NULL)
+        memset(b->slot, 0, b->slots * sizeof *b->slot);
+}
+
+size_t zbc_history_buf_count(const struct zbc_history_buf *b)
+{
+    return b->n;
+}
+
+/* An account prefix's table slot (FNV-1a of its bytes). */
+static uint64_t prefix_hash(const uint8_t *p, size_t plen);
+
+static size_t acct_home(const struct zbc_history_buf *b, const uint8_t *p,
+                        size_t plen)
+{
+    return (size_t)prefix_hash(p, plen) & (b->slots - 1);
+}
+
+/* The slot of the account with prefix p: its own, or the empty one it
+ * would take. */
+static size_t acct_slot(const struct zbc_history_buf *b, const uint8_t *p,
+                        size_t plen)
+{
+    size_t i = acct_home(b, p, plen);
+    while (b->slot[i] != 0) {
+        const struct hkey *k = &b->e[b->slot[i] - 1].key;
+        if ((size_t)k->k[0] + 1 == plen && memcmp(k->k, p, plen) == 0)
+            return i;
+        i = (i + 1) & (b->slots - 1);
+    }
+    return i;
+}
+
+/* Appends entry e (its prev set here). */
+static void link_entry(struct zbc_history_buf *b, size_t pos)
+{
+    struct bent *e = &b->e[pos];
+    size_t i = acct_slot(b, e->key.k, (size_t)e->key.k[0] + 1);
+    e->prev = b->slot[i];
+    b->slot[i] = (uint32_t)(pos + 1);
+}
+
+static int buf_reserve(struct zbc_history_buf *b, size_t more,
+                       struct zbc_err *err)
+{
+    size_t need = b->n + more;
+    if (need > UINT32_MAX / 4)
+        return zbc_fail(err, "account history buffer of %zu entries is too "
+                        "large", need);
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 1024;
+        while (cap < need)
+            cap *= 2;
+        struct bent *e = realloc(b->e, cap * sizeof *e);
+        if (e == NULL)
+            return zbc_fail(err, "out of memory buffering %zu account "
+                            "history entries", need);
+        b->e = e;
+        b->cap = cap;
+    }
+    if (2 * need > b->slots) {
+        size_t slots = b->slots ? b->slots : 2048;
+        while (slots < 2 * need)
+            slots *= 2;
+        uint32_t *sl = calloc(slots, sizeof *sl);
+        if (sl == NULL)
+            return zbc_fail(err, "out of memory buffering %zu account "
+                            "history entries", need);
+        free(b->slot);
+        b->slot = sl;
+        b->slots = slots;
+        for (size_t i = 0; i < b->n; i++)
+            link_entry(b, i);
+    }
+    return 1;
+}
+
+/* The account prefix's FNV-1a hash. */
+static uint64_t prefix_hash(const uint8_t *p, size_t plen)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < plen; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h ^ (h >> 29);
+}
+
+unsigned zbc_history_slice(const struct zbc_addr *a, unsigned n)
+{
+    if (n <= 1)
         return 0;
-    if (parent_height == 0)
-        return zbc_store_txn_del(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER),
-                                 err);
-    return put_marker(t, parent_height, parent_hash, err);
+    uint8_t p[KEY_MAX];
+    size_t plen = acct_prefix(p, a);
+    return (unsigned)((prefix_hash(p, plen) >> 32) % n);
+}
+
+int zbc_history_bufs_add(struct zbc_history_buf *const *bufs, unsigned n,
+                         uint32_t height, uint64_t timestamp_ms,
+                         const struct zbc_events *ev, struct zbc_err *err)
+{
+    for (size_t i = 0; i < ev->n; i++) {
+        const struct zbc_event *e = &ev->e[i];
+        bool has_a = e->a.type != ZBC_ACCT_EMPTY;
+        const struct zbc_addr *who[2] = {has_a ? &e->a : NULL, NULL};
+        if (e->b.type != ZBC_ACCT_EMPTY &&
+            !(has_a && zbc_addr_equal(&e->a, &e->b)))
+            who[1] = &e->b;
+        for (unsigned w = 0; w < 2; w++) {
+            if (who[w] == NULL)
+                continue;
+            struct zbc_history_buf *b = bufs[zbc_history_slice(who[w], n)];
+            if (!buf_reserve(b, 1, err))
+                return 0;
+            struct bent *be = &b->e[b->n];
+            be->key.len = (uint8_t)acct_key(be->key.k, who[w], height,
+                                            (uint32_t)i);
+            be->ts = timestamp_ms;
+            link_entry(b, b->n++);
+        }
+    }
+    return 1;
+}
+
+int zbc_history_flush(struct zbc_store_txn *t,
+                      const struct zbc_history_buf *b, struct zbc_err *err)
+{
+    struct bent *sorted = NULL;
+    if (b->n > 0) {
+        sorted = malloc(b->n * sizeof *sorted);
+        if (sorted == NULL)
+            return zbc_fail(err, "out of memory flushing %zu account history "
+                            "entries", b->n);
+        memcpy(sorted, b->e, b->n * sizeof *sorted);
+        /* struct bent starts with its hkey */
+        qsort(sorted, b->n, sizeof *sorted, hkey_cmp);
+    }
+    int ok = 1;
+    for (size_t i = 0; ok && i < b->n; i++) {
+        uint8_t ts[8];
+        zbc_put_le64(ts, sorted[i].ts);
+        ok = zbc_store_txn_put(t, HISTORY_DB, sorted[i].key.k,
+                               sorted[i].key.len, ts, 8, err);
+    }
+    free(sorted);
+    return ok;
 }
 
 /* ---- open: rebuild when the marker is not the tip ---- */
@@ -149,23 +317,27 @@ static int stored_block(struct zbc_store_txn *t, uint32_t height,
     return ok;
 }
 
+/* The marker stays when it is at the tip or a best-chain block at most
+ * ZBC_INDEX_CATCHUP_MAX below it (zbc_history_catch_up takes the rest);
+ * otherwise the index is rebuilt from every stored block. */
 static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct ensure_ctx *c = arg;
     struct zbc_store_meta m;
-    bool same;
-    if (!zbc_store_txn_marker_at_tip(t, MARKER, &m, &same, err))
+    enum zbc_store_marker state;
+    uint32_t at;
+    if (!zbc_store_txn_marker(t, MARKER, &m, &state, &at, err))
         return 0;
-    c->stale = !same;
+    uint32_t tip = m.has_tip ? m.tip_height : 0;
+    c->stale = !(state == ZBC_STORE_MARKER_AT_TIP ||
+                 (state == ZBC_STORE_MARKER_BEHIND &&
+                  tip - at <= ZBC_INDEX_CATCHUP_MAX));
     c->blocks = 0;
-    if (c->check_only || same)
+    if (c->check_only || !c->stale)
         return 1;
     if (!zbc_store_txn_clear(t, HISTORY_DB, err))
         return 0;
-    if (!m.has_tip)
-        return zbc_store_txn_del(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER),
-                                 err);
-    for (uint32_t h = 1; h <= m.tip_height; h++) {
+    for (uint32_t h = 1; h <= tip; h++) {
         struct zbc_block_header hdr;
         struct zbc_events ev = {0};
         int ok = stored_block(t, h, &hdr, &ev, err) &&
@@ -175,7 +347,27 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
             return zbc_fail_prefix(err, "indexing block %u", h);
         c->blocks++;
     }
-    return put_marker(t, m.tip_height, m.tip_hash, err);
+    return put_marker(t, tip, m.tip_hash, err);
+}
+
+int zbc_history_catch_up(struct zbc_store_txn *t,
+                         struct zbc_history_buf *const *bufs, unsigned n,
+                         uint32_t from, struct zbc_err *err)
+{
+    struct zbc_store_meta m;
+    if (!zbc_store_txn_meta(t, &m, err))
+        return 0;
+    for (uint32_t h = from + 1; m.has_tip && h <= m.tip_height; h++) {
+        struct zbc_block_header hdr;
+        struct zbc_events ev = {0};
+        int ok = stored_block(t, h, &hdr, &ev, err) &&
+                 zbc_history_bufs_add(bufs, n, h, hdr.timestamp_ms, &ev, err);
+        zbc_events_free(&ev);
+        if (!ok)
+            return zbc_fail_prefix(err, "catching up the account history at "
+                                   "block %u", h);
+    }
+    return 1;
 }
 
 int zbc_history_ensure(struct zbc_store *s, bool *rebuilt, uint32_t *blocks,
@@ -249,6 +441,8 @@ static int page_entry(void *arg, const uint8_t *key, size_t klen,
 }
 
 struct page_args {
+    const struct zbc_history_buf *b;
+    uint32_t stored_to;
     const struct zbc_addr *a;
     bool has_before;
     uint32_t before_height, before_index;
@@ -270,15 +464,40 @@ static int page_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     size_t blen = acct_key(below, pa->a,
                            pa->has_before ? pa->before_height : UINT32_MAX,
                            pa->has_before ? pa->before_index : UINT32_MAX);
+    /* the stored entries from here down: those above stored_to are held */
+    uint8_t sbelow[KEY_MAX];
+    size_t sblen = blen;
+    memcpy(sbelow, below, blen);
+    if (pa->stored_to < UINT32_MAX &&
+        (!pa->has_before || pa->before_height > pa->stored_to))
+        sblen = acct_key(sbelow, pa->a, pa->stored_to + 1, 0);
     struct page_ctx c = {.p = pa->p, .limit = pa->limit, .plen = plen,
                          .t = t};
-    int ok = zbc_store_txn_scan_back(t, HISTORY_DB, prefix, plen, below, blen,
-                                     page_entry, &c, err);
+    /* the held entries first: every one is newer than the stored ones */
+    bool stop = false;
+    int ok = 1;
+    const struct zbc_history_buf *b = pa->b;
+    if (b != NULL && b->n > 0) {
+        size_t i = acct_slot(b, prefix, plen);
+        for (uint32_t pos = b->slot[i]; ok && !stop && pos != 0;
+             pos = b->e[pos - 1].prev) {
+            const struct bent *e = &b->e[pos - 1];
+            if (e->key.len != blen || memcmp(e->key.k, below, blen) >= 0)
+                continue; /* not older than the cursor */
+            uint8_t ts[8];
+            zbc_put_le64(ts, e->ts);
+            ok = page_entry(&c, e->key.k, e->key.len, ts, 8, &stop, err);
+        }
+    }
+    if (ok && !stop)
+        ok = zbc_store_txn_scan_back(t, HISTORY_DB, prefix, plen, sbelow,
+                                     sblen, page_entry, &c, err);
     zbc_events_free(&c.ev);
     return ok;
 }
 
-int zbc_history_page(struct zbc_store *s, const struct zbc_addr *a,
+int zbc_history_page(struct zbc_store *s, const struct zbc_history_buf *b,
+                     uint32_t stored_to, const struct zbc_addr *a,
                      bool has_before, uint32_t before_height,
                      uint32_t before_index, size_t limit,
                      struct zbc_history_page *p, struct zbc_err *err)
@@ -286,7 +505,7 @@ int zbc_history_page(struct zbc_store *s, const struct zbc_addr *a,
     if (limit < 1 || limit > ZBC_HISTORY_PAGE_MAX)
         return zbc_fail(err, "limit must be from 1 to %u",
                         ZBC_HISTORY_PAGE_MAX);
-    struct page_args pa = {a, has_before, before_height, before_index, limit,
-                           p};
+    struct page_args pa = {b, stored_to, a, has_before, before_height,
+                           before_index, limit, p};
     return zbc_store_read(s, page_fn, &pa, err);
 }

@@ -875,6 +875,55 @@ int zbc_store_txn_marker_at_tip(struct zbc_store_txn *t, const char *key,
     return 1;
 }
 
+int zbc_store_txn_marker(struct zbc_store_txn *t, const char *key,
+                         struct zbc_store_meta *m,
+                         enum zbc_store_marker *state, uint32_t *height,
+                         struct zbc_err *err)
+{
+    uint8_t *mv = NULL;
+    size_t mlen = 0;
+    bool has_marker;
+    *state = ZBC_STORE_MARKER_STALE;
+    *height = 0;
+    if (!zbc_store_txn_meta(t, m, err) ||
+        !zbc_store_txn_get(t, ZBC_STORE_DB_META, key, strlen(key), &mv, &mlen,
+                           &has_marker, err))
+        return 0;
+    uint32_t tip = m->has_tip ? m->tip_height : 0;
+    int ok = 1;
+    if (!has_marker) {
+        if (!m->has_tip)
+            *state = ZBC_STORE_MARKER_AT_TIP;
+    } else if (mlen == 36) {
+        uint32_t h = zbc_get_le32(mv);
+        uint32_t at = 0;
+        bool found = false;
+        if (h == tip && (h == 0 || memcmp(mv + 4, m->tip_hash, 32) == 0))
+            *state = ZBC_STORE_MARKER_AT_TIP;
+        else if (h == 0 && tip > 0)
+            *state = ZBC_STORE_MARKER_BEHIND;
+        else if (h < tip &&
+                 (ok = zbc_store_txn_height_of(t, mv + 4, &at, &found,
+                                               err)) &&
+                 found && at == h)
+            *state = ZBC_STORE_MARKER_BEHIND;
+        if (*state != ZBC_STORE_MARKER_STALE)
+            *height = h;
+    }
+    free(mv);
+    return ok;
+}
+
+int zbc_store_txn_put_marker(struct zbc_store_txn *t, const char *key,
+                             uint32_t height, const uint8_t hash[32],
+                             struct zbc_err *err)
+{
+    uint8_t v[36];
+    zbc_put_le32(v, height);
+    memcpy(v + 4, hash, 32);
+    return db_put(t, ZBC_STORE_DB_META, key, strlen(key), v, sizeof v, err);
+}
+
 static int meta_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     return zbc_store_txn_meta(t, arg, err);

@@ -275,6 +275,26 @@ ZBC_WUR int zbc_store_txn_marker_at_tip(struct zbc_store_txn *t,
                                         const char *key,
                                         struct zbc_store_meta *m,
                                         bool *at_tip, struct zbc_err *err);
+/* Where a node-local index's marker stands (meta `key` = height u32 LE ||
+ * block hash 32: every block up to it is in the index, the later ones are
+ * held in memory until the next flush, docs/node.md §3 "Index flushes"):
+ * AT_TIP names the tip (or a ledger without blocks); BEHIND names a
+ * best-chain block below the tip at *height (height 0: the genesis, with
+ * no block to check); STALE is absent on a ledger with blocks, malformed,
+ * or names no best-chain block: the index is rebuilt. */
+enum zbc_store_marker {
+    ZBC_STORE_MARKER_AT_TIP,
+    ZBC_STORE_MARKER_BEHIND,
+    ZBC_STORE_MARKER_STALE,
+};
+ZBC_WUR int zbc_store_txn_marker(struct zbc_store_txn *t, const char *key,
+                                 struct zbc_store_meta *m,
+                                 enum zbc_store_marker *state,
+                                 uint32_t *height, struct zbc_err *err);
+/* Writes a marker: (height, hash); height 0 is written as the genesis. */
+ZBC_WUR int zbc_store_txn_put_marker(struct zbc_store_txn *t, const char *key,
+                                     uint32_t height, const uint8_t hash[32],
+                                     struct zbc_err *err);
 /* The raw value stored under key in db, whatever its size. */
 ZBC_WUR int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
                               const void *key, size_t klen, uint8_t **bytes,

@@ -54,7 +54,7 @@ static const char usage_text[] =
     "           [--no-produce | --automine] [--verify-state]\n"
     "           [--p2p HOST:PORT] [--peer HOST:PORT]...\n"
     "           [--api-max-connections N] [--web DIR | --no-web]\n"
-    "           [--block-budget-ms MS]\n"
+    "           [--block-budget-ms MS] [--index-flush-blocks N]\n"
     "      run the node: ledger in DIR/ledger, HTTP API on --api (default\n"
     "      " DEFAULT_API "), blocks produced when this node is a validator;\n"
     "      --p2p listens for peers, --peer (repeatable) dials one and redials\n"
@@ -72,7 +72,12 @@ static const char usage_text[] =
     "      ledger state: minutes on a large one);\n"
     "      --block-budget-ms (1..60000) caps the time this node's blocks take\n"
     "      to build (default: min(block time, smith delay) / 4, or / 2 when\n"
-    "      the genesis has this one validator only)\n"
+    "      the genesis has this one validator only);\n"
+    "      --index-flush-blocks (1..256, default 16) holds the transaction,\n"
+    "      account history and app list index entries of the last N blocks\n"
+    "      in memory and writes them a slice a block (the apps every N\n"
+    "      blocks): answers come from memory meanwhile, and after a crash\n"
+    "      the next start catches them up from the stored blocks\n"
     "  zbcd show-key --datadir DIR\n"
     "      print the node key of DIR as JSON\n"
     "  zbcd --help | --version\n"
@@ -91,6 +96,7 @@ struct options {
     size_t n_peers;
     const char *api_max_connections;
     const char *block_budget_ms;
+    const char *index_flush_blocks;
     const char *web;
     bool no_web;
     bool verify_state;
@@ -98,6 +104,16 @@ struct options {
 
 static int usage_error(const char *fmt, ...)
     __attribute__((format(printf, 1, 2)));
+
+/* How often the loop looks whether an index flush is due (ms). */
+#define ZBCD_INDEX_TICK_MS 100
+
+static void on_index_timer(evutil_socket_t fd, short what, void *arg)
+{
+    (void)fd;
+    (void)what;
+    zbc_chain_index_maintain(arg);
+}
 
 static int usage_error(const char *fmt, ...)
 {
@@ -133,6 +149,8 @@ static int parse_options(struct options *o, int argc, char **argv,
             slot = &o->api_max_connections;
         else if (strcmp(a, "--block-budget-ms") == 0 && is_run)
             slot = &o->block_budget_ms;
+        else if (strcmp(a, "--index-flush-blocks") == 0 && is_run)
+            slot = &o->index_flush_blocks;
         else if (strcmp(a, "--web") == 0 && is_run)
             slot = &o->web;
         else if (strcmp(a, "--no-web") == 0 && is_run) {
@@ -429,6 +447,11 @@ static int cmd_run(const struct options *o)
         !zbc_parse_u64(o->block_budget_ms, 1, 60000, &budget_ms,
                        "--block-budget-ms", &err))
         return usage_error("%s", err.msg);
+    uint64_t index_every = 0; /* 0: the chain's default */
+    if (o->index_flush_blocks != NULL &&
+        !zbc_parse_u64(o->index_flush_blocks, 1, ZBC_CHAIN_INDEX_FLUSH_MAX,
+                       &index_every, "--index-flush-blocks", &err))
+        return usage_error("%s", err.msg);
     zbc_log_set_level(level);
     if (o->log_file != NULL && !zbc_log_open_file(o->log_file, &err)) {
         fprintf(stderr, "zbcd: %s\n", err.msg);
@@ -466,7 +489,7 @@ static int cmd_run(const struct options *o)
     struct zbc_p2p *p2p = NULL;
     struct zbc_finality *fin = NULL;
     struct daemon d = {0};
-    struct event *sigterm = NULL, *sigint = NULL;
+    struct event *sigterm = NULL, *sigint = NULL, *index_timer = NULL;
     memset(&key, 0, sizeof key);
 
     if (!zbc_datadir_load_key(o->datadir, &key, &err) ||
@@ -507,7 +530,9 @@ static int cmd_run(const struct options *o)
     struct zbc_chain_config ccfg = {.ledger_dir = ledger, .genesis = &g,
                                     .key = &key,
                                     .verify_state = o->verify_state,
-                                    .block_budget_ms = (uint32_t)budget_ms};
+                                    .block_budget_ms = (uint32_t)budget_ms,
+                                    .index_flush_blocks =
+                                        (uint32_t)index_every};
     if (!check_ledger_present(o->datadir, &err)) {
         run_fail("startup", &err);
         goto out;
@@ -579,6 +604,14 @@ static int cmd_run(const struct options *o)
         zbc_producer_loop_set_automine(producer, true);
         d.producer = producer;
     }
+    /* the index flush, when one is due, runs between the loop's other
+     * work: after the block that made it due has gone out */
+    index_timer = event_new(d.base, -1, EV_PERSIST, on_index_timer, chain);
+    struct timeval index_tv = {0, ZBCD_INDEX_TICK_MS * 1000};
+    if (index_timer == NULL || evtimer_add(index_timer, &index_tv) != 0) {
+        zbc_log_error("startup: cannot start the index flush timer");
+        goto out;
+    }
     sigterm = evsignal_new(d.base, SIGTERM, on_signal, &d);
     sigint = evsignal_new(d.base, SIGINT, on_signal, &d);
     if (sigterm == NULL || sigint == NULL || evsignal_add(sigterm, NULL) != 0 ||
@@ -605,6 +638,8 @@ static int cmd_run(const struct options *o)
     zbc_log_info("zbcd stopped at height %u", zbc_chain_tip(chain)->height);
     rc = 0;
 out:
+    if (index_timer != NULL)
+        event_free(index_timer);
     if (sigterm != NULL)
         event_free(sigterm);
     if (sigint != NULL)

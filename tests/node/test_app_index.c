@@ -146,7 +146,7 @@ static size_t same_pages(struct zbc_chain *c, struct zbc_app_filter f,
     for (int guard = 0; guard < 100; guard++) {
         struct zbc_app_list l;
         struct zbc_err err = {{0}};
-        if (!zbc_chain_app_list(zbc_chain_store(c), &f, limit, &l, &err)) {
+        if (!zbc_chain_app_list(c, &f, limit, &l, &err)) {
             fprintf(stderr, "list: %s\n", err.msg);
             CHECK(0);
             return got;
@@ -202,7 +202,7 @@ static size_t listed(struct zbc_chain *c, uint64_t *ids)
     struct zbc_app_filter f = {0};
     struct zbc_app_list l;
     struct zbc_err err = {{0}};
-    if (!zbc_chain_app_list(zbc_chain_store(c), &f, 16, &l, &err))
+    if (!zbc_chain_app_list(c, &f, 16, &l, &err))
         return 0;
     size_t n = l.n;
     for (size_t i = 0; i < n; i++)
@@ -267,6 +267,8 @@ static void index_is_rebuild(struct zbc_chain *c)
     struct zbc_err err = {{0}};
     bool rebuilt = false;
     uint64_t apps = 0;
+    CHECK(zbc_chain_index_flush(c, &err)); /* the held changes written */
+    CHECK_EQ_INT(zbc_chain_index_held(c), 0);
     CHECK(zbc_store_read(zbc_chain_store(c), dump_fn, &kept, &err));
     CHECK(zbc_store_write(zbc_chain_store(c), drop_index, NULL, &err));
     CHECK(zbc_app_index_ensure(zbc_chain_store(c), &rebuilt, &apps, &err));
@@ -398,6 +400,7 @@ static void test_rebuild_and_bad_index(void)
     CHECK_EQ_INT(check_lists(a, &n), 2);
 
     struct zbc_err err = {{0}};
+    CHECK(zbc_chain_index_flush(a, &err)); /* nothing held in memory */
     CHECK(zbc_store_write(zbc_chain_store(a), drop_index, NULL, &err));
     uint64_t ids[16];
     CHECK_EQ_INT(listed(a, ids), 0); /* really gone */
@@ -423,10 +426,11 @@ static void test_rebuild_and_bad_index(void)
     index_is_rebuild(a);
 
     /* a damaged reverse entry of an app the next block touches: the block
-     * still applies and the index is rebuilt in its transaction */
+     * still applies and the index is rebuilt in the flush's transaction */
     CHECK(zbc_store_write(zbc_chain_store(a), bad_reverse, &y, &err));
     app_ref(a, &n, n.alice_seed, ZBC_TX_APP_RESIGN, y);
     CHECK(produce(a, 0));
+    CHECK(zbc_chain_index_flush(a, &err));
     CHECK_EQ_INT(check_lists(a, &n), 3);
     struct zbc_app_filter fin = {.has_status = true,
                                  .status = ZBC_APP_FINISHED};
@@ -436,7 +440,7 @@ static void test_rebuild_and_bad_index(void)
     CHECK(zbc_store_write(zbc_chain_store(a), bogus_key, NULL, &err));
     struct zbc_app_filter f = {0};
     struct zbc_app_list l;
-    CHECK(!zbc_chain_app_list(zbc_chain_store(a), &f, 10, &l, &err));
+    CHECK(!zbc_chain_app_list(a, &f, 10, &l, &err));
     CHECK(strstr(err.msg, "the app index names app 42, which does not exist")
           != NULL);
     CHECK_EQ_INT(l.n, 0);

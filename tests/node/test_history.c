@@ -19,7 +19,7 @@ static void history_of(struct zbc_chain *c, const struct zbc_addr *a,
     static struct zbc_history_page p;
     struct zbc_err err = {{0}};
     memset(h, 0, sizeof *h);
-    CHECK(zbc_history_page(zbc_chain_store(c), a, false, 0, 0,
+    CHECK(zbc_chain_history_page(c, a, false, 0, 0,
                            ZBC_HISTORY_PAGE_MAX, &p, &err));
     CHECK(!p.more);
     for (size_t i = 0; i < p.n; i++) {
@@ -145,19 +145,19 @@ static void test_rebuilt_on_open(void)
     CHECK_EQ_INT(blocks, 0);
     /* pages: newest first, strictly before the cursor */
     static struct zbc_history_page p;
-    CHECK(zbc_history_page(zbc_chain_store(a), &n.alice, false, 0, 0, 1, &p,
+    CHECK(zbc_chain_history_page(a, &n.alice, false, 0, 0, 1, &p,
                            &err));
     CHECK_EQ_INT(p.n, 1);
     CHECK(p.more);
     uint32_t ch = p.e[0].height, ci = p.e[0].index;
-    CHECK(zbc_history_page(zbc_chain_store(a), &n.alice, true, ch, ci, 100,
+    CHECK(zbc_chain_history_page(a, &n.alice, true, ch, ci, 100,
                            &p, &err));
     CHECK_EQ_INT(p.n, 1);
     CHECK(!p.more);
     CHECK(p.e[0].height < ch || (p.e[0].height == ch && p.e[0].index < ci));
-    CHECK(!zbc_history_page(zbc_chain_store(a), &n.alice, false, 0, 0, 0, &p,
+    CHECK(!zbc_chain_history_page(a, &n.alice, false, 0, 0, 0, &p,
                             &err));
-    CHECK(!zbc_history_page(zbc_chain_store(a), &n.alice, false, 0, 0, 101,
+    CHECK(!zbc_chain_history_page(a, &n.alice, false, 0, 0, 101,
                             &p, &err));
     zbc_chain_close(a);
     net_teardown(&n);
