@@ -7,6 +7,7 @@
 #include "apps/app.h"
 #include "consensus/apps_apply.h"
 #include "crypto/bytes.h"
+#include "node/zbcd/buf_grow.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/tx_index.h"
 
@@ -218,7 +219,7 @@ static int sync_app(struct zbc_store_txn *t, struct zbc_state *st,
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
                       const uint8_t hash[32], struct zbc_err *err)
 {
-    return zbc_store_txn_put_marker(t, MARKER, height, hash, err);
+    return zbc_store_put_checkpoint(t, MARKER, height, hash, err);
 }
 
 /* ---- open: rebuild when the marker is not the tip ---- */
@@ -423,34 +424,15 @@ static const struct aent *buf_find(const struct zbc_app_index_buf *b,
 static int buf_reserve(struct zbc_app_index_buf *b, size_t more,
                        struct zbc_err *err)
 {
-    size_t need = b->n + more;
-    if (need > UINT32_MAX / 4)
-        return zbc_fail(err, "app index buffer of %zu apps is too large",
-                        need);
-    if (need > b->cap) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap < need)
-            cap *= 2;
-        struct aent *e = realloc(b->e, cap * sizeof *e);
-        if (e == NULL)
-            return zbc_fail(err, "out of memory buffering %zu apps", need);
-        b->e = e;
-        b->cap = cap;
-    }
-    if (2 * need > b->slots) {
-        size_t slots = b->slots ? b->slots : 512;
-        while (slots < 2 * need)
-            slots *= 2;
-        uint32_t *sl = calloc(slots, sizeof *sl);
-        if (sl == NULL)
-            return zbc_fail(err, "out of memory buffering %zu apps", need);
-        free(b->slot);
-        b->slot = sl;
-        b->slots = slots;
-        for (size_t i = 0; i < b->n; i++)
-            b->slot[id_slot(b, b->e[i].id)] = (uint32_t)(i + 1);
-    }
-    return 1;
+    bool rehash;
+    void *e = b->e;
+    int ok = zbc_buf_grow(&e, sizeof *b->e, &b->cap, 256, &b->slot,
+                          &b->slots, 512, b->n + more, &rehash,
+                          "changed apps", err);
+    b->e = e;
+    for (size_t i = 0; rehash && i < b->n; i++)
+        b->slot[id_slot(b, b->e[i].id)] = (uint32_t)(i + 1);
+    return ok;
 }
 
 /* The sorted distinct app ids u names (*ids NULL when none). */

@@ -160,6 +160,31 @@ static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
            zbc_app_index_catch_up(t, st, c->ix_apps, 1, ra->app_from, err);
 }
 
+/* A ledger without blocks gets the three index markers at the genesis:
+ * an absent marker on a ledger with blocks means one made before that
+ * index (rebuilt on open), never one whose first write has not come. */
+static int mark_fresh_fn(struct zbc_store_txn *t, void *arg,
+                         struct zbc_err *err)
+{
+    struct zbc_chain *c = arg;
+    struct zbc_store_meta m;
+    if (!zbc_store_txn_meta(t, &m, err))
+        return 0;
+    for (unsigned k = 0; !m.has_tip && k < 3; k++) {
+        uint8_t *v = NULL;
+        size_t len = 0;
+        bool has;
+        if (!zbc_store_txn_get(t, ZBC_STORE_DB_META, ix_markers[k],
+                               strlen(ix_markers[k]), &v, &len, &has, err))
+            return 0;
+        free(v);
+        if (!has && !zbc_store_put_checkpoint(t, ix_markers[k], 0, c->g->hash,
+                                              err))
+            return 0;
+    }
+    return 1;
+}
+
 /* Refills the slices with the blocks above the index markers (the
  * ledger's tip and the chain's are the same): on open, and after a lost
  * batch took the tip back. */
@@ -234,12 +259,12 @@ static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
     if (!main_hash(c, t, low, hash, err))
         return 0;
     for (unsigned k = 0; k < 2; k++)
-        if (!zbc_store_txn_put_marker(t, ix_markers[k], low, hash, err))
+        if (!zbc_store_put_checkpoint(t, ix_markers[k], low, hash, err))
             return 0;
     if (which != NULL && !apps)
         return 1;
     return zbc_app_index_flush(t, c->ix_apps[0], c->tip.height, err) &&
-           zbc_store_txn_put_marker(t, ix_markers[2], c->tip.height,
+           zbc_store_put_checkpoint(t, ix_markers[2], c->tip.height,
                                     c->tip.hash, err);
 }
 
@@ -655,6 +680,8 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
         goto fail;
     /* after a crash: the blocks above the markers, written now */
     c->ix_flushed_at = c->tip.height;
+    if (c->tip.height == 0 && !zbc_store_write(c->store, mark_fresh_fn, c, err))
+        goto fail;
     if (!index_reload(c, err) || !zbc_chain_index_flush(c, err))
         goto fail;
     *out = c;

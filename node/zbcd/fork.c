@@ -549,12 +549,14 @@ int zbc_fork_undo_tip(struct zbc_chain *c, uint8_t **bytes, size_t *len,
         free(u.bytes);
         return 0;
     }
-    zbc_chain_index_flushed(c);
     struct zbc_block_header h;
     uint8_t hash[32];
     memcpy(hash, c->tip.hash, 32);
     c->tip = parent;
     memcpy(c->tip_state_root, u.root, 32);
+    /* written up to the new tip (the markers name it): the buffers empty,
+     * every floor at the parent, not at the undone block */
+    zbc_chain_index_flushed(c);
     if (!zbc_block_header_decode(&h, u.bytes, ZBC_BLOCK_HEADER_LEN, err) ||
         !zbc_side_add(&c->side, &h, hash, u.bytes, u.len, err))
         zbc_log_warn("undone block %u not kept: %s", parent.height + 1,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "consensus/block.h"
+#include "node/zbcd/buf_grow.h"
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
 #include "node/zbcd/tx_index.h"
@@ -32,7 +33,7 @@ static size_t acct_key(uint8_t out[KEY_MAX], const struct zbc_addr *a,
 static int put_marker(struct zbc_store_txn *t, uint32_t height,
                       const uint8_t hash[32], struct zbc_err *err)
 {
-    return zbc_store_txn_put_marker(t, MARKER, height, hash, err);
+    return zbc_store_put_checkpoint(t, MARKER, height, hash, err);
 }
 
 /* One index key: its bytes and length. */
@@ -182,36 +183,15 @@ static void link_entry(struct zbc_history_buf *b, size_t pos)
 static int buf_reserve(struct zbc_history_buf *b, size_t more,
                        struct zbc_err *err)
 {
-    size_t need = b->n + more;
-    if (need > UINT32_MAX / 4)
-        return zbc_fail(err, "account history buffer of %zu entries is too "
-                        "large", need);
-    if (need > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < need)
-            cap *= 2;
-        struct bent *e = realloc(b->e, cap * sizeof *e);
-        if (e == NULL)
-            return zbc_fail(err, "out of memory buffering %zu account "
-                            "history entries", need);
-        b->e = e;
-        b->cap = cap;
-    }
-    if (2 * need > b->slots) {
-        size_t slots = b->slots ? b->slots : 2048;
-        while (slots < 2 * need)
-            slots *= 2;
-        uint32_t *sl = calloc(slots, sizeof *sl);
-        if (sl == NULL)
-            return zbc_fail(err, "out of memory buffering %zu account "
-                            "history entries", need);
-        free(b->slot);
-        b->slot = sl;
-        b->slots = slots;
-        for (size_t i = 0; i < b->n; i++)
-            link_entry(b, i);
-    }
-    return 1;
+    bool rehash;
+    void *e = b->e;
+    int ok = zbc_buf_grow(&e, sizeof *b->e, &b->cap, 1024, &b->slot,
+                          &b->slots, 2048, b->n + more, &rehash,
+                          "account history entries", err);
+    b->e = e;
+    for (size_t i = 0; rehash && i < b->n; i++)
+        link_entry(b, i);
+    return ok;
 }
 
 /* The account prefix's FNV-1a hash. */

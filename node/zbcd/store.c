@@ -856,25 +856,6 @@ int zbc_store_txn_meta(struct zbc_store_txn *t, struct zbc_store_meta *m,
     return 1;
 }
 
-int zbc_store_txn_marker_at_tip(struct zbc_store_txn *t, const char *key,
-                                struct zbc_store_meta *m, bool *at_tip,
-                                struct zbc_err *err)
-{
-    uint8_t *mv = NULL;
-    size_t mlen = 0;
-    bool has_marker;
-    if (!zbc_store_txn_meta(t, m, err) ||
-        !zbc_store_txn_get(t, ZBC_STORE_DB_META, key, strlen(key), &mv, &mlen,
-                           &has_marker, err))
-        return 0;
-    *at_tip = has_marker ? m->has_tip && mlen == 36 &&
-                               zbc_get_le32(mv) == m->tip_height &&
-                               memcmp(mv + 4, m->tip_hash, 32) == 0
-                         : !m->has_tip;
-    free(mv);
-    return 1;
-}
-
 int zbc_store_txn_marker(struct zbc_store_txn *t, const char *key,
                          struct zbc_store_meta *m,
                          enum zbc_store_marker *state, uint32_t *height,
@@ -912,16 +893,6 @@ int zbc_store_txn_marker(struct zbc_store_txn *t, const char *key,
     }
     free(mv);
     return ok;
-}
-
-int zbc_store_txn_put_marker(struct zbc_store_txn *t, const char *key,
-                             uint32_t height, const uint8_t hash[32],
-                             struct zbc_err *err)
-{
-    uint8_t v[36];
-    zbc_put_le32(v, height);
-    memcpy(v + 4, hash, 32);
-    return db_put(t, ZBC_STORE_DB_META, key, strlen(key), v, sizeof v, err);
 }
 
 static int meta_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)

@@ -222,7 +222,9 @@ ZBC_WUR int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t parent_hash[32],
                                 struct zbc_err *err);
 /* Finality (docs/protocol-chain.md §8.8): the vote set of the best-chain
- * block at height, and the meta checkpoints "final" and "justified". */
+ * block at height, and the meta checkpoints "final" and "justified"
+ * (zbc_store_put_checkpoint also writes the index markers, the same
+ * height u32 LE || block hash 32). */
 ZBC_WUR int zbc_store_put_votes(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t *bytes, size_t len,
                                 struct zbc_err *err);
@@ -267,14 +269,6 @@ ZBC_WUR int zbc_store_txn_scan_back(struct zbc_store_txn *t,
 /* Never "not found": m->has_genesis and m->has_tip say what is there. */
 ZBC_WUR int zbc_store_txn_meta(struct zbc_store_txn *t,
                                struct zbc_store_meta *m, struct zbc_err *err);
-/* For a node-local index's marker (meta `key` = height u32 LE || block
- * hash 32, naming the tip the index is complete for): *m as
- * zbc_store_txn_meta, and *at_tip true when the marker names the ledger's
- * tip, or is absent on a ledger without blocks. */
-ZBC_WUR int zbc_store_txn_marker_at_tip(struct zbc_store_txn *t,
-                                        const char *key,
-                                        struct zbc_store_meta *m,
-                                        bool *at_tip, struct zbc_err *err);
 /* Where a node-local index's marker stands (meta `key` = height u32 LE ||
  * block hash 32: every block up to it is in the index, the later ones are
  * held in memory until the next flush, docs/node.md §3 "Index flushes"):
@@ -291,10 +285,6 @@ ZBC_WUR int zbc_store_txn_marker(struct zbc_store_txn *t, const char *key,
                                  struct zbc_store_meta *m,
                                  enum zbc_store_marker *state,
                                  uint32_t *height, struct zbc_err *err);
-/* Writes a marker: (height, hash); height 0 is written as the genesis. */
-ZBC_WUR int zbc_store_txn_put_marker(struct zbc_store_txn *t, const char *key,
-                                     uint32_t height, const uint8_t hash[32],
-                                     struct zbc_err *err);
 /* The raw value stored under key in db, whatever its size. */
 ZBC_WUR int zbc_store_txn_get(struct zbc_store_txn *t, enum zbc_store_db db,
                               const void *key, size_t klen, uint8_t **bytes,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "consensus/block.h"
+#include "node/zbcd/buf_grow.h"
 #include "crypto/bytes.h"
 
 #define MARKER ZBC_TX_INDEX_MARKER
@@ -65,36 +66,15 @@ static void place(struct zbc_tx_index_buf *b, size_t pos)
 static int reserve(struct zbc_tx_index_buf *b, size_t more,
                    struct zbc_err *err)
 {
-    size_t need = b->n + more;
-    if (need > UINT32_MAX / 4)
-        return zbc_fail(err, "transaction index buffer of %zu entries is too "
-                        "large", need);
-    if (need > b->cap) {
-        size_t cap = b->cap ? b->cap : 1024;
-        while (cap < need)
-            cap *= 2;
-        struct entry *e = realloc(b->e, cap * sizeof *e);
-        if (e == NULL)
-            return zbc_fail(err, "out of memory buffering %zu transaction "
-                            "index entries", need);
-        b->e = e;
-        b->cap = cap;
-    }
-    if (2 * need > b->slots) {
-        size_t slots = b->slots ? b->slots : 2048;
-        while (slots < 2 * need)
-            slots *= 2;
-        uint32_t *s = calloc(slots, sizeof *s);
-        if (s == NULL)
-            return zbc_fail(err, "out of memory buffering %zu transaction "
-                            "index entries", need);
-        free(b->slot);
-        b->slot = s;
-        b->slots = slots;
-        for (size_t i = 0; i < b->n; i++)
-            place(b, i);
-    }
-    return 1;
+    bool rehash;
+    void *e = b->e;
+    int ok = zbc_buf_grow(&e, sizeof *b->e, &b->cap, 1024, &b->slot,
+                          &b->slots, 2048, b->n + more, &rehash,
+                          "transaction index entries", err);
+    b->e = e;
+    for (size_t i = 0; rehash && i < b->n; i++)
+        place(b, i);
+    return ok;
 }
 
 unsigned zbc_tx_index_slice(const uint8_t hash[32], unsigned n)
@@ -176,7 +156,7 @@ int zbc_tx_index_undo_block(struct zbc_store_txn *t,
     for (uint32_t i = 0; i < n; i++)
         if (!zbc_store_del_tx_index(t, hashes[i], err))
             return 0;
-    return zbc_store_txn_put_marker(t, MARKER, parent_height, parent_hash,
+    return zbc_store_put_checkpoint(t, MARKER, parent_height, parent_hash,
                                     err);
 }
 
@@ -248,7 +228,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     if (c->check_only || (c->has && c->fine))
         return 1;
     if (!c->has)
-        return zbc_store_txn_put_marker(t, MARKER, tip, m.tip_hash, err);
+        return zbc_store_put_checkpoint(t, MARKER, tip, m.tip_hash, err);
     if (!zbc_store_txn_clear(t, ZBC_STORE_DB_TX_INDEX, err))
         return 0;
     for (uint32_t bh = 1; bh <= tip; bh++) {
@@ -264,7 +244,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
             return 0;
         c->blocks++;
     }
-    return zbc_store_txn_put_marker(t, MARKER, tip, m.tip_hash, err);
+    return zbc_store_put_checkpoint(t, MARKER, tip, m.tip_hash, err);
 }
 
 int zbc_tx_index_ensure(struct zbc_store *s, bool *rebuilt, uint32_t *blocks,
