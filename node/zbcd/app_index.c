@@ -270,10 +270,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     uint32_t at;
     if (!zbc_store_txn_marker(t, MARKER, &m, &state, &at, err))
         return 0;
-    uint32_t tip = m.has_tip ? m.tip_height : 0;
-    c->stale = !(state == ZBC_STORE_MARKER_AT_TIP ||
-                 (state == ZBC_STORE_MARKER_BEHIND &&
-                  tip - at <= ZBC_INDEX_CATCHUP_MAX));
+    c->stale = !zbc_index_marker_usable(&m, state, at);
     c->apps = 0;
     if (c->check_only || !c->stale)
         return 1;

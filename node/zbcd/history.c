@@ -309,9 +309,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     if (!zbc_store_txn_marker(t, MARKER, &m, &state, &at, err))
         return 0;
     uint32_t tip = m.has_tip ? m.tip_height : 0;
-    c->stale = !(state == ZBC_STORE_MARKER_AT_TIP ||
-                 (state == ZBC_STORE_MARKER_BEHIND &&
-                  tip - at <= ZBC_INDEX_CATCHUP_MAX));
+    c->stale = !zbc_index_marker_usable(&m, state, at);
     c->blocks = 0;
     if (c->check_only || !c->stale)
         return 1;

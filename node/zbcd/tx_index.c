@@ -196,6 +196,15 @@ static int block_hashes(struct zbc_store_txn *t, uint32_t height,
     return ok;
 }
 
+bool zbc_index_marker_usable(const struct zbc_store_meta *m,
+                             enum zbc_store_marker state, uint32_t at)
+{
+    uint32_t tip = m->has_tip ? m->tip_height : 0;
+    return state == ZBC_STORE_MARKER_AT_TIP ||
+           (state == ZBC_STORE_MARKER_BEHIND &&
+            tip - at <= ZBC_INDEX_CATCHUP_MAX);
+}
+
 struct ensure_ctx {
     bool check_only;
     bool has;      /* a marker is stored */
@@ -221,9 +230,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
         return 0;
     free(mv);
     uint32_t tip = m.has_tip ? m.tip_height : 0;
-    c->fine = state == ZBC_STORE_MARKER_AT_TIP ||
-              (state == ZBC_STORE_MARKER_BEHIND &&
-               tip - h <= ZBC_INDEX_CATCHUP_MAX);
+    c->fine = zbc_index_marker_usable(&m, state, h);
     c->blocks = 0;
     if (c->check_only || (c->has && c->fine))
         return 1;

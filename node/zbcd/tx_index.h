@@ -86,4 +86,10 @@ ZBC_WUR int zbc_tx_index_lookup(struct zbc_store *s,
  * there: ZBC_STORE_UNDO_KEEP); beyond it the index is rebuilt. */
 #define ZBC_INDEX_CATCHUP_MAX 1024u
 
+/* Whether an index marker (zbc_store_txn_marker: state, at) needs no
+ * rebuild on open: at the tip, or on the best chain at most
+ * ZBC_INDEX_CATCHUP_MAX blocks below it.  Shared by the three indexes. */
+bool zbc_index_marker_usable(const struct zbc_store_meta *m,
+                             enum zbc_store_marker state, uint32_t at);
+
 #endif
