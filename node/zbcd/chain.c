@@ -1,3 +1,4 @@
+#include "node/zbcd/txseen.h"
 #include "node/zbcd/chain.h"
 
 #include <sodium.h>
@@ -180,6 +181,41 @@ static int mark_fresh_fn(struct zbc_store_txn *t, void *arg,
         free(v);
         if (!has && !zbc_store_put_checkpoint(t, ix_markers[k], 0, c->g->hash,
                                               err))
+            return 0;
+    }
+    return 1;
+}
+
+/* The TXSEEN entries of the last ZBC_TXSEEN_SLICES stored blocks that a
+ * crash kept from the ledger (node/zbcd/txseen.h): held again, and
+ * written in their slices' turns. */
+static int txseen_refill_fn(struct zbc_chain *c, struct zbc_state *st,
+                            struct zbc_store_txn *t, void *arg,
+                            struct zbc_err *err)
+{
+    (void)st;
+    (void)arg;
+    uint32_t tip = c->tip.height;
+    uint32_t from = tip >= ZBC_TXSEEN_SLICES ? tip - ZBC_TXSEEN_SLICES + 1
+                                             : 1;
+    for (uint32_t h = from; h <= tip; h++) {
+        uint8_t(*hashes)[32];
+        uint32_t n;
+        if (!zbc_tx_index_block_hashes(t, h, &hashes, &n, err))
+            return 0;
+        int ok = 1;
+        for (uint32_t i = 0; ok && i < n; i++) {
+            uint8_t *v = NULL;
+            size_t len = 0;
+            bool stored;
+            ok = zbc_store_txn_get(t, ZBC_STORE_DB_S_TXSEEN, hashes[i], 32,
+                                   &v, &len, &stored, err);
+            free(v);
+            if (ok && !stored)
+                ok = zbc_store_txseen_refill(c->store, hashes[i], h, err);
+        }
+        free(hashes);
+        if (!ok)
             return 0;
     }
     return 1;
@@ -682,6 +718,10 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     c->ix_flushed_at = c->tip.height;
     if (c->tip.height == 0 && !zbc_store_write(c->store, mark_fresh_fn, c, err))
         goto fail;
+    if (!zbc_chain_state_read(c, txseen_refill_fn, NULL, err)) {
+        zbc_fail_prefix(err, "taking the last blocks' TXSEEN entries");
+        goto fail;
+    }
     if (!index_reload(c, err) || !zbc_chain_index_flush(c, err))
         goto fail;
     *out = c;
@@ -1131,7 +1171,8 @@ static int store_block_records(struct zbc_store_txn *t,
         return 0;
     ok = zbc_store_put_events(t, height, bytes, len, err);
     free(bytes);
-    return ok;
+    /* a slice of the TXSEEN entries held (node/zbcd/txseen.h) */
+    return ok && zbc_store_txn_txseen_flush(t, height, err);
 }
 
 struct block_ctx {

@@ -10,6 +10,7 @@
 
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
+#include "node/zbcd/txseen.h"
 
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
@@ -27,6 +28,11 @@ struct zbc_store_txn {
     bool io_failed; /* an LMDB write failed (not the caller's logic) */
     bool rdonly; /* a read run on a batch's write transaction */
     bool put_block; /* zbc_store_put_block ran in it */
+    /* TXSEEN write-back (node/zbcd/txseen.h): a write transaction, or a
+     * read on a batch's, sees the pending entries; a batch's writes go to
+     * the ledger at once */
+    bool pending_view;
+    bool in_batch;
 };
 
 struct zbc_store {
@@ -48,6 +54,7 @@ struct zbc_store {
     bool batch_lost;
     bool batch_blocks; /* a block was written in the batch */
     char batch_err[ZBC_ERR_MAX];
+    struct zbc_txseen *seen; /* NULL for a read-only open */
 };
 
 /* Free bytes under which LMDB's EIO (its code for a short write) is taken
@@ -224,6 +231,24 @@ static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
     *found = false;
     if (!kv_check(table, klen, &db, err))
         return 0;
+    if (table == ZBC_TABLE_TXSEEN && klen == 32 && t->s->seen != NULL) {
+        bool known, present;
+        uint32_t h;
+        zbc_txseen_get(t->s->seen, key, t->pending_view, &known, &present,
+                       &h);
+        if (known) {
+            if (present && cap < 4)
+                return zbc_fail(err, "state value in %s is 4 bytes, more "
+                                "than the %zu the caller can hold",
+                                db_names[db], cap);
+            if (present) {
+                zbc_put_le32(val, h);
+                *vlen = 4;
+            }
+            *found = present;
+            return 1;
+        }
+    }
     MDB_val v;
     bool there;
     if (!db_get(t, db, key, klen, &v, &there, err))
@@ -251,6 +276,15 @@ static int kv_put(void *ctx, enum zbc_table table, const uint8_t *key,
     if (vlen > ZBC_KV_VAL_MAX)
         return zbc_fail(err, "state value of %zu bytes exceeds %d", vlen,
                         ZBC_KV_VAL_MAX);
+    if (table == ZBC_TABLE_TXSEEN && klen == 32 && vlen == 4 &&
+        t->s->seen != NULL && !t->rdonly) {
+        if (!t->in_batch)
+            return zbc_txseen_put(t->s->seen, key, zbc_get_le32(val), err);
+        /* a batch shares one commit: straight to the ledger */
+        return db_put(t, db, key, klen, val, vlen, err) &&
+               zbc_txseen_put_written(t->s->seen, key, zbc_get_le32(val),
+                                      err);
+    }
     return db_put(t, db, key, klen, val, vlen, err);
 }
 
@@ -260,6 +294,9 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
     struct zbc_store_txn *t = ctx;
     enum zbc_store_db db = ZBC_STORE_DB_COUNT;
     if (!kv_check(table, klen, &db, err))
+        return 0;
+    if (table == ZBC_TABLE_TXSEEN && klen == 32 && t->s->seen != NULL &&
+        !t->rdonly && !zbc_txseen_del(t->s->seen, key, err))
         return 0;
     return db_del(t, db, key, klen, err);
 }
@@ -472,6 +509,12 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
         return store_fail_lmdb(err, "cannot commit the ledger open transaction",
                                rc);
     }
+    s->seen = zbc_txseen_new();
+    if (s->seen == NULL) {
+        mdb_env_close(s->env);
+        free(s);
+        return zbc_fail(err, "out of memory opening the ledger");
+    }
     *out = s;
     return 1;
 }
@@ -526,12 +569,28 @@ struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s)
     return s->snap.txn != NULL ? &s->snap : NULL;
 }
 
+static int flush_all_fn(struct zbc_store_txn *t, void *arg,
+                        struct zbc_err *err);
+static void seen_rollback(struct zbc_store *s, size_t mark);
+
 void zbc_store_close(struct zbc_store *s)
 {
     if (s == NULL)
         return;
-    if (s->batch != NULL)
+    if (s->batch != NULL) {
         mdb_txn_abort(s->batch); /* not ended: as if killed before it */
+        s->batch = NULL;
+        seen_rollback(s, 0);
+    }
+    s->batch_open = s->batch_paused = s->batch_lost = false;
+    if (s->seen != NULL && zbc_txseen_count(s->seen) > 0) {
+        struct zbc_err e = {{0}};
+        if (!zbc_store_write(s, flush_all_fn, NULL, &e))
+            zbc_log_warn("ledger: TXSEEN entries not written at close (the "
+                         "next open takes them from the last blocks): %s",
+                         e.msg);
+    }
+    zbc_txseen_free(s->seen);
     if (s->snap.txn != NULL)
         mdb_txn_abort(s->snap.txn); /* read-only: nothing to sync */
     else if (s->env != NULL)
@@ -576,6 +635,79 @@ static int store_grow_if_near_full(struct zbc_store *s, struct zbc_err *err)
     return 1;
 }
 
+/* ---- TXSEEN write-back (node/zbcd/txseen.h) ---- */
+
+static size_t seen_mark(const struct zbc_store *s)
+{
+    return s->seen != NULL ? zbc_txseen_mark(s->seen) : 0;
+}
+
+static void seen_commit(struct zbc_store *s)
+{
+    if (s->seen != NULL)
+        zbc_txseen_commit(s->seen);
+}
+
+static void seen_rollback(struct zbc_store *s, size_t mark)
+{
+    if (s->seen != NULL)
+        zbc_txseen_rollback(s->seen, mark);
+}
+
+static int seen_write(struct zbc_store_txn *t, unsigned slice, bool all,
+                      struct zbc_err *err)
+{
+    uint8_t(*hashes)[32];
+    uint32_t *heights;
+    size_t n;
+    if (!zbc_txseen_unwritten(t->s->seen, slice, all, &hashes, &heights, &n,
+                              err))
+        return 0;
+    int ok = 1;
+    for (size_t i = 0; ok && i < n; i++) {
+        uint8_t v[4];
+        zbc_put_le32(v, heights[i]);
+        ok = db_put(t, ZBC_STORE_DB_S_TXSEEN, hashes[i], 32, v, 4, err);
+    }
+    ok = ok && zbc_txseen_written(t->s->seen, (const uint8_t(*)[32])hashes,
+                                  n, err);
+    free(hashes);
+    free(heights);
+    return ok;
+}
+
+int zbc_store_txn_txseen_flush(struct zbc_store_txn *t, uint32_t height,
+                               struct zbc_err *err)
+{
+    if (t->s->seen == NULL || t->rdonly)
+        return 1;
+    /* inside a batch every held entry goes at once (the batch's own go
+     * straight to the ledger): the tip may pass many slices' turns */
+    return seen_write(t, height % ZBC_TXSEEN_SLICES, t->in_batch, err);
+}
+
+static int flush_all_fn(struct zbc_store_txn *t, void *arg,
+                        struct zbc_err *err)
+{
+    (void)arg;
+    return seen_write(t, 0, true, err);
+}
+
+int zbc_store_txseen_refill(struct zbc_store *s, const uint8_t hash[32],
+                            uint32_t height, struct zbc_err *err)
+{
+    if (s->seen == NULL)
+        return 1;
+    if (zbc_txseen_mark(s->seen) != 0 || s->batch != NULL)
+        return zbc_fail(err, "TXSEEN refill inside a write");
+    return zbc_txseen_refill(s->seen, hash, height, err);
+}
+
+size_t zbc_store_txseen_held(const struct zbc_store *s)
+{
+    return s->seen != NULL ? zbc_txseen_count(s->seen) : 0;
+}
+
 /* *io is set when the failure is the ledger's (LMDB), not fn's logic;
  * *block when the committed write stored a block. */
 static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
@@ -586,14 +718,16 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
     if (!store_grow_if_near_full(s, err))
         return 0;
     for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
-        struct zbc_store_txn t = {.s = s};
+        struct zbc_store_txn t = {.s = s, .pending_view = true};
         int rc = mdb_txn_begin(s->env, NULL, 0, &t.txn);
         if (rc != 0)
             return zbc_fail(err, "cannot begin a ledger write: %s",
                             store_strerror(s, rc, buf, sizeof buf));
+        size_t mark = seen_mark(s);
         int ok = fn(&t, arg, err);
         if (!ok) {
             mdb_txn_abort(t.txn);
+            seen_rollback(s, mark);
             *io = t.io_failed;
             if (!t.map_full)
                 return 0;
@@ -604,9 +738,11 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
         }
         rc = mdb_txn_commit(t.txn);
         if (rc == 0) {
+            seen_commit(s);
             *block = t.put_block;
             return 1;
         }
+        seen_rollback(s, mark);
         if (rc != MDB_MAP_FULL)
             return zbc_fail(err, "ledger commit failed: %s",
                             store_strerror(s, rc, buf, sizeof buf));
@@ -626,6 +762,7 @@ static int batch_lose(struct zbc_store *s, const char *what, int rc,
     char buf[160];
     s->batch = NULL;
     s->batch_lost = true;
+    seen_rollback(s, 0);
     snprintf(s->batch_err, sizeof s->batch_err, "%s: %s", what,
              store_strerror(s, rc, buf, sizeof buf));
     return zbc_fail(err, "%s", s->batch_err);
@@ -641,6 +778,7 @@ static int batch_flush(struct zbc_store *s, struct zbc_err *err)
     if (rc != 0)
         return batch_lose(s, "ledger commit failed", rc, err);
     s->batch = NULL;
+    seen_commit(s);
     return 1;
 }
 
@@ -668,15 +806,18 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
     for (int attempt = 0; attempt < STORE_WRITE_ATTEMPTS; attempt++) {
         if (s->batch == NULL && !batch_txn_begin(s, err))
             return 0;
-        struct zbc_store_txn t = {.s = s};
+        struct zbc_store_txn t = {.s = s, .pending_view = true,
+                                  .in_batch = true};
         int rc = mdb_txn_begin(s->env, s->batch, 0, &t.txn);
         if (rc != 0)
             return store_fail_lmdb(err, "cannot begin a ledger write", rc);
+        size_t mark = seen_mark(s);
         s->inner = t.txn;
         int ok = fn(&t, arg, err);
         s->inner = NULL;
         if (!ok) {
             mdb_txn_abort(t.txn);
+            seen_rollback(s, mark);
             *io = t.io_failed;
             if (!t.map_full)
                 return 0;
@@ -688,6 +829,7 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                 *block = t.put_block;
                 return 1;
             }
+            seen_rollback(s, mark);
             if (rc != MDB_MAP_FULL)
                 return store_fail_lmdb(err, "ledger commit failed", rc);
         }
@@ -809,7 +951,7 @@ int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
         /* what the batch wrote so far, as the chain in memory has it */
         struct zbc_store_txn bt = {
             .s = s, .txn = s->inner != NULL ? s->inner : s->batch,
-            .rdonly = true};
+            .rdonly = true, .pending_view = true};
         return fn(&bt, arg, err);
     }
     struct zbc_store_txn t = {.s = s};

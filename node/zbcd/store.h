@@ -191,6 +191,22 @@ ZBC_WUR int zbc_store_read(struct zbc_store *s, zbc_store_fn fn, void *arg,
  * until the transaction ends. */
 void zbc_store_txn_kv(struct zbc_store_txn *t, struct zbc_kv *kv);
 
+/* TXSEEN write-back (node/zbcd/txseen.h, docs/node.md §3): a block's
+ * write at `height` writes the held entries of slice height %
+ * ZBC_TXSEEN_SLICES (inside a batch: all of them; a read-only open or a
+ * read: nothing).  Every block's write transaction calls it once, after
+ * the block's state transition, so an entry of block h is in the ledger
+ * once the chain is at h + ZBC_TXSEEN_SLICES - 1. */
+ZBC_WUR int zbc_store_txn_txseen_flush(struct zbc_store_txn *t,
+                                       uint32_t height, struct zbc_err *err);
+/* On open, outside any write: an entry of one of the last
+ * ZBC_TXSEEN_SLICES stored blocks, which may not be in the ledger yet. */
+ZBC_WUR int zbc_store_txseen_refill(struct zbc_store *s,
+                                    const uint8_t hash[32], uint32_t height,
+                                    struct zbc_err *err);
+/* Entries held in memory. */
+size_t zbc_store_txseen_held(const struct zbc_store *s);
+
 /* ---- inside a write transaction ---- */
 
 ZBC_WUR int zbc_store_put_genesis(struct zbc_store_txn *t,

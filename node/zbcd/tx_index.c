@@ -162,9 +162,9 @@ int zbc_tx_index_undo_block(struct zbc_store_txn *t,
 
 /* The transaction hashes of the stored block at height (*hashes NULL when
  * it has none; the caller frees it). */
-static int block_hashes(struct zbc_store_txn *t, uint32_t height,
-                        uint8_t (**hashes)[32], uint32_t *n,
-                        struct zbc_err *err)
+int zbc_tx_index_block_hashes(struct zbc_store_txn *t, uint32_t height,
+                               uint8_t (**hashes)[32], uint32_t *n,
+                               struct zbc_err *err)
 {
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -241,7 +241,7 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     for (uint32_t bh = 1; bh <= tip; bh++) {
         uint8_t(*hashes)[32];
         uint32_t n;
-        if (!block_hashes(t, bh, &hashes, &n, err))
+        if (!zbc_tx_index_block_hashes(t, bh, &hashes, &n, err))
             return zbc_fail_prefix(err, "indexing block %u", bh);
         int ok = 1;
         for (uint32_t i = 0; ok && i < n; i++)
@@ -283,7 +283,7 @@ int zbc_tx_index_catch_up(struct zbc_store_txn *t,
     for (uint32_t h = from + 1; m.has_tip && h <= m.tip_height; h++) {
         uint8_t(*hashes)[32];
         uint32_t n;
-        if (!block_hashes(t, h, &hashes, &n, err))
+        if (!zbc_tx_index_block_hashes(t, h, &hashes, &n, err))
             return zbc_fail_prefix(err, "catching up the transaction index");
         int ok = zbc_tx_index_bufs_add(bufs, n_bufs, h,
                                        (const uint8_t(*)[32])hashes, n, err);

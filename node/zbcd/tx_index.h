@@ -67,6 +67,11 @@ ZBC_WUR int zbc_tx_index_undo_block(struct zbc_store_txn *t,
  * from every stored block (*rebuilt, *blocks). */
 ZBC_WUR int zbc_tx_index_ensure(struct zbc_store *s, bool *rebuilt,
                                 uint32_t *blocks, struct zbc_err *err);
+/* The hashes of the stored block at height (*hashes malloc'd, *n of
+ * them; NULL and 0 for a block without transactions). */
+ZBC_WUR int zbc_tx_index_block_hashes(struct zbc_store_txn *t, uint32_t height,
+                                      uint8_t (**hashes)[32], uint32_t *n,
+                                      struct zbc_err *err);
 /* Inside a read transaction: fills the (empty) slices with the stored
  * blocks from height `from` + 1 to the tip. */
 ZBC_WUR int zbc_tx_index_catch_up(struct zbc_store_txn *t,
