@@ -604,7 +604,7 @@ def run_audit(test, *args, expect=0, timeout=120):
 
 
 def ledger_tamper(test, ledger, *args):
-    """tests/tools/ledger_tamper LEDGER get DB KEYHEX | put DB KEYHEX VALHEX;
+    """tests/tools/ledger_tamper LEDGER get DB KEYHEX | put DB KEYHEX VALHEX | del DB KEYHEX;
     returns its output (the value read, hex)."""
     exe = os.path.join(os.path.abspath(test.args.build), "tests", "tools", "ledger_tamper")
     p = subprocess.run([exe, ledger] + list(args), stdout=subprocess.PIPE,

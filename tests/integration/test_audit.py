@@ -268,10 +268,11 @@ class Audit(ZbcTest):
         # moves as app work; the empty blocks the test wants are mined
         node = self.start_chain(balances=[(alice, 1000 * ZBC), (bob, 1000 * ZBC)], automine=True)
         gen = self.genesis_path
-        heights = []
+        heights, hashes = [], []
         for i in range(3):
             r = self.zbc("send", "--from", "alice", bob, str(1 + i) + "ZBC", "--fee", FEE, "--wait")
             heights.append(r["block_height"])
+            hashes.append(r["transaction_hash"])
         r = self.zbc("send", "--from", "bob", alice, "0.5ZBC", "--fee", FEE, "--wait")
         heights.append(r["block_height"])
         self.mine_to(max(heights) + 2)
@@ -292,7 +293,10 @@ class Audit(ZbcTest):
                     "apps replayed from the running node's datadir: %r" % j)
         self.check_app_histories(node, ttt, pig, bet, ["--peer", node.api_url])
 
-        # 2. the stopped node
+        # 2. the stopped node, its first transfer more than 31 blocks deep
+        # and one transfer in its last block (case 3c)
+        self.mine_to(heights[0] + 40)
+        recent = self.zbc("send", "--from", "alice", bob, "1ZBC", "--fee", FEE, "--wait")
         node.stop()
         j = self.audit("replay", "--datadir", node.datadir, "--genesis", gen)
         tip = j["heights_checked"]
@@ -332,6 +336,25 @@ class Audit(ZbcTest):
         assert_true(("app %d" % ttt) in div["detail"], "names the app: %r" % div)
         j = self.audit("app", ttt, "--datadir", d, "--genesis", gen, expect=1)
         self.expect_divergence(j, tip, "stored_state")
+
+        # 3c. TXSEEN (docs/node.md §3 "TXSEEN write-back"): a zbcd writes an
+        # entry within 31 blocks, so one of the last block may be absent
+        # (a killed node takes it again from the block when it opens);
+        # an older one may not
+        assert_equal(recent["block_height"], tip, "the recent transfer is in the last block")
+        d = self.copy_datadir(node, "txseen-recent")
+        ledger = os.path.join(d, "ledger")
+        self.tamper(ledger, "del", "s_txseen", recent["transaction_hash"])
+        j = self.audit("replay", "--datadir", d, "--genesis", gen)
+        assert_equal(j["divergence_count"], 0, "a recent TXSEEN entry may be absent")
+        d = self.copy_datadir(node, "txseen-old")
+        ledger = os.path.join(d, "ledger")
+        assert_equal(self.tamper(ledger, "get", "s_txseen", hashes[0]),
+                     heights[0].to_bytes(4, "little").hex(), "TXSEEN holds the inclusion height")
+        self.tamper(ledger, "del", "s_txseen", hashes[0])
+        j = self.audit("replay", "--datadir", d, "--genesis", gen, expect=1)
+        div = self.expect_divergence(j, tip, "stored_state")
+        assert_equal(div["found"], "absent", "the old entry is missing: %r" % div)
 
         # 4. one byte of a stored block (the last byte of its last transaction)
         h = heights[1]

@@ -4,6 +4,7 @@
  *
  *   ledger_tamper LEDGER_DIR get DB KEYHEX         prints the value (hex)
  *   ledger_tamper LEDGER_DIR put DB KEYHEX VALHEX  writes the value
+ *   ledger_tamper LEDGER_DIR del DB KEYHEX         deletes the entry
  *
  * Exit 0 on success, 1 on failure (message on stderr), 2 on usage. */
 #include <lmdb.h>
@@ -23,13 +24,16 @@ static int hex_arg(uint8_t **out, size_t *len, const char *hex)
 
 int main(int argc, char **argv)
 {
-    if (argc < 5 || (strcmp(argv[2], "get") != 0 && strcmp(argv[2], "put")) ||
+    if (argc < 5 ||
+        (strcmp(argv[2], "get") != 0 && strcmp(argv[2], "put") != 0 &&
+         strcmp(argv[2], "del") != 0) ||
         (strcmp(argv[2], "put") == 0 && argc != 6) ||
-        (strcmp(argv[2], "get") == 0 && argc != 5)) {
+        (strcmp(argv[2], "put") != 0 && argc != 5)) {
         fprintf(stderr, "usage: ledger_tamper LEDGER_DIR get DB KEYHEX | put "
-                        "DB KEYHEX VALHEX\n");
+                        "DB KEYHEX VALHEX | del DB KEYHEX\n");
         return 2;
     }
+    bool del = strcmp(argv[2], "del") == 0;
     bool put = strcmp(argv[2], "put") == 0;
     uint8_t *key = NULL, *val = NULL;
     size_t klen = 0, vlen = 0;
@@ -45,9 +49,9 @@ int main(int argc, char **argv)
     if (rc == 0)
         rc = mdb_env_set_maxdbs(env, 32);
     if (rc == 0)
-        rc = mdb_env_open(env, argv[1], put ? 0 : MDB_RDONLY, 0600);
+        rc = mdb_env_open(env, argv[1], put || del ? 0 : MDB_RDONLY, 0600);
     if (rc == 0)
-        rc = mdb_txn_begin(env, NULL, put ? 0 : MDB_RDONLY, &txn);
+        rc = mdb_txn_begin(env, NULL, put || del ? 0 : MDB_RDONLY, &txn);
     if (rc == 0)
         rc = mdb_dbi_open(txn, argv[3], 0, &dbi);
     if (rc != 0) {
@@ -55,8 +59,8 @@ int main(int argc, char **argv)
         return 1;
     }
     MDB_val k = {klen, key}, v = {vlen, val};
-    if (put) {
-        rc = mdb_put(txn, dbi, &k, &v, 0);
+    if (put || del) {
+        rc = put ? mdb_put(txn, dbi, &k, &v, 0) : mdb_del(txn, dbi, &k, NULL);
         if (rc == 0)
             rc = mdb_txn_commit(txn);
         else
