@@ -375,6 +375,7 @@ static int flush_slices(struct zbc_chain *c, unsigned one, bool apps,
         if (apps) {
             zbc_app_index_buf_clear(c->ix_apps[0]);
             c->ix_app_floor = c->tip.height;
+            c->ix_app_early = 0;
         }
         c->ix_flushed_at = c->tip.height;
     }
@@ -417,7 +418,7 @@ void zbc_chain_index_maintain(struct zbc_chain *c)
         if (c->ix_floor[i] < c->ix_floor[s])
             s = i;
     bool slice = c->tip.height - c->ix_floor[s] >= c->ix_n;
-    bool apps = c->tip.height - c->ix_app_floor >= c->ix_n;
+    bool apps = c->tip.height - c->ix_app_floor + c->ix_app_early >= c->ix_n;
     if (!slice && !apps)
         return;
     if (!flush_slices(c, slice ? s : c->ix_n + 1, apps, &err))
@@ -714,6 +715,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     }
     if (!index_alloc(c, every, err))
         goto fail;
+    c->ix_app_early = cfg->index_app_early % every;
     /* after a crash: the blocks above the markers, written now */
     c->ix_flushed_at = c->tip.height;
     if (c->tip.height == 0 && !zbc_store_write(c->store, mark_fresh_fn, c, err))

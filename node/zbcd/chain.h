@@ -98,6 +98,11 @@ struct zbc_chain_config {
                                           * table (zbcd run --verify-state,
                                           * docs/node.md §3) */
     uint32_t index_flush_blocks;         /* 0: ZBC_CHAIN_INDEX_FLUSH_BLOCKS */
+    /* the first write of the app list index comes this many blocks early
+     * (taken modulo the interval): zbcd draws it at random, so the nodes
+     * of one machine (a devnet) do not all write their apps at the same
+     * heights (docs/node.md §3 "Index flushes") */
+    uint32_t index_app_early;
 };
 
 /* The node-local indexes (transactions, account history, app list) hold

@@ -69,6 +69,7 @@ struct zbc_chain {
      * ix_app_floor, all written every ix_n blocks */
     struct zbc_app_index_buf *ix_apps[1];
     uint32_t ix_app_floor;
+    uint32_t ix_app_early; /* the next apps write comes this many early */
     uint32_t ix_flushed_at;
     bool ix_lost;
 };

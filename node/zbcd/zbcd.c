@@ -532,7 +532,9 @@ static int cmd_run(const struct options *o)
                                     .verify_state = o->verify_state,
                                     .block_budget_ms = (uint32_t)budget_ms,
                                     .index_flush_blocks =
-                                        (uint32_t)index_every};
+                                        (uint32_t)index_every,
+                                    .index_app_early =
+                                        randombytes_uniform(UINT32_MAX)};
     if (!check_ledger_present(o->datadir, &err)) {
         run_fail("startup", &err);
         goto out;
