@@ -203,6 +203,8 @@ struct cmp_ctx {
     const struct zbc_audit_final *f;
     struct zbc_audit_report *r;
     uint8_t *buf; /* ZBC_KV_VAL_MAX */
+    uint8_t *sbuf; /* ZBC_KV_VAL_MAX: a stored value */
+    struct zbc_kv stored; /* as zbcd reads it: with the held app entries */
 };
 
 /* Every replayed entry must be stored with the same value. */
@@ -210,15 +212,14 @@ static int cmp_replayed(void *arg, const uint8_t *key, size_t klen,
                         const uint8_t *val, size_t vlen, struct zbc_err *err)
 {
     struct cmp_ctx *c = arg;
-    uint8_t *v = NULL;
+    uint8_t *v = c->sbuf;
     size_t len = 0;
     bool found;
-    if (!zbc_store_txn_get(c->d->t, c->db, key, klen, &v, &len, &found, err))
+    if (!c->stored.ops->get(c->stored.ctx, c->t, key, klen, v, ZBC_KV_VAL_MAX,
+                            &len, &found, err))
         return 0;
-    if (found && len == vlen && memcmp(v, val, vlen) == 0) {
-        free(v);
+    if (found && len == vlen && memcmp(v, val, vlen) == 0)
         return 1;
-    }
     /* TXSEEN write-back (node/zbcd/txseen.h): an entry of block h is in
      * the ledger from h + ZBC_TXSEEN_SLICES - 1 on; a node killed before
      * takes it from the block again when it opens the ledger */
@@ -232,7 +233,6 @@ static int cmp_replayed(void *arg, const uint8_t *key, size_t klen,
         val_text(got, sizeof got, c->t, v, len);
     else
         snprintf(got, sizeof got, "absent");
-    free(v);
     zbc_audit_add(c->r, c->f->height, ZBC_AUDIT_STORED_STATE, want, got,
                   "stored state entry %s differs from the replay", kt);
     return 1;
@@ -279,10 +279,14 @@ static int dd_check_final(void *ctx, const struct zbc_audit_final *f,
     }
     struct cmp_ctx c = {.d = d, .f = f, .r = r};
     c.buf = malloc(ZBC_KV_VAL_MAX);
-    if (c.buf == NULL)
+    c.sbuf = malloc(ZBC_KV_VAL_MAX);
+    if (c.buf == NULL || c.sbuf == NULL) {
+        free(c.buf);
+        free(c.sbuf);
         return zbc_fail(err, "out of memory comparing the stored state");
-    struct zbc_kv stored;
-    zbc_store_txn_kv(d->t, &stored);
+    }
+    zbc_store_txn_kv(d->t, &c.stored);
+    struct zbc_kv stored = c.stored;
     int ok = 1;
     for (int t = 0; t < ZBC_TABLE_COUNT && ok; t++) {
         c.t = (enum zbc_table)t;
@@ -293,6 +297,7 @@ static int dd_check_final(void *ctx, const struct zbc_audit_final *f,
              stored.ops->each(stored.ctx, c.t, cmp_stored, &c, err);
     }
     free(c.buf);
+    free(c.sbuf);
     return ok && zbc_audit_check_votes(d->t, f->g, f->height, r, err);
 }
 

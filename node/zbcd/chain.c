@@ -596,6 +596,11 @@ static int load_tip(struct zbc_chain *c, const struct zbc_store_meta *m,
         v.want_root = h.state_root;
     }
     v.height = c->tip.height;
+    /* before the state is read: a full rescan must see the entries a
+     * crash kept from the TXSEEN table */
+    if (!zbc_chain_state_read(c, txseen_refill_fn, NULL, err))
+        return zbc_fail_prefix(err, "taking the last blocks' TXSEEN "
+                               "entries");
     if (!zbc_chain_state_read(c, verify_state_fn, &v, err))
         return zbc_fail_prefix(err, "refusing to start");
     memcpy(c->tip_state_root, v.root, 32);
@@ -720,10 +725,6 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     c->ix_flushed_at = c->tip.height;
     if (c->tip.height == 0 && !zbc_store_write(c->store, mark_fresh_fn, c, err))
         goto fail;
-    if (!zbc_chain_state_read(c, txseen_refill_fn, NULL, err)) {
-        zbc_fail_prefix(err, "taking the last blocks' TXSEEN entries");
-        goto fail;
-    }
     if (!index_reload(c, err) || !zbc_chain_index_flush(c, err))
         goto fail;
     *out = c;
@@ -1173,8 +1174,10 @@ static int store_block_records(struct zbc_store_txn *t,
         return 0;
     ok = zbc_store_put_events(t, height, bytes, len, err);
     free(bytes);
-    /* a slice of the TXSEEN entries held (node/zbcd/txseen.h) */
-    return ok && zbc_store_txn_txseen_flush(t, height, err);
+    /* a slice of the TXSEEN entries held (node/zbcd/txseen.h), and the
+     * app tables' redo record and slice (node/zbcd/appwb.h) */
+    return ok && zbc_store_txn_txseen_flush(t, height, err) &&
+           zbc_store_txn_apps_flush(t, height, err);
 }
 
 struct block_ctx {

@@ -10,12 +10,14 @@
 
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
+#include "node/zbcd/appwb.h"
 #include "node/zbcd/txseen.h"
 
 static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
     "s_app_history", "votes", "acct_history", "s_crash", "app_index",
+    "apps_redo",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -55,6 +57,11 @@ struct zbc_store {
     bool batch_blocks; /* a block was written in the batch */
     char batch_err[ZBC_ERR_MAX];
     struct zbc_txseen *seen; /* NULL for a read-only open */
+    /* the app tables' write-back (node/zbcd/appwb.h), and the mark up to
+     * which the open transaction's changes are in a redo record or the
+     * tables */
+    struct zbc_appwb *wb;
+    size_t wb_recorded;
 };
 
 /* Free bytes under which LMDB's EIO (its code for a short write) is taken
@@ -209,6 +216,8 @@ static int db_get_copy(struct zbc_store_txn *t, enum zbc_store_db db,
     return 1;
 }
 
+static int wb_replay(struct zbc_store *s, MDB_txn *txn, struct zbc_err *err);
+
 /* ---- the consensus kv interface ---- */
 
 static int kv_check(enum zbc_table table, size_t klen, enum zbc_store_db *db,
@@ -244,6 +253,26 @@ static int kv_get(void *ctx, enum zbc_table table, const uint8_t *key,
             if (present) {
                 zbc_put_le32(val, h);
                 *vlen = 4;
+            }
+            *found = present;
+            return 1;
+        }
+    }
+    if (t->s->wb != NULL && zbc_appwb_holds(table, klen)) {
+        bool known, present;
+        const uint8_t *hv;
+        size_t hlen;
+        zbc_appwb_get(t->s->wb, table, key, klen, t->pending_view, &known,
+                      &present, &hv, &hlen);
+        if (known) {
+            if (present && hlen > cap)
+                return zbc_fail(err, "state value in %s is %zu bytes, more "
+                                "than the %zu the caller can hold",
+                                db_names[db], hlen, cap);
+            if (present) {
+                if (hlen > 0)
+                    memcpy(val, hv, hlen);
+                *vlen = hlen;
             }
             *found = present;
             return 1;
@@ -285,6 +314,11 @@ static int kv_put(void *ctx, enum zbc_table table, const uint8_t *key,
                zbc_txseen_put_written(t->s->seen, key, zbc_get_le32(val),
                                       err);
     }
+    if (t->s->wb != NULL && zbc_appwb_holds(table, klen)) {
+        if (t->rdonly)
+            return refuse_rdonly(db, err);
+        return zbc_appwb_put(t->s->wb, table, key, klen, val, vlen, err);
+    }
     return db_put(t, db, key, klen, val, vlen, err);
 }
 
@@ -298,6 +332,11 @@ static int kv_del(void *ctx, enum zbc_table table, const uint8_t *key,
     if (table == ZBC_TABLE_TXSEEN && klen == 32 && t->s->seen != NULL &&
         !t->rdonly && !zbc_txseen_del(t->s->seen, key, err))
         return 0;
+    if (t->s->wb != NULL && zbc_appwb_holds(table, klen)) {
+        if (t->rdonly)
+            return refuse_rdonly(db, err);
+        return zbc_appwb_del(t->s->wb, table, key, klen, err);
+    }
     return db_del(t, db, key, klen, err);
 }
 
@@ -318,6 +357,93 @@ static int scan_cursor(struct zbc_store_txn *t, enum zbc_store_db db,
     return 1;
 }
 
+/* An entry a write-back set holds for a scanned table. */
+struct held_item {
+    uint8_t key[32];
+    size_t klen;
+    bool present;
+    const uint8_t *val; /* into the set, or small */
+    size_t vlen;
+    uint8_t small[4];
+};
+
+/* A held item against a ledger key, in LMDB's order (memcmp, then the
+ * shorter first). */
+static int held_cmp(const struct held_item *it, const void *key, size_t klen)
+{
+    size_t m = it->klen < klen ? it->klen : klen;
+    int c = memcmp(it->key, key, m);
+    if (c != 0)
+        return c;
+    return it->klen < klen ? -1 : it->klen > klen;
+}
+
+/* What the write-back sets hold of table in t's view, in key order
+ * (*items malloc'd; *wb_items too, which the app items point into). */
+static int held_items(struct zbc_store_txn *t, enum zbc_table table,
+                      struct held_item **items, size_t *n,
+                      struct zbc_appwb_item **wb_items, struct zbc_err *err)
+{
+    *items = NULL;
+    *n = 0;
+    *wb_items = NULL;
+    if (table == ZBC_TABLE_TXSEEN && t->s->seen != NULL) {
+        uint8_t(*hashes)[32];
+        uint32_t *heights;
+        bool *present;
+        size_t k;
+        if (!zbc_txseen_view(t->s->seen, t->pending_view, &hashes, &heights,
+                             &present, &k, err))
+            return 0;
+        struct held_item *v = calloc(k ? k : 1, sizeof *v);
+        if (v != NULL)
+            for (size_t i = 0; i < k; i++) {
+                memcpy(v[i].key, hashes[i], 32);
+                v[i].klen = 32;
+                v[i].present = present[i];
+                zbc_put_le32(v[i].small, heights[i]);
+                v[i].val = v[i].small;
+                v[i].vlen = 4;
+            }
+        free(hashes);
+        free(heights);
+        free(present);
+        if (v == NULL)
+            return zbc_fail(err, "out of memory scanning TXSEEN");
+        *items = v;
+        *n = k;
+        return 1;
+    }
+    if ((table != ZBC_TABLE_APPS && table != ZBC_TABLE_APP_HISTORY) ||
+        t->s->wb == NULL)
+        return 1;
+    struct zbc_appwb_item *w;
+    size_t k;
+    if (!zbc_appwb_items(t->s->wb, ZBC_APPWB_TABLE, (unsigned)table,
+                         t->pending_view, &w, &k, err))
+        return 0;
+    struct held_item *v = calloc(k ? k : 1, sizeof *v);
+    if (v == NULL) {
+        free(w);
+        return zbc_fail(err, "out of memory scanning %s",
+                        table == ZBC_TABLE_APPS ? "APPS" : "APP_HISTORY");
+    }
+    for (size_t i = 0; i < k; i++) {
+        memcpy(v[i].key, w[i].key, w[i].klen);
+        v[i].klen = w[i].klen;
+        v[i].present = w[i].present;
+        v[i].val = w[i].val;
+        v[i].vlen = w[i].vlen;
+    }
+    *items = v;
+    *n = k;
+    *wb_items = w;
+    return 1;
+}
+
+/* A scan of a state table: the ledger's entries merged, in key order,
+ * with what the write-back sets hold (a held view replaces the
+ * ledger's). */
 static int kv_each(void *ctx, enum zbc_table table,
                    int (*fn)(void *arg, const uint8_t *key, size_t klen,
                              const uint8_t *val, size_t vlen,
@@ -329,24 +455,52 @@ static int kv_each(void *ctx, enum zbc_table table,
     if (!zbc_store_table_db(table, &db))
         return zbc_fail(err, "state table %d does not exist", (int)table);
     MDB_cursor *cur = NULL;
-    int rc;
+    int rc = MDB_NOTFOUND;
     if (!scan_cursor(t, db, &cur, err))
         return 0;
-    if (cur == NULL)
-        return 1;
+    struct held_item *held;
+    struct zbc_appwb_item *wb_items;
+    size_t n_held, h = 0;
+    if (!held_items(t, table, &held, &n_held, &wb_items, err)) {
+        if (cur != NULL)
+            mdb_cursor_close(cur);
+        return 0;
+    }
     MDB_val k, v;
     int ok = 1;
-    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); rc == 0;
-         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
-        if (!fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, err)) {
-            ok = 0;
+    if (cur != NULL)
+        rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST);
+    for (; ok && rc == 0; rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        int c = 1;
+        while (ok && h < n_held &&
+               (c = held_cmp(&held[h], k.mv_data, k.mv_size)) < 0) {
+            if (held[h].present)
+                ok = fn(arg, held[h].key, held[h].klen, held[h].val,
+                        held[h].vlen, err);
+            h++;
+        }
+        if (!ok)
             break;
+        if (h < n_held && c == 0) {
+            if (held[h].present)
+                ok = fn(arg, held[h].key, held[h].klen, held[h].val,
+                        held[h].vlen, err);
+            h++;
+        } else {
+            ok = fn(arg, k.mv_data, k.mv_size, v.mv_data, v.mv_size, err);
         }
     }
-    if (ok && rc != MDB_NOTFOUND)
+    if (ok && rc != 0 && rc != MDB_NOTFOUND)
         ok = zbc_fail(err, "scan of %s failed: %s", db_names[db],
                       mdb_strerror(rc));
-    mdb_cursor_close(cur);
+    for (; ok && h < n_held; h++)
+        if (held[h].present)
+            ok = fn(arg, held[h].key, held[h].klen, held[h].val, held[h].vlen,
+                    err);
+    free(held);
+    free(wb_items);
+    if (cur != NULL)
+        mdb_cursor_close(cur);
     return ok;
 }
 
@@ -510,10 +664,27 @@ int zbc_store_open(struct zbc_store **out, const char *dir,
                                rc);
     }
     s->seen = zbc_txseen_new();
-    if (s->seen == NULL) {
+    s->wb = zbc_appwb_new();
+    if (s->seen == NULL || s->wb == NULL) {
+        zbc_txseen_free(s->seen);
+        zbc_appwb_free(s->wb);
         mdb_env_close(s->env);
         free(s);
         return zbc_fail(err, "out of memory opening the ledger");
+    }
+    /* the app entries the tables lack after a crash */
+    MDB_txn *rt = NULL;
+    rc = mdb_txn_begin(s->env, NULL, MDB_RDONLY, &rt);
+    int ok = rc == 0 ? wb_replay(s, rt, err)
+                     : store_fail_lmdb(err, "cannot begin a ledger read", rc);
+    if (rt != NULL)
+        mdb_txn_abort(rt);
+    if (!ok) {
+        zbc_txseen_free(s->seen);
+        zbc_appwb_free(s->wb);
+        mdb_env_close(s->env);
+        free(s);
+        return 0;
     }
     *out = s;
     return 1;
@@ -560,6 +731,15 @@ int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
         return zbc_fail(err, "%s is not a zbcd ledger (no meta or blocks "
                         "database)", dir);
     }
+    /* the app entries of the last blocks the tables may not have yet */
+    if ((s->wb = zbc_appwb_new()) == NULL) {
+        zbc_store_close(s);
+        return zbc_fail(err, "out of memory opening the ledger");
+    }
+    if (!wb_replay(s, s->snap.txn, err)) {
+        zbc_store_close(s);
+        return 0;
+    }
     *out = s;
     return 1;
 }
@@ -571,7 +751,9 @@ struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s)
 
 static int flush_all_fn(struct zbc_store_txn *t, void *arg,
                         struct zbc_err *err);
-static void seen_rollback(struct zbc_store *s, size_t mark);
+struct held_mark;
+static void held_rollback(struct zbc_store *s, const struct held_mark *m);
+static int wb_write_through(struct zbc_store_txn *t, struct zbc_err *err);
 
 void zbc_store_close(struct zbc_store *s)
 {
@@ -580,17 +762,20 @@ void zbc_store_close(struct zbc_store *s)
     if (s->batch != NULL) {
         mdb_txn_abort(s->batch); /* not ended: as if killed before it */
         s->batch = NULL;
-        seen_rollback(s, 0);
+        held_rollback(s, NULL);
     }
     s->batch_open = s->batch_paused = s->batch_lost = false;
-    if (s->seen != NULL && zbc_txseen_count(s->seen) > 0) {
+    if (s->snap.txn == NULL &&
+        ((s->seen != NULL && zbc_txseen_count(s->seen) > 0) ||
+         (s->wb != NULL && zbc_appwb_count(s->wb) > 0))) {
         struct zbc_err e = {{0}};
         if (!zbc_store_write(s, flush_all_fn, NULL, &e))
-            zbc_log_warn("ledger: TXSEEN entries not written at close (the "
-                         "next open takes them from the last blocks): %s",
-                         e.msg);
+            zbc_log_warn("ledger: held TXSEEN and app entries not written at "
+                         "close (the next open takes them from the last "
+                         "blocks and the redo records): %s", e.msg);
     }
     zbc_txseen_free(s->seen);
+    zbc_appwb_free(s->wb);
     if (s->snap.txn != NULL)
         mdb_txn_abort(s->snap.txn); /* read-only: nothing to sync */
     else if (s->env != NULL)
@@ -637,21 +822,39 @@ static int store_grow_if_near_full(struct zbc_store *s, struct zbc_err *err)
 
 /* ---- TXSEEN write-back (node/zbcd/txseen.h) ---- */
 
-static size_t seen_mark(const struct zbc_store *s)
+/* Where a write transaction began, for the held sets. */
+struct held_mark {
+    size_t seen, wb, wb_recorded;
+};
+
+static struct held_mark held_mark(const struct zbc_store *s)
 {
-    return s->seen != NULL ? zbc_txseen_mark(s->seen) : 0;
+    struct held_mark m = {0, 0, 0};
+    if (s->seen != NULL)
+        m.seen = zbc_txseen_mark(s->seen);
+    if (s->wb != NULL)
+        m.wb = zbc_appwb_mark(s->wb);
+    m.wb_recorded = s->wb_recorded;
+    return m;
 }
 
-static void seen_commit(struct zbc_store *s)
+static void held_commit(struct zbc_store *s)
 {
     if (s->seen != NULL)
         zbc_txseen_commit(s->seen);
+    if (s->wb != NULL)
+        zbc_appwb_commit(s->wb);
+    s->wb_recorded = 0;
 }
 
-static void seen_rollback(struct zbc_store *s, size_t mark)
+/* Back to m (NULL: every pending change). */
+static void held_rollback(struct zbc_store *s, const struct held_mark *m)
 {
     if (s->seen != NULL)
-        zbc_txseen_rollback(s->seen, mark);
+        zbc_txseen_rollback(s->seen, m != NULL ? m->seen : 0);
+    if (s->wb != NULL)
+        zbc_appwb_rollback(s->wb, m != NULL ? m->wb : 0);
+    s->wb_recorded = m != NULL ? m->wb_recorded : 0;
 }
 
 static int seen_write(struct zbc_store_txn *t, unsigned slice, bool all,
@@ -690,7 +893,8 @@ static int flush_all_fn(struct zbc_store_txn *t, void *arg,
                         struct zbc_err *err)
 {
     (void)arg;
-    return seen_write(t, 0, true, err);
+    return seen_write(t, 0, true, err) &&
+           (t->s->wb == NULL || wb_write_through(t, err));
 }
 
 int zbc_store_txseen_refill(struct zbc_store *s, const uint8_t hash[32],
@@ -708,6 +912,164 @@ size_t zbc_store_txseen_held(const struct zbc_store *s)
     return s->seen != NULL ? zbc_txseen_count(s->seen) : 0;
 }
 
+/* ---- the app tables' write-back (node/zbcd/appwb.h) ---- */
+
+static int wb_write_items(struct zbc_store_txn *t,
+                          const struct zbc_appwb_item *items, size_t n,
+                          struct zbc_err *err)
+{
+    for (size_t i = 0; i < n; i++) {
+        const struct zbc_appwb_item *it = &items[i];
+        enum zbc_store_db db = it->table == ZBC_TABLE_APPS
+                                   ? ZBC_STORE_DB_S_APPS
+                                   : ZBC_STORE_DB_S_APP_HISTORY;
+        if (!(it->present
+                  ? db_put(t, db, it->key, it->klen, it->val, it->vlen, err)
+                  : db_del(t, db, it->key, it->klen, err)))
+            return 0;
+    }
+    return zbc_appwb_written(t->s->wb, items, n, err);
+}
+
+static int wb_write_pick(struct zbc_store_txn *t, enum zbc_appwb_pick pick,
+                         unsigned arg, struct zbc_err *err)
+{
+    struct zbc_appwb_item *items;
+    size_t n;
+    if (!zbc_appwb_items(t->s->wb, pick, arg, true, &items, &n, err))
+        return 0;
+    int ok = wb_write_items(t, items, n, err);
+    free(items);
+    return ok;
+}
+
+/* Deletes the redo records of the heights below `below`. */
+static int wb_drop_records(struct zbc_store_txn *t, uint64_t below,
+                           struct zbc_err *err)
+{
+    MDB_cursor *cur;
+    if (!scan_cursor(t, ZBC_STORE_DB_APPS_REDO, &cur, err))
+        return 0;
+    if (cur == NULL)
+        return 1;
+    MDB_val k, v;
+    int ok = 1, rc;
+    while ((rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST)) == 0) {
+        if (k.mv_size != 4) {
+            ok = zbc_fail(err, "ledger apps_redo has a %zu-byte key, not a "
+                          "height", k.mv_size);
+            break;
+        }
+        if (zbc_get_be32(k.mv_data) >= below)
+            break;
+        if ((rc = mdb_cursor_del(cur, 0)) != 0) {
+            ok = write_failed(t, ZBC_STORE_DB_APPS_REDO, "delete from", rc,
+                              err);
+            break;
+        }
+    }
+    if (ok && rc != 0 && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of apps_redo failed: %s", mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
+}
+
+/* Every held entry to the tables and every redo record gone: the tables
+ * are whole again (a transaction that is not one block's). */
+static int wb_write_through(struct zbc_store_txn *t, struct zbc_err *err)
+{
+    if (!wb_write_pick(t, ZBC_APPWB_ALL, 0, err) ||
+        !wb_drop_records(t, UINT64_MAX, err))
+        return 0;
+    t->s->wb_recorded = zbc_appwb_mark(t->s->wb);
+    return 1;
+}
+
+/* Before a commit: changes no redo record holds go to the tables. */
+static int wb_before_commit(struct zbc_store_txn *t, struct zbc_err *err)
+{
+    if (t->s->wb == NULL || t->rdonly ||
+        zbc_appwb_mark(t->s->wb) <= t->s->wb_recorded)
+        return 1;
+    return wb_write_through(t, err);
+}
+
+int zbc_store_txn_apps_flush(struct zbc_store_txn *t, uint32_t height,
+                             struct zbc_err *err)
+{
+    struct zbc_appwb *wb = t->s->wb;
+    if (wb == NULL || t->rdonly)
+        return 1;
+    if (t->in_batch) /* a batch shares one commit: straight to the tables */
+        return wb_write_through(t, err);
+    struct zbc_appwb_item *items;
+    size_t n;
+    if (!zbc_appwb_items(wb, ZBC_APPWB_CHANGED, (unsigned)t->s->wb_recorded,
+                         true, &items, &n, err))
+        return 0;
+    int ok = 1;
+    if (n > 0) {
+        uint8_t *rec = NULL, key[4];
+        size_t len = 0;
+        zbc_put_be32(key, height);
+        ok = zbc_appwb_record_encode(items, n, &rec, &len, err) &&
+             db_put(t, ZBC_STORE_DB_APPS_REDO, key, 4, rec, len, err);
+        free(rec);
+    }
+    free(items);
+    /* the records of the last ZBC_APPWB_SLICES heights stay: every entry
+     * older than they are is in the tables */
+    /* more held than the bound (blocks far above the workloads measured):
+     * everything is written now, so memory stays bounded; the records
+     * stay, replaying what the tables then hold */
+    bool all = zbc_appwb_count(wb) > ZBC_APPWB_HOLD_MAX;
+    ok = ok && wb_drop_records(t, height >= ZBC_APPWB_SLICES
+                                      ? (uint64_t)height -
+                                            (ZBC_APPWB_SLICES - 1)
+                                      : 0,
+                               err) &&
+         wb_write_pick(t, all ? ZBC_APPWB_ALL : ZBC_APPWB_SLICE,
+                       height % ZBC_APPWB_SLICES, err);
+    if (ok)
+        t->s->wb_recorded = zbc_appwb_mark(wb);
+    return ok;
+}
+
+/* The redo records of txn, replayed in height order into wb. */
+static int wb_replay(struct zbc_store *s, MDB_txn *txn, struct zbc_err *err)
+{
+    if (!s->has[ZBC_STORE_DB_APPS_REDO])
+        return 1;
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, s->dbi[ZBC_STORE_DB_APPS_REDO], &cur);
+    if (rc != 0)
+        return zbc_fail(err, "cannot scan apps_redo: %s", mdb_strerror(rc));
+    MDB_val k, v;
+    int ok = 1;
+    for (rc = mdb_cursor_get(cur, &k, &v, MDB_FIRST); ok && rc == 0;
+         rc = mdb_cursor_get(cur, &k, &v, MDB_NEXT)) {
+        if (k.mv_size != 4) {
+            ok = zbc_fail(err, "ledger apps_redo has a %zu-byte key, not a "
+                          "height", k.mv_size);
+            break;
+        }
+        if (!zbc_appwb_record_replay(s->wb, v.mv_data, v.mv_size, err)) {
+            ok = zbc_fail_prefix(err, "ledger apps_redo record of height %u",
+                                 zbc_get_be32(k.mv_data));
+            break;
+        }
+    }
+    if (ok && rc != 0 && rc != MDB_NOTFOUND)
+        ok = zbc_fail(err, "scan of apps_redo failed: %s", mdb_strerror(rc));
+    mdb_cursor_close(cur);
+    return ok;
+}
+
+size_t zbc_store_apps_held(const struct zbc_store *s)
+{
+    return s->wb != NULL ? zbc_appwb_count(s->wb) : 0;
+}
+
 /* *io is set when the failure is the ledger's (LMDB), not fn's logic;
  * *block when the committed write stored a block. */
 static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
@@ -723,11 +1085,11 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
         if (rc != 0)
             return zbc_fail(err, "cannot begin a ledger write: %s",
                             store_strerror(s, rc, buf, sizeof buf));
-        size_t mark = seen_mark(s);
-        int ok = fn(&t, arg, err);
+        struct held_mark mark = held_mark(s);
+        int ok = fn(&t, arg, err) && wb_before_commit(&t, err);
         if (!ok) {
             mdb_txn_abort(t.txn);
-            seen_rollback(s, mark);
+            held_rollback(s, &mark);
             *io = t.io_failed;
             if (!t.map_full)
                 return 0;
@@ -738,11 +1100,11 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
         }
         rc = mdb_txn_commit(t.txn);
         if (rc == 0) {
-            seen_commit(s);
+            held_commit(s);
             *block = t.put_block;
             return 1;
         }
-        seen_rollback(s, mark);
+        held_rollback(s, &mark);
         if (rc != MDB_MAP_FULL)
             return zbc_fail(err, "ledger commit failed: %s",
                             store_strerror(s, rc, buf, sizeof buf));
@@ -762,7 +1124,7 @@ static int batch_lose(struct zbc_store *s, const char *what, int rc,
     char buf[160];
     s->batch = NULL;
     s->batch_lost = true;
-    seen_rollback(s, 0);
+    held_rollback(s, NULL);
     snprintf(s->batch_err, sizeof s->batch_err, "%s: %s", what,
              store_strerror(s, rc, buf, sizeof buf));
     return zbc_fail(err, "%s", s->batch_err);
@@ -778,7 +1140,7 @@ static int batch_flush(struct zbc_store *s, struct zbc_err *err)
     if (rc != 0)
         return batch_lose(s, "ledger commit failed", rc, err);
     s->batch = NULL;
-    seen_commit(s);
+    held_commit(s);
     return 1;
 }
 
@@ -811,13 +1173,13 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
         int rc = mdb_txn_begin(s->env, s->batch, 0, &t.txn);
         if (rc != 0)
             return store_fail_lmdb(err, "cannot begin a ledger write", rc);
-        size_t mark = seen_mark(s);
+        struct held_mark mark = held_mark(s);
         s->inner = t.txn;
-        int ok = fn(&t, arg, err);
+        int ok = fn(&t, arg, err) && wb_before_commit(&t, err);
         s->inner = NULL;
         if (!ok) {
             mdb_txn_abort(t.txn);
-            seen_rollback(s, mark);
+            held_rollback(s, &mark);
             *io = t.io_failed;
             if (!t.map_full)
                 return 0;
@@ -829,7 +1191,7 @@ static int batch_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                 *block = t.put_block;
                 return 1;
             }
-            seen_rollback(s, mark);
+            held_rollback(s, &mark);
             if (rc != MDB_MAP_FULL)
                 return store_fail_lmdb(err, "ledger commit failed", rc);
         }

@@ -78,6 +78,7 @@ enum zbc_store_db {
     ZBC_STORE_DB_ACCT_HISTORY,
     ZBC_STORE_DB_S_CRASH,
     ZBC_STORE_DB_APP_INDEX,
+    ZBC_STORE_DB_APPS_REDO,
     ZBC_STORE_DB_COUNT,
 };
 
@@ -206,6 +207,16 @@ ZBC_WUR int zbc_store_txseen_refill(struct zbc_store *s,
                                     struct zbc_err *err);
 /* Entries held in memory. */
 size_t zbc_store_txseen_held(const struct zbc_store *s);
+
+/* The app tables' write-back (node/zbcd/appwb.h, docs/node.md §3): the
+ * block at height, in its own transaction (after its state writes),
+ * writes the redo record of its app table changes, deletes the record
+ * ZBC_APPWB_SLICES heights below and writes the held entries of slice
+ * height % ZBC_APPWB_SLICES (inside a batch: every held entry). */
+ZBC_WUR int zbc_store_txn_apps_flush(struct zbc_store_txn *t,
+                                     uint32_t height, struct zbc_err *err);
+/* App table entries held in memory (committed or pending). */
+size_t zbc_store_apps_held(const struct zbc_store *s);
 
 /* ---- inside a write transaction ---- */
 

@@ -294,6 +294,65 @@ int zbc_txseen_unwritten(const struct zbc_txseen *o, unsigned s,
     return 1;
 }
 
+struct viewed {
+    uint8_t hash[32]; /* first: sorted_cmp compares it */
+    uint32_t height;
+    bool present;
+};
+
+static int viewed_cmp(const void *a, const void *b)
+{
+    return memcmp(((const struct viewed *)a)->hash,
+                  ((const struct viewed *)b)->hash, 32);
+}
+
+int zbc_txseen_view(const struct zbc_txseen *o, bool pending,
+                    uint8_t (**out)[32], uint32_t **heights, bool **present,
+                    size_t *n, struct zbc_err *err)
+{
+    *out = NULL;
+    *heights = NULL;
+    *present = NULL;
+    *n = 0;
+    size_t k = 0, m = o->n ? o->n : 1;
+    struct viewed *v = malloc(m * sizeof *v);
+    if (v == NULL)
+        return zbc_fail(err, "out of memory listing TXSEEN entries");
+    for (size_t i = 0; i < o->cap; i++) {
+        const struct ent *e = &o->slot[i];
+        bool known;
+        if (!(e->flags & USED))
+            continue;
+        zbc_txseen_get(o, e->hash, pending, &known, &v[k].present,
+                       &v[k].height);
+        if (!known)
+            continue;
+        memcpy(v[k++].hash, e->hash, 32);
+    }
+    qsort(v, k, sizeof *v, viewed_cmp);
+    *out = malloc(m * 32);
+    *heights = malloc(m * sizeof **heights);
+    *present = malloc(m * sizeof **present);
+    if (*out == NULL || *heights == NULL || *present == NULL) {
+        free(*out);
+        free(*heights);
+        free(*present);
+        *out = NULL;
+        *heights = NULL;
+        *present = NULL;
+        free(v);
+        return zbc_fail(err, "out of memory listing TXSEEN entries");
+    }
+    for (size_t i = 0; i < k; i++) {
+        memcpy((*out)[i], v[i].hash, 32);
+        (*heights)[i] = v[i].height;
+        (*present)[i] = v[i].present;
+    }
+    free(v);
+    *n = k;
+    return 1;
+}
+
 int zbc_txseen_written(struct zbc_txseen *o, const uint8_t (*hashes)[32],
                        size_t n, struct zbc_err *err)
 {

@@ -71,6 +71,14 @@ ZBC_WUR int zbc_txseen_written(struct zbc_txseen *o,
                                const uint8_t (*hashes)[32], size_t n,
                                struct zbc_err *err);
 
+/* Every entry the set knows in a view (`pending` as zbc_txseen_get), in
+ * hash order: *out (n * 32 bytes of hashes), its heights and whether it
+ * is present (false: deleted in the open transaction), all malloc'd: a
+ * scan of the table merges them with the ledger's. */
+ZBC_WUR int zbc_txseen_view(const struct zbc_txseen *o, bool pending,
+                            uint8_t (**out)[32], uint32_t **heights,
+                            bool **present, size_t *n, struct zbc_err *err);
+
 /* Transaction boundaries: the mark to roll back to, the commit of every
  * pending change (entries in the ledger leave the set), the undo of the
  * changes since mark. */
