@@ -1289,6 +1289,7 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->rank = bc->header.rank;
     info->cap = 0;
     info->build_ms = 0;
+    info->commit_ms = 0;
     struct after_ctx a = {b, bc->checked != NULL ? bc->checked->txs : NULL,
                           &bc->undo, &bc->ev, bc->now_ms, false};
     struct zbc_err err = {{0}};
@@ -1425,6 +1426,7 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
         new_tip(c, &bc, &bc.built, info);
         info->cap = cap;
         info->build_ms = (uint32_t)(us / 1000.0 + 0.5);
+        info->commit_ms = (zbc_store_last_commit_us(c->store) + 500) / 1000;
         if (c->fin.on_tip != NULL)
             c->fin.on_tip(c->fin.arg);
         if (c->tip_fn != NULL)

@@ -283,6 +283,7 @@ struct zbc_block_info {
      * applying and storing it took */
     size_t cap;
     uint32_t build_ms;
+    uint32_t commit_ms; /* of build_ms: the LMDB commit (writes, fsyncs) */
 };
 
 /* Builds a block from the mempool at time now_ms (the block timestamp),

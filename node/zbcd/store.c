@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <time.h>
 
 #include "crypto/bytes.h"
 #include "node/zbcd/log.h"
@@ -62,6 +63,7 @@ struct zbc_store {
      * tables */
     struct zbc_appwb *wb;
     size_t wb_recorded;
+    uint32_t last_commit_us;
 };
 
 /* Free bytes under which LMDB's EIO (its code for a short write) is taken
@@ -1065,6 +1067,11 @@ static int wb_replay(struct zbc_store *s, MDB_txn *txn, struct zbc_err *err)
     return ok;
 }
 
+uint32_t zbc_store_last_commit_us(const struct zbc_store *s)
+{
+    return s->last_commit_us;
+}
+
 size_t zbc_store_apps_held(const struct zbc_store *s)
 {
     return s->wb != NULL ? zbc_appwb_count(s->wb) : 0;
@@ -1098,7 +1105,14 @@ static int store_write(struct zbc_store *s, zbc_store_fn fn, void *arg,
                 return 0;
             continue;
         }
+        struct timespec c0, c1;
+        clock_gettime(CLOCK_MONOTONIC, &c0);
         rc = mdb_txn_commit(t.txn);
+        clock_gettime(CLOCK_MONOTONIC, &c1);
+        int64_t us = (int64_t)(c1.tv_sec - c0.tv_sec) * 1000000 +
+                     (c1.tv_nsec - c0.tv_nsec) / 1000;
+        s->last_commit_us = us < 0 ? 0 : us > UINT32_MAX ? UINT32_MAX
+                                                        : (uint32_t)us;
         if (rc == 0) {
             held_commit(s);
             *block = t.put_block;

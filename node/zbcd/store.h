@@ -215,6 +215,9 @@ size_t zbc_store_txseen_held(const struct zbc_store *s);
  * height % ZBC_APPWB_SLICES (inside a batch: every held entry). */
 ZBC_WUR int zbc_store_txn_apps_flush(struct zbc_store_txn *t,
                                      uint32_t height, struct zbc_err *err);
+/* The wall time of the last write transaction's commit (mdb_txn_commit:
+ * its page writes and fsyncs), in microseconds. */
+uint32_t zbc_store_last_commit_us(const struct zbc_store *s);
 /* App table entries held in memory (committed or pending). */
 size_t zbc_store_apps_held(const struct zbc_store *s);
 
