@@ -383,6 +383,48 @@ static void test_bad_record(void)
     }
 }
 
+/* More than ZBC_APPWB_HOLD_MAX entries held: the block writes them all,
+ * and its record stays (a replay then holds what the tables have). */
+struct many_ctx {
+    uint32_t n;
+};
+
+static int many_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    const struct many_ctx *m = arg;
+    struct zbc_kv kv;
+    zbc_store_txn_kv(t, &kv);
+    for (uint32_t i = 0; i < m->n; i++) {
+        uint8_t k[8], v[4];
+        zbc_put_le64(k, (uint64_t)i * 0x9E3779B97F4A7C15ull);
+        zbc_put_le32(v, i);
+        if (!kv.ops->put(kv.ctx, ZBC_TABLE_APPS, k, 8, v, 4, err))
+            return 0;
+    }
+    return zbc_store_txn_apps_flush(t, 1, err);
+}
+
+static void test_hold_bound(void)
+{
+    char dir[] = "/tmp/zbc_test_appwb_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct zbc_store *s;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    struct many_ctx m = {ZBC_APPWB_HOLD_MAX / 2};
+    CHECK(zbc_store_write(s, many_fn, &m, &err));
+    size_t held = zbc_store_apps_held(s);
+    CHECK(held > 0 && held < m.n); /* one slice of 32 written */
+    m.n = ZBC_APPWB_HOLD_MAX + 1;
+    CHECK(zbc_store_write(s, many_fn, &m, &err));
+    CHECK_EQ_INT(zbc_store_apps_held(s), 0);
+    CHECK_EQ_INT(redo_records(s), 1);
+    zbc_store_close(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 /* ---- the chain ---- */
 
 #define STAKE 1000
@@ -533,6 +575,7 @@ int main(void)
     zbc_log_set_level(ZBC_LOG_ERROR);
     TEST_RUN(test_store_random);
     TEST_RUN(test_bad_record);
+    TEST_RUN(test_hold_bound);
     TEST_RUN(test_chain_crash);
     TEST_RUN(test_reorg);
     return test_summary("node_appwb");
