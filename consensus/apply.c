@@ -329,7 +329,8 @@ static int build(struct zbc_block *out, struct zbc_state *s,
                  const struct zbc_genesis *g, const struct zbc_parent *parent,
                  const struct zbc_tx_ref *cands, size_t n_cands,
                  uint64_t time_ms, const uint8_t sk[64],
-                 const struct zbc_tx_known *known, struct zbc_events *ev,
+                 const struct zbc_tx_known *known,
+                 const struct zbc_build_stop *stop, struct zbc_events *ev,
                  struct zbc_err *err)
 {
     struct zbc_block_header *h = &out->header;
@@ -368,6 +369,9 @@ static int build(struct zbc_block *out, struct zbc_state *s,
     for (size_t i = 0; i < n_cands && n < UINT32_MAX; i++) {
         struct zbc_checked_tx ct;
         struct zbc_err skip;
+        if (stop != NULL && i % ZBC_BUILD_STOP_EVERY == 0 && i > 0 &&
+            stop->fn(stop->arg, n, false))
+            break;
         if (cands[i].len > g->max_block_bytes - bytes)
             continue;
         /* a candidate that would be a no-op is left out, like an invalid
@@ -382,6 +386,8 @@ static int build(struct zbc_block *out, struct zbc_state *s,
         bytes += cands[i].len;
         n++;
     }
+    if (stop != NULL)
+        (void)stop->fn(stop->arg, n, true);
     out->n_tx = n;
     out->tx_bytes = bytes;
     h->tx_count = n;
@@ -415,14 +421,28 @@ int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                           struct zbc_undo *undo, struct zbc_events *ev,
                           struct zbc_err *err)
 {
+    return zbc_block_build_until(out, s, g, parent, cands, n_cands, time_ms,
+                                 sk, known, NULL, undo, ev, err);
+}
+
+int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
+                          const struct zbc_genesis *g,
+                          const struct zbc_parent *parent,
+                          const struct zbc_tx_ref *cands, size_t n_cands,
+                          uint64_t time_ms, const uint8_t sk[64],
+                          const struct zbc_tx_known *known,
+                          const struct zbc_build_stop *stop,
+                          struct zbc_undo *undo, struct zbc_events *ev,
+                          struct zbc_err *err)
+{
     memset(out, 0, sizeof *out);
     memset(undo, 0, sizeof *undo);
     memset(ev, 0, sizeof *ev);
     if (!check_state_height(s, parent, err))
         return 0;
     zbc_state_begin(s);
-    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, known, ev,
-               err)) {
+    if (!build(out, s, g, parent, cands, n_cands, time_ms, sk, known, stop,
+               ev, err)) {
         zbc_block_free(out);
         return abandon(s, ev, err);
     }

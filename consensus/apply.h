@@ -219,4 +219,30 @@ ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   struct zbc_undo *undo, struct zbc_events *ev,
                                   struct zbc_err *err);
 
+/* A producer's own limit on a block it builds: local policy, not a rule
+ * (a block of any prefix of the candidates is as valid as another).
+ * zbc_block_build_until calls fn before every ZBC_BUILD_STOP_EVERY-th
+ * candidate with the transactions included so far and stops taking
+ * candidates when it returns true; it calls it once more with done set
+ * when it has stopped (for any reason), before the state root, and then
+ * ignores what it returns.  fn reads no state: a node's time budget
+ * (node/zbcd/chain.c, docs/p2p.md §8 "Bounded blocks"). */
+#define ZBC_BUILD_STOP_EVERY 16u
+struct zbc_build_stop {
+    bool (*fn)(void *arg, uint32_t n_tx, bool done);
+    void *arg;
+};
+
+/* zbc_block_build_known with a stop (NULL: none). */
+ZBC_WUR int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
+                                  const struct zbc_genesis *g,
+                                  const struct zbc_parent *parent,
+                                  const struct zbc_tx_ref *cands,
+                                  size_t n_cands, uint64_t time_ms,
+                                  const uint8_t sk[64],
+                                  const struct zbc_tx_known *known,
+                                  const struct zbc_build_stop *stop,
+                                  struct zbc_undo *undo, struct zbc_events *ev,
+                                  struct zbc_err *err);
+
 #endif

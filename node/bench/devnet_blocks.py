@@ -20,7 +20,7 @@ import sys
 from datetime import datetime, timezone
 
 PROD = re.compile(r"(\S+) INFO\s+block produced height=(\d+) hash=(\w+) txs=(\d+) "
-                  r"rank=(\d+) timestamp=(\d+) mempool=(\d+)(?: cap=(\d+) build_ms=(\d+))?(?: commit_ms=\d+)?(?: cut=(\w+))?")
+                  r"rank=(\d+) timestamp=(\d+) mempool=(\d+)(?: cap=(\d+) build_ms=(\d+))?(?: commit_ms=\d+)?(?: loop_ms=\d+)?(?: cut=(\w+))?")
 ACC = re.compile(r"(\S+) INFO\s+block accepted height=(\d+) hash=(\w+)\.\.\. from \S+"
                  r"(?: \(frame begun ([+-]\d+) ms)?")
 

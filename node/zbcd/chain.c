@@ -705,6 +705,7 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (c->budget_ms == 0)
         c->budget_ms = 1;
     c->build_us_per_tx = ZBC_CHAIN_BUILD_GUESS_US;
+    c->loop_share = ZBC_CHAIN_LOOP_SHARE_GUESS;
     bound_pool(c);
     if (c->has_key && !zbc_genesis_is_validator(c->g, c->key.pk))
         zbc_log_warn("this node's key is not a validator of chain %s: it "
@@ -1180,11 +1181,21 @@ static int store_block_records(struct zbc_store_txn *t,
            zbc_store_txn_apps_flush(t, height, err);
 }
 
+static double mono_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
 struct block_ctx {
     uint64_t now_ms;
     /* produce */
     const struct zbc_tx_ref *cands;
     size_t n_cands;
+    double t_loop;         /* mono_us() when the build started */
+    double loop_budget_us; /* stop taking transactions in after it */
+    double loop_us;        /* what taking them in took */
     struct zbc_block built;
     bool has_built;
     /* apply */
@@ -1220,6 +1231,19 @@ static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
     return ok;
 }
 
+/* The build's time budget (zbc_build_stop): taking transactions in stops
+ * when its share of the budget has gone, however many the cap allowed,
+ * but not before the block holds ZBC_CHAIN_BUILD_MIN_TXS (the floor the
+ * cap keeps too: a loaded node still makes progress). */
+static bool build_stop(void *arg, uint32_t n_tx, bool done)
+{
+    struct block_ctx *bc = arg;
+    double spent = mono_us() - bc->t_loop;
+    if (done)
+        bc->loop_us = spent;
+    return n_tx >= ZBC_CHAIN_BUILD_MIN_TXS && spent >= bc->loop_budget_us;
+}
+
 /* Runs again from the start when the map grows (node/zbcd/store.h): nothing
  * of a previous attempt survives. */
 static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -1232,9 +1256,12 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
     }
     zbc_undo_free(&bc->undo);
     zbc_events_free(&bc->ev);
-    if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
+    struct zbc_build_stop stop = {build_stop, bc};
+    bc->t_loop = mono_us();
+    bc->loop_us = 0;
+    if (!zbc_block_build_until(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
-                               &bc->undo, &bc->ev, err))
+                               &stop, &bc->undo, &bc->ev, err))
         return 0;
     bc->has_built = true;
     return finish_block(t, st, bc, &bc->built, &bc->undo, &bc->ev, err);
@@ -1290,6 +1317,7 @@ static void new_tip(struct zbc_chain *c, const struct block_ctx *bc,
     info->cap = 0;
     info->build_ms = 0;
     info->commit_ms = 0;
+    info->loop_ms = 0;
     struct after_ctx a = {b, bc->checked != NULL ? bc->checked->txs : NULL,
                           &bc->undo, &bc->ev, bc->now_ms, false};
     struct zbc_err err = {{0}};
@@ -1329,13 +1357,6 @@ static void notify_block(struct zbc_chain *c, const struct zbc_block *b,
     free(enc);
 }
 
-static double mono_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
 /* The mempool's bound: ZBC_CHAIN_POOL_BLOCKS blocks at the block cap. */
 static void bound_pool(struct zbc_chain *c)
 {
@@ -1346,20 +1367,34 @@ static void bound_pool(struct zbc_chain *c)
     zbc_mempool_set_bound(c->mp, bound);
 }
 
-/* A block of n transactions took us to build, apply and store: the cost
- * per transaction follows it (blocks too small to tell are left out) -
- * at once when it rose (a block late by the smoothing's lag is what
- * makes the next-ranked validator compete: the cost of a mixed workload
- * varies from block to block, and a loaded machine's with it), smoothed
- * when it fell. */
-static void note_build_time(struct zbc_chain *c, uint32_t n, double us)
+/* A block of n transactions took us to build, apply and store, loop_us of
+ * it taking them in, with a cap of cap: the cost per transaction follows
+ * it smoothed (0.7 of the figure, 0.3 of the block's; blocks too small to
+ * tell are left out), and so does the share of the budget the build may
+ * spend taking transactions in, learnt from the blocks of at least half
+ * the cap (a smaller one's fixed costs - the root, the held slices'
+ * writes - would read as a smaller share and shrink the next one).
+ * Until 2026-12-05 a rise of the cost was taken at once, so one block
+ * slowed by the other nodes' work on the shared cores cut the next blocks
+ * of this node (one height in n_validators) for ~20 heights and the pool
+ * backed up; the time budget (build_stop) keeps a slow block on time by
+ * itself (docs/p2p.md §8 "Bounded blocks"). */
+static void note_build_time(struct zbc_chain *c, uint32_t n, double us,
+                            double loop_us, size_t cap)
 {
     if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
         return;
     double x = us / n;
-    c->build_us_per_tx = x > c->build_us_per_tx
-                             ? x
-                             : 0.7 * c->build_us_per_tx + 0.3 * x;
+    c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * x;
+    if (loop_us > 0 && (size_t)n * 2 >= cap) {
+        double share = loop_us / us;
+        share = 0.7 * c->loop_share + 0.3 * share;
+        if (share < ZBC_CHAIN_LOOP_SHARE_MIN)
+            share = ZBC_CHAIN_LOOP_SHARE_MIN;
+        if (share > ZBC_CHAIN_LOOP_SHARE_MAX)
+            share = ZBC_CHAIN_LOOP_SHARE_MAX;
+        c->loop_share = share;
+    }
     if (c->own_builds < UINT32_MAX)
         c->own_builds++;
     bound_pool(c);
@@ -1414,12 +1449,16 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
     if (cands == NULL)
         return zbc_fail(err, "out of memory selecting %zu transactions", n);
     n = zbc_mempool_select(c->mp, cands, n);
-    struct block_ctx bc = {.now_ms = now_ms, .cands = cands, .n_cands = n};
+    struct block_ctx bc = {
+        .now_ms = now_ms,
+        .cands = cands,
+        .n_cands = n,
+        .loop_budget_us = (double)c->budget_ms * 1000.0 * c->loop_share};
     double t0 = mono_us();
     int ok = zbc_chain_state_write(c, produce_fn, &bc, err);
     if (ok) {
         double us = mono_us() - t0;
-        note_build_time(c, bc.built.n_tx, us);
+        note_build_time(c, bc.built.n_tx, us, bc.loop_us, cap);
         /* before new_tip: the built block borrows the pooled transactions'
          * bytes, which the mempool clean-up frees */
         notify_block(c, &bc.built, bc.hash);
@@ -1427,6 +1466,7 @@ int zbc_chain_produce(struct zbc_chain *c, uint64_t now_ms,
         info->cap = cap;
         info->build_ms = (uint32_t)(us / 1000.0 + 0.5);
         info->commit_ms = (zbc_store_last_commit_us(c->store) + 500) / 1000;
+        info->loop_ms = (uint32_t)(bc.loop_us / 1000.0 + 0.5);
         if (c->fin.on_tip != NULL)
             c->fin.on_tip(c->fin.arg);
         if (c->tip_fn != NULL)

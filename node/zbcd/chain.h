@@ -52,6 +52,14 @@ struct zbc_verify_pool;
 #define ZBC_CHAIN_BUDGET_DIV_ALONE 2u /* the genesis' only validator */
 #define ZBC_CHAIN_BUILD_GUESS_US 100.0
 #define ZBC_CHAIN_BUILD_MIN_TXS 64u
+/* ... and stops taking transactions in when this share of the budget
+ * has gone (the rest is the state root, the block's records and the
+ * commit): the share its own recent blocks of at least half the cap spent
+ * on taking them in, smoothed, first guess ZBC_CHAIN_LOOP_SHARE_GUESS,
+ * kept within [MIN, MAX]. */
+#define ZBC_CHAIN_LOOP_SHARE_GUESS 0.6
+#define ZBC_CHAIN_LOOP_SHARE_MIN 0.25
+#define ZBC_CHAIN_LOOP_SHARE_MAX 0.95
 /* Until it has built this many blocks, a node also lowers its figure by
  * the peers' blocks it applies (docs/p2p.md §8 "Bounded blocks"). */
 #define ZBC_CHAIN_BUILD_LEARN_OWN 2u
@@ -284,6 +292,7 @@ struct zbc_block_info {
     size_t cap;
     uint32_t build_ms;
     uint32_t commit_ms; /* of build_ms: the LMDB commit (writes, fsyncs) */
+    uint32_t loop_ms;   /* of build_ms: taking the transactions in */
 };
 
 /* Builds a block from the mempool at time now_ms (the block timestamp),

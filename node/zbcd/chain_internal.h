@@ -47,6 +47,7 @@ struct zbc_chain {
     /* the block build's budget (chain.h ZBC_CHAIN_BUDGET_DIV) */
     uint32_t budget_ms;
     double build_us_per_tx; /* measured, smoothed */
+    double loop_share;      /* of the budget, for taking transactions in */
     uint32_t own_builds;    /* blocks measured in note_build_time */
     /* the sync batch (zbc_chain_batch_begin): open until its owner ends
      * it or hears at its resume that it was lost; batch_gone: lost while

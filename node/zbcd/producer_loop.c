@@ -67,11 +67,12 @@ static int produce_one(struct zbc_producer_loop *p, uint64_t t,
     char hash[65];
     zbc_hex_encode(hash, info->hash, 32);
     zbc_log_info("block produced height=%u hash=%s txs=%u rank=%u "
-                 "timestamp=%llu mempool=%zu cap=%zu build_ms=%u commit_ms=%u",
+                 "timestamp=%llu mempool=%zu cap=%zu build_ms=%u commit_ms=%u "
+                 "loop_ms=%u",
                  info->height, hash, info->n_tx, info->rank,
                  (unsigned long long)info->timestamp_ms,
                  zbc_chain_mempool_count(p->chain), info->cap, info->build_ms,
-                 info->commit_ms);
+                 info->commit_ms, info->loop_ms);
     return 1;
 }
 

@@ -100,8 +100,8 @@ static void test_peer_blocks_lower_until_own(void)
     CHECK(obs->build_us_per_tx == TINY_US);
     CHECK(give(b, a, 4, NULL) == ZBC_RECV_EXTENDED);
 
-    /* B's own blocks: the first one rises at once from a tiny figure
-     * (the rule of note_build_time, as before) */
+    /* B's own blocks raise a tiny figure (note_build_time: smoothed,
+     * 0.3 of the difference a block) */
     for (uint32_t k = 0; k < ZBC_CHAIN_BUILD_LEARN_OWN; k++) {
         fill(b, &n, 3000 + 1000 * k, N_TX);
         b->build_us_per_tx = TINY_US;
@@ -137,10 +137,55 @@ static void test_peer_blocks_lower_until_own(void)
     net_teardown(&n);
 }
 
+/* The build's time budget (chain.c build_stop): a cap that would take
+ * every pooled transaction (a figure no real measurement reaches) and a
+ * budget of 1 ms: the block stops taking transactions in when its share
+ * of the budget has gone - far fewer than the 2,000 pooled, whose checks
+ * alone take longer - but never below ZBC_CHAIN_BUILD_MIN_TXS; the rest
+ * follows in the next blocks, none lost. */
+#define N_POOL 2000
+static void test_time_budget_cuts_a_block(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    CHECK(produce(a, 0));
+    fill(a, &n, 1, N_POOL);
+    CHECK_EQ_INT(zbc_chain_mempool_count(a), N_POOL);
+    a->budget_ms = 1;
+    a->build_us_per_tx = TINY_US;
+    CHECK(zbc_chain_block_cap(a) >= N_POOL);
+    struct zbc_block_info info;
+    struct zbc_err err = {{0}};
+    struct zbc_slot slot;
+    CHECK(zbc_chain_next_slot(a, &slot, &err));
+    CHECK(zbc_chain_produce(a, slot.earliest_ms, &info, &err));
+    CHECK(info.n_tx >= ZBC_CHAIN_BUILD_MIN_TXS);
+    CHECK(info.n_tx < N_POOL);
+    CHECK(info.cap >= N_POOL);
+    size_t total = info.n_tx;
+    for (int b = 0; b < N_POOL && zbc_chain_mempool_count(a) > 0; b++) {
+        a->build_us_per_tx = TINY_US;
+        CHECK(zbc_chain_next_slot(a, &slot, &err));
+        CHECK(zbc_chain_produce(a, slot.earliest_ms, &info, &err));
+        CHECK(info.n_tx >= ZBC_CHAIN_BUILD_MIN_TXS ||
+              zbc_chain_mempool_count(a) == 0);
+        total += info.n_tx;
+    }
+    CHECK_EQ_INT(total, N_POOL);
+    CHECK_EQ_INT(zbc_chain_mempool_count(a), 0);
+    /* the share stayed within its bounds */
+    CHECK(a->loop_share >= ZBC_CHAIN_LOOP_SHARE_MIN);
+    CHECK(a->loop_share <= ZBC_CHAIN_LOOP_SHARE_MAX);
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
 int main(void)
 {
     zbc_log_set_level(ZBC_LOG_ERROR);
     zbc_log_to_stderr(false);
     TEST_RUN(test_peer_blocks_lower_until_own);
+    TEST_RUN(test_time_budget_cuts_a_block);
     return test_summary("node_block_cap");
 }
