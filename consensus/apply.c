@@ -409,23 +409,10 @@ int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                     struct zbc_err *err)
 {
     return zbc_block_build_known(out, s, g, parent, cands, n_cands, time_ms,
-                                 sk, NULL, undo, ev, err);
+                                 sk, NULL, NULL, undo, ev, err);
 }
 
 int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
-                          const struct zbc_genesis *g,
-                          const struct zbc_parent *parent,
-                          const struct zbc_tx_ref *cands, size_t n_cands,
-                          uint64_t time_ms, const uint8_t sk[64],
-                          const struct zbc_tx_known *known,
-                          struct zbc_undo *undo, struct zbc_events *ev,
-                          struct zbc_err *err)
-{
-    return zbc_block_build_until(out, s, g, parent, cands, n_cands, time_ms,
-                                 sk, known, NULL, undo, ev, err);
-}
-
-int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
                           const struct zbc_genesis *g,
                           const struct zbc_parent *parent,
                           const struct zbc_tx_ref *cands, size_t n_cands,

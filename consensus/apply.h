@@ -207,21 +207,9 @@ ZBC_WUR int zbc_block_build(struct zbc_block *out, struct zbc_state *s,
                             struct zbc_undo *undo, struct zbc_events *ev,
                             struct zbc_err *err);
 
-/* zbc_block_build with `known` (may be NULL) for the candidates (the
- * mempool's transactions, verified at admission). */
-ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
-                                  const struct zbc_genesis *g,
-                                  const struct zbc_parent *parent,
-                                  const struct zbc_tx_ref *cands,
-                                  size_t n_cands, uint64_t time_ms,
-                                  const uint8_t sk[64],
-                                  const struct zbc_tx_known *known,
-                                  struct zbc_undo *undo, struct zbc_events *ev,
-                                  struct zbc_err *err);
-
 /* A producer's own limit on a block it builds: local policy, not a rule
  * (a block of any prefix of the candidates is as valid as another).
- * zbc_block_build_until calls fn before every ZBC_BUILD_STOP_EVERY-th
+ * zbc_block_build_known calls fn before every ZBC_BUILD_STOP_EVERY-th
  * candidate with the transactions included so far and stops taking
  * candidates when it returns true; it calls it once more with done set
  * when it has stopped (for any reason), before the state root, and then
@@ -233,8 +221,10 @@ struct zbc_build_stop {
     void *arg;
 };
 
-/* zbc_block_build_known with a stop (NULL: none). */
-ZBC_WUR int zbc_block_build_until(struct zbc_block *out, struct zbc_state *s,
+/* zbc_block_build with `known` (may be NULL) for the candidates (the
+ * mempool's transactions, verified at admission) and a producer's `stop`
+ * (may be NULL: none). */
+ZBC_WUR int zbc_block_build_known(struct zbc_block *out, struct zbc_state *s,
                                   const struct zbc_genesis *g,
                                   const struct zbc_parent *parent,
                                   const struct zbc_tx_ref *cands,

@@ -416,8 +416,8 @@ static void bench_build(const struct txset *txs, int reps)
         struct zbc_err err;
         double t0 = now_us();
         if (!zbc_block_build_known(&b, &mc.s, &genesis, &parent0, txs->refs,
-                                   txs->n, block_ms, validator.sk, &known, &u,
-                                   &ev, &err) ||
+                                   txs->n, block_ms, validator.sk, &known,
+                                   NULL, &u, &ev, &err) ||
             b.n_tx != txs->n)
             die("build", &err);
         double t = now_us() - t0;

@@ -1259,7 +1259,7 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
     struct zbc_build_stop stop = {build_stop, bc};
     bc->t_loop = mono_us();
     bc->loop_us = 0;
-    if (!zbc_block_build_until(&bc->built, st, c->g, &c->tip, bc->cands,
+    if (!zbc_block_build_known(&bc->built, st, c->g, &c->tip, bc->cands,
                                bc->n_cands, bc->now_ms, c->key.sk, &c->known,
                                &stop, &bc->undo, &bc->ev, err))
         return 0;
