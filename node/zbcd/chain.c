@@ -893,9 +893,37 @@ static void precheck_item(void *ctx, size_t i)
     struct zbc_checked_tx ct;
     struct zbc_err e;
     /* the verdict is the serial pass's: a valid item is now cached */
-    if (!zbc_sig_cache_check(pb->c->sigs, &ct, pb->c->g, it->raw, it->len,
-                             &e))
+    if (!(it->hashed ? zbc_sig_cache_check_hashed(pb->c->sigs, &ct, pb->c->g,
+                                                  it->raw, it->len, it->hash,
+                                                  &e)
+                     : zbc_sig_cache_check(pb->c->sigs, &ct, pb->c->g,
+                                           it->raw, it->len, &e)))
         return;
+}
+
+struct check_batch {
+    struct zbc_chain *c;
+    struct zbc_submit *items;
+};
+
+static void check_item(void *ctx, size_t i)
+{
+    struct check_batch *cb = ctx;
+    struct zbc_submit *it = &cb->items[i];
+    struct zbc_checked_tx ct;
+    it->err = (struct zbc_err){{0}};
+    it->ok = zbc_sig_cache_check_hashed(cb->c->sigs, &ct, cb->c->g, it->raw,
+                                        it->len, it->hash, &it->err);
+}
+
+void zbc_chain_check_batch(struct zbc_chain *c, struct zbc_submit *items,
+                           size_t n)
+{
+    struct check_batch cb = {c, items};
+    if (n >= 2)
+        zbc_verify_pool_run(c->pool, n, check_item, &cb);
+    else if (n == 1)
+        check_item(&cb, 0);
 }
 
 struct batch_ctx {
@@ -915,7 +943,7 @@ static int submit_batch_fn(struct zbc_chain *c, struct zbc_state *st,
         if (it->raw == NULL)
             continue; /* the caller's decoding failed: its own result */
         struct submit_ctx s = {it->raw, it->len, bc->now_ms, it->hash,
-                               &it->duplicate, false, false};
+                               &it->duplicate, false, it->hashed};
         it->ok = submit_fn(c, st, t, &s, &it->err);
     }
     return 1;
@@ -956,7 +984,8 @@ void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
         items[i].ok = -1; /* not reached yet */
         items[i].duplicate = false;
         items[i].err = (struct zbc_err){{0}};
-        memset(items[i].hash, 0, sizeof items[i].hash);
+        if (!items[i].hashed)
+            memset(items[i].hash, 0, sizeof items[i].hash);
     }
     struct batch_ctx bc = {items, n, now_ms};
     struct zbc_err err = {{0}};

@@ -191,10 +191,12 @@ ZBC_WUR int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
 
 /* One transaction of a batch: raw/len in (raw NULL: skipped, the caller
  * has its result), ok/duplicate/hash/err out as zbc_chain_submit gives
- * them. */
+ * them.  hashed (in): hash holds SHA3-256(raw) already (a peer's
+ * transaction, hashed on arrival), as zbc_chain_submit_hashed takes it. */
 struct zbc_submit {
     const uint8_t *raw;
     size_t len;
+    bool hashed;
     int ok;
     bool duplicate;
     uint8_t hash[32];
@@ -207,6 +209,14 @@ struct zbc_submit {
  * for run first on the verify pool's threads (docs/api.md §3 "Batches"). */
 void zbc_chain_submit_batch(struct zbc_chain *c, struct zbc_submit *items,
                             size_t n, uint64_t now_ms);
+
+/* The stateless checks of a peer's batch (zbc_chain_check_tx_hashed of
+ * every item, all hashed): on the verify pool's threads, each verdict in
+ * items[i].ok (1 or 0) and .err; the valid ones recorded in the signature
+ * cache, so zbc_chain_submit_batch of them verifies nothing again
+ * (docs/p2p.md §4 "Take"). */
+void zbc_chain_check_batch(struct zbc_chain *c, struct zbc_submit *items,
+                           size_t n);
 
 /* The chain's verify pool (its threads are idle between the loop's calls:
  * the API decodes batches on them). */

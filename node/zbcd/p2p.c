@@ -1650,6 +1650,52 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
  * full pool refused the same transaction from someone else: late, not
  * hostile); any other is a transaction nobody asked for: dropped
  * unchecked, and scored. */
+/* The pooling of a frame's checked transactions items[from, to) (the
+ * valid ones: one read snapshot of the tip for all); a stateful refusal is
+ * not the peer's fault. */
+static void pool_txs(struct peer *pe, struct zbc_submit *items, size_t from,
+                     size_t to)
+{
+    if (to <= from)
+        return;
+    zbc_chain_submit_batch(pe->p->chain, items + from, to - from,
+                           pe->p->now_ms());
+    for (size_t i = from; i < to; i++)
+        if (items[i].ok != 1)
+            zbc_log_debug("p2p: transaction from %s not pooled: %s",
+                          pe->addr, items[i].err.msg);
+}
+
+/* A frame's transactions to take (de-duplicated, marked seen), in frame
+ * order: the signature checks of all on the verify pool's threads
+ * (zbc_chain_check_batch), then each in order as take_tx takes one: the
+ * valid ones pooled, an invalid one scored, the valid ones before it
+ * pooled first.  When the score drops the peer, the rest are not pooled
+ * and leave the seen set (a later announcement of them is fetched).
+ * Returns false when the peer is gone. */
+static bool take_txs(struct peer *pe, struct zbc_submit *items, size_t n)
+{
+    struct zbc_p2p *p = pe->p;
+    zbc_chain_check_batch(p->chain, items, n);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].ok == 1)
+            continue;
+        pool_txs(pe, items, from, i);
+        from = i + 1;
+        char what[ZBC_ERR_MAX + 32];
+        snprintf(what, sizeof what, "invalid transaction: %s",
+                 items[i].err.msg);
+        if (!misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what)) {
+            for (size_t k = i + 1; k < n; k++)
+                zbc_seen_forget(p->seen, items[k].hash);
+            return false;
+        }
+    }
+    pool_txs(pe, items, from, n);
+    return true;
+}
+
 static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
 {
     struct zbc_p2p *p = pe->p;
@@ -1661,29 +1707,54 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
     pe->txs_progress_ms = p->now_ms();
     pe->txreq_head = (pe->txreq_head + 1) % ZBC_P2P_TX_REQS_PEER;
     pe->txreq_n--;
-    size_t unasked = 0, bytes = 0;
+    size_t unasked = 0, bytes = 0, n_take = 0;
+    /* n_raw <= ZBC_P2P_MAX_TXS (p2p_wire.c); out of memory: one by one */
+    struct zbc_submit *take =
+        t->n_raw > 0 ? calloc(t->n_raw, sizeof *take) : NULL;
     for (size_t i = 0; i < t->n_raw; i++) {
         uint8_t hash[32];
         uint64_t asked;
+        bool wanted = false;
         bytes += t->raw[i].len;
         zbc_sha3_256(hash, t->raw[i].data, t->raw[i].len);
         if (zbc_txf_received(p->txf, hash, pe->id, &asked)) {
             pe->delivered++;
             zbc_seen_add(pe->known, hash);
             inflight_down(p, asked);
-            if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
-                return false;
+            wanted = true;
         } else if (have_tx(p, hash)) {
             continue;
         } else if (zbc_seen_has(pe->asked, hash)) {
             /* asked once, late: still welcome, checked as any other */
             zbc_seen_add(pe->known, hash);
-            if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash))
-                return false;
+            wanted = true;
         } else {
             unasked++;
         }
+        if (!wanted)
+            continue;
+        if (take == NULL) {
+            if (!take_tx(pe, t->raw[i].data, t->raw[i].len, hash)) {
+                free(take);
+                return false;
+            }
+            continue;
+        }
+        /* take_tx's de-duplication: a hash twice in the frame is taken
+         * once */
+        if (zbc_seen_has(p->seen, hash))
+            continue;
+        zbc_seen_add(p->seen, hash);
+        struct zbc_submit *it = &take[n_take++];
+        it->raw = t->raw[i].data;
+        it->len = t->raw[i].len;
+        it->hashed = true;
+        memcpy(it->hash, hash, 32);
     }
+    bool alive = take == NULL || take_txs(pe, take, n_take);
+    free(take);
+    if (!alive)
+        return false;
     /* hashes left out: asked from the next announcer at the next pass;
      * held against the peer unless its answer was large (an honest
      * answer stops before the message limit) */

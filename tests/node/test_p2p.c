@@ -6,6 +6,7 @@
  * ban table under churn; and that a transaction's signature is verified
  * once per node whichever way it arrives (this program is linked with
  * -Wl,--wrap=zbc_sig_verify, tests/node/meson.build, to count them). */
+#include <stdatomic.h>
 #include <errno.h>
 #include <sodium.h>
 #include <fcntl.h>
@@ -48,8 +49,9 @@ struct conn {
     uint8_t last_auth[64];    /* the signature this side sent */
 };
 
-/* Every transaction signature verification in this program. */
-static unsigned g_verifies;
+/* Every transaction signature verification in this program (the verify
+ * pool's threads count too). */
+static atomic_uint g_verifies;
 int __real_zbc_sig_verify(const struct zbc_addr *sender,
                           const uint8_t digest[32], const uint8_t *sig,
                           size_t sig_len, struct zbc_err *err);
@@ -1579,6 +1581,92 @@ static void test_one_verify(void)
     fx_teardown(&f);
 }
 
+/* docs/p2p.md §4 "A Txs is taken as a batch": the transactions of a Txs
+ * answer are checked together on the verify pool, each verified once, and
+ * taken in frame order: the valid ones pooled, an invalid one scored.  When
+ * a score bans the peer, the valid ones after the invalid one are not
+ * pooled, and the next announcer's copy is fetched (and not verified
+ * again). */
+static void test_txs_batch(void)
+{
+    struct fixture f;
+    struct zbc_chain *chain;
+    struct zbc_p2p *p = node_start(&f, &chain);
+    if (p == NULL)
+        return;
+    uint16_t port = zbc_p2p_listen_port(p);
+    const uint8_t *gh = f.g.hash;
+    struct id ka, kb, kc;
+    id_make(&ka, 0x81);
+    id_make(&kb, 0x82);
+    id_make(&kc, 0x83);
+    struct conn *a = peer_open(port, gh, &ka);
+    struct conn *b = peer_open(port, gh, &kb);
+    struct conn *c = peer_open(port, gh, &kc);
+    CHECK(!closed_within(a, 50) && !closed_within(b, 50) &&
+          !closed_within(c, 50));
+    int64_t ts = (int64_t)(g_now / 1000);
+    enum { N = 9 };
+    uint8_t tx[N][512], h[N][32];
+    size_t tn[N];
+    const uint8_t *raw[N];
+    /* 1 and 3 - 7: forged signatures */
+    for (int i = 0; i < N; i++) {
+        tn[i] = fx_send(tx[i], sizeof tx[i], &f, f.alice_seed, &f.bob,
+                        (uint64_t)(i + 1), 10000, ts);
+        if (i == 1 || (i >= 3 && i <= 7))
+            tx[i][tn[i] - 1] ^= 1;
+        zbc_sha3_256(h[i], tx[i], tn[i]);
+        raw[i] = tx[i];
+    }
+    uint8_t asks[16][32];
+    size_t n_ask = 0;
+    g_verifies = 0;
+
+    /* A: valid, forged, valid -> both valid ones pooled, A scored +20 */
+    send_tx_hashes(a, true, (const uint8_t (*)[32])h[0], 3);
+    CHECK(recv_asks(a, asks, 16, &n_ask, 200) >= 1);
+    CHECK_EQ_INT(n_ask, 3);
+    send_txs(a, raw, tn, 3);
+    pump(40);
+    CHECK_EQ_INT(g_verifies, 3);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+    CHECK(zbc_chain_mempool_tx(chain, h[0], NULL, NULL) &&
+          zbc_chain_mempool_tx(chain, h[2], NULL, NULL));
+    CHECK(!closed_within(a, 50));
+
+    /* B: five forged (+100: banned at the fifth), then a valid one: not
+     * pooled from B */
+    n_ask = 0;
+    send_tx_hashes(b, true, (const uint8_t (*)[32])h[3], 6);
+    CHECK(recv_asks(b, asks, 16, &n_ask, 200) >= 1);
+    CHECK_EQ_INT(n_ask, 6);
+    send_txs(b, raw + 3, tn + 3, 6);
+    CHECK(closed_within(b, 1000));
+    CHECK_EQ_INT(g_verifies, 9);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 2);
+    CHECK(!zbc_chain_mempool_tx(chain, h[8], NULL, NULL));
+
+    /* C announces that valid one: asked from C, pooled, verified once */
+    n_ask = 0;
+    send_tx_hashes(c, true, (const uint8_t (*)[32])h[8], 1);
+    CHECK(recv_asks(c, asks, 16, &n_ask, 200) >= 1);
+    CHECK(n_ask == 1 && memcmp(asks[0], h[8], 32) == 0);
+    send_txs(c, raw + 8, tn + 8, 1);
+    pump(40);
+    CHECK_EQ_INT(zbc_chain_mempool_count(chain), 3);
+    CHECK(zbc_chain_mempool_tx(chain, h[8], NULL, NULL));
+    CHECK_EQ_INT(g_verifies, 9);
+
+    conn_close(a);
+    conn_close(b);
+    conn_close(c);
+    zbc_p2p_stop(p);
+    event_base_free(g_base);
+    zbc_chain_close(chain);
+    fx_teardown(&f);
+}
+
 /* m sealed for the node as c's next frame, appended to *buf. */
 static void seal_append(struct conn *c, const zbc_p2p_msg *m, uint8_t **buf,
                         size_t *len)
@@ -1734,6 +1822,7 @@ int main(void)
     TEST_RUN(test_accept_backoff);
     TEST_RUN(test_one_verify);
     TEST_RUN(test_tx_gossip);
+    TEST_RUN(test_txs_batch);
     TEST_RUN(test_tx_stall_progress);
     TEST_RUN(test_tx_gossip_later);
     TEST_RUN(test_block_first);
