@@ -1594,17 +1594,15 @@ static void test_txs_batch(void)
     struct zbc_p2p *p = node_start(&f, &chain);
     if (p == NULL)
         return;
-    uint16_t port = zbc_p2p_listen_port(p);
-    const uint8_t *gh = f.g.hash;
-    struct id ka, kb, kc;
-    id_make(&ka, 0x81);
-    id_make(&kb, 0x82);
-    id_make(&kc, 0x83);
-    struct conn *a = peer_open(port, gh, &ka);
-    struct conn *b = peer_open(port, gh, &kb);
-    struct conn *c = peer_open(port, gh, &kc);
-    CHECK(!closed_within(a, 50) && !closed_within(b, 50) &&
-          !closed_within(c, 50));
+    /* peers A, B, C */
+    struct conn *pc[3];
+    for (int i = 0; i < 3; i++) {
+        struct id k;
+        id_make(&k, (uint8_t)(0x81 + i));
+        pc[i] = peer_open(zbc_p2p_listen_port(p), f.g.hash, &k);
+        CHECK(!closed_within(pc[i], 50));
+    }
+    struct conn *a = pc[0], *b = pc[1], *c = pc[2];
     int64_t ts = (int64_t)(g_now / 1000);
     enum { N = 9 };
     uint8_t tx[N][512], h[N][32];
@@ -1658,9 +1656,8 @@ static void test_txs_batch(void)
     CHECK(zbc_chain_mempool_tx(chain, h[8], NULL, NULL));
     CHECK_EQ_INT(g_verifies, 9);
 
-    conn_close(a);
-    conn_close(b);
-    conn_close(c);
+    for (int i = 0; i < 3; i++)
+        conn_close(pc[i]);
     zbc_p2p_stop(p);
     event_base_free(g_base);
     zbc_chain_close(chain);
