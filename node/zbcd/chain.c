@@ -842,36 +842,18 @@ static int submit_fn(struct zbc_chain *c, struct zbc_state *st,
     return 1;
 }
 
-/* hashed: hash holds SHA3-256(raw) on entry; else it receives it */
-static int submit_one(struct zbc_chain *c, const uint8_t *raw, size_t len,
-                      uint64_t now_ms, uint8_t hash[32], bool hashed,
-                      bool *duplicate, struct zbc_err *err)
+int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
+                     uint64_t now_ms, uint8_t hash[32], bool *duplicate,
+                     struct zbc_err *err)
 {
     chain_settle(c);
-    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false, hashed};
+    struct submit_ctx s = {raw, len, now_ms, hash, duplicate, false, false};
     *duplicate = false;
     if (!zbc_chain_state_read(c, submit_fn, &s, err))
         return 0;
     if (!*duplicate && c->has_listener && c->listener.on_tx != NULL)
         c->listener.on_tx(c->listener.arg, raw, len, hash);
     return 1;
-}
-
-int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw, size_t len,
-                     uint64_t now_ms, uint8_t hash[32], bool *duplicate,
-                     struct zbc_err *err)
-{
-    return submit_one(c, raw, len, now_ms, hash, false, duplicate, err);
-}
-
-int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
-                            size_t len, uint64_t now_ms,
-                            const uint8_t hash[32], bool *duplicate,
-                            struct zbc_err *err)
-{
-    uint8_t h[32];
-    memcpy(h, hash, 32);
-    return submit_one(c, raw, len, now_ms, h, true, duplicate, err);
 }
 
 /* Batch admission (docs/api.md §3 "Batches"): the stateless checks of
@@ -910,10 +892,9 @@ static void check_item(void *ctx, size_t i)
 {
     struct check_batch *cb = ctx;
     struct zbc_submit *it = &cb->items[i];
-    struct zbc_checked_tx ct;
     it->err = (struct zbc_err){{0}};
-    it->ok = zbc_sig_cache_check_hashed(cb->c->sigs, &ct, cb->c->g, it->raw,
-                                        it->len, it->hash, &it->err);
+    it->ok = zbc_chain_check_tx_hashed(cb->c, it->raw, it->len, it->hash,
+                                       &it->err);
 }
 
 void zbc_chain_check_batch(struct zbc_chain *c, struct zbc_submit *items,

@@ -182,17 +182,11 @@ bool zbc_chain_mempool_tx(const struct zbc_chain *c, const uint8_t hash[32],
 ZBC_WUR int zbc_chain_submit(struct zbc_chain *c, const uint8_t *raw,
                              size_t len, uint64_t now_ms, uint8_t hash[32],
                              bool *duplicate, struct zbc_err *err);
-/* zbc_chain_submit when the caller has the transaction hash, SHA3-256(raw),
- * already (a peer's transaction, hashed on arrival): hash must be it. */
-ZBC_WUR int zbc_chain_submit_hashed(struct zbc_chain *c, const uint8_t *raw,
-                                    size_t len, uint64_t now_ms,
-                                    const uint8_t hash[32], bool *duplicate,
-                                    struct zbc_err *err);
 
 /* One transaction of a batch: raw/len in (raw NULL: skipped, the caller
  * has its result), ok/duplicate/hash/err out as zbc_chain_submit gives
  * them.  hashed (in): hash holds SHA3-256(raw) already (a peer's
- * transaction, hashed on arrival), as zbc_chain_submit_hashed takes it. */
+ * transaction, hashed on arrival): not computed again. */
 struct zbc_submit {
     const uint8_t *raw;
     size_t len;

@@ -1498,30 +1498,73 @@ static bool on_auth(struct peer *pe, const Zbc__P2p__Auth *a)
     return peer_tip(pe, pe->hello_height, pe->hello_tip);
 }
 
-/* A transaction from a peer (Tx, or an entry of Txs) with its hash:
- * checked stateless through the signature cache (invalid: scored), then
- * offered to the mempool (a stateful refusal is not the peer's fault). */
+/* Gossip de-duplication of a peer's transaction: true the first time
+ * hash is offered (now marked seen), false after. */
+static bool first_offer(struct zbc_p2p *p, const uint8_t hash[32])
+{
+    if (zbc_seen_has(p->seen, hash))
+        return false;
+    zbc_seen_add(p->seen, hash);
+    return true;
+}
+
+/* The pooling of a frame's checked transactions items[from, to) (the
+ * valid ones: one read snapshot of the tip for all); a stateful refusal is
+ * not the peer's fault. */
+static void pool_txs(struct peer *pe, struct zbc_submit *items, size_t from,
+                     size_t to)
+{
+    if (to <= from)
+        return;
+    zbc_chain_submit_batch(pe->p->chain, items + from, to - from,
+                           pe->p->now_ms());
+    for (size_t i = from; i < to; i++)
+        if (items[i].ok != 1)
+            zbc_log_debug("p2p: transaction from %s not pooled: %s",
+                          pe->addr, items[i].err.msg);
+}
+
+/* A peer's transactions to take (de-duplicated by first_offer), in frame
+ * order: checked stateless through the signature cache, all together on
+ * the verify pool's threads (zbc_chain_check_batch), then taken in order:
+ * the valid ones offered to the mempool, an invalid one scored, the valid
+ * ones before it pooled first; the result is the one-by-one result.  When the score drops the peer, the rest are not pooled
+ * and leave the seen set (a later announcement of them is fetched).
+ * Returns false when the peer is gone. */
+static bool take_txs(struct peer *pe, struct zbc_submit *items, size_t n)
+{
+    struct zbc_p2p *p = pe->p;
+    zbc_chain_check_batch(p->chain, items, n);
+    size_t from = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (items[i].ok == 1)
+            continue;
+        pool_txs(pe, items, from, i);
+        from = i + 1;
+        char what[ZBC_ERR_MAX + 32];
+        snprintf(what, sizeof what, "invalid transaction: %s",
+                 items[i].err.msg);
+        if (!misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what)) {
+            for (size_t k = i + 1; k < n; k++)
+                zbc_seen_forget(p->seen, items[k].hash);
+            return false;
+        }
+    }
+    pool_txs(pe, items, from, n);
+    return true;
+}
+
+/* A transaction from a peer (Tx, or an entry of Txs when out of memory
+ * for the frame's list) with its hash, SHA3-256(raw), computed by the
+ * caller: a batch of one. */
 static bool take_tx(struct peer *pe, const uint8_t *raw, size_t len,
                     const uint8_t hash[32])
 {
-    struct zbc_p2p *p = pe->p;
-    if (zbc_seen_has(p->seen, hash))
+    if (!first_offer(pe->p, hash))
         return true;
-    zbc_seen_add(p->seen, hash);
-    struct zbc_err err = {{0}};
-    /* hash = SHA3-256(raw), computed by the caller from these bytes: the
-     * cache and the pool take it instead of hashing them twice more */
-    if (!zbc_chain_check_tx_hashed(p->chain, raw, len, hash, &err)) {
-        char what[ZBC_ERR_MAX + 32];
-        snprintf(what, sizeof what, "invalid transaction: %s", err.msg);
-        return misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what);
-    }
-    bool dup = false;
-    if (!zbc_chain_submit_hashed(p->chain, raw, len, p->now_ms(), hash, &dup,
-                                 &err))
-        zbc_log_debug("p2p: transaction from %s not pooled: %s", pe->addr,
-                      err.msg);
-    return true;
+    struct zbc_submit it = {.raw = raw, .len = len, .hashed = true};
+    memcpy(it.hash, hash, 32);
+    return take_txs(pe, &it, 1);
 }
 
 /* A single transaction (kept for compatibility: this node announces). */
@@ -1650,52 +1693,6 @@ static bool on_get_txs(struct peer *pe, const Zbc__P2p__GetTxs *g)
  * full pool refused the same transaction from someone else: late, not
  * hostile); any other is a transaction nobody asked for: dropped
  * unchecked, and scored. */
-/* The pooling of a frame's checked transactions items[from, to) (the
- * valid ones: one read snapshot of the tip for all); a stateful refusal is
- * not the peer's fault. */
-static void pool_txs(struct peer *pe, struct zbc_submit *items, size_t from,
-                     size_t to)
-{
-    if (to <= from)
-        return;
-    zbc_chain_submit_batch(pe->p->chain, items + from, to - from,
-                           pe->p->now_ms());
-    for (size_t i = from; i < to; i++)
-        if (items[i].ok != 1)
-            zbc_log_debug("p2p: transaction from %s not pooled: %s",
-                          pe->addr, items[i].err.msg);
-}
-
-/* A frame's transactions to take (de-duplicated, marked seen), in frame
- * order: the signature checks of all on the verify pool's threads
- * (zbc_chain_check_batch), then each in order as take_tx takes one: the
- * valid ones pooled, an invalid one scored, the valid ones before it
- * pooled first.  When the score drops the peer, the rest are not pooled
- * and leave the seen set (a later announcement of them is fetched).
- * Returns false when the peer is gone. */
-static bool take_txs(struct peer *pe, struct zbc_submit *items, size_t n)
-{
-    struct zbc_p2p *p = pe->p;
-    zbc_chain_check_batch(p->chain, items, n);
-    size_t from = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (items[i].ok == 1)
-            continue;
-        pool_txs(pe, items, from, i);
-        from = i + 1;
-        char what[ZBC_ERR_MAX + 32];
-        snprintf(what, sizeof what, "invalid transaction: %s",
-                 items[i].err.msg);
-        if (!misbehave(pe, ZBC_P2P_SCORE_BAD_TX, what)) {
-            for (size_t k = i + 1; k < n; k++)
-                zbc_seen_forget(p->seen, items[k].hash);
-            return false;
-        }
-    }
-    pool_txs(pe, items, from, n);
-    return true;
-}
-
 static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
 {
     struct zbc_p2p *p = pe->p;
@@ -1740,11 +1737,8 @@ static bool on_txs(struct peer *pe, const Zbc__P2p__Txs *t)
             }
             continue;
         }
-        /* take_tx's de-duplication: a hash twice in the frame is taken
-         * once */
-        if (zbc_seen_has(p->seen, hash))
-            continue;
-        zbc_seen_add(p->seen, hash);
+        if (!first_offer(p, hash))
+            continue; /* a hash twice in the frame is taken once */
         struct zbc_submit *it = &take[n_take++];
         it->raw = t->raw[i].data;
         it->len = t->raw[i].len;
