@@ -133,6 +133,41 @@ static bool has_key(const struct proj *q, unsigned mask, const struct proj *p,
     return false;
 }
 
+/* Puts (del false) or deletes the list keys of mask `mask` of app id with
+ * projection p that projection keep (NULL: none) does not have. */
+static int write_mask(struct zbc_store_txn *t, uint64_t id, unsigned mask,
+                      const struct proj *p, bool del, const struct proj *keep,
+                      struct zbc_err *err)
+{
+    static const uint8_t empty[1];
+    uint8_t k[KEY_MAX];
+    int ok = 1;
+    unsigned reps = (mask & MASK_PLAYER) ? p->n : 1;
+    for (unsigned i = 0; ok && i < reps; i++) {
+        const struct zbc_addr *pl = (mask & MASK_PLAYER) ? &p->player[i] : NULL;
+        if (has_key(keep, mask, p, pl))
+            continue;
+        size_t n = key_prefix(k, mask, p->status, p->type, pl);
+        n += key_tail(k + n, p->created, id);
+        ok = del ? zbc_store_txn_del(t, INDEX_DB, k, n, err)
+                 : zbc_store_txn_put(t, INDEX_DB, k, n, empty, 0, err);
+    }
+    return ok;
+}
+
+/* Puts app id's reverse entry (p) or deletes it (p NULL). */
+static int write_reverse(struct zbc_store_txn *t, uint64_t id,
+                         const struct proj *p, struct zbc_err *err)
+{
+    uint8_t k[9];
+    k[0] = REVERSE;
+    zbc_put_be64(k + 1, id);
+    if (p == NULL)
+        return zbc_store_txn_del(t, INDEX_DB, k, 9, err);
+    uint8_t v[PROJ_MAX];
+    return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
+}
+
 /* Puts (del false) or deletes the list keys of app id with projection p
  * that projection keep (NULL: none) does not have, and p's reverse entry.
  * A status change rewrites only the keys that filter on status: the other
@@ -142,30 +177,32 @@ static int write_keys(struct zbc_store_txn *t, uint64_t id,
                       const struct proj *p, bool del, const struct proj *keep,
                       struct zbc_err *err)
 {
-    static const uint8_t empty[1];
-    uint8_t k[KEY_MAX];
-    int ok = 1;
-    for (unsigned mask = 0; ok && mask < MASKS; mask++) {
-        unsigned reps = (mask & MASK_PLAYER) ? p->n : 1;
-        for (unsigned i = 0; ok && i < reps; i++) {
-            const struct zbc_addr *pl =
-                (mask & MASK_PLAYER) ? &p->player[i] : NULL;
-            if (has_key(keep, mask, p, pl))
-                continue;
-            size_t n = key_prefix(k, mask, p->status, p->type, pl);
-            n += key_tail(k + n, p->created, id);
-            ok = del ? zbc_store_txn_del(t, INDEX_DB, k, n, err)
-                     : zbc_store_txn_put(t, INDEX_DB, k, n, empty, 0, err);
-        }
-    }
-    if (!ok)
-        return 0;
-    k[0] = REVERSE;
-    zbc_put_be64(k + 1, id);
+    for (unsigned mask = 0; mask < MASKS; mask++)
+        if (!write_mask(t, id, mask, p, del, keep, err))
+            return 0;
     if (del)
-        return keep != NULL || zbc_store_txn_del(t, INDEX_DB, k, 9, err);
-    uint8_t v[PROJ_MAX];
-    return zbc_store_txn_put(t, INDEX_DB, k, 9, v, proj_encode(p, v), err);
+        return keep != NULL || write_reverse(t, id, NULL, err);
+    return write_reverse(t, id, p, err);
+}
+
+/* What app id's reverse entry says the index holds for it: *had false
+ * when there is none; a reverse entry that does not decode fills *damaged
+ * (its message) and *had false. */
+static int read_reverse(struct zbc_store_txn *t, uint64_t id, struct proj *p,
+                        bool *had, struct zbc_err *damaged,
+                        struct zbc_err *err)
+{
+    uint8_t rk[9];
+    rk[0] = REVERSE;
+    zbc_put_be64(rk + 1, id);
+    uint8_t *old = NULL;
+    size_t old_len = 0;
+    if (!zbc_store_txn_get(t, INDEX_DB, rk, 9, &old, &old_len, had, err))
+        return 0;
+    if (*had && !proj_decode(p, old, old_len, id, damaged))
+        *had = false;
+    free(old);
+    return 1;
 }
 
 /* Brings app id's keys in step with projection now (NULL: the app has no
@@ -357,6 +394,7 @@ int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
 struct aent {
     uint64_t id;
     bool present;
+    uint32_t gen; /* the buffer's generation when last noted */
     struct proj p;
 };
 
@@ -367,6 +405,7 @@ struct zbc_app_index_buf {
     size_t n, cap;
     uint32_t *slot;
     size_t slots; /* a power of two */
+    uint32_t gen; /* generation of the notes now (zbc_app_index_freeze) */
 };
 
 struct zbc_app_index_buf *zbc_app_index_buf_new(void)
@@ -432,41 +471,78 @@ static int buf_reserve(struct zbc_app_index_buf *b, size_t more,
     return ok;
 }
 
-/* The sorted distinct app ids u names (*ids NULL when none). */
-static int undo_ids(const struct zbc_undo *u, uint64_t **ids, size_t *n,
-                    struct zbc_err *err)
+/* An app u names: its id and its first entry (the record before the
+ * block). */
+struct named {
+    uint64_t id;
+    size_t first;
+};
+
+static int named_cmp(const void *x, const void *y)
+{
+    const struct named *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* The distinct apps u names, by id (*v NULL when none). */
+static int undo_apps(const struct zbc_undo *u, struct named **v, size_t *n,
+                     struct zbc_err *err)
 {
     size_t k = 0;
-    *ids = NULL;
+    *v = NULL;
     *n = 0;
     for (size_t i = 0; i < u->n; i++)
         k += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
     if (k == 0)
         return 1;
-    uint64_t *v = malloc(k * sizeof *v);
-    if (v == NULL)
+    struct named *a = malloc(k * sizeof *a);
+    if (a == NULL)
         return zbc_fail(err, "out of memory listing %zu changed apps", k);
     k = 0;
     for (size_t i = 0; i < u->n; i++)
         if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
-            v[k++] = zbc_get_le64(u->e[i].key);
-    qsort(v, k, sizeof *v, id_cmp);
+            a[k++] = (struct named){zbc_get_le64(u->e[i].key), i};
+    qsort(a, k, sizeof *a, named_cmp);
     size_t d = 0;
     for (size_t i = 0; i < k; i++)
-        if (d == 0 || v[i] != v[d - 1])
-            v[d++] = v[i];
-    *ids = v;
+        if (d == 0 || a[i].id != a[d - 1].id)
+            a[d++] = a[i];
+    *v = a;
     *n = d;
     return 1;
 }
 
+/* Whether the block whose first undo entry for app id is e left the
+ * app's index fields as they were (after it: found, now).  A record that
+ * does not decode counts as changed: the flush then compares with the
+ * index itself. */
+static bool unchanged(const struct zbc_undo_entry *e, uint64_t id,
+                      bool found, const struct proj *now,
+                      struct zbc_app *scratch)
+{
+    if (!e->had || !found)
+        return !e->had && !found;
+    struct zbc_err ignored = {{0}};
+    if (!zbc_app_decode(scratch, e->val, e->vlen, &ignored))
+        return false;
+    scratch->id = id;
+    struct proj before;
+    proj_of(&before, scratch);
+    uint8_t x[PROJ_MAX], y[PROJ_MAX];
+    size_t xl = proj_encode(&before, x), yl = proj_encode(now, y);
+    return xl == yl && memcmp(x, y, xl) == 0;
+}
+
 int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
                             unsigned n_bufs, struct zbc_state *st,
-                            const struct zbc_undo *u, struct zbc_err *err)
+                            const struct zbc_undo *u, bool all,
+                            struct zbc_err *err)
 {
-    uint64_t *ids;
+    struct named *ids;
     size_t n;
-    if (!undo_ids(u, &ids, &n, err))
+    if (!undo_apps(u, &ids, &n, err))
         return 0;
     if (n == 0)
         return 1;
@@ -474,26 +550,33 @@ int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
     int ok = scratch != NULL ||
              zbc_fail(err, "out of memory indexing %zu changed apps", n);
     for (size_t i = 0; ok && i < n; i++) {
-        struct zbc_app_index_buf *b = bufs[ids[i] % n_bufs];
+        struct zbc_app_index_buf *b = bufs[ids[i].id % n_bufs];
         bool found;
         ok = buf_reserve(b, 1, err) &&
-             zbc_apps_get(st, ids[i], scratch, &found, err);
+             zbc_apps_get(st, ids[i].id, scratch, &found, err);
         if (!ok)
             break;
-        size_t s = id_slot(b, ids[i]);
+        struct proj now;
+        if (found)
+            proj_of(&now, scratch);
+        else
+            memset(&now, 0, sizeof now);
+        size_t s = id_slot(b, ids[i].id);
         struct aent *e;
         if (b->slot[s] != 0) {
             e = &b->e[b->slot[s] - 1];
         } else {
+            /* not held: the index has the app as the block found it */
+            if (!all && unchanged(&u->e[ids[i].first], ids[i].id, found,
+                                  &now, scratch))
+                continue;
             e = &b->e[b->n];
-            e->id = ids[i];
+            e->id = ids[i].id;
             b->slot[s] = (uint32_t)++b->n;
         }
         e->present = found;
-        if (found)
-            proj_of(&e->p, scratch);
-        else
-            memset(&e->p, 0, sizeof e->p);
+        e->gen = b->gen;
+        e->p = now;
     }
     free(scratch);
     free(ids);
@@ -537,6 +620,173 @@ int zbc_app_index_flush(struct zbc_store_txn *t,
     return ok;
 }
 
+/* ---- a cycle: the held apps written a part a block ---- */
+
+/* An app of the cycle: what the index holds for it (old, had) and what
+ * it will hold (now, present). */
+struct cent {
+    uint64_t id;
+    bool had, present;
+    struct proj old, now;
+};
+
+struct zbc_app_index_cycle {
+    struct cent *e; /* by id */
+    size_t n;
+    unsigned done;  /* parts committed */
+    uint32_t gen;   /* the generation frozen */
+    uint32_t height;
+    uint8_t hash[32];
+};
+
+static int cent_cmp(const void *x, const void *y)
+{
+    return id_cmp(&((const struct cent *)x)->id,
+                  &((const struct cent *)y)->id);
+}
+
+int zbc_app_index_freeze(struct zbc_app_index_buf *b, uint32_t height,
+                         const uint8_t hash[32],
+                         struct zbc_app_index_cycle **out,
+                         struct zbc_err *err)
+{
+    struct zbc_app_index_cycle *cy = calloc(1, sizeof *cy);
+    if (cy == NULL || (b->n > 0 && (cy->e = calloc(b->n, sizeof *cy->e)) ==
+                                       NULL)) {
+        free(cy);
+        return zbc_fail(err, "out of memory writing %zu changed apps", b->n);
+    }
+    for (size_t i = 0; i < b->n; i++)
+        cy->e[cy->n++] = (struct cent){.id = b->e[i].id,
+                                       .present = b->e[i].present,
+                                       .now = b->e[i].p};
+    qsort(cy->e, cy->n, sizeof *cy->e, cent_cmp);
+    cy->gen = b->gen++;
+    cy->height = height;
+    memcpy(cy->hash, hash, 32);
+    *out = cy;
+    return 1;
+}
+
+void zbc_app_index_cycle_free(struct zbc_app_index_cycle *cy)
+{
+    if (cy == NULL)
+        return;
+    free(cy->e);
+    free(cy);
+}
+
+size_t zbc_app_index_cycle_count(const struct zbc_app_index_cycle *cy)
+{
+    return cy == NULL ? 0 : cy->n;
+}
+
+unsigned zbc_app_index_cycle_done(const struct zbc_app_index_cycle *cy)
+{
+    return cy->done;
+}
+
+uint32_t zbc_app_index_cycle_height(const struct zbc_app_index_cycle *cy)
+{
+    return cy->height;
+}
+
+uint32_t zbc_app_index_cycle_gen(const struct zbc_app_index_cycle *cy)
+{
+    return cy->gen;
+}
+
+/* Part 0: what the index holds for each app (its reverse entry), and the
+ * marker goes until the last part: a crash in between leaves the index
+ * half written, and the next open rebuilds it. */
+static int cycle_read(struct zbc_store_txn *t, struct zbc_app_index_cycle *cy,
+                      struct zbc_err *damaged, struct zbc_err *err)
+{
+    for (size_t i = 0; i < cy->n && damaged->msg[0] == 0; i++)
+        if (!read_reverse(t, cy->e[i].id, &cy->e[i].old, &cy->e[i].had,
+                          damaged, err))
+            return 0;
+    return zbc_store_txn_del(t, ZBC_STORE_DB_META, MARKER, strlen(MARKER),
+                             err);
+}
+
+/* Part `part` < MASKS: every app's keys of that mask; part MASKS: the
+ * reverse entries and the marker. */
+static int cycle_part(struct zbc_store_txn *t,
+                      const struct zbc_app_index_cycle *cy, unsigned part,
+                      struct zbc_err *err)
+{
+    for (size_t i = 0; i < cy->n; i++) {
+        const struct cent *e = &cy->e[i];
+        int ok;
+        if (part == MASKS)
+            ok = e->present ? write_reverse(t, e->id, &e->now, err)
+                            : !e->had || write_reverse(t, e->id, NULL, err);
+        else
+            ok = (!e->had ||
+                  write_mask(t, e->id, part, &e->old, true,
+                             e->present ? &e->now : NULL, err)) &&
+                 (!e->present ||
+                  write_mask(t, e->id, part, &e->now, false,
+                             e->had ? &e->old : NULL, err));
+        if (!ok)
+            return 0;
+    }
+    return part < MASKS || put_marker(t, cy->height, cy->hash, err);
+}
+
+int zbc_app_index_cycle_write(struct zbc_store_txn *t,
+                              struct zbc_app_index_cycle *cy, unsigned parts,
+                              uint32_t tip, const uint8_t tip_hash[32],
+                              bool *rebuilt, struct zbc_err *err)
+{
+    *rebuilt = false;
+    unsigned from = cy->done;
+    unsigned to = parts < ZBC_APP_INDEX_PARTS - from ? from + parts
+                                                     : ZBC_APP_INDEX_PARTS;
+    struct zbc_err damaged = {{0}};
+    if (from == 0 && !cycle_read(t, cy, &damaged, err))
+        return 0;
+    if (damaged.msg[0] != 0) {
+        /* the index is a function of the APPS table, at the tip in this
+         * transaction: rebuild it from there */
+        zbc_log_warn("app list index damaged (%s): rebuilding it from the "
+                     "APPS table at height %u", damaged.msg, tip);
+        struct ensure_ctx c = {.scratch = malloc(sizeof(struct zbc_app))};
+        int ok = c.scratch != NULL
+                     ? rebuild(t, &c, err)
+                     : zbc_fail(err, "out of memory rebuilding the app index");
+        free(c.scratch);
+        *rebuilt = ok;
+        return ok && put_marker(t, tip, tip_hash, err);
+    }
+    for (unsigned p = from; p < to; p++)
+        if (!cycle_part(t, cy, p, err))
+            return 0;
+    return 1;
+}
+
+void zbc_app_index_cycle_committed(struct zbc_app_index_cycle *cy,
+                                   unsigned parts)
+{
+    cy->done = parts < ZBC_APP_INDEX_PARTS - cy->done ? cy->done + parts
+                                                      : ZBC_APP_INDEX_PARTS;
+}
+
+void zbc_app_index_buf_drop(struct zbc_app_index_buf *b, uint32_t gen)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < b->n; i++)
+        if (b->e[i].gen > gen)
+            b->e[k++] = b->e[i];
+    b->n = k;
+    if (b->slot == NULL)
+        return;
+    memset(b->slot, 0, b->slots * sizeof *b->slot);
+    for (size_t i = 0; i < b->n; i++)
+        b->slot[id_slot(b, b->e[i].id)] = (uint32_t)(i + 1);
+}
+
 int zbc_app_index_catch_up(struct zbc_store_txn *t, struct zbc_state *st,
                            struct zbc_app_index_buf *const *bufs, unsigned n,
                            uint32_t from, struct zbc_err *err)
@@ -555,7 +805,7 @@ int zbc_app_index_catch_up(struct zbc_store_txn *t, struct zbc_state *st,
                             "of block %u is missing", h);
         struct zbc_undo u = {0};
         int ok = zbc_undo_decode(&u, bytes, len, err) &&
-                 zbc_app_index_bufs_note(bufs, n, st, &u, err);
+                 zbc_app_index_bufs_note(bufs, n, st, &u, true, err);
         free(bytes);
         zbc_undo_free(&u);
         if (!ok)

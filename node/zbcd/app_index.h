@@ -20,9 +20,10 @@
  * current record alone.  Changes are written in batches (docs/node.md §3
  * "Index flushes"): the apps a block changes wait in a struct
  * zbc_app_index_buf with what the index would hold for them at the tip
- * (zbc_app_index_buf_note), which pages read besides the database, until
- * a flush writes them (zbc_app_index_flush) and moves meta "app_index_tip"
- * (height u32 LE || block hash 32) to the tip.  The undo of a block
+ * (zbc_app_index_bufs_note), which pages read besides the database, until
+ * a cycle writes them a part a block (zbc_app_index_freeze, below) and
+ * moves meta "app_index_tip" (height u32 LE || block hash 32) to the tip
+ * it was frozen at, or a flush writes them all (zbc_app_index_flush).  The undo of a block
  * flushes first and re-indexes the apps it names in the same write
  * transaction (zbc_app_index_block).  After a crash the apps named by the
  * undo records above the marker are caught up (zbc_app_index_catch_up); a
@@ -59,11 +60,15 @@ void zbc_app_index_buf_free(struct zbc_app_index_buf *b);
 void zbc_app_index_buf_clear(struct zbc_app_index_buf *b);
 size_t zbc_app_index_buf_count(const struct zbc_app_index_buf *b);
 /* After a block is applied (st: the state it left): holds the index
- * fields of every app u names, app id in bufs[id % n].  0 when out of
- * memory or the state cannot be read. */
+ * fields of every app u names, app id in bufs[id % n].  Without `all`, an
+ * app not held whose status, type, created height and players the block
+ * left as they were is skipped: the index already has it so (most moves
+ * change none of them).  `all` when the index may be behind the blocks
+ * before this one (catching up).  0 when out of memory or the state
+ * cannot be read. */
 ZBC_WUR int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
                                     unsigned n, struct zbc_state *st,
-                                    const struct zbc_undo *u,
+                                    const struct zbc_undo *u, bool all,
                                     struct zbc_err *err);
 /* Inside a write transaction (at the tip): brings the keys of every app b
  * holds in step.  The caller clears the buffer once the transaction is
@@ -71,6 +76,48 @@ ZBC_WUR int zbc_app_index_bufs_note(struct zbc_app_index_buf *const *bufs,
 ZBC_WUR int zbc_app_index_flush(struct zbc_store_txn *t,
                                 const struct zbc_app_index_buf *b,
                                 uint32_t tip, struct zbc_err *err);
+/* A cycle: the apps held at one tip, written a part a block (docs/node.md
+ * §3 "Index flushes").  zbc_app_index_freeze takes every app b holds, with
+ * its held fields, at the tip (height, hash), and starts a new generation
+ * of notes in b; the apps stay in b (reads keep answering from it) until
+ * zbc_app_index_buf_drop removes those not noted again since.  The parts,
+ * each in a write transaction: 0 reads what the index holds for every app
+ * (its reverse entry) and deletes the marker; then one part per filter
+ * mask writes that mask's keys of every app, all of one mask sharing
+ * their pages; the last writes the reverse entries and puts the marker at
+ * the cycle's tip.  A crash in between leaves no marker: the next open
+ * rebuilds the index from the APPS table (zbc_app_index_ensure). */
+#define ZBC_APP_INDEX_PARTS 9u
+
+struct zbc_app_index_cycle;
+
+ZBC_WUR int zbc_app_index_freeze(struct zbc_app_index_buf *b, uint32_t height,
+                                 const uint8_t hash[32],
+                                 struct zbc_app_index_cycle **out,
+                                 struct zbc_err *err);
+void zbc_app_index_cycle_free(struct zbc_app_index_cycle *cy);
+size_t zbc_app_index_cycle_count(const struct zbc_app_index_cycle *cy);
+/* Parts committed, and the tip the cycle was frozen at. */
+unsigned zbc_app_index_cycle_done(const struct zbc_app_index_cycle *cy);
+uint32_t zbc_app_index_cycle_height(const struct zbc_app_index_cycle *cy);
+/* Inside a write transaction at the tip (tip, tip_hash): writes the next
+ * `parts` parts (all that are left when fewer).  A reverse entry that
+ * does not decode makes it rebuild the whole index from the APPS table
+ * in this transaction instead, and put the marker at the tip (*rebuilt:
+ * once committed, the caller drops the cycle and every held app).  Once
+ * committed, the caller counts the parts with
+ * zbc_app_index_cycle_committed. */
+ZBC_WUR int zbc_app_index_cycle_write(struct zbc_store_txn *t,
+                                      struct zbc_app_index_cycle *cy,
+                                      unsigned parts, uint32_t tip,
+                                      const uint8_t tip_hash[32],
+                                      bool *rebuilt, struct zbc_err *err);
+void zbc_app_index_cycle_committed(struct zbc_app_index_cycle *cy,
+                                   unsigned parts);
+/* Removes from b the apps not noted since generation gen was frozen. */
+void zbc_app_index_buf_drop(struct zbc_app_index_buf *b, uint32_t gen);
+uint32_t zbc_app_index_cycle_gen(const struct zbc_app_index_cycle *cy);
+
 /* Inside a read transaction (st over it): holds in the (empty) slices the
  * apps named by the undo records of the blocks from `from` + 1 to the
  * tip. */

@@ -76,6 +76,8 @@ static void index_free(struct zbc_chain *c)
             zbc_history_buf_free(c->ix_hist[i]);
     }
     zbc_app_index_buf_free(c->ix_apps[0]);
+    zbc_app_index_cycle_free(c->ix_cycle);
+    c->ix_cycle = NULL;
     free(c->ix_tx);
     free(c->ix_hist);
     free(c->ix_floor);
@@ -120,16 +122,24 @@ static uint32_t min_floor(const struct zbc_chain *c)
 static const char *const ix_markers[3] = {
     ZBC_TX_INDEX_MARKER, ZBC_HISTORY_MARKER, ZBC_APP_INDEX_MARKER};
 
-/* Where the three markers stand (the tip for one at the tip). */
+/* Where the three markers stand (the tip for one at the tip); *app_gone:
+ * the app list index has no usable marker (a crash inside a cycle of
+ * its writes: the index is to be rebuilt). */
 static int marker_heights(struct zbc_store_txn *t, uint32_t at_out[3],
-                          struct zbc_err *err)
+                          bool *app_gone, struct zbc_err *err)
 {
+    *app_gone = false;
     for (unsigned k = 0; k < 3; k++) {
         struct zbc_store_meta m;
         enum zbc_store_marker state;
         uint32_t at;
         if (!zbc_store_txn_marker(t, ix_markers[k], &m, &state, &at, err))
             return 0;
+        if (state == ZBC_STORE_MARKER_STALE && k == 2) {
+            *app_gone = true;
+            at_out[k] = m.has_tip ? m.tip_height : 0;
+            continue;
+        }
         if (state == ZBC_STORE_MARKER_STALE)
             return zbc_fail(err, "meta %s names no block of the best chain",
                             ix_markers[k]);
@@ -142,6 +152,7 @@ static int marker_heights(struct zbc_store_txn *t, uint32_t at_out[3],
 
 struct reload_args {
     uint32_t from, app_from;
+    bool app_gone;
 };
 
 static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -149,7 +160,7 @@ static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     struct reload_args *ra = arg;
     uint32_t at[3];
-    if (!marker_heights(t, at, err))
+    if (!marker_heights(t, at, &ra->app_gone, err))
         return 0;
     /* transactions and history from the lower of their markers: both are
      * complete up to it (the one further along has the entries above it
@@ -158,7 +169,8 @@ static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
     ra->app_from = at[2];
     return zbc_tx_index_catch_up(t, c->ix_tx, c->ix_n, ra->from, err) &&
            zbc_history_catch_up(t, c->ix_hist, c->ix_n, ra->from, err) &&
-           zbc_app_index_catch_up(t, st, c->ix_apps, 1, ra->app_from, err);
+           (ra->app_gone ||
+            zbc_app_index_catch_up(t, st, c->ix_apps, 1, ra->app_from, err));
 }
 
 /* A ledger without blocks gets the three index markers at the genesis:
@@ -230,9 +242,21 @@ static int index_reload(struct zbc_chain *c, struct zbc_err *err)
     for (unsigned i = 0; i < c->ix_n; i++)
         slice_clear(c, i);
     zbc_app_index_buf_clear(c->ix_apps[0]);
-    struct reload_args ra = {0, 0};
+    zbc_app_index_cycle_free(c->ix_cycle);
+    c->ix_cycle = NULL;
+    struct reload_args ra = {0, 0, false};
     if (!zbc_chain_state_read(c, reload_fn, &ra, err))
         return zbc_fail_prefix(err, "catching up the indexes");
+    if (ra.app_gone) {
+        /* a lost write took the tip back inside a cycle of the app
+         * index's writes: rebuilt from the APPS table at the tip */
+        bool rebuilt;
+        uint64_t apps;
+        if (!zbc_app_index_ensure(c->store, &rebuilt, &apps, err))
+            return zbc_fail_prefix(err, "catching up the indexes");
+        zbc_log_info("ledger: app list index rebuilt from %llu stored apps",
+                     (unsigned long long)apps);
+    }
     for (unsigned i = 0; i < c->ix_n; i++)
         c->ix_floor[i] = ra.from;
     c->ix_app_floor = ra.app_from;
@@ -270,14 +294,29 @@ static int main_hash(struct zbc_chain *c, struct zbc_store_txn *t,
     return 1;
 }
 
-/* Inside a write transaction at the tip: writes the slices in `which`
- * (NULL: all, and the apps) and the apps when `apps`, and moves the
- * markers: transactions and history to the lowest slice floor left, the
- * apps' to the tip when written. */
-static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
-                            const bool *which, bool apps,
-                            struct zbc_err *err)
+/* What a write does with the app list index: nothing, the next parts of
+ * the cycle, or everything held (the cycle's parts left, then every held
+ * app, the marker at the tip). */
+enum apps_write { APPS_NONE, APPS_PARTS, APPS_ALL };
+
+/* Parts of a cycle written a block: all of them within ix_n blocks. */
+static unsigned app_parts(const struct zbc_chain *c)
 {
+    if (zbc_app_index_cycle_count(c->ix_cycle) == 0)
+        return ZBC_APP_INDEX_PARTS; /* nothing to write but the marker */
+    return (ZBC_APP_INDEX_PARTS + c->ix_n - 1) / c->ix_n;
+}
+
+/* Inside a write transaction at the tip: writes the slices in `which`
+ * (NULL: all, and all the apps) and the apps as `apps` says, and moves
+ * the markers: transactions and history to the lowest slice floor left,
+ * the apps' with the cycle's last part (to its tip) or, writing
+ * everything, to the tip.  *rebuilt: the app index was rebuilt whole. */
+static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
+                            const bool *which, enum apps_write apps,
+                            bool *rebuilt, struct zbc_err *err)
+{
+    *rebuilt = false;
     if (c->ix_lost)
         return zbc_fail(err, "the held index entries are incomplete");
     uint32_t low = c->tip.height;
@@ -297,8 +336,18 @@ static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
     for (unsigned k = 0; k < 2; k++)
         if (!zbc_store_put_checkpoint(t, ix_markers[k], low, hash, err))
             return 0;
-    if (which != NULL && !apps)
+    if (which == NULL)
+        apps = APPS_ALL;
+    if (apps == APPS_NONE)
         return 1;
+    if (apps == APPS_PARTS)
+        return zbc_app_index_cycle_write(t, c->ix_cycle, app_parts(c),
+                                         c->tip.height, c->tip.hash, rebuilt,
+                                         err);
+    if (c->ix_cycle != NULL &&
+        !zbc_app_index_cycle_write(t, c->ix_cycle, ZBC_APP_INDEX_PARTS,
+                                   c->tip.height, c->tip.hash, rebuilt, err))
+        return 0;
     return zbc_app_index_flush(t, c->ix_apps[0], c->tip.height, err) &&
            zbc_store_put_checkpoint(t, ix_markers[2], c->tip.height,
                                     c->tip.hash, err);
@@ -307,7 +356,18 @@ static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
 int zbc_chain_index_flush_txn(struct zbc_chain *c, struct zbc_store_txn *t,
                               struct zbc_err *err)
 {
-    return flush_slices_txn(c, t, NULL, true, err);
+    bool rebuilt;
+    return flush_slices_txn(c, t, NULL, APPS_ALL, &rebuilt, err);
+}
+
+/* Every held app is in the ledger (the marker at the tip). */
+static void apps_written(struct zbc_chain *c)
+{
+    zbc_app_index_buf_clear(c->ix_apps[0]);
+    zbc_app_index_cycle_free(c->ix_cycle);
+    c->ix_cycle = NULL;
+    c->ix_app_floor = c->tip.height;
+    c->ix_app_early = 0;
 }
 
 void zbc_chain_index_flushed(struct zbc_chain *c)
@@ -316,29 +376,29 @@ void zbc_chain_index_flushed(struct zbc_chain *c)
         slice_clear(c, i);
         c->ix_floor[i] = c->tip.height;
     }
-    zbc_app_index_buf_clear(c->ix_apps[0]);
-    c->ix_app_floor = c->tip.height;
+    apps_written(c);
     c->ix_flushed_at = c->tip.height;
 }
 
 struct flush_args {
     const bool *which;
-    bool apps;
+    enum apps_write apps;
+    bool rebuilt;
 };
 
 static int flush_fn(struct zbc_chain *c, struct zbc_state *st,
                     struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     (void)st;
-    const struct flush_args *fa = arg;
-    return flush_slices_txn(c, t, fa->which, fa->apps, err);
+    struct flush_args *fa = arg;
+    return flush_slices_txn(c, t, fa->which, fa->apps, &fa->rebuilt, err);
 }
 
 /* Writes, in a write transaction of its own, everything (one ==
- * c->ix_n), or slice `one` (none when above c->ix_n) and the apps when
- * `apps`. */
-static int flush_slices(struct zbc_chain *c, unsigned one, bool apps,
-                        struct zbc_err *err)
+ * c->ix_n), or slice `one` (none when above c->ix_n) and the apps as
+ * `apps` says. */
+static int flush_slices(struct zbc_chain *c, unsigned one,
+                        enum apps_write apps, struct zbc_err *err)
 {
     size_t txs = 0, hist = 0;
     bool all = one == c->ix_n;
@@ -355,11 +415,18 @@ static int flush_slices(struct zbc_chain *c, unsigned one, bool apps,
             txs += zbc_tx_index_buf_count(c->ix_tx[i]);
             hist += zbc_history_buf_count(c->ix_hist[i]);
         }
-    apps = apps || all;
-    size_t n_apps = apps ? zbc_app_index_buf_count(c->ix_apps[0]) : 0;
+    if (all)
+        apps = APPS_ALL;
+    size_t n_apps = apps == APPS_ALL ? zbc_app_index_buf_count(c->ix_apps[0])
+                    : apps == APPS_PARTS
+                        ? zbc_app_index_cycle_count(c->ix_cycle)
+                        : 0;
+    unsigned part = apps == APPS_PARTS ? zbc_app_index_cycle_done(c->ix_cycle)
+                                       : 0;
+    unsigned parts = apps == APPS_PARTS ? app_parts(c) : 0;
     uint32_t held = zbc_chain_index_held(c);
     double t0 = mono_us();
-    struct flush_args fa = {which, apps};
+    struct flush_args fa = {which, apps, false};
     int ok = zbc_chain_state_write(c, flush_fn, &fa, err);
     free(which);
     if (!ok)
@@ -372,20 +439,40 @@ static int flush_slices(struct zbc_chain *c, unsigned one, bool apps,
             slice_clear(c, one);
             c->ix_floor[one] = c->tip.height;
         }
-        if (apps) {
-            zbc_app_index_buf_clear(c->ix_apps[0]);
-            c->ix_app_floor = c->tip.height;
-            c->ix_app_early = 0;
+        if (apps == APPS_PARTS && fa.rebuilt) {
+            apps_written(c); /* the whole index, from the tip's APPS */
+        } else if (apps == APPS_PARTS) {
+            zbc_app_index_cycle_committed(c->ix_cycle, parts);
+            if (zbc_app_index_cycle_done(c->ix_cycle) == ZBC_APP_INDEX_PARTS) {
+                zbc_app_index_buf_drop(c->ix_apps[0],
+                                       zbc_app_index_cycle_gen(c->ix_cycle));
+                c->ix_app_floor = zbc_app_index_cycle_height(c->ix_cycle);
+                c->ix_app_early = 0;
+                zbc_app_index_cycle_free(c->ix_cycle);
+                c->ix_cycle = NULL;
+            }
         }
         c->ix_flushed_at = c->tip.height;
     }
     double ms = (mono_us() - t0) / 1000.0;
     /* info when it held the loop long enough to matter to a block */
+    char what[64] = "";
+    if (apps == APPS_PARTS) {
+        unsigned last = part + parts < ZBC_APP_INDEX_PARTS
+                            ? part + parts
+                            : ZBC_APP_INDEX_PARTS;
+        if (last == part + 1)
+            snprintf(what, sizeof what, ", part %u of %u", last,
+                     ZBC_APP_INDEX_PARTS);
+        else
+            snprintf(what, sizeof what, ", parts %u-%u of %u", part + 1,
+                     last, ZBC_APP_INDEX_PARTS);
+    }
     zbc_log(ms >= ZBC_CHAIN_INDEX_SLOW_MS ? ZBC_LOG_INFO : ZBC_LOG_DEBUG,
             "ledger: indexes written at height %u (%s: %zu transactions, "
-            "%zu history entries, %zu apps) in %.0f ms", c->tip.height,
+            "%zu history entries, %zu apps%s) in %.0f ms", c->tip.height,
             all ? "all" : one < c->ix_n ? "a slice" : "apps", txs, hist,
-            n_apps, ms);
+            n_apps, what, ms);
     return 1;
 }
 
@@ -396,7 +483,7 @@ int zbc_chain_index_flush(struct zbc_chain *c, struct zbc_err *err)
         return 0;
     if (zbc_chain_index_held(c) == 0)
         return 1;
-    return flush_slices(c, c->ix_n, true, err);
+    return flush_slices(c, c->ix_n, APPS_ALL, err);
 }
 
 void zbc_chain_index_maintain(struct zbc_chain *c)
@@ -418,13 +505,30 @@ void zbc_chain_index_maintain(struct zbc_chain *c)
         if (c->ix_floor[i] < c->ix_floor[s])
             s = i;
     bool slice = c->tip.height - c->ix_floor[s] >= c->ix_n;
-    bool apps = c->tip.height - c->ix_app_floor + c->ix_app_early >= c->ix_n;
+    /* the apps: the next parts of the cycle, or a new cycle every ix_n
+     * blocks */
+    bool apps = c->ix_cycle != NULL ||
+                c->tip.height - c->ix_app_floor + c->ix_app_early >= c->ix_n;
     if (!slice && !apps)
         return;
-    if (!flush_slices(c, slice ? s : c->ix_n + 1, apps, &err))
+    if (apps && c->ix_cycle == NULL &&
+        !zbc_app_index_freeze(c->ix_apps[0], c->tip.height, c->tip.hash,
+                              &c->ix_cycle, &err)) {
         zbc_log_ratelimited("chain-index-flush", ZBC_LOG_PERIOD_MS,
                             ZBC_LOG_WARN, "ledger: %s (held until the next "
                             "try)", err.msg);
+        return;
+    }
+    if (!flush_slices(c, slice ? s : c->ix_n + 1,
+                      apps ? APPS_PARTS : APPS_NONE, &err))
+        zbc_log_ratelimited("chain-index-flush", ZBC_LOG_PERIOD_MS,
+                            ZBC_LOG_WARN, "ledger: %s (held until the next "
+                            "try)", err.msg);
+}
+
+size_t zbc_chain_index_apps_held(const struct zbc_chain *c)
+{
+    return zbc_app_index_buf_count(c->ix_apps[0]);
 }
 
 uint32_t zbc_chain_index_held(const struct zbc_chain *c)
@@ -481,7 +585,7 @@ static void index_note_block(struct zbc_chain *c, struct zbc_state *st,
                                (const uint8_t(*)[32])hashes, b->n_tx, &err) &&
          zbc_history_bufs_add(c->ix_hist, c->ix_n, h, b->header.timestamp_ms,
                               ev, &err) &&
-         zbc_app_index_bufs_note(c->ix_apps, 1, st, undo, &err);
+         zbc_app_index_bufs_note(c->ix_apps, 1, st, undo, false, &err);
     free(hashes);
     if (!ok) {
         /* refilled from the stored blocks before the next read or flush */

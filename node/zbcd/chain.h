@@ -130,6 +130,10 @@ ZBC_WUR int zbc_chain_index_flush(struct zbc_chain *c, struct zbc_err *err);
 void zbc_chain_index_maintain(struct zbc_chain *c);
 /* Blocks whose index entries are (at least partly) held, not written. */
 uint32_t zbc_chain_index_held(const struct zbc_chain *c);
+/* Apps whose list index keys are held, not written: those whose status,
+ * type or players a block since the last write changed, or that it
+ * created or removed (a move that changes none of them holds nothing). */
+size_t zbc_chain_index_apps_held(const struct zbc_chain *c);
 
 struct zbc_history_page;
 /* zbc_history_page over the chain's ledger and held entries. */

@@ -67,8 +67,11 @@ struct zbc_chain {
     uint32_t *ix_floor;
     /* the app list index is not sliced (an app's keys are spread over its
      * players): its buffer holds the apps changed in the blocks above
-     * ix_app_floor, all written every ix_n blocks */
+     * ix_app_floor; every ix_n blocks they are frozen into ix_cycle and
+     * written a part a block (a filter mask's keys), the floor moving to
+     * the cycle's tip with its last part */
     struct zbc_app_index_buf *ix_apps[1];
+    struct zbc_app_index_cycle *ix_cycle;
     uint32_t ix_app_floor;
     uint32_t ix_app_early; /* the next apps write comes this many early */
     uint32_t ix_flushed_at;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "test_reorg_fixture.h"
 
@@ -17,6 +19,7 @@
 #include "crypto/hash.h"
 #include "node/zbcd/app_index.h"
 #include "node/zbcd/chain_apps.h"
+#include "node/zbcd/chain_internal.h"
 #include "node/zbcd/store.h"
 
 /* Signs a transaction of `type` with body b from seed; returns its app id
@@ -354,6 +357,166 @@ static void test_apply_and_reorg(void)
     net_teardown(&n);
 }
 
+/* A block that changes an app but none of its listed fields (here the
+ * draw of the first seat) holds nothing for the index; one that changes
+ * its players does. */
+static void test_unchanged_not_held(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    struct zbc_err err = {{0}};
+    uint8_t txh[32];
+    CHECK(submit(a, &n, 1000000, txh));
+    uint64_t x = create(a, &n, n.alice_seed, 1);
+    CHECK(produce(a, 0));
+    CHECK_EQ_INT(zbc_chain_index_apps_held(a), 1); /* created */
+    CHECK(zbc_chain_index_flush(a, &err));
+    CHECK_EQ_INT(zbc_chain_index_apps_held(a), 0);
+    app_ref(a, &n, n.bob_seed, ZBC_TX_APP_JOIN, x);
+    CHECK(produce(a, 0));
+    CHECK_EQ_INT(zbc_chain_index_apps_held(a), 1); /* bob seated, active */
+    CHECK(zbc_chain_index_flush(a, &err));
+    struct zbc_app_snapshot s;
+    bool found;
+    CHECK(zbc_chain_app_get(zbc_chain_store(a), x, &s, &found, &err));
+    CHECK(found && s.app.status == ZBC_APP_ACTIVE && s.app.first_pending);
+    zbc_app_snapshot_free(&s);
+    bool drawn = false;
+    for (int i = 0; i < 12 && !drawn; i++) {
+        CHECK(produce(a, 0));
+        CHECK(zbc_chain_app_get(zbc_chain_store(a), x, &s, &found, &err));
+        CHECK(found && s.app.status == ZBC_APP_ACTIVE);
+        drawn = !s.app.first_pending;
+        zbc_app_snapshot_free(&s);
+        CHECK_EQ_INT(zbc_chain_index_apps_held(a), 0);
+    }
+    CHECK(drawn); /* the record did change */
+    CHECK_EQ_INT(check_lists(a, &n), 1);
+    index_is_rebuild(a);
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
+static int marker_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    uint8_t *v = NULL;
+    size_t len = 0;
+    int ok = zbc_store_txn_get(t, ZBC_STORE_DB_META, ZBC_APP_INDEX_MARKER,
+                               strlen(ZBC_APP_INDEX_MARKER), &v, &len, arg,
+                               err);
+    free(v);
+    return ok;
+}
+
+/* Whether the ledger holds the app index's marker. */
+static bool has_marker(struct zbc_chain *c)
+{
+    bool has = false;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_read(zbc_chain_store(c), marker_fn, &has, &err));
+    return has;
+}
+
+/* With 9 blocks held, a cycle writes one part a block: during it every
+ * list answers as the APPS table says (the held apps in their held form,
+ * some of their keys written, some not), the ledger has no marker, and
+ * an app changed during the cycle stays held after it; at its end the
+ * marker is back and the index is the one a rebuild makes. */
+static void test_cycle_in_parts(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain_config cfg = {.index_flush_blocks = 9};
+    struct zbc_chain *a = open_node_cfg(&n, "a", &n.k1, cfg);
+    uint8_t txh[32];
+    CHECK(submit(a, &n, 1000000, txh));
+    uint64_t x = create(a, &n, n.alice_seed, 1);
+    uint64_t y = create(a, &n, n.alice_seed, 3);
+    CHECK(produce(a, 0));
+    zbc_chain_index_maintain(a);
+    size_t apps = 2;
+    unsigned parts_seen = 0;
+    bool held_after = false;
+    for (uint32_t h = 2; h <= 21; h++) {
+        if (h == 3)
+            app_ref(a, &n, n.bob_seed, ZBC_TX_APP_JOIN, x);
+        if (h == 12) { /* inside the first cycle (frozen at 9) */
+            create(a, &n, n.bob_seed, 3);
+            app_ref(a, &n, n.alice_seed, ZBC_TX_APP_RESIGN, y);
+            apps++;
+        }
+        CHECK(produce(a, 0));
+        zbc_chain_index_maintain(a);
+        CHECK_EQ_INT(check_lists(a, &n), apps);
+        if (a->ix_cycle != NULL) {
+            unsigned done = zbc_app_index_cycle_done(a->ix_cycle);
+            CHECK(done >= 1 && done < ZBC_APP_INDEX_PARTS);
+            CHECK(!has_marker(a));
+            if (done > parts_seen)
+                parts_seen = done;
+        } else if (h >= 9) {
+            CHECK(has_marker(a));
+        }
+        if (h == 17) { /* the first cycle done: the apps of block 12 stay */
+            CHECK(a->ix_cycle == NULL);
+            CHECK_EQ_INT(a->ix_app_floor, 9);
+            CHECK_EQ_INT(zbc_chain_index_apps_held(a), 2);
+            held_after = true;
+        }
+    }
+    CHECK(held_after);
+    CHECK_EQ_INT(parts_seen, ZBC_APP_INDEX_PARTS - 1);
+    CHECK(a->ix_cycle != NULL); /* the second, frozen at 18 */
+    index_is_rebuild(a);        /* its rest written with everything */
+    CHECK(has_marker(a));
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
+/* kill -9 inside a cycle: the next open finds no marker and rebuilds the
+ * index from the APPS table. */
+static void test_cycle_crash(void)
+{
+    struct net n;
+    net_setup(&n);
+    fflush(NULL);
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        struct zbc_chain_config cfg = {.index_flush_blocks = 9};
+        struct zbc_chain *a = open_node_cfg(&n, "a", &n.k1, cfg);
+        uint8_t txh[32];
+        int ok = submit(a, &n, 1000000, txh);
+        uint64_t x = create(a, &n, n.alice_seed, 1);
+        ok = ok && produce(a, 0);
+        for (uint32_t h = 2; ok && h <= 13; h++) {
+            if (h == 10)
+                app_ref(a, &n, n.bob_seed, ZBC_TX_APP_JOIN, x);
+            ok = produce(a, 0);
+            zbc_chain_index_maintain(a);
+        }
+        /* frozen at 9, parts 1 to 5 written */
+        ok = ok && a->ix_cycle != NULL &&
+             zbc_app_index_cycle_done(a->ix_cycle) == 5 && !has_marker(a);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(waitpid(pid, &status, 0) == pid);
+    CHECK(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    CHECK_EQ_INT(zbc_chain_tip(a)->height, 13);
+    CHECK(has_marker(a));
+    CHECK_EQ_INT(check_lists(a, &n), 1);
+    struct zbc_app_filter bob_active = {.has_status = true,
+                                        .status = ZBC_APP_ACTIVE,
+                                        .has_seat = true, .seat = n.bob};
+    CHECK_EQ_INT(same_pages(a, bob_active, 100), 1);
+    index_is_rebuild(a);
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
 static int drop_index(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     (void)arg;
@@ -452,5 +615,8 @@ int main(void)
 {
     TEST_RUN(test_apply_and_reorg);
     TEST_RUN(test_rebuild_and_bad_index);
+    TEST_RUN(test_unchanged_not_held);
+    TEST_RUN(test_cycle_in_parts);
+    TEST_RUN(test_cycle_crash);
     return test_summary("node_app_index");
 }
