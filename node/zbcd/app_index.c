@@ -660,7 +660,8 @@ int zbc_app_index_freeze(struct zbc_app_index_buf *b, uint32_t height,
         cy->e[cy->n++] = (struct cent){.id = b->e[i].id,
                                        .present = b->e[i].present,
                                        .now = b->e[i].p};
-    qsort(cy->e, cy->n, sizeof *cy->e, cent_cmp);
+    if (cy->n > 0) /* qsort's base may not be NULL */
+        qsort(cy->e, cy->n, sizeof *cy->e, cent_cmp);
     cy->gen = b->gen++;
     cy->height = height;
     memcpy(cy->hash, hash, 32);
