@@ -347,33 +347,64 @@ static int id_cmp(const void *x, const void *y)
     return a < b ? -1 : a > b;
 }
 
+/* An app u names: its id and its first entry (the record before the
+ * block). */
+struct named {
+    uint64_t id;
+    size_t first;
+};
+
+static int named_cmp(const void *x, const void *y)
+{
+    const struct named *a = x, *b = y;
+    if (a->id != b->id)
+        return a->id < b->id ? -1 : 1;
+    return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/* The distinct apps u names, by id (*v NULL when none). */
+static int undo_apps(const struct zbc_undo *u, struct named **v, size_t *n,
+                     struct zbc_err *err)
+{
+    size_t k = 0;
+    *v = NULL;
+    *n = 0;
+    for (size_t i = 0; i < u->n; i++)
+        k += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
+    if (k == 0)
+        return 1;
+    struct named *a = malloc(k * sizeof *a);
+    if (a == NULL)
+        return zbc_fail(err, "out of memory listing %zu changed apps", k);
+    k = 0;
+    for (size_t i = 0; i < u->n; i++)
+        if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
+            a[k++] = (struct named){zbc_get_le64(u->e[i].key), i};
+    qsort(a, k, sizeof *a, named_cmp);
+    size_t d = 0;
+    for (size_t i = 0; i < k; i++)
+        if (d == 0 || a[i].id != a[d - 1].id)
+            a[d++] = a[i];
+    *v = a;
+    *n = d;
+    return 1;
+}
+
 int zbc_app_index_block(struct zbc_store_txn *t, struct zbc_state *st,
                         const struct zbc_undo *u, uint32_t height,
                         const uint8_t hash[32], struct zbc_err *err)
 {
-    size_t n = 0;
-    uint64_t *ids = NULL;
-    for (size_t i = 0; i < u->n; i++)
-        n += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
-    if (n > 0) {
-        ids = malloc(n * sizeof *ids);
-        if (ids == NULL)
-            return zbc_fail(err, "out of memory indexing the apps of block "
-                            "%u", height);
-        n = 0;
-        for (size_t i = 0; i < u->n; i++)
-            if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
-                ids[n++] = zbc_get_le64(u->e[i].key);
-        qsort(ids, n, sizeof *ids, id_cmp);
-    }
+    struct named *ids;
+    size_t n;
+    if (!undo_apps(u, &ids, &n, err))
+        return zbc_fail_prefix(err, "indexing the apps of block %u", height);
     struct zbc_app *scratch = n > 0 ? malloc(sizeof *scratch) : NULL;
     int ok = n == 0 || scratch != NULL ||
              zbc_fail(err, "out of memory indexing the apps of block %u",
                       height);
     struct zbc_err damaged = {{0}};
     for (size_t i = 0; ok && damaged.msg[0] == 0 && i < n; i++)
-        if (i == 0 || ids[i] != ids[i - 1])
-            ok = sync_app(t, st, scratch, ids[i], &damaged, err);
+        ok = sync_app(t, st, scratch, ids[i].id, &damaged, err);
     if (ok && damaged.msg[0] != 0) {
         /* the index is a function of the APPS table, already at this
          * block's state: rebuild it here rather than refuse the block */
@@ -469,49 +500,6 @@ static int buf_reserve(struct zbc_app_index_buf *b, size_t more,
     for (size_t i = 0; rehash && i < b->n; i++)
         b->slot[id_slot(b, b->e[i].id)] = (uint32_t)(i + 1);
     return ok;
-}
-
-/* An app u names: its id and its first entry (the record before the
- * block). */
-struct named {
-    uint64_t id;
-    size_t first;
-};
-
-static int named_cmp(const void *x, const void *y)
-{
-    const struct named *a = x, *b = y;
-    if (a->id != b->id)
-        return a->id < b->id ? -1 : 1;
-    return a->first < b->first ? -1 : a->first > b->first;
-}
-
-/* The distinct apps u names, by id (*v NULL when none). */
-static int undo_apps(const struct zbc_undo *u, struct named **v, size_t *n,
-                     struct zbc_err *err)
-{
-    size_t k = 0;
-    *v = NULL;
-    *n = 0;
-    for (size_t i = 0; i < u->n; i++)
-        k += u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8;
-    if (k == 0)
-        return 1;
-    struct named *a = malloc(k * sizeof *a);
-    if (a == NULL)
-        return zbc_fail(err, "out of memory listing %zu changed apps", k);
-    k = 0;
-    for (size_t i = 0; i < u->n; i++)
-        if (u->e[i].table == ZBC_TABLE_APPS && u->e[i].klen == 8)
-            a[k++] = (struct named){zbc_get_le64(u->e[i].key), i};
-    qsort(a, k, sizeof *a, named_cmp);
-    size_t d = 0;
-    for (size_t i = 0; i < k; i++)
-        if (d == 0 || a[i].id != a[d - 1].id)
-            a[d++] = a[i];
-    *v = a;
-    *n = d;
-    return 1;
 }
 
 /* Whether the block whose first undo entry for app id is e left the
