@@ -1492,13 +1492,18 @@ static void bound_pool(struct zbc_chain *c)
  * slowed by the other nodes' work on the shared cores cut the next blocks
  * of this node (one height in n_validators) for ~20 heights and the pool
  * backed up; the time budget (build_stop) keeps a slow block on time by
- * itself (docs/p2p.md §8 "Bounded blocks"). */
+ * itself (docs/p2p.md §8 "Bounded blocks").  A block's figure counts at
+ * most ZBC_CHAIN_COST_RISE_MAX times the current one: smoothed alone, one
+ * block of 64 transactions the shared cores slowed to 6 ms each cut the
+ * cap fifteenfold (tests/node/test_block_cap.c). */
 static void note_build_time(struct zbc_chain *c, uint32_t n, double us,
                             double loop_us, size_t cap)
 {
     if (n < ZBC_CHAIN_BUILD_MIN_TXS / 2 || us <= 0)
         return;
     double x = us / n;
+    if (x > ZBC_CHAIN_COST_RISE_MAX * c->build_us_per_tx)
+        x = ZBC_CHAIN_COST_RISE_MAX * c->build_us_per_tx;
     c->build_us_per_tx = 0.7 * c->build_us_per_tx + 0.3 * x;
     if (loop_us > 0 && (size_t)n * 2 >= cap) {
         double share = loop_us / us;

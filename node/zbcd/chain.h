@@ -60,6 +60,12 @@ struct zbc_verify_pool;
 #define ZBC_CHAIN_LOOP_SHARE_GUESS 0.6
 #define ZBC_CHAIN_LOOP_SHARE_MIN 0.25
 #define ZBC_CHAIN_LOOP_SHARE_MAX 0.95
+/* A block's cost per transaction counts at most this many times the
+ * current figure: one block the shared cores slowed (or cut by the time
+ * budget to a few transactions that carry its fixed costs) raises the
+ * figure by at most 0.3 x (this - 1), a cap 23 % lower, where it once cut
+ * it fifteenfold (docs/p2p.md §8 "Bounded blocks"). */
+#define ZBC_CHAIN_COST_RISE_MAX 2.0
 /* Until it has built this many blocks, a node also lowers its figure by
  * the peers' blocks it applies (docs/p2p.md §8 "Bounded blocks"). */
 #define ZBC_CHAIN_BUILD_LEARN_OWN 2u

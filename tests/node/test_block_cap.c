@@ -137,6 +137,39 @@ static void test_peer_blocks_lower_until_own(void)
     net_teardown(&n);
 }
 
+/* One slow block moves the figure a bounded step (chain.c
+ * note_build_time, ZBC_CHAIN_COST_RISE_MAX).  Found in the four-validator
+ * mixed benchmark (docs/benchmarks.md, 2026-12-06 06:30): a block the
+ * shared cores slowed took 386 ms for the 64 transactions the time budget
+ * let in - 6 ms each, where the figure stood at ~90 us - and 0.3 of that
+ * cut the cap from 1,811 to 131, then 96; the pool's bound (four blocks
+ * at the cap) fell with it, the pool displaced what it had accepted, and
+ * blocks of 96 - 369 transactions (whose fixed costs still read as a high
+ * cost each) took the node ~60 heights to climb out.  Now a block's
+ * figure counts at most ZBC_CHAIN_COST_RISE_MAX times the current one: a
+ * figure no real measurement stays below rises by 0.3 of that step at
+ * most. */
+static void test_slow_block_bounded_rise(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    CHECK(produce(a, 0));
+    double x = TINY_US;
+    for (int k = 0; k < 3; k++) {
+        fill(a, &n, 1 + 1000 * (uint64_t)k, N_TX);
+        a->build_us_per_tx = x;
+        CHECK(produce(a, 0));
+        CHECK_EQ_INT(zbc_chain_tip(a)->height, 2 + k);
+        double step = 0.7 + 0.3 * ZBC_CHAIN_COST_RISE_MAX;
+        CHECK(a->build_us_per_tx > x);
+        CHECK(a->build_us_per_tx <= step * x * 1.000001);
+        x = a->build_us_per_tx;
+    }
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
 /* The build's time budget (chain.c build_stop): a cap that would take
  * every pooled transaction (a figure no real measurement reaches) and a
  * budget of 1 ms: the block stops taking transactions in when its share
@@ -186,6 +219,7 @@ int main(void)
     zbc_log_set_level(ZBC_LOG_ERROR);
     zbc_log_to_stderr(false);
     TEST_RUN(test_peer_blocks_lower_until_own);
+    TEST_RUN(test_slow_block_bounded_rise);
     TEST_RUN(test_time_budget_cuts_a_block);
     return test_summary("node_block_cap");
 }
