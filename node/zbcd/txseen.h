@@ -28,7 +28,7 @@
 
 #include "crypto/err.h"
 
-#define ZBC_TXSEEN_SLICES 32u
+#define ZBC_TXSEEN_SLICES 128u
 
 struct zbc_txseen;
 

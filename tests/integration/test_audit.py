@@ -293,9 +293,10 @@ class Audit(ZbcTest):
                     "apps replayed from the running node's datadir: %r" % j)
         self.check_app_histories(node, ttt, pig, bet, ["--peer", node.api_url])
 
-        # 2. the stopped node, its first transfer more than 31 blocks deep
+        # 2. the stopped node, its first transfer more than 127 blocks deep
+        # (ZBC_TXSEEN_SLICES - 1)
         # and one transfer in its last block (case 3c)
-        self.mine_to(heights[0] + 40)
+        self.mine_to(heights[0] + 136)
         recent = self.zbc("send", "--from", "alice", bob, "1ZBC", "--fee", FEE, "--wait")
         node.stop()
         j = self.audit("replay", "--datadir", node.datadir, "--genesis", gen)
@@ -338,7 +339,7 @@ class Audit(ZbcTest):
         self.expect_divergence(j, tip, "stored_state")
 
         # 3c. TXSEEN (docs/node.md §3 "TXSEEN write-back"): a zbcd writes an
-        # entry within 31 blocks, so one of the last block may be absent
+        # entry within 127 blocks, so one of the last block may be absent
         # (a killed node takes it again from the block when it opens);
         # an older one may not
         assert_equal(recent["block_height"], tip, "the recent transfer is in the last block")

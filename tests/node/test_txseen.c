@@ -21,7 +21,7 @@
 static void key_of(uint8_t h[32], unsigned id)
 {
     memset(h, 0, 32);
-    h[0] = (uint8_t)(id * 4); /* two keys a slice */
+    h[0] = (uint8_t)(id * 4); /* spread over the slices */
     h[1] = (uint8_t)id;
     h[31] = 0x5A;
 }
@@ -292,9 +292,11 @@ static void test_store(void)
     struct zbc_err err = {{0}};
     CHECK(zbc_store_open(&s, dir, NULL, &err));
     uint8_t a[32], b[32], c[32];
-    key_of(a, 1);  /* slice 0 */
-    key_of(b, 20); /* slice 10 */
+    key_of(a, 1);
+    key_of(b, 20); /* another slice */
     key_of(c, 21);
+    unsigned sa = zbc_txseen_slice_of(a);
+    CHECK(zbc_txseen_slice_of(b) != sa);
     struct kv_op put_a = {.key = a, .height = 5, .what = 0};
     CHECK(zbc_store_write(s, kv_fn, &put_a, &err));
     /* held: reads see it, the table has not got it */
@@ -308,10 +310,10 @@ static void test_store(void)
     CHECK_EQ_INT(read_seen(s, b, false), 0);
     CHECK_EQ_INT(zbc_store_txseen_held(s), 1);
     /* another slice's turn writes nothing; a's turn writes a */
-    struct kv_op flush = {.height = 33, .what = 2};
+    struct kv_op flush = {.height = ZBC_TXSEEN_SLICES + sa + 1, .what = 2};
     CHECK(zbc_store_write(s, kv_fn, &flush, &err));
     CHECK(!in_ledger(s, a));
-    flush.height = 32;
+    flush.height = ZBC_TXSEEN_SLICES + sa;
     CHECK(zbc_store_write(s, kv_fn, &flush, &err));
     CHECK(in_ledger(s, a));
     CHECK_EQ_INT(zbc_store_txseen_held(s), 0);
