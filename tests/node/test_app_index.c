@@ -5,9 +5,11 @@
  * table, and a corrupted index is refused with a message naming it; the
  * index kept block by block (only the keys an app's change moves are
  * rewritten) is byte for byte the one a rebuild makes. */
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -517,6 +519,83 @@ static void test_cycle_crash(void)
     net_teardown(&n);
 }
 
+/* No byte may be written to a file, as on a full disk (a file size limit
+ * of 0, SIGXFSZ ignored: tests/node/test_finality_lost.c). */
+static struct rlimit saved_fsize;
+
+static void disk_full(void)
+{
+    CHECK(getrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
+    struct rlimit none = {0, saved_fsize.rlim_max};
+    CHECK(setrlimit(RLIMIT_FSIZE, &none) == 0);
+}
+
+static void disk_freed(void)
+{
+    CHECK(setrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
+}
+
+/* A sync batch whose commit fails inside a cycle: the ledger holds parts
+ * 1 - 5 of it and no marker, the chain's tip goes back to the ledger's,
+ * and the index is rebuilt from the APPS table (chain.c index_reload,
+ * app_gone) - at the next read, since the rebuild's own write fails too
+ * while the disk is full. */
+static void test_cycle_lost_batch(void)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain_config cfg = {.index_flush_blocks = 9};
+    struct zbc_chain *a = open_node_cfg(&n, "a", &n.k1, cfg);
+    struct zbc_chain *obs = open_node_cfg(&n, "obs", NULL, cfg);
+    uint8_t txh[32];
+    CHECK(submit(a, &n, 1000000, txh));
+    uint64_t x = create(a, &n, n.alice_seed, 1);
+    CHECK(produce(a, 0));
+    for (uint32_t h = 2; h <= 16; h++) {
+        if (h == 10)
+            app_ref(a, &n, n.bob_seed, ZBC_TX_APP_JOIN, x);
+        if (h == 15)
+            create(a, &n, n.bob_seed, 3);
+        CHECK(produce(a, 0));
+    }
+    for (uint32_t h = 1; h <= 13; h++) {
+        CHECK(give(obs, a, h, NULL) == ZBC_RECV_EXTENDED);
+        zbc_chain_index_maintain(obs);
+    }
+    /* frozen at 9, parts 1 to 5 written */
+    CHECK(obs->ix_cycle != NULL &&
+          zbc_app_index_cycle_done(obs->ix_cycle) == 5);
+    CHECK(!has_marker(obs));
+    struct zbc_err err = {{0}};
+    disk_full();
+    CHECK(zbc_chain_batch_begin(obs, &err));
+    for (uint32_t h = 14; h <= 16; h++)
+        CHECK(give(obs, a, h, NULL) == ZBC_RECV_EXTENDED);
+    CHECK_EQ_INT(zbc_chain_tip(obs)->height, 16);
+    CHECK(!zbc_chain_batch_end(obs, &err));
+    disk_freed();
+    CHECK_EQ_INT(zbc_chain_tip(obs)->height, 13);
+    CHECK(zbc_chain_index_ready(obs, &err));
+    CHECK(obs->ix_cycle == NULL);
+    CHECK(has_marker(obs));
+    CHECK_EQ_INT(check_lists(obs, &n), 1);
+    struct zbc_app_filter bob_active = {.has_status = true,
+                                        .status = ZBC_APP_ACTIVE,
+                                        .has_seat = true, .seat = n.bob};
+    CHECK_EQ_INT(same_pages(obs, bob_active, 100), 1);
+    index_is_rebuild(obs);
+    /* the same blocks again, with room */
+    for (uint32_t h = 14; h <= 16; h++) {
+        CHECK(give(obs, a, h, NULL) == ZBC_RECV_EXTENDED);
+        zbc_chain_index_maintain(obs);
+    }
+    CHECK_EQ_INT(check_lists(obs, &n), 2);
+    index_is_rebuild(obs);
+    zbc_chain_close(a);
+    zbc_chain_close(obs);
+    net_teardown(&n);
+}
+
 static int drop_index(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     (void)arg;
@@ -613,10 +692,12 @@ static void test_rebuild_and_bad_index(void)
 
 int main(void)
 {
+    signal(SIGXFSZ, SIG_IGN);
     TEST_RUN(test_apply_and_reorg);
     TEST_RUN(test_rebuild_and_bad_index);
     TEST_RUN(test_unchanged_not_held);
     TEST_RUN(test_cycle_in_parts);
     TEST_RUN(test_cycle_crash);
+    TEST_RUN(test_cycle_lost_batch);
     return test_summary("node_app_index");
 }
