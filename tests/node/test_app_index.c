@@ -9,11 +9,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "test_reorg_fixture.h"
+#include "disk_full.h"
 
 #include "apps/app.h"
 #include "consensus/tx_body.h"
@@ -519,27 +519,11 @@ static void test_cycle_crash(void)
     net_teardown(&n);
 }
 
-/* No byte may be written to a file, as on a full disk (a file size limit
- * of 0, SIGXFSZ ignored: tests/node/test_finality_lost.c). */
-static struct rlimit saved_fsize;
-
-static void disk_full(void)
-{
-    CHECK(getrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
-    struct rlimit none = {0, saved_fsize.rlim_max};
-    CHECK(setrlimit(RLIMIT_FSIZE, &none) == 0);
-}
-
-static void disk_freed(void)
-{
-    CHECK(setrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
-}
-
-/* A sync batch whose commit fails inside a cycle: the ledger holds parts
- * 1 - 5 of it and no marker, the chain's tip goes back to the ledger's,
- * and the index is rebuilt from the APPS table (chain.c index_reload,
- * app_gone) - at the next read, since the rebuild's own write fails too
- * while the disk is full. */
+/* A sync batch whose commit fails inside a cycle (the disk full:
+ * disk_full.h): the ledger holds parts 1 - 5 of it and no marker, the
+ * chain's tip goes back to the ledger's, and the index is rebuilt from
+ * the APPS table (chain.c index_reload, app_gone) - at the next read,
+ * since the rebuild's own write fails too while the disk is full. */
 static void test_cycle_lost_batch(void)
 {
     struct net n;

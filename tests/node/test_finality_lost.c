@@ -29,7 +29,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "chain_fixture.h"
@@ -41,6 +40,7 @@
 #include "node/zbcd/log.h"
 #include "node/zbcd/store.h"
 #include "testlib.h"
+#include "disk_full.h"
 
 #define N_SOURCE 9
 
@@ -89,22 +89,6 @@ static void node_close(struct node *n)
         zbc_chain_close(n->c);
     n->fin = NULL;
     n->c = NULL;
-}
-
-/* ---- the failure: no byte may be written to a file ---- */
-
-static struct rlimit saved_fsize;
-
-static void disk_full(void)
-{
-    CHECK(getrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
-    struct rlimit none = {0, saved_fsize.rlim_max};
-    CHECK(setrlimit(RLIMIT_FSIZE, &none) == 0);
-}
-
-static void disk_freed(void)
-{
-    CHECK(setrlimit(RLIMIT_FSIZE, &saved_fsize) == 0);
 }
 
 /* ---- what node/info and the ledger say ---- */
