@@ -887,8 +887,12 @@ int zbc_store_txn_txseen_flush(struct zbc_store_txn *t, uint32_t height,
     if (t->s->seen == NULL || t->rdonly)
         return 1;
     /* inside a batch every held entry goes at once (the batch's own go
-     * straight to the ledger): the tip may pass many slices' turns */
-    return seen_write(t, height % ZBC_TXSEEN_SLICES, t->in_batch, err);
+     * straight to the ledger): the tip may pass many slices' turns; and
+     * so does everything held past the bound */
+    return seen_write(t, height % ZBC_TXSEEN_SLICES,
+                      t->in_batch ||
+                          zbc_txseen_count(t->s->seen) > ZBC_TXSEEN_HOLD_MAX,
+                      err);
 }
 
 static int flush_all_fn(struct zbc_store_txn *t, void *arg,

@@ -29,6 +29,11 @@
 #include "crypto/err.h"
 
 #define ZBC_TXSEEN_SLICES 128u
+/* Entries held above which a block writes every slice (memory: a table of
+ * ~44-byte slots at half load, ~92 MB at this bound; 128 blocks of 8,000
+ * transactions stay below it, and full blocks of the smallest
+ * transactions, ~14,000 each, would otherwise hold ~180 MB). */
+#define ZBC_TXSEEN_HOLD_MAX (1u << 20)
 
 struct zbc_txseen;
 

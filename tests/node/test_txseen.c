@@ -247,6 +247,48 @@ static int kv_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     }
 }
 
+/* More than ZBC_TXSEEN_HOLD_MAX entries held: the block writes them all. */
+struct many_ctx {
+    uint32_t n, from;
+};
+
+static int many_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    const struct many_ctx *m = arg;
+    struct zbc_kv kv;
+    zbc_store_txn_kv(t, &kv);
+    for (uint32_t i = m->from; i < m->from + m->n; i++) {
+        uint8_t k[32] = {0}, v[4];
+        zbc_put_le64(k, (uint64_t)i * 0x9E3779B97F4A7C15ull);
+        zbc_put_le32(k + 8, i);
+        zbc_put_le32(v, 1);
+        if (!kv.ops->put(kv.ctx, ZBC_TABLE_TXSEEN, k, 32, v, 4, err))
+            return 0;
+    }
+    return zbc_store_txn_txseen_flush(t, 1, err);
+}
+
+static void test_hold_bound(void)
+{
+    char dir[] = "/tmp/zbc_test_txseen_XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    struct zbc_store *s;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    struct many_ctx m = {ZBC_TXSEEN_HOLD_MAX / 2, 0};
+    CHECK(zbc_store_write(s, many_fn, &m, &err));
+    size_t held = zbc_store_txseen_held(s);
+    CHECK(held > 0 && held < m.n); /* one slice written */
+    m.from = m.n;
+    m.n = ZBC_TXSEEN_HOLD_MAX / 2 + ZBC_TXSEEN_HOLD_MAX / 64; /* past it */
+    CHECK(zbc_store_write(s, many_fn, &m, &err));
+    CHECK_EQ_INT(zbc_store_txseen_held(s), 0);
+    zbc_store_close(s);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+}
+
 struct raw_ctx {
     const uint8_t *key;
     bool found;
@@ -464,6 +506,7 @@ int main(void)
     TEST_RUN(test_model);
     TEST_RUN(test_many);
     TEST_RUN(test_store);
+    TEST_RUN(test_hold_bound);
     TEST_RUN(test_crash_refill);
     TEST_RUN(test_reorg);
     return test_summary("node_txseen");
