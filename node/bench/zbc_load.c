@@ -3,6 +3,7 @@
  *   zbc-load run --node URL [--node URL …] [options]   offer a workload
  *   zbc-load accounts --senders N [--seed TEXT]          genesis balances
  *   zbc-load verify-rate [--seconds S] [--threads N]     all-core Ed25519
+ *   zbc-load page-rate [--mib N]                         fresh-page cost
  *
  * `run` pre-signs the workload (transfers, dice bets, tic-tac-toe and
  * connect-4 creates; the games' joins pre-signed too, their moves signed
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +64,7 @@ static void usage(FILE *f)
 "usage: zbc-load run --node URL [--node URL ...] [options]\n"
 "       zbc-load accounts --senders N [--seed TEXT]\n"
 "       zbc-load verify-rate [--seconds S] [--threads N]\n"
+"       zbc-load page-rate [--mib N]\n"
 "\n"
 "run: pre-signs a workload and offers it to every node's\n"
 "POST /api/v1/transactions over persistent HTTP/1.1 connections, follows\n"
@@ -103,6 +106,11 @@ static void usage(FILE *f)
 "accounts: one line per sender, ADDRESS=UNITS (1000 ZBC each).\n"
 "verify-rate: Ed25519 verifications per second on all cores (or --threads),\n"
 "  for S seconds (default 2), the same check zbcd runs per transaction.\n"
+"page-rate: what touching fresh memory costs here, in us a page: N MiB\n"
+"  (default 512, 16..16384) mapped anonymous without huge pages and written a\n"
+"  byte a page, then the same again at once.  Where the first is much the\n"
+"  higher, freed memory went back to a virtual machine's host, and every\n"
+"  page the nodes' page cache grows into costs that (docs/load.md §5).\n"
 "Exit status: 0 done (the report says what happened), 1 a run that could\n"
 "not start (node unreachable, different chains), 2 a usage error.\n",
         f);
@@ -1962,6 +1970,45 @@ static int cmd_verify_rate(int argc, char **argv)
     return 0;
 }
 
+/* One pass: maps `bytes` anonymous (no huge pages: a fault a page),
+ * writes a byte a page, unmaps; us a page, or -1 when it cannot map. */
+static double page_pass(size_t bytes)
+{
+    unsigned char *m = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return -1;
+    (void)madvise(m, bytes, MADV_NOHUGEPAGE);
+    double t0 = mono_now();
+    for (size_t off = 0; off < bytes; off += 4096)
+        ((volatile unsigned char *)m)[off] = 1;
+    double el = mono_now() - t0;
+    munmap(m, bytes);
+    return el * 1e6 / (double)(bytes / 4096);
+}
+
+static int cmd_page_rate(int argc, char **argv)
+{
+    size_t mib = 512;
+    for (int i = 0; i < argc; i++) {
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (strcmp(argv[i], "--mib") == 0) {
+            mib = (size_t)num_opt("--mib", v, 16, 16384);
+            i++;
+        } else {
+            die_usage("page-rate: unknown option '%s'%s", argv[i], "");
+        }
+    }
+    double first = page_pass(mib << 20), again = page_pass(mib << 20);
+    if (first < 0 || again < 0) {
+        fprintf(stderr, "zbc-load: cannot map %zu MiB: %s\n", mib,
+                strerror(errno));
+        return 1;
+    }
+    printf("fresh_page_us %.2f again_us %.2f mib %zu\n", first, again, mib);
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv)
 {
     struct run *r = &R;
@@ -2284,7 +2331,9 @@ int main(int argc, char **argv)
         return cmd_accounts(argc - 2, argv + 2);
     if (strcmp(cmd, "verify-rate") == 0)
         return cmd_verify_rate(argc - 2, argv + 2);
+    if (strcmp(cmd, "page-rate") == 0)
+        return cmd_page_rate(argc - 2, argv + 2);
     fprintf(stderr, "zbc-load: unknown command '%s' (run, accounts, "
-            "verify-rate; zbc-load --help)\n", cmd);
+            "verify-rate, page-rate; zbc-load --help)\n", cmd);
     return 2;
 }

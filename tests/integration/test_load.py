@@ -263,6 +263,9 @@ class Load(ZbcTest):
             (["run"], "at least one --node"),
             (["accounts", "--senders", "1"], "--senders"),
             (["verify-rate", "--seconds", "x"], "--seconds needs a number"),
+            (["page-rate", "--mib", "x"], "--mib: 'x' is not a decimal number"),
+            (["page-rate", "--mib", "8"], "--mib: 8 is out of range"),
+            (["page-rate", "--pages"], "unknown option '--pages'"),
             (["fly"], "unknown command 'fly'"),
         ]
         for args, want in cases:
@@ -270,8 +273,13 @@ class Load(ZbcTest):
             assert_true(want in err, "zbc-load %s: %r not in %r" % (args, want, err))
         out, _ = self.load("--help")
         for opt in ("--node", "--rate", "--closed", "--duration", "--workload", "--pid",
-                    "--log", "--json", "accounts", "verify-rate"):
+                    "--log", "--json", "accounts", "verify-rate", "page-rate", "--mib"):
             assert_true(opt in out, "--help names %s" % opt)
+        out, _ = self.load("page-rate", "--mib", "16")
+        f = out.split()
+        assert_true(len(f) == 6 and f[0] == "fresh_page_us" and f[2] == "again_us" and
+                    float(f[1]) > 0 and float(f[3]) > 0 and f[5] == "16",
+                    "zbc-load page-rate: %r" % out)
         dead = socket.socket()
         dead.bind(("127.0.0.1", 0))
         port = dead.getsockname()[1]
