@@ -106,11 +106,12 @@ static void usage(FILE *f)
 "accounts: one line per sender, ADDRESS=UNITS (1000 ZBC each).\n"
 "verify-rate: Ed25519 verifications per second on all cores (or --threads),\n"
 "  for S seconds (default 2), the same check zbcd runs per transaction.\n"
-"page-rate: what touching fresh memory costs here, in us a page: N MiB\n"
-"  (default 512, 16..16384) mapped anonymous without huge pages and written a\n"
-"  byte a page, then the same again at once.  Where the first is much the\n"
-"  higher, freed memory went back to a virtual machine's host, and every\n"
-"  page the nodes' page cache grows into costs that (docs/load.md §5).\n"
+"page-rate: what touching fresh memory costs here, in us a page: --mib N\n"
+"  MiB (default 512, 16..1048576, at most half the machine's memory) mapped\n"
+"  anonymous without huge pages and written a byte a page, then the same\n"
+"  again at once.  Where the first is much the higher, freed memory went\n"
+"  back to a virtual machine's host, and every page the nodes' page cache\n"
+"  grows into costs that (docs/load.md §5).\n"
 "Exit status: 0 done (the report says what happened), 1 a run that could\n"
 "not start (node unreachable, different chains), 2 a usage error.\n",
         f);
@@ -1993,12 +1994,19 @@ static int cmd_page_rate(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--mib") == 0) {
-            mib = (size_t)num_opt("--mib", v, 16, 16384);
+            mib = (size_t)num_opt("--mib", v, 16, 1048576);
             i++;
         } else {
             die_usage("page-rate: unknown option '%s'%s", argv[i], "");
         }
     }
+    /* two passes of it at once must not push the machine into its OOM
+     * killer: at most half of the memory it has */
+    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && psz > 0 &&
+        (uint64_t)mib > (uint64_t)pages * (uint64_t)psz / 2 >> 20)
+        die_usage("page-rate: --mib %zu is more than half of this machine's "
+                  "memory%s", mib, "");
     double first = page_pass(mib << 20), again = page_pass(mib << 20);
     if (first < 0 || again < 0) {
         fprintf(stderr, "zbc-load: cannot map %zu MiB: %s\n", mib,

@@ -266,6 +266,7 @@ class Load(ZbcTest):
             (["page-rate", "--mib", "x"], "--mib: 'x' is not a decimal number"),
             (["page-rate", "--mib", "8"], "--mib: 8 is out of range"),
             (["page-rate", "--pages"], "unknown option '--pages'"),
+            (["page-rate", "--mib", "1048576"], "more than half of this machine's memory"),
             (["fly"], "unknown command 'fly'"),
         ]
         for args, want in cases:
