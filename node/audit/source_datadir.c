@@ -15,37 +15,13 @@
 #include "node/audit/source.h"
 #include "node/audit/votes.h"
 #include "node/zbcd/store.h"
-#include "node/zbcd/tx_index.h"
 #include "node/zbcd/txseen.h"
 
 struct datadir {
     struct zbc_store *s;
     struct zbc_store_txn *t; /* the snapshot */
-    /* the transaction index is complete up to this height; above it the
-     * node held the entries in memory (docs/node.md §3 "Index flushes") */
-    bool tx_marker_read;
-    uint32_t tx_complete;
+    bool lists_absent_told;  /* a ledger without block_txs: said once */
 };
-
-/* Where the transaction index's marker says it is complete: a marker
- * behind the tip names a best-chain block, entries above it may be
- * absent; none or a stale one (an older zbcd's ledger): every block. */
-static int tx_complete_height(struct datadir *d, uint32_t *out,
-                              struct zbc_err *err)
-{
-    if (!d->tx_marker_read) {
-        struct zbc_store_meta m;
-        enum zbc_store_marker state;
-        uint32_t at;
-        if (!zbc_store_txn_marker(d->t, ZBC_TX_INDEX_MARKER, &m, &state, &at,
-                                  err))
-            return 0;
-        d->tx_complete = state == ZBC_STORE_MARKER_BEHIND ? at : UINT32_MAX;
-        d->tx_marker_read = true;
-    }
-    *out = d->tx_complete;
-    return 1;
-}
 
 static int dd_tip(void *ctx, struct zbc_audit_tip *t, struct zbc_err *err)
 {
@@ -108,34 +84,40 @@ static int dd_check_indexes(void *ctx, uint32_t height, const uint8_t hash[32],
                       "block_hash index entry of block %s is wrong", hx);
     }
     free(v);
-    uint32_t complete;
-    if (!tx_complete_height(d, &complete, err))
-        return 0;
-    for (uint32_t i = 0; i < n_tx; i++) {
-        v = NULL;
-        if (!zbc_store_txn_get(d->t, ZBC_STORE_DB_TX_INDEX, tx_hashes[i], 32,
-                               &v, &vlen, &found, err))
-            return 0;
-        zbc_hex_encode(hx, tx_hashes[i], 32);
-        snprintf(want, sizeof want, "height %u index %u", height, i);
-        if (!found) {
-            if (height <= complete)
-                zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
-                              "transaction %s is not in the tx_index", hx);
-            continue;
-        }
-        if (vlen != 8 || zbc_store_le32(v) != height ||
-            zbc_store_le32(v + 4) != i) {
-            if (vlen == 8)
-                snprintf(got, sizeof got, "height %u index %u",
-                         zbc_store_le32(v), zbc_store_le32(v + 4));
-            else
-                snprintf(got, sizeof got, "%zu bytes", vlen);
-            zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, got,
-                          "tx_index entry of transaction %s is wrong", hx);
-        }
-        free(v);
+    /* block_txs: the block's transaction hashes in block order (where
+     * the node finds a transaction's position, node/zbcd/tx_index.h) */
+    if (!zbc_store_has_db(d->s, ZBC_STORE_DB_BLOCK_TXS)) {
+        if (!d->lists_absent_told)
+            zbc_audit_add(r, height, ZBC_AUDIT_INDEX, "a block_txs table",
+                          "absent", "the ledger has no block_txs table (a "
+                          "zbcd before 2026-12-06 wrote it; start this "
+                          "zbcd on it once to write the lists)");
+        d->lists_absent_told = true;
+        return 1;
     }
+    v = NULL;
+    if (!zbc_store_txn_block_txs(d->t, height, &v, &vlen, &found, err))
+        return 0;
+    snprintf(want, sizeof want, "%u hashes", n_tx);
+    if (!found)
+        zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "absent",
+                      "the transaction list of block %u is absent", height);
+    else if (vlen != (size_t)n_tx * 32)
+        zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want,
+                      vlen % 32 == 0 ? "a different count" : "not hashes",
+                      "the transaction list of block %u is %zu bytes, not "
+                      "%u", height, vlen, n_tx * 32);
+    else
+        for (uint32_t i = 0; i < n_tx; i++)
+            if (memcmp(v + 32 * (size_t)i, tx_hashes[i], 32) != 0) {
+                zbc_hex_encode(hx, tx_hashes[i], 32);
+                snprintf(want, sizeof want, "index %u", i);
+                zbc_audit_add(r, height, ZBC_AUDIT_INDEX, want, "another hash",
+                              "the transaction list of block %u lacks "
+                              "transaction %s at its place", height, hx);
+                break;
+            }
+    free(v);
     return 1;
 }
 

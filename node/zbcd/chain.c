@@ -69,16 +69,12 @@ static double mono_us(void);
 
 static void index_free(struct zbc_chain *c)
 {
-    for (unsigned i = 0; i < c->ix_n; i++) {
-        if (c->ix_tx != NULL)
-            zbc_tx_index_buf_free(c->ix_tx[i]);
+    for (unsigned i = 0; i < c->ix_n; i++)
         if (c->ix_hist != NULL)
             zbc_history_buf_free(c->ix_hist[i]);
-    }
     zbc_app_index_buf_free(c->ix_apps[0]);
     zbc_app_index_cycle_free(c->ix_cycle);
     c->ix_cycle = NULL;
-    free(c->ix_tx);
     free(c->ix_hist);
     free(c->ix_floor);
 }
@@ -86,17 +82,15 @@ static void index_free(struct zbc_chain *c)
 static int index_alloc(struct zbc_chain *c, unsigned n, struct zbc_err *err)
 {
     c->ix_n = n;
-    c->ix_tx = calloc(n, sizeof *c->ix_tx);
     c->ix_hist = calloc(n, sizeof *c->ix_hist);
     c->ix_floor = calloc(n, sizeof *c->ix_floor);
     c->ix_apps[0] = zbc_app_index_buf_new();
-    if (c->ix_tx == NULL || c->ix_hist == NULL || c->ix_floor == NULL ||
+    if (c->ix_hist == NULL || c->ix_floor == NULL ||
         c->ix_apps[0] == NULL)
         return zbc_fail(err, "out of memory creating the index buffers");
     for (unsigned i = 0; i < n; i++) {
-        c->ix_tx[i] = zbc_tx_index_buf_new();
         c->ix_hist[i] = zbc_history_buf_new();
-        if (c->ix_tx[i] == NULL || c->ix_hist[i] == NULL)
+        if (c->ix_hist[i] == NULL)
             return zbc_fail(err, "out of memory creating the index buffers");
     }
     return 1;
@@ -104,7 +98,6 @@ static int index_alloc(struct zbc_chain *c, unsigned n, struct zbc_err *err)
 
 static void slice_clear(struct zbc_chain *c, unsigned s)
 {
-    zbc_tx_index_buf_clear(c->ix_tx[s]);
     zbc_history_buf_clear(c->ix_hist[s]);
 }
 
@@ -119,23 +112,29 @@ static uint32_t min_floor(const struct zbc_chain *c)
     return m;
 }
 
-static const char *const ix_markers[3] = {
-    ZBC_TX_INDEX_MARKER, ZBC_HISTORY_MARKER, ZBC_APP_INDEX_MARKER};
+/* The markers of the indexes written in batches (the transaction index
+ * has none: node/zbcd/tx_index.h). */
+#define IX_HIST 0
+#define IX_APPS 1
+#define IX_MARKERS 2
+static const char *const ix_markers[IX_MARKERS] = {ZBC_HISTORY_MARKER,
+                                                   ZBC_APP_INDEX_MARKER};
 
-/* Where the three markers stand (the tip for one at the tip); *app_gone:
+/* Where the two markers stand (the tip for one at the tip); *app_gone:
  * the app list index has no usable marker (a crash inside a cycle of
  * its writes: the index is to be rebuilt). */
-static int marker_heights(struct zbc_store_txn *t, uint32_t at_out[3],
-                          bool *app_gone, struct zbc_err *err)
+static int marker_heights(struct zbc_store_txn *t,
+                          uint32_t at_out[IX_MARKERS], bool *app_gone,
+                          struct zbc_err *err)
 {
     *app_gone = false;
-    for (unsigned k = 0; k < 3; k++) {
+    for (unsigned k = 0; k < IX_MARKERS; k++) {
         struct zbc_store_meta m;
         enum zbc_store_marker state;
         uint32_t at;
         if (!zbc_store_txn_marker(t, ix_markers[k], &m, &state, &at, err))
             return 0;
-        if (state == ZBC_STORE_MARKER_STALE && k == 2) {
+        if (state == ZBC_STORE_MARKER_STALE && k == IX_APPS) {
             *app_gone = true;
             at_out[k] = m.has_tip ? m.tip_height : 0;
             continue;
@@ -159,21 +158,17 @@ static int reload_fn(struct zbc_chain *c, struct zbc_state *st,
                      struct zbc_store_txn *t, void *arg, struct zbc_err *err)
 {
     struct reload_args *ra = arg;
-    uint32_t at[3];
+    uint32_t at[IX_MARKERS];
     if (!marker_heights(t, at, &ra->app_gone, err))
         return 0;
-    /* transactions and history from the lower of their markers: both are
-     * complete up to it (the one further along has the entries above it
-     * stored and held at once, the same ones) */
-    ra->from = at[0] < at[1] ? at[0] : at[1];
-    ra->app_from = at[2];
-    return zbc_tx_index_catch_up(t, c->ix_tx, c->ix_n, ra->from, err) &&
-           zbc_history_catch_up(t, c->ix_hist, c->ix_n, ra->from, err) &&
+    ra->from = at[IX_HIST];
+    ra->app_from = at[IX_APPS];
+    return zbc_history_catch_up(t, c->ix_hist, c->ix_n, ra->from, err) &&
            (ra->app_gone ||
             zbc_app_index_catch_up(t, st, c->ix_apps, 1, ra->app_from, err));
 }
 
-/* A ledger without blocks gets the three index markers at the genesis:
+/* A ledger without blocks gets the index markers at the genesis:
  * an absent marker on a ledger with blocks means one made before that
  * index (rebuilt on open), never one whose first write has not come. */
 static int mark_fresh_fn(struct zbc_store_txn *t, void *arg,
@@ -183,7 +178,7 @@ static int mark_fresh_fn(struct zbc_store_txn *t, void *arg,
     struct zbc_store_meta m;
     if (!zbc_store_txn_meta(t, &m, err))
         return 0;
-    for (unsigned k = 0; !m.has_tip && k < 3; k++) {
+    for (unsigned k = 0; !m.has_tip && k < IX_MARKERS; k++) {
         uint8_t *v = NULL;
         size_t len = 0;
         bool has;
@@ -309,7 +304,7 @@ static unsigned app_parts(const struct zbc_chain *c)
 
 /* Inside a write transaction at the tip: writes the slices in `which`
  * (NULL: all, and all the apps) and the apps as `apps` says, and moves
- * the markers: transactions and history to the lowest slice floor left,
+ * the markers: history's to the lowest slice floor left,
  * the apps' with the cycle's last part (to its tip) or, writing
  * everything, to the tip.  *rebuilt: the app index was rebuilt whole. */
 static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
@@ -326,16 +321,13 @@ static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
                 low = c->ix_floor[i];
             continue;
         }
-        if (!zbc_tx_index_flush(t, c->ix_tx[i], err) ||
-            !zbc_history_flush(t, c->ix_hist[i], err))
+        if (!zbc_history_flush(t, c->ix_hist[i], err))
             return 0;
     }
     uint8_t hash[32];
-    if (!main_hash(c, t, low, hash, err))
+    if (!main_hash(c, t, low, hash, err) ||
+        !zbc_store_put_checkpoint(t, ix_markers[IX_HIST], low, hash, err))
         return 0;
-    for (unsigned k = 0; k < 2; k++)
-        if (!zbc_store_put_checkpoint(t, ix_markers[k], low, hash, err))
-            return 0;
     if (which == NULL)
         apps = APPS_ALL;
     if (apps == APPS_NONE)
@@ -349,7 +341,7 @@ static int flush_slices_txn(struct zbc_chain *c, struct zbc_store_txn *t,
                                    c->tip.height, c->tip.hash, rebuilt, err))
         return 0;
     return zbc_app_index_flush(t, c->ix_apps[0], c->tip.height, err) &&
-           zbc_store_put_checkpoint(t, ix_markers[2], c->tip.height,
+           zbc_store_put_checkpoint(t, ix_markers[IX_APPS], c->tip.height,
                                     c->tip.hash, err);
 }
 
@@ -400,7 +392,7 @@ static int flush_fn(struct zbc_chain *c, struct zbc_state *st,
 static int flush_slices(struct zbc_chain *c, unsigned one,
                         enum apps_write apps, struct zbc_err *err)
 {
-    size_t txs = 0, hist = 0;
+    size_t hist = 0;
     bool all = one == c->ix_n;
     bool *which = NULL;
     if (!all) {
@@ -411,10 +403,8 @@ static int flush_slices(struct zbc_chain *c, unsigned one,
             which[one] = true;
     }
     for (unsigned i = 0; i < c->ix_n; i++)
-        if (all || which[i]) {
-            txs += zbc_tx_index_buf_count(c->ix_tx[i]);
+        if (all || which[i])
             hist += zbc_history_buf_count(c->ix_hist[i]);
-        }
     if (all)
         apps = APPS_ALL;
     size_t n_apps = apps == APPS_ALL ? zbc_app_index_buf_count(c->ix_apps[0])
@@ -469,9 +459,9 @@ static int flush_slices(struct zbc_chain *c, unsigned one,
                      last, ZBC_APP_INDEX_PARTS);
     }
     zbc_log(ms >= ZBC_CHAIN_INDEX_SLOW_MS ? ZBC_LOG_INFO : ZBC_LOG_DEBUG,
-            "ledger: indexes written at height %u (%s: %zu transactions, "
-            "%zu history entries, %zu apps%s) in %.0f ms", c->tip.height,
-            all ? "all" : one < c->ix_n ? "a slice" : "apps", txs, hist,
+            "ledger: indexes written at height %u (%s: %zu history "
+            "entries, %zu apps%s) in %.0f ms", c->tip.height,
+            all ? "all" : one < c->ix_n ? "a slice" : "apps", hist,
             n_apps, what, ms);
     return 1;
 }
@@ -555,12 +545,10 @@ int zbc_chain_history_page(struct zbc_chain *c, const struct zbc_addr *a,
                             err);
 }
 
-/* After a block is committed: its index entries are held (tx hashes in
- * block order, from the precheck when it was received; its events; the
- * apps it changed, st the state it left). */
+/* After a block is committed: its index entries are held (its events;
+ * the apps it changed, st the state it left). */
 static void index_note_block(struct zbc_chain *c, struct zbc_state *st,
                              const struct zbc_block *b,
-                             const struct zbc_checked_tx *txs,
                              const struct zbc_events *ev,
                              const struct zbc_undo *undo)
 {
@@ -568,25 +556,9 @@ static void index_note_block(struct zbc_chain *c, struct zbc_state *st,
         return;
     struct zbc_err err = {{0}};
     uint32_t h = b->header.height;
-    uint8_t(*hashes)[32] = NULL;
-    int ok = 1;
-    if (b->n_tx > 0) {
-        hashes = malloc(b->n_tx * sizeof *hashes);
-        ok = hashes != NULL ||
-             zbc_fail(&err, "out of memory hashing block %u", h);
-        for (uint32_t i = 0; ok && i < b->n_tx; i++)
-            if (txs != NULL)
-                memcpy(hashes[i], txs[i].hash, 32);
-            else
-                zbc_tx_ref_hash(hashes[i], &b->txs[i]);
-    }
-    ok = ok &&
-         zbc_tx_index_bufs_add(c->ix_tx, c->ix_n, h,
-                               (const uint8_t(*)[32])hashes, b->n_tx, &err) &&
-         zbc_history_bufs_add(c->ix_hist, c->ix_n, h, b->header.timestamp_ms,
-                              ev, &err) &&
-         zbc_app_index_bufs_note(c->ix_apps, 1, st, undo, false, &err);
-    free(hashes);
+    int ok = zbc_history_bufs_add(c->ix_hist, c->ix_n, h,
+                                  b->header.timestamp_ms, ev, &err) &&
+             zbc_app_index_bufs_note(c->ix_apps, 1, st, undo, false, &err);
     if (!ok) {
         /* refilled from the stored blocks before the next read or flush */
         zbc_log_warn("ledger: index entries of block %u not held (%s): "
@@ -757,10 +729,19 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
                  "directory", have, want);
         goto fail;
     }
+    /* before the tip is loaded: the TXSEEN refill reads the lists */
+    bool rebuilt, emptied;
+    uint32_t indexed;
+    if (!zbc_tx_index_ensure(c->store, &rebuilt, &indexed, &emptied, err))
+        goto fail;
+    if (rebuilt)
+        zbc_log_info("ledger: transaction lists written for %u stored "
+                     "blocks", indexed);
+    if (emptied)
+        zbc_log_info("ledger: the old transaction index table emptied "
+                     "(positions now come from TXSEEN and block_txs)");
     if (!load_tip(c, &m, cfg->verify_state, err))
         goto fail;
-    bool rebuilt;
-    uint32_t indexed;
     if (!zbc_history_ensure(c->store, &rebuilt, &indexed, err))
         goto fail;
     if (rebuilt)
@@ -772,11 +753,6 @@ int zbc_chain_open(struct zbc_chain **out, const struct zbc_chain_config *cfg,
     if (rebuilt)
         zbc_log_info("ledger: app list index built from %llu stored apps",
                      (unsigned long long)app_entries);
-    if (!zbc_tx_index_ensure(c->store, &rebuilt, &indexed, err))
-        goto fail;
-    if (rebuilt)
-        zbc_log_info("ledger: transaction index built from %u stored blocks",
-                     indexed);
     size_t max_txs = cfg->mempool_max_txs != 0 ? cfg->mempool_max_txs
                                                : ZBC_CHAIN_MEMPOOL_TXS;
     size_t max_bytes = cfg->mempool_max_bytes != 0 ? cfg->mempool_max_bytes
@@ -1104,17 +1080,30 @@ int zbc_chain_check_tx_hashed(struct zbc_chain *c, const uint8_t *raw,
                                       err);
 }
 
-/* Where the chain holds transaction hash: held index entries, then the
- * ledger's. */
+struct lookup_args {
+    const uint8_t *hash;
+    uint32_t *height, *index;
+    bool *found;
+};
+
+static int lookup_fn(struct zbc_chain *c, struct zbc_state *st,
+                     struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    (void)c;
+    struct lookup_args *a = arg;
+    return zbc_tx_index_find(st, t, a->hash, a->height, a->index, a->found,
+                             err);
+}
+
+/* Where the best chain holds transaction hash (node/zbcd/tx_index.h;
+ * index NULL: its height only). */
 static int tx_lookup(struct zbc_chain *c, const uint8_t hash[32],
                      uint32_t *height, uint32_t *index, bool *found,
                      struct zbc_err *err)
 {
-    if (!zbc_chain_index_ready(c, err))
-        return 0;
-    return zbc_tx_index_lookup(c->store,
-                               c->ix_tx[zbc_tx_index_slice(hash, c->ix_n)],
-                               hash, height, index, found, err);
+    struct lookup_args a = {hash, height, index, found};
+    *found = false;
+    return zbc_chain_state_read(c, lookup_fn, &a, err);
 }
 
 void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
@@ -1127,11 +1116,12 @@ void zbc_chain_readmit_tx(struct zbc_chain *c, const uint8_t *raw,
     if (zbc_chain_state_read(c, submit_fn, &s, &err))
         return;
     zbc_log_debug("reorg: transaction not re-admitted: %s", err.msg);
-    /* on the new branch too: included, not dropped */
-    uint32_t h, i;
+    /* on the new branch too: included, not dropped (its TXSEEN entry:
+     * no position needed) */
+    uint32_t h;
     bool found = false;
     struct zbc_err e2 = {{0}};
-    if (!tx_lookup(c, hash, &h, &i, &found, &e2) || found)
+    if (!tx_lookup(c, hash, &h, NULL, &found, &e2) || found)
         return;
     char reason[ZBC_MEMPOOL_REASON_MAX];
     snprintf(reason, sizeof reason, "invalid after a reorg to block %u: %s",
@@ -1264,18 +1254,21 @@ int zbc_chain_block_wanted(struct zbc_chain *c, bool *wanted,
 }
 
 /* Everything a block leaves in the ledger besides the state: block bytes,
- * hash index, tip, undo record, events (the node-local indexes are held
- * and written in batches: index_note_block). */
+ * hash index, transaction hashes (tx_hashes, block order), tip, undo
+ * record, events (the node-local history and app indexes are held and
+ * written in batches: index_note_block). */
 static int store_block_records(struct zbc_store_txn *t,
                                const struct zbc_block *b,
                                const uint8_t *enc, size_t enc_len,
                                const uint8_t hash[32],
+                               const uint8_t (*tx_hashes)[32],
                                const struct zbc_undo *undo,
                                const struct zbc_events *ev,
                                struct zbc_err *err)
 {
     uint32_t height = b->header.height;
-    if (!zbc_store_put_block(t, height, hash, enc, enc_len, err))
+    if (!zbc_store_put_block(t, height, hash, enc, enc_len, err) ||
+        !zbc_store_put_block_txs(t, height, tx_hashes, b->n_tx, err))
         return 0;
     uint8_t *bytes = NULL;
     size_t len = 0;
@@ -1324,18 +1317,35 @@ struct block_ctx {
     uint8_t state_root[32];
 };
 
+/* txs: b's transactions prechecked (their hashes), or NULL (hashed
+ * here: a block this node built). */
 static int finish_block(struct zbc_store_txn *t, struct zbc_state *st,
                         struct block_ctx *bc, const struct zbc_block *b,
+                        const struct zbc_checked_tx *txs,
                         struct zbc_undo *undo, struct zbc_events *ev,
                         struct zbc_err *err)
 {
     uint8_t *enc = NULL;
     size_t enc_len = 0;
     uint8_t hash[32];
+    uint8_t(*tx_hashes)[32] = NULL;
     zbc_block_hash(hash, &b->header);
-    if (!zbc_block_encode(b, &enc, &enc_len, err))
-        return 0;
-    int ok = store_block_records(t, b, enc, enc_len, hash, undo, ev, err);
+    if (txs == NULL) {
+        if (!zbc_tx_index_hash_block(b, &tx_hashes, err))
+            return 0;
+    } else if (b->n_tx > 0) {
+        tx_hashes = malloc(b->n_tx * sizeof *tx_hashes);
+        if (tx_hashes == NULL)
+            return zbc_fail(err, "out of memory storing block %u",
+                            b->header.height);
+        for (uint32_t i = 0; i < b->n_tx; i++)
+            memcpy(tx_hashes[i], txs[i].hash, 32);
+    }
+    int ok = zbc_block_encode(b, &enc, &enc_len, err) &&
+             store_block_records(t, b, enc, enc_len, hash,
+                                 (const uint8_t(*)[32])tx_hashes, undo, ev,
+                                 err);
+    free(tx_hashes);
     free(enc);
     if (ok) {
         bc->header = b->header;
@@ -1378,7 +1388,8 @@ static int produce_fn(struct zbc_chain *c, struct zbc_state *st,
                                &stop, &bc->undo, &bc->ev, err))
         return 0;
     bc->has_built = true;
-    return finish_block(t, st, bc, &bc->built, &bc->undo, &bc->ev, err);
+    return finish_block(t, st, bc, &bc->built, NULL, &bc->undo, &bc->ev,
+                        err);
 }
 
 static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
@@ -1393,7 +1404,8 @@ static int apply_fn(struct zbc_chain *c, struct zbc_state *st,
         bc->invalid = true;
         return 0;
     }
-    return finish_block(t, st, bc, bc->received, &bc->undo, &bc->ev, err);
+    return finish_block(t, st, bc, bc->received, bc->checked->txs, &bc->undo,
+                        &bc->ev, err);
 }
 
 struct after_ctx {
@@ -1411,7 +1423,7 @@ static int after_block_fn(struct zbc_chain *c, struct zbc_state *st,
 {
     (void)t;
     struct after_ctx *a = arg;
-    index_note_block(c, st, a->b, a->txs, a->ev, a->undo);
+    index_note_block(c, st, a->b, a->ev, a->undo);
     a->noted = true;
     return zbc_mempool_after_block_hashed(c->mp, st, c->g, a->b, a->txs,
                                           a->undo, a->now_ms, err);

@@ -56,13 +56,12 @@ struct zbc_chain {
     bool batch_open, batch_gone;
     struct zbc_err batch_gone_err;
     /* the node-local indexes' entries not yet written (docs/node.md §3
-     * "Index flushes"): transactions and history in ix_n slices by key,
+     * "Index flushes"): history in ix_n slices by key,
      * slice s holding those of the blocks above ix_floor[s] (written up to
      * it); one slice is written per block (ix_flushed_at: the tip the last one was written at), each
      * every ix_n blocks; ix_lost: a block's entries could not be held, the
      * slices are refilled from the ledger before anything else */
     unsigned ix_n;
-    struct zbc_tx_index_buf **ix_tx;
     struct zbc_history_buf **ix_hist;
     uint32_t *ix_floor;
     /* the app list index is not sliced (an app's keys are spread over its

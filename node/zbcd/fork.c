@@ -499,30 +499,17 @@ static int undo_tip_fn(struct zbc_chain *c, struct zbc_state *st,
     zbc_undo_free(&undo);
     if (!ok)
         return zbc_fail_prefix(err, "cannot undo block %u", height);
-    struct zbc_block b;
-    if (!zbc_block_decode(&b, u->bytes, u->len, err))
-        return zbc_fail_prefix(err, "stored block %u does not decode", height);
-    uint8_t(*th)[32] = b.n_tx > 0 ? malloc(b.n_tx * sizeof *th) : NULL;
-    if (b.n_tx > 0 && th == NULL)
-        ok = zbc_fail(err, "out of memory undoing block %u", height);
-    for (uint32_t i = 0; ok && i < b.n_tx; i++)
-        zbc_tx_ref_hash(th[i], &b.txs[i]);
-    ok = ok && zbc_tx_index_undo_block(t, (const uint8_t(*)[32])th, b.n_tx,
-                                       u->parent->height, u->parent->hash,
-                                       err);
-    free(th);
-    zbc_block_free(&b);
-    if (ok) { /* the account history index, before the events go */
-        uint8_t *eb = NULL;
-        size_t elen = 0;
-        struct zbc_events ev = {0};
-        ok = zbc_store_txn_events(t, height, &eb, &elen, &found, err) &&
-             (!found || zbc_events_decode(&ev, eb, elen, err)) &&
-             zbc_history_undo_block(t, height, &ev, u->parent->height,
-                                    u->parent->hash, err);
-        free(eb);
-        zbc_events_free(&ev);
-    }
+    /* the account history index, before the events go (the block's
+     * transaction list goes with it: zbc_store_pop_block) */
+    uint8_t *eb = NULL;
+    size_t elen = 0;
+    struct zbc_events ev = {0};
+    ok = zbc_store_txn_events(t, height, &eb, &elen, &found, err) &&
+         (!found || zbc_events_decode(&ev, eb, elen, err)) &&
+         zbc_history_undo_block(t, height, &ev, u->parent->height,
+                                u->parent->hash, err);
+    free(eb);
+    zbc_events_free(&ev);
     if (!ok || !zbc_store_pop_block(t, height, c->tip.hash, u->parent->height,
                                     u->parent->hash, err))
         return 0;

@@ -18,7 +18,7 @@ static const char *const db_names[ZBC_STORE_DB_COUNT] = {
     "meta", "blocks", "block_hash", "tx_index", "undo", "events",
     "s_meta", "s_accounts", "s_txseen", "s_apps", "s_pending",
     "s_app_history", "votes", "acct_history", "s_crash", "app_index",
-    "apps_redo",
+    "apps_redo", "block_txs",
 };
 
 /* Write attempts per block before giving up on growing the map. */
@@ -1453,14 +1453,20 @@ int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
     return 1;
 }
 
-int zbc_store_put_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           uint32_t height, uint32_t index,
-                           struct zbc_err *err)
+bool zbc_store_has_db(const struct zbc_store *s, enum zbc_store_db db)
 {
-    uint8_t v[8];
-    zbc_put_le32(v, height);
-    zbc_put_le32(v + 4, index);
-    return db_put(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, v, sizeof v, err);
+    return db < ZBC_STORE_DB_COUNT && s->has[db];
+}
+
+int zbc_store_put_block_txs(struct zbc_store_txn *t, uint32_t height,
+                            const uint8_t (*hashes)[32], uint32_t n,
+                            struct zbc_err *err)
+{
+    uint8_t k[4];
+    zbc_store_height_key(k, height);
+    static const uint8_t none[1];
+    return db_put(t, ZBC_STORE_DB_BLOCK_TXS, k, 4,
+                  n > 0 ? (const void *)hashes : none, (size_t)n * 32, err);
 }
 
 int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
@@ -1493,6 +1499,7 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
     zbc_store_height_key(k, height);
     if (!db_del(t, ZBC_STORE_DB_BLOCKS, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_BLOCK_HASH, hash, 32, err) ||
+        !db_del(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_UNDO, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_VOTES, k, 4, err))
@@ -1521,12 +1528,6 @@ int zbc_store_put_checkpoint(struct zbc_store_txn *t, const char *name,
     zbc_put_le32(v, height);
     memcpy(v + 4, hash, 32);
     return db_put(t, ZBC_STORE_DB_META, name, strlen(name), v, sizeof v, err);
-}
-
-int zbc_store_del_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           struct zbc_err *err)
-{
-    return db_del(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, err);
 }
 
 int zbc_store_txn_put(struct zbc_store_txn *t, enum zbc_store_db db,
@@ -1660,22 +1661,55 @@ int zbc_store_txn_height_of(struct zbc_store_txn *t, const uint8_t hash[32],
     return 1;
 }
 
-int zbc_store_txn_tx_index(struct zbc_store_txn *t, const uint8_t tx_hash[32],
-                           uint32_t *height, uint32_t *index, bool *found,
-                           struct zbc_err *err)
+int zbc_store_txn_block_txs(struct zbc_store_txn *t, uint32_t height,
+                            uint8_t **bytes, size_t *len, bool *found,
+                            struct zbc_err *err)
 {
+    return height_get(t, ZBC_STORE_DB_BLOCK_TXS, height, bytes, len, found,
+                      err);
+}
+
+int zbc_store_txn_block_tx_find(struct zbc_store_txn *t, uint32_t height,
+                                const uint8_t tx_hash[32], uint32_t *index,
+                                bool *found, struct zbc_err *err)
+{
+    uint8_t k[4];
     MDB_val v;
-    if (!db_get(t, ZBC_STORE_DB_TX_INDEX, tx_hash, 32, &v, found, err))
+    bool has;
+    *found = false;
+    zbc_store_height_key(k, height);
+    if (!db_get(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, &v, &has, err))
         return 0;
-    if (!*found)
-        return 1;
-    if (v.mv_size != 8) {
-        *found = false;
-        return zbc_fail(err, "transaction index entry is %zu bytes, not 8",
+    if (!has)
+        return zbc_fail(err, "the transaction list of block %u is missing "
+                        "from the ledger", height);
+    if (v.mv_size % 32 != 0)
+        return zbc_fail(err, "the transaction list of block %u is %zu "
+                        "bytes, not a whole number of hashes", height,
                         v.mv_size);
-    }
-    *height = zbc_get_le32(v.mv_data);
-    *index = zbc_get_le32((const uint8_t *)v.mv_data + 4);
+    const uint8_t *p = v.mv_data;
+    for (size_t i = 0; i < v.mv_size / 32; i++)
+        if (memcmp(p + 32 * i, tx_hash, 32) == 0) {
+            *index = (uint32_t)i;
+            *found = true;
+            return 1;
+        }
+    return 1;
+}
+
+int zbc_store_txn_count(struct zbc_store_txn *t, enum zbc_store_db db,
+                        uint64_t *n, struct zbc_err *err)
+{
+    *n = 0;
+    if (db >= ZBC_STORE_DB_COUNT)
+        return zbc_fail(err, "ledger database %d does not exist", (int)db);
+    if (!t->s->has[db])
+        return 1;
+    MDB_stat st;
+    int rc = mdb_stat(t->txn, t->s->dbi[db], &st);
+    if (rc != 0)
+        return store_fail_lmdb(err, "cannot count a ledger database", rc);
+    *n = st.ms_entries;
     return 1;
 }
 
@@ -1723,17 +1757,13 @@ int zbc_store_txn_checkpoint(struct zbc_store_txn *t, const char *name,
 enum single_kind {
     SINGLE_BLOCK,
     SINGLE_EVENTS,
-    SINGLE_TX_INDEX,
 };
 
 struct single_read {
     enum single_kind kind;
     uint32_t height;
-    const uint8_t *hash;
     uint8_t **bytes;
     size_t *len;
-    uint32_t *out_height;
-    uint32_t *out_index;
     bool *found;
 };
 
@@ -1747,9 +1777,6 @@ static int single_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
     case SINGLE_EVENTS:
         return zbc_store_txn_events(t, r->height, r->bytes, r->len, r->found,
                                     err);
-    case SINGLE_TX_INDEX:
-        return zbc_store_txn_tx_index(t, r->hash, r->out_height, r->out_index,
-                                      r->found, err);
     }
     return zbc_fail(err, "unknown single ledger read %d", (int)r->kind);
 }
@@ -1780,12 +1807,3 @@ int zbc_store_events(struct zbc_store *s, uint32_t height, uint8_t **bytes,
     return single_read(s, &r, err);
 }
 
-int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                       uint32_t *height, uint32_t *index, bool *found,
-                       struct zbc_err *err)
-{
-    struct single_read r = {.kind = SINGLE_TX_INDEX, .hash = tx_hash,
-                            .out_height = height, .out_index = index,
-                            .found = found};
-    return single_read(s, &r, err);
-}

@@ -5,7 +5,12 @@
  *                 "tip" -> height u32 LE || block hash 32
  *   blocks        height u32 BE -> encoded block (header || body)
  *   block_hash    block hash 32 -> height u32 LE
- *   tx_index      tx hash 32 -> height u32 LE || index in block u32 LE
+ *   block_txs     height u32 BE -> the block's transaction hashes, 32
+ *                 bytes each in block order (written and removed with
+ *                 the block: a transaction's position, node/zbcd/tx_index.h)
+ *   tx_index      empty since 2026-12-06 (an older zbcd's hash -> height
+ *                 || index table; meta "tx_index_tip" kept at the genesis
+ *                 so such a zbcd rebuilds it, docs/node.md §3)
  *   undo          height u32 BE -> the block's undo record
  *   events        height u32 BE -> the block's event record
  *   votes         height u32 BE -> the vote set of the best-chain block
@@ -79,6 +84,7 @@ enum zbc_store_db {
     ZBC_STORE_DB_S_CRASH,
     ZBC_STORE_DB_APP_INDEX,
     ZBC_STORE_DB_APPS_REDO,
+    ZBC_STORE_DB_BLOCK_TXS,
     ZBC_STORE_DB_COUNT,
 };
 
@@ -130,6 +136,10 @@ ZBC_WUR int zbc_store_open_readonly(struct zbc_store **out, const char *dir,
 /* The snapshot transaction of a store from zbc_store_open_readonly (NULL
  * for one from zbc_store_open); valid until zbc_store_close. */
 struct zbc_store_txn *zbc_store_snapshot(struct zbc_store *s);
+
+/* Whether the ledger has database db (a read-only open of a ledger made
+ * before it existed has not; reads of it find nothing). */
+bool zbc_store_has_db(const struct zbc_store *s, enum zbc_store_db db);
 
 /* Current map size in bytes (grows on MDB_MAP_FULL). */
 size_t zbc_store_map_size(const struct zbc_store *s);
@@ -230,9 +240,11 @@ ZBC_WUR int zbc_store_put_genesis(struct zbc_store_txn *t,
 ZBC_WUR int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t hash[32], const uint8_t *bytes,
                                 size_t len, struct zbc_err *err);
-ZBC_WUR int zbc_store_put_tx_index(struct zbc_store_txn *t,
-                                   const uint8_t tx_hash[32], uint32_t height,
-                                   uint32_t index, struct zbc_err *err);
+/* The transaction hashes of the block at `height`, in block order (n 0:
+ * an empty record, which a block without transactions has too). */
+ZBC_WUR int zbc_store_put_block_txs(struct zbc_store_txn *t, uint32_t height,
+                                    const uint8_t (*hashes)[32], uint32_t n,
+                                    struct zbc_err *err);
 /* Stores the undo record of `height` and prunes the one that fell out of
  * the ZBC_STORE_UNDO_KEEP window. */
 ZBC_WUR int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
@@ -242,10 +254,10 @@ ZBC_WUR int zbc_store_put_events(struct zbc_store_txn *t, uint32_t height,
                                  const uint8_t *bytes, size_t len,
                                  struct zbc_err *err);
 
-/* Removes the tip block at `height` (block, hash index, undo record,
- * events) and makes its parent the tip (parent_height 0: no tip, the
- * genesis).  The caller undoes the state and the transaction index in the
- * same transaction (reorg, node/zbcd/chain.c). */
+/* Removes the tip block at `height` (block, hash index, transaction
+ * hashes, undo record, events, votes) and makes its parent the tip
+ * (parent_height 0: no tip, the genesis).  The caller undoes the state in
+ * the same transaction (reorg, node/zbcd/chain.c). */
 ZBC_WUR int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t hash[32],
                                 uint32_t parent_height,
@@ -262,9 +274,6 @@ ZBC_WUR int zbc_store_put_checkpoint(struct zbc_store_txn *t,
                                      const char *name, uint32_t height,
                                      const uint8_t hash[32],
                                      struct zbc_err *err);
-ZBC_WUR int zbc_store_del_tx_index(struct zbc_store_txn *t,
-                                   const uint8_t tx_hash[32],
-                                   struct zbc_err *err);
 
 /* Raw writes for the node-local indexes (node/zbcd/history.h); the
  * consensus tables go through zbc_store_txn_kv only.  clear empties db. */
@@ -331,10 +340,21 @@ ZBC_WUR int zbc_store_txn_block_head(struct zbc_store_txn *t, uint32_t height,
 ZBC_WUR int zbc_store_txn_height_of(struct zbc_store_txn *t,
                                     const uint8_t hash[32], uint32_t *height,
                                     bool *found, struct zbc_err *err);
-ZBC_WUR int zbc_store_txn_tx_index(struct zbc_store_txn *t,
-                                   const uint8_t tx_hash[32], uint32_t *height,
-                                   uint32_t *index, bool *found,
-                                   struct zbc_err *err);
+/* The block_txs record of height (n x 32 bytes, copied). */
+ZBC_WUR int zbc_store_txn_block_txs(struct zbc_store_txn *t, uint32_t height,
+                                    uint8_t **bytes, size_t *len, bool *found,
+                                    struct zbc_err *err);
+/* Where tx_hash is in the block_txs record of height, read in place
+ * (*found false: not in it); a record absent or not a whole number of
+ * hashes is a failure naming the block. */
+ZBC_WUR int zbc_store_txn_block_tx_find(struct zbc_store_txn *t,
+                                        uint32_t height,
+                                        const uint8_t tx_hash[32],
+                                        uint32_t *index, bool *found,
+                                        struct zbc_err *err);
+/* How many entries db holds (LMDB's count: no walk). */
+ZBC_WUR int zbc_store_txn_count(struct zbc_store_txn *t, enum zbc_store_db db,
+                                uint64_t *n, struct zbc_err *err);
 ZBC_WUR int zbc_store_txn_undo(struct zbc_store_txn *t, uint32_t height,
                                uint8_t **bytes, size_t *len, bool *found,
                                struct zbc_err *err);
@@ -354,9 +374,6 @@ ZBC_WUR int zbc_store_txn_checkpoint(struct zbc_store_txn *t, const char *name,
 ZBC_WUR int zbc_store_block(struct zbc_store *s, uint32_t height,
                             uint8_t **bytes, size_t *len, bool *found,
                             struct zbc_err *err);
-ZBC_WUR int zbc_store_tx_index(struct zbc_store *s, const uint8_t tx_hash[32],
-                               uint32_t *height, uint32_t *index, bool *found,
-                               struct zbc_err *err);
 ZBC_WUR int zbc_store_events(struct zbc_store *s, uint32_t height,
                              uint8_t **bytes, size_t *len, bool *found,
                              struct zbc_err *err);

@@ -1,18 +1,19 @@
-/* The transaction index: tx hash 32 -> height u32 LE || index u32 LE in the
- * ledger's tx_index database (node-local, not consensus; docs/node.md §3).
+/* The transaction index (node-local, not consensus; docs/node.md §3):
+ * where a transaction of the best chain is.
  *
- * Written in batches, not with each block (docs/node.md §3 "Index
- * flushes"): the hashes of the blocks since the last flush wait in a
- * struct zbc_tx_index_buf, which lookups consult before the database, and
- * a flush writes them all in key order and moves meta "tx_index_tip"
- * (height u32 LE || block hash 32) to the tip.  One random key per
- * transaction costs a B-tree page per transaction once the table
- * outgrows a block; a flush of many blocks' keys shares the pages.
+ * Its height is the consensus state's TXSEEN entry (the height that
+ * included it, consensus/ledger.h), which the node holds anyway; its
+ * position is found in the ledger's block_txs record of that height: the
+ * block's transaction hashes in block order, 32 bytes each, written in the
+ * block's own write transaction and removed with it (node/zbcd/store.h).
+ * So the index is never behind the tip and needs no catch-up after a
+ * crash, and a block writes one record at the end of a table keyed by
+ * height instead of one random key per transaction.
  *
- * After a crash the marker is behind the tip, and zbc_tx_index_catch_up
- * refills the buffer from the stored blocks above it.  A ledger of a zbcd
- * that wrote the index with each block has no marker: its index is
- * complete, and zbc_tx_index_ensure sets the marker at its tip. */
+ * Until 2026-12-06 a table tx_index (hash -> height || index) held the
+ * same, written in batches.  zbc_tx_index_ensure empties it and keeps its
+ * marker meta "tx_index_tip" at the genesis, so a zbcd from before then
+ * rebuilds it from the blocks when it opens this ledger. */
 #ifndef ZBC_NODE_TX_INDEX_H
 #define ZBC_NODE_TX_INDEX_H
 
@@ -20,70 +21,43 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "consensus/block.h"
+#include "consensus/state.h"
 #include "crypto/err.h"
 #include "node/zbcd/store.h"
 
-#define ZBC_TX_INDEX_MARKER "tx_index_tip"
+/* The marker of the emptied table (see above). */
+#define ZBC_TX_INDEX_LEGACY_MARKER "tx_index_tip"
 
-struct zbc_tx_index_buf;
-
-struct zbc_tx_index_buf *zbc_tx_index_buf_new(void);
-void zbc_tx_index_buf_free(struct zbc_tx_index_buf *b);
-void zbc_tx_index_buf_clear(struct zbc_tx_index_buf *b);
-size_t zbc_tx_index_buf_count(const struct zbc_tx_index_buf *b);
-
-/* Which of n buffers (slices, docs/node.md §3 "Index flushes") holds
- * hash. */
-unsigned zbc_tx_index_slice(const uint8_t hash[32], unsigned n);
-/* Holds the n transaction hashes of the block at height (in block order),
- * each in its slice of bufs[0..n_bufs).  0 only when out of memory. */
-ZBC_WUR int zbc_tx_index_bufs_add(struct zbc_tx_index_buf *const *bufs,
-                                  unsigned n_bufs, uint32_t height,
-                                  const uint8_t (*hashes)[32], uint32_t n,
-                                  struct zbc_err *err);
-/* Whether the buffer holds hash, and where. */
-bool zbc_tx_index_buf_find(const struct zbc_tx_index_buf *b,
-                           const uint8_t hash[32], uint32_t *height,
-                           uint32_t *index);
-
-/* Inside a write transaction: puts every entry b holds, in key order.  The
- * buffer is left as it is: the caller clears it once the transaction is
- * committed, and moves the marker. */
-ZBC_WUR int zbc_tx_index_flush(struct zbc_store_txn *t,
-                               const struct zbc_tx_index_buf *b,
-                               struct zbc_err *err);
-/* Inside the write transaction undoing the tip block (the buffer flushed
- * before): deletes the entries of its n transactions and moves the marker
- * to its parent. */
-ZBC_WUR int zbc_tx_index_undo_block(struct zbc_store_txn *t,
-                                    const uint8_t (*hashes)[32], uint32_t n,
-                                    uint32_t parent_height,
-                                    const uint8_t parent_hash[32],
+/* The n transaction hashes of a decoded block, in block order (*hashes
+ * malloc'd; NULL for a block without transactions). */
+ZBC_WUR int zbc_tx_index_hash_block(const struct zbc_block *b,
+                                    uint8_t (**hashes)[32],
                                     struct zbc_err *err);
 
-/* On open: a ledger without a marker (an older zbcd's, whose index is
- * complete) gets one at its tip; one whose marker names no best-chain
- * block, or lags more than ZBC_INDEX_CATCHUP_MAX blocks, is re-indexed
- * from every stored block (*rebuilt, *blocks). */
-ZBC_WUR int zbc_tx_index_ensure(struct zbc_store *s, bool *rebuilt,
-                                uint32_t *blocks, struct zbc_err *err);
-/* The hashes of the stored block at height (*hashes malloc'd, *n of
- * them; NULL and 0 for a block without transactions). */
+/* The hashes of the stored block at height, from its block_txs record
+ * (*hashes malloc'd, *n of them; NULL and 0 for a block without
+ * transactions); a missing or malformed record is a failure. */
 ZBC_WUR int zbc_tx_index_block_hashes(struct zbc_store_txn *t, uint32_t height,
                                       uint8_t (**hashes)[32], uint32_t *n,
                                       struct zbc_err *err);
-/* Inside a read transaction: fills the (empty) slices with the stored
- * blocks from height `from` + 1 to the tip. */
-ZBC_WUR int zbc_tx_index_catch_up(struct zbc_store_txn *t,
-                                  struct zbc_tx_index_buf *const *bufs,
-                                  unsigned n_bufs, uint32_t from,
-                                  struct zbc_err *err);
 
-/* The buffer, then the database. */
-ZBC_WUR int zbc_tx_index_lookup(struct zbc_store *s,
-                                const struct zbc_tx_index_buf *b,
-                                const uint8_t hash[32], uint32_t *height,
-                                uint32_t *index, bool *found,
+/* Inside a transaction whose state st is the ledger's at the tip: whether
+ * the best chain holds hash, at which height and position (index NULL:
+ * the height only, no list read).  A TXSEEN entry whose block does not
+ * list the hash is a failure (a damaged ledger), not "not found". */
+ZBC_WUR int zbc_tx_index_find(struct zbc_state *st, struct zbc_store_txn *t,
+                              const uint8_t hash[32], uint32_t *height,
+                              uint32_t *index, bool *found,
+                              struct zbc_err *err);
+
+/* On open: a ledger whose block_txs does not hold one record for every
+ * stored block (made by a zbcd before the table) gets them all written
+ * from the stored blocks (*built, *blocks); the old tx_index table is
+ * emptied and its marker put at the genesis (*emptied).  Needs the
+ * genesis written. */
+ZBC_WUR int zbc_tx_index_ensure(struct zbc_store *s, bool *built,
+                                uint32_t *blocks, bool *emptied,
                                 struct zbc_err *err);
 
 /* The most blocks an index marker may lag for the blocks above it to be
@@ -93,7 +67,8 @@ ZBC_WUR int zbc_tx_index_lookup(struct zbc_store *s,
 
 /* Whether an index marker (zbc_store_txn_marker: state, at) needs no
  * rebuild on open: at the tip, or on the best chain at most
- * ZBC_INDEX_CATCHUP_MAX blocks below it.  Shared by the three indexes. */
+ * ZBC_INDEX_CATCHUP_MAX blocks below it.  Shared by the account history
+ * and app list indexes. */
 bool zbc_index_marker_usable(const struct zbc_store_meta *m,
                              enum zbc_store_marker state, uint32_t at);
 

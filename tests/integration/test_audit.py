@@ -388,6 +388,25 @@ class Audit(ZbcTest):
                     "expected event carries the fee: %r" % div)
         assert_true(j["complete"], "an event divergence does not stop the replay")
 
+        # 5b. a block's transaction list (docs/node.md §3 "Transaction
+        # positions"): one hash changed, then the list gone
+        h = heights[0]
+        d = self.copy_datadir(node, "tamper-list")
+        ledger = os.path.join(d, "ledger")
+        hk = h.to_bytes(4, "big").hex()
+        lst = bytearray(bytes.fromhex(self.tamper(ledger, "get", "block_txs", hk)))
+        assert_true(len(lst) % 32 == 0 and hashes[0] in lst.hex(),
+                    "the list of block %d holds the first transfer" % h)
+        lst[0] ^= 0x01
+        self.tamper(ledger, "put", "block_txs", hk, lst.hex())
+        j = self.audit("replay", "--datadir", d, "--genesis", gen, expect=1)
+        div = self.expect_divergence(j, h, "index")
+        assert_true("transaction list of block %d" % h in div["detail"], "named: %r" % div)
+        self.tamper(ledger, "del", "block_txs", hk)
+        j = self.audit("replay", "--datadir", d, "--genesis", gen, expect=1)
+        div = self.expect_divergence(j, h, "index")
+        assert_equal(div["found"], "absent", "the list is missing: %r" % div)
+
         # 6. another chain's genesis file
         g2 = dict(self.genesis)
         g2["chain_name"] = "another-chain"

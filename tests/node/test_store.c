@@ -62,19 +62,43 @@ static int write_block_fn(struct zbc_store_txn *t, void *arg,
     zbc_store_txn_kv(t, &kv);
     uint8_t key[4] = {'a', 'c', 'c', (uint8_t)b->height};
     uint8_t val[8] = {1, 2, 3, 4, 5, 6, 7, (uint8_t)b->height};
-    uint8_t txh[32];
+    uint8_t txh[8][32];
     memset(txh, 0xA0 + (int)b->height, sizeof txh);
+    txh[7][0] = 0x07;
     if (!kv.ops->put(kv.ctx, ZBC_TABLE_ACCOUNTS, key, sizeof key, val,
                      sizeof val, err) ||
         !zbc_store_put_block(t, b->height, b->hash, b->body, b->body_len,
                              err) ||
-        !zbc_store_put_tx_index(t, txh, b->height, 7, err) ||
+        !zbc_store_put_block_txs(t, b->height, (const uint8_t(*)[32])txh, 8,
+                                 err) ||
         !zbc_store_put_undo(t, b->height, (const uint8_t *)"undo", 4, err) ||
         !zbc_store_put_events(t, b->height, (const uint8_t *)"ev", 2, err))
         return 0;
     if (b->fail_at_end)
         return zbc_fail(err, "apply failed on purpose");
     return 1;
+}
+
+/* Where block `height`'s transaction list has hash (*idx), or that it
+ * has no list (*listed false). */
+struct list_find {
+    uint32_t height;
+    uint8_t hash[32];
+    bool listed, found;
+    uint32_t idx;
+};
+
+static int list_find_fn(struct zbc_store_txn *t, void *arg,
+                        struct zbc_err *err)
+{
+    struct list_find *f = arg;
+    uint8_t *v = NULL;
+    size_t len = 0;
+    if (!zbc_store_txn_block_txs(t, f->height, &v, &len, &f->listed, err))
+        return 0;
+    free(v);
+    return !f->listed || zbc_store_txn_block_tx_find(t, f->height, f->hash,
+                                                     &f->idx, &f->found, err);
 }
 
 static int kv_ops_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
@@ -191,10 +215,8 @@ static void test_block_atomic_and_reopen(void)
     size_t len = 0;
     CHECK(zbc_store_block(s, 2, &bytes, &len, &found, &err) && !found);
     CHECK(zbc_store_events(s, 2, &bytes, &len, &found, &err) && !found);
-    uint8_t txh2[32];
-    memset(txh2, 0xA2, 32);
-    uint32_t h = 0, idx = 0;
-    CHECK(zbc_store_tx_index(s, txh2, &h, &idx, &found, &err) && !found);
+    struct list_find lf = {.height = 2};
+    CHECK(zbc_store_read(s, list_find_fn, &lf, &err) && !lf.listed);
     CHECK(zbc_store_get_meta(s, &m, &err));
     CHECK(m.has_tip);
     CHECK_EQ_INT(m.tip_height, 1);
@@ -216,11 +238,15 @@ static void test_block_atomic_and_reopen(void)
     CHECK(zbc_store_events(s, 1, &bytes, &len, &found, &err) && found);
     CHECK_EQ_INT(len, 2);
     free(bytes);
-    uint8_t txh1[32];
-    memset(txh1, 0xA1, 32);
-    CHECK(zbc_store_tx_index(s, txh1, &h, &idx, &found, &err) && found);
-    CHECK_EQ_INT(h, 1);
-    CHECK_EQ_INT(idx, 7);
+    lf = (struct list_find){.height = 1};
+    memset(lf.hash, 0xA1, 32);
+    lf.hash[0] = 0x07;
+    CHECK(zbc_store_read(s, list_find_fn, &lf, &err) && lf.listed &&
+          lf.found);
+    CHECK_EQ_INT(lf.idx, 7);
+    lf.hash[0] = 0x08; /* not in the list */
+    CHECK(zbc_store_read(s, list_find_fn, &lf, &err) && lf.listed &&
+          !lf.found);
     CHECK(zbc_store_get_meta(s, &m, &err));
     CHECK_EQ_INT(m.tip_height, 1);
     zbc_store_close(s);
