@@ -1268,7 +1268,7 @@ static int store_block_records(struct zbc_store_txn *t,
 {
     uint32_t height = b->header.height;
     if (!zbc_store_put_block(t, height, hash, enc, enc_len, err) ||
-        !zbc_store_put_block_txs(t, height, tx_hashes, b->n_tx, err))
+        !zbc_store_put_block_txs(t, height, hash, tx_hashes, b->n_tx, err))
         return 0;
     uint8_t *bytes = NULL;
     size_t len = 0;

@@ -1459,6 +1459,7 @@ bool zbc_store_has_db(const struct zbc_store *s, enum zbc_store_db db)
 }
 
 int zbc_store_put_block_txs(struct zbc_store_txn *t, uint32_t height,
+                            const uint8_t hash[32],
                             const uint8_t (*hashes)[32], uint32_t n,
                             struct zbc_err *err)
 {
@@ -1466,7 +1467,10 @@ int zbc_store_put_block_txs(struct zbc_store_txn *t, uint32_t height,
     zbc_store_height_key(k, height);
     static const uint8_t none[1];
     return db_put(t, ZBC_STORE_DB_BLOCK_TXS, k, 4,
-                  n > 0 ? (const void *)hashes : none, (size_t)n * 32, err);
+                  n > 0 ? (const void *)hashes : none, (size_t)n * 32,
+                  err) &&
+           zbc_store_put_checkpoint(t, ZBC_STORE_BLOCK_TXS_TIP, height, hash,
+                                    err);
 }
 
 int zbc_store_put_undo(struct zbc_store_txn *t, uint32_t height,
@@ -1503,6 +1507,22 @@ int zbc_store_pop_block(struct zbc_store_txn *t, uint32_t height,
         !db_del(t, ZBC_STORE_DB_UNDO, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_EVENTS, k, 4, err) ||
         !db_del(t, ZBC_STORE_DB_VOTES, k, 4, err))
+        return 0;
+    /* the lists' marker goes back with the tip (when it named this block:
+     * one written by an older zbcd stays behind, found on open) */
+    uint8_t *mv = NULL;
+    size_t mlen = 0;
+    bool has;
+    if (!zbc_store_txn_get(t, ZBC_STORE_DB_META, ZBC_STORE_BLOCK_TXS_TIP,
+                           strlen(ZBC_STORE_BLOCK_TXS_TIP), &mv, &mlen, &has,
+                           err))
+        return 0;
+    bool at_this = has && mlen == 36 && zbc_get_le32(mv) == height &&
+                   memcmp(mv + 4, hash, 32) == 0;
+    free(mv);
+    if (at_this &&
+        !zbc_store_put_checkpoint(t, ZBC_STORE_BLOCK_TXS_TIP, parent_height,
+                                  parent_hash, err))
         return 0;
     if (parent_height == 0)
         return db_del(t, ZBC_STORE_DB_META, "tip", 3, err);

@@ -7,7 +7,8 @@
  *   block_hash    block hash 32 -> height u32 LE
  *   block_txs     height u32 BE -> the block's transaction hashes, 32
  *                 bytes each in block order (written and removed with
- *                 the block: a transaction's position, node/zbcd/tx_index.h)
+ *                 the block: a transaction's position, node/zbcd/tx_index.h);
+ *                 meta "block_txs_tip" -> height u32 LE || block hash 32
  *   tx_index      empty since 2026-12-06 (an older zbcd's hash -> height
  *                 || index table; meta "tx_index_tip" kept at the genesis
  *                 so such a zbcd rebuilds it, docs/node.md §3)
@@ -240,9 +241,15 @@ ZBC_WUR int zbc_store_put_genesis(struct zbc_store_txn *t,
 ZBC_WUR int zbc_store_put_block(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t hash[32], const uint8_t *bytes,
                                 size_t len, struct zbc_err *err);
-/* The transaction hashes of the block at `height`, in block order (n 0:
- * an empty record, which a block without transactions has too). */
+/* The transaction hashes of the block at `height` (hash: the block's), in
+ * block order (n 0: an empty record, which a block without transactions
+ * has too), and meta ZBC_STORE_BLOCK_TXS_TIP at that block: the lists are
+ * complete up to it.  zbc_store_pop_block moves the marker back with the
+ * tip, so it names the tip unless a writer that knows no lists (a zbcd
+ * before them) moved the tip. */
+#define ZBC_STORE_BLOCK_TXS_TIP "block_txs_tip"
 ZBC_WUR int zbc_store_put_block_txs(struct zbc_store_txn *t, uint32_t height,
+                                    const uint8_t hash[32],
                                     const uint8_t (*hashes)[32], uint32_t n,
                                     struct zbc_err *err);
 /* Stores the undo record of `height` and prunes the one that fell out of

@@ -105,35 +105,64 @@ static int legacy_state(struct zbc_store_txn *t, bool *ok,
     return 1;
 }
 
-static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+/* The block_txs keys above a height, largest first. */
+struct above {
+    uint32_t from;
+    uint32_t *h;
+    size_t n, cap;
+};
+
+static int above_fn(void *arg, const uint8_t *key, size_t klen,
+                    const uint8_t *val, size_t vlen, bool *stop,
+                    struct zbc_err *err)
 {
-    struct ensure_ctx *c = arg;
-    struct zbc_store_meta m;
-    uint64_t lists;
-    if (!zbc_store_txn_meta(t, &m, err) ||
-        !zbc_store_txn_count(t, ZBC_STORE_DB_BLOCK_TXS, &lists, err) ||
-        !legacy_state(t, &c->legacy_ok, err))
-        return 0;
-    uint32_t tip = m.has_tip ? m.tip_height : 0;
-    /* one record a block, written and removed with it: as many as blocks
-     * means a record for every block */
-    c->lists_ok = lists == tip;
-    c->blocks = 0;
-    if (c->check_only)
-        return 1;
-    if (!c->legacy_ok) {
-        if (!m.has_genesis)
-            return zbc_fail(err, "the ledger has no genesis");
-        if (!zbc_store_txn_clear(t, ZBC_STORE_DB_TX_INDEX, err) ||
-            !zbc_store_put_checkpoint(t, LEGACY_MARKER, 0, m.genesis_hash,
-                                      err))
-            return 0;
+    (void)val;
+    (void)vlen;
+    struct above *a = arg;
+    uint32_t h = klen == 4 ? zbc_get_be32(key) : 0;
+    if (klen != 4 || h <= a->from) {
+        *stop = klen == 4;
+        return klen == 4 ? 1
+                         : zbc_fail(err, "a block_txs key is %zu bytes, not 4",
+                                    klen);
     }
-    if (c->lists_ok)
-        return 1;
-    if (!zbc_store_txn_clear(t, ZBC_STORE_DB_BLOCK_TXS, err))
-        return 0;
-    for (uint32_t bh = 1; bh <= tip; bh++) {
+    if (a->n == a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        uint32_t *g = realloc(a->h, cap * sizeof *g);
+        if (g == NULL)
+            return zbc_fail(err, "out of memory reading the block lists");
+        a->h = g;
+        a->cap = cap;
+    }
+    a->h[a->n++] = h;
+    return 1;
+}
+
+/* Removes the lists above height `from` (all of them for 0). */
+static int drop_above(struct zbc_store_txn *t, uint32_t from,
+                      struct zbc_err *err)
+{
+    if (from == 0)
+        return zbc_store_txn_clear(t, ZBC_STORE_DB_BLOCK_TXS, err);
+    struct above a = {from, NULL, 0, 0};
+    /* above every 4-byte key: the walk starts at the largest */
+    static const uint8_t top[5] = {0xff, 0xff, 0xff, 0xff, 0xff};
+    int ok = zbc_store_txn_scan_back(t, ZBC_STORE_DB_BLOCK_TXS, NULL, 0, top,
+                                     sizeof top, above_fn, &a, err);
+    for (size_t i = 0; ok && i < a.n; i++) {
+        uint8_t k[4];
+        zbc_store_height_key(k, a.h[i]);
+        ok = zbc_store_txn_del(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, err);
+    }
+    free(a.h);
+    return ok;
+}
+
+/* Writes the lists of the stored blocks from+1 .. tip. */
+static int write_lists(struct zbc_store_txn *t, uint32_t from, uint32_t tip,
+                       uint32_t *blocks, struct zbc_err *err)
+{
+    for (uint32_t bh = from + 1; bh <= tip; bh++) {
         uint8_t *bytes = NULL;
         size_t len = 0;
         bool found;
@@ -147,16 +176,65 @@ static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
             return zbc_fail_prefix(err, "stored block %u does not decode",
                                    bh);
         }
+        uint8_t hash[32];
         uint8_t(*hashes)[32];
+        zbc_block_hash(hash, &blk.header);
         int ok = zbc_tx_index_hash_block(&blk, &hashes, err) &&
-                 zbc_store_put_block_txs(t, bh, (const uint8_t(*)[32])hashes,
+                 zbc_store_put_block_txs(t, bh, hash,
+                                         (const uint8_t(*)[32])hashes,
                                          blk.n_tx, err);
         free(hashes);
         zbc_block_free(&blk);
         free(bytes);
         if (!ok)
             return 0;
-        c->blocks++;
+        (*blocks)++;
+    }
+    return 1;
+}
+
+/* The lists are right when their marker names the tip (a ledger without
+ * blocks: absent or at the genesis) and there is one a block.  Otherwise
+ * those above a best-chain marker are written again (an older zbcd added
+ * blocks), or all of them (no marker: a ledger made before the lists; a
+ * stale one: an older zbcd replaced blocks below it; one missing: a
+ * damaged table). */
+static int ensure_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct ensure_ctx *c = arg;
+    struct zbc_store_meta m;
+    enum zbc_store_marker state;
+    uint32_t at;
+    uint64_t lists;
+    if (!zbc_store_txn_marker(t, ZBC_STORE_BLOCK_TXS_TIP, &m, &state, &at,
+                              err) ||
+        !zbc_store_txn_count(t, ZBC_STORE_DB_BLOCK_TXS, &lists, err) ||
+        !legacy_state(t, &c->legacy_ok, err))
+        return 0;
+    uint32_t tip = m.has_tip ? m.tip_height : 0;
+    c->lists_ok = state == ZBC_STORE_MARKER_AT_TIP && lists == tip;
+    c->blocks = 0;
+    if (c->check_only)
+        return 1;
+    if (!c->legacy_ok) {
+        if (!m.has_genesis)
+            return zbc_fail(err, "the ledger has no genesis");
+        if (!zbc_store_txn_clear(t, ZBC_STORE_DB_TX_INDEX, err) ||
+            !zbc_store_put_checkpoint(t, LEGACY_MARKER, 0, m.genesis_hash,
+                                      err))
+            return 0;
+    }
+    if (c->lists_ok)
+        return 1;
+    uint32_t from = state == ZBC_STORE_MARKER_BEHIND ? at : 0;
+    if (!drop_above(t, from, err) || !write_lists(t, from, tip, &c->blocks,
+                                                 err) ||
+        !zbc_store_txn_count(t, ZBC_STORE_DB_BLOCK_TXS, &lists, err))
+        return 0;
+    if (lists != tip) { /* one missing below the marker too: all again */
+        c->blocks = 0;
+        if (!drop_above(t, 0, err) || !write_lists(t, 0, tip, &c->blocks, err))
+            return 0;
     }
     return 1;
 }

@@ -69,8 +69,8 @@ static int write_block_fn(struct zbc_store_txn *t, void *arg,
                      sizeof val, err) ||
         !zbc_store_put_block(t, b->height, b->hash, b->body, b->body_len,
                              err) ||
-        !zbc_store_put_block_txs(t, b->height, (const uint8_t(*)[32])txh, 8,
-                                 err) ||
+        !zbc_store_put_block_txs(t, b->height, b->hash,
+                                 (const uint8_t(*)[32])txh, 8, err) ||
         !zbc_store_put_undo(t, b->height, (const uint8_t *)"undo", 4, err) ||
         !zbc_store_put_events(t, b->height, (const uint8_t *)"ev", 2, err))
         return 0;

@@ -33,6 +33,7 @@ struct counts {
     uint64_t lists, legacy;
     bool marker;
     uint32_t marker_height;
+    uint32_t lists_at; /* block_txs_tip's height (99999: absent) */
 };
 
 static int counts_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
@@ -47,6 +48,14 @@ static int counts_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
                            &k->marker, err))
         return 0;
     k->marker_height = k->marker && len == 36 ? zbc_store_le32(v) : 99999;
+    free(v);
+    v = NULL;
+    bool has;
+    if (!zbc_store_txn_get(t, ZBC_STORE_DB_META, ZBC_STORE_BLOCK_TXS_TIP,
+                           strlen(ZBC_STORE_BLOCK_TXS_TIP), &v, &len, &has,
+                           err))
+        return 0;
+    k->lists_at = has && len == 36 ? zbc_store_le32(v) : 99999;
     free(v);
     return 1;
 }
@@ -85,6 +94,7 @@ static void test_positions(void)
     CHECK_EQ_INT(status_of(a, unknown), ZBC_TX_STATUS_NOT_FOUND);
     struct counts k = counts_of(zbc_chain_store(a));
     CHECK_EQ_INT(k.lists, 3);
+    CHECK_EQ_INT(k.lists_at, 3);
     CHECK_EQ_INT(k.legacy, 0);
     CHECK(k.marker);
     CHECK_EQ_INT(k.marker_height, 0);
@@ -135,6 +145,7 @@ static void test_reorg(void)
         CHECK_EQ_INT(i, 0);
     }
     CHECK_EQ_INT(counts_of(zbc_chain_store(c)).lists, 4);
+    CHECK_EQ_INT(counts_of(zbc_chain_store(c)).lists_at, 4);
     zbc_chain_close(a);
     zbc_chain_close(b);
     zbc_chain_close(c);
@@ -154,7 +165,9 @@ static int make_old_fn(struct zbc_store_txn *t, void *arg,
     struct old_ledger *o = arg;
     struct zbc_store_meta m;
     if (!zbc_store_txn_meta(t, &m, err) ||
-        !zbc_store_txn_clear(t, ZBC_STORE_DB_BLOCK_TXS, err))
+        !zbc_store_txn_clear(t, ZBC_STORE_DB_BLOCK_TXS, err) ||
+        !zbc_store_txn_del(t, ZBC_STORE_DB_META, ZBC_STORE_BLOCK_TXS_TIP,
+                           strlen(ZBC_STORE_BLOCK_TXS_TIP), err))
         return 0;
     for (uint32_t k = 0; k < o->n; k++) {
         uint8_t v[8];
@@ -188,6 +201,7 @@ static void test_upgrade(void)
     CHECK(zbc_store_write(s, make_old_fn, &o, &err));
     struct counts k = counts_of(s);
     CHECK_EQ_INT(k.lists, 0);
+    CHECK_EQ_INT(k.lists_at, 99999);
     CHECK_EQ_INT(k.legacy, 3);
     CHECK_EQ_INT(k.marker_height, 3);
     zbc_store_close(s);
@@ -198,6 +212,7 @@ static void test_upgrade(void)
     a = open_node(&n, "a", &n.k1);
     k = counts_of(zbc_chain_store(a));
     CHECK_EQ_INT(k.lists, 3);
+    CHECK_EQ_INT(k.lists_at, 3);
     CHECK_EQ_INT(k.legacy, 0);
     CHECK(k.marker);
     CHECK_EQ_INT(k.marker_height, 0);
@@ -263,6 +278,105 @@ static void test_damaged(void)
     net_teardown(&n);
 }
 
+/* What an older zbcd (which knows no lists) leaves after this one: blocks
+ * added above the lists' marker, or blocks replaced below it. */
+struct older {
+    uint32_t marker_height;
+    bool bogus_hash; /* the marker names no best-chain block */
+    uint32_t drop_from;
+    uint32_t drop_to;
+    uint32_t bad_list; /* 0: none; else a list of the right size, wrong */
+    uint32_t rewritten; /* how many lists the next open writes */
+};
+
+static int older_fn(struct zbc_store_txn *t, void *arg, struct zbc_err *err)
+{
+    struct older *o = arg;
+    uint8_t head[ZBC_BLOCK_HEADER_LEN], hash[32];
+    size_t len;
+    bool found;
+    struct zbc_block_header h;
+    if (!zbc_store_txn_block_head(t, o->marker_height, head, sizeof head,
+                                  &len, &found, err) ||
+        !found || !zbc_block_header_decode(&h, head, len, err))
+        return zbc_fail(err, "no block %u", o->marker_height);
+    zbc_block_hash(hash, &h);
+    if (o->bogus_hash)
+        hash[0] ^= 1;
+    for (uint32_t bh = o->drop_from; bh != 0 && bh <= o->drop_to; bh++) {
+        uint8_t k[4];
+        zbc_store_height_key(k, bh);
+        if (!zbc_store_txn_del(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, err))
+            return 0;
+    }
+    if (o->bad_list != 0) {
+        uint8_t k[4], junk[32];
+        memset(junk, 0x77, 32);
+        zbc_store_height_key(k, o->bad_list);
+        if (!zbc_store_txn_put(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, junk, 32,
+                               err))
+            return 0;
+    }
+    return zbc_store_put_checkpoint(t, ZBC_STORE_BLOCK_TXS_TIP,
+                                    o->marker_height, hash, err);
+}
+
+static void after_older(const struct older *o)
+{
+    struct net n;
+    net_setup(&n);
+    struct zbc_chain *a = open_node(&n, "a", &n.k1);
+    uint8_t tx[4][32];
+    for (int k = 0; k < 4; k++) {
+        CHECK(submit(a, &n, 1000 + (uint64_t)k, tx[k]));
+        CHECK(produce(a, 0));
+    }
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_write(zbc_chain_store(a), older_fn, (void *)o, &err));
+    zbc_chain_close(a);
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/a", n.base);
+    struct zbc_store *s = NULL;
+    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    bool built, emptied;
+    uint32_t blocks = 0;
+    CHECK(zbc_tx_index_ensure(s, &built, &blocks, &emptied, &err));
+    CHECK(built && !emptied);
+    CHECK_EQ_INT(blocks, o->rewritten);
+    CHECK(zbc_tx_index_ensure(s, &built, &blocks, &emptied, &err));
+    CHECK(!built && blocks == 0); /* right now: nothing more */
+    zbc_store_close(s);
+    a = open_node(&n, "a", &n.k1);
+    struct counts k = counts_of(zbc_chain_store(a));
+    CHECK_EQ_INT(k.lists, 4);
+    CHECK_EQ_INT(k.lists_at, 4);
+    for (uint32_t j = 0; j < 4; j++) {
+        uint32_t h, i;
+        where(a, tx[j], &h, &i);
+        CHECK_EQ_INT(h, j + 1);
+        CHECK_EQ_INT(i, 0);
+    }
+    zbc_chain_close(a);
+    net_teardown(&n);
+}
+
+static void test_older_zbcd(void)
+{
+    /* blocks 3 and 4 added without lists: those two written */
+    struct older added = {.marker_height = 2, .drop_from = 3, .drop_to = 4,
+                          .rewritten = 2};
+    after_older(&added);
+    /* block 2 replaced below a marker that names no best-chain block: a
+     * wrong list of the right size, rewritten with all the others */
+    struct older replaced = {.marker_height = 3, .bogus_hash = true,
+                             .bad_list = 2, .rewritten = 4};
+    after_older(&replaced);
+    /* a list missing below a best-chain marker: all written again */
+    struct older missing = {.marker_height = 3, .drop_from = 1,
+                            .drop_to = 1, .rewritten = 4};
+    after_older(&missing);
+}
+
 int main(void)
 {
     zbc_log_set_level(ZBC_LOG_ERROR);
@@ -270,5 +384,6 @@ int main(void)
     TEST_RUN(test_reorg);
     TEST_RUN(test_upgrade);
     TEST_RUN(test_damaged);
+    TEST_RUN(test_older_zbcd);
     return test_summary("node_tx_index");
 }
