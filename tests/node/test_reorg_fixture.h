@@ -160,6 +160,18 @@ __attribute__((unused)) static int submit(struct zbc_chain *c, struct net *n, ui
     return 1;
 }
 
+/* count blocks on c, each with one transfer of first_amount + k (its hash
+ * in tx[k]); 0 when a submit or a block failed. */
+__attribute__((unused)) static int produce_transfers(struct zbc_chain *c, struct net *n,
+                                                     uint64_t first_amount,
+                                                     uint8_t (*tx)[32], int count)
+{
+    for (int k = 0; k < count; k++)
+        if (!submit(c, n, first_amount + (uint64_t)k, tx[k]) || !produce(c, 0))
+            return 0;
+    return 1;
+}
+
 /* Far enough after every block here that no block is "in the future". */
 #define LATE_MS (FX_GENESIS_TIME + 100000000ull)
 

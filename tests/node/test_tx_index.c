@@ -21,6 +21,18 @@ static void where(struct zbc_chain *c, const uint8_t h[32], uint32_t *height,
     *index = l.index;
 }
 
+/* tx[j] confirmed in block j + 1, its only transaction, for j < count. */
+static void one_per_block(struct zbc_chain *c, const uint8_t (*tx)[32],
+                          uint32_t count)
+{
+    for (uint32_t j = 0; j < count; j++) {
+        uint32_t h, i;
+        where(c, tx[j], &h, &i);
+        CHECK_EQ_INT(h, j + 1);
+        CHECK_EQ_INT(i, 0);
+    }
+}
+
 static enum zbc_tx_status status_of(struct zbc_chain *c, const uint8_t h[32])
 {
     struct zbc_tx_lookup l;
@@ -126,10 +138,7 @@ static void test_reorg(void)
     CHECK(submit(b, &n, 1000, tx_b));
     CHECK(produce(b, 0) && produce(b, 0));
     /* four blocks against two: the longer branch whatever the ranks */
-    for (int k = 0; k < 4; k++) {
-        CHECK(submit(a, &n, 2000 + (uint64_t)k, tx_a[k]));
-        CHECK(produce(a, 0));
-    }
+    CHECK(produce_transfers(a, &n, 2000, tx_a, 4));
     CHECK_EQ_INT(give(c, b, 1, NULL), ZBC_RECV_EXTENDED);
     CHECK_EQ_INT(give(c, b, 2, NULL), ZBC_RECV_EXTENDED);
     uint32_t h, i;
@@ -139,11 +148,7 @@ static void test_reorg(void)
         give(c, a, k, NULL);
     CHECK_EQ_MEM(zbc_chain_tip(c)->hash, zbc_chain_tip(a)->hash, 32);
     CHECK(status_of(c, tx_b) != ZBC_TX_STATUS_CONFIRMED);
-    for (uint32_t k = 0; k < 4; k++) {
-        where(c, tx_a[k], &h, &i);
-        CHECK_EQ_INT(h, k + 1);
-        CHECK_EQ_INT(i, 0);
-    }
+    one_per_block(c, (const uint8_t(*)[32])tx_a, 4);
     CHECK_EQ_INT(counts_of(zbc_chain_store(c)).lists, 4);
     CHECK_EQ_INT(counts_of(zbc_chain_store(c)).lists_at, 4);
     zbc_chain_close(a);
@@ -181,22 +186,27 @@ static int make_old_fn(struct zbc_store_txn *t, void *arg,
                                     m.tip_height, m.tip_hash, err);
 }
 
+/* Node a's ledger opened as a store alone (the chain closed). */
+static struct zbc_store *store_of(struct net *n)
+{
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/a", n->base);
+    struct zbc_store *s = NULL;
+    struct zbc_err err = {{0}};
+    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    return s;
+}
+
 static void test_upgrade(void)
 {
     struct net n;
     net_setup(&n);
     struct zbc_chain *a = open_node(&n, "a", &n.k1);
     uint8_t tx[3][32];
-    for (int k = 0; k < 3; k++) {
-        CHECK(submit(a, &n, 1000 + (uint64_t)k, tx[k]));
-        CHECK(produce(a, 0));
-    }
+    CHECK(produce_transfers(a, &n, 1000, tx, 3));
     zbc_chain_close(a);
-    char dir[160];
-    snprintf(dir, sizeof dir, "%s/a", n.base);
-    struct zbc_store *s = NULL;
     struct zbc_err err = {{0}};
-    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    struct zbc_store *s = store_of(&n);
     struct old_ledger o = {(const uint8_t(*)[32])tx, 3};
     CHECK(zbc_store_write(s, make_old_fn, &o, &err));
     struct counts k = counts_of(s);
@@ -216,12 +226,7 @@ static void test_upgrade(void)
     CHECK_EQ_INT(k.legacy, 0);
     CHECK(k.marker);
     CHECK_EQ_INT(k.marker_height, 0);
-    for (uint32_t j = 0; j < 3; j++) {
-        uint32_t h, i;
-        where(a, tx[j], &h, &i);
-        CHECK_EQ_INT(h, j + 1);
-        CHECK_EQ_INT(i, 0);
-    }
+    one_per_block(a, (const uint8_t(*)[32])tx, 3);
     zbc_chain_close(a);
     net_teardown(&n);
 }
@@ -251,10 +256,7 @@ static void test_damaged(void)
     net_setup(&n);
     struct zbc_chain *a = open_node(&n, "a", &n.k1);
     uint8_t tx[2][32];
-    for (int k = 0; k < 2; k++) {
-        CHECK(submit(a, &n, 1000 + (uint64_t)k, tx[k]));
-        CHECK(produce(a, 0));
-    }
+    CHECK(produce_transfers(a, &n, 1000, tx, 2));
     struct zbc_err err = {{0}};
     uint32_t one = 1, two = 2;
     CHECK(zbc_store_write(zbc_chain_store(a), drop_list_fn, &one, &err));
@@ -327,17 +329,11 @@ static void after_older(const struct older *o)
     net_setup(&n);
     struct zbc_chain *a = open_node(&n, "a", &n.k1);
     uint8_t tx[4][32];
-    for (int k = 0; k < 4; k++) {
-        CHECK(submit(a, &n, 1000 + (uint64_t)k, tx[k]));
-        CHECK(produce(a, 0));
-    }
+    CHECK(produce_transfers(a, &n, 1000, tx, 4));
     struct zbc_err err = {{0}};
     CHECK(zbc_store_write(zbc_chain_store(a), older_fn, (void *)o, &err));
     zbc_chain_close(a);
-    char dir[160];
-    snprintf(dir, sizeof dir, "%s/a", n.base);
-    struct zbc_store *s = NULL;
-    CHECK(zbc_store_open(&s, dir, NULL, &err));
+    struct zbc_store *s = store_of(&n);
     bool built, emptied;
     uint32_t blocks = 0;
     CHECK(zbc_tx_index_ensure(s, &built, &blocks, &emptied, &err));
@@ -350,12 +346,7 @@ static void after_older(const struct older *o)
     struct counts k = counts_of(zbc_chain_store(a));
     CHECK_EQ_INT(k.lists, 4);
     CHECK_EQ_INT(k.lists_at, 4);
-    for (uint32_t j = 0; j < 4; j++) {
-        uint32_t h, i;
-        where(a, tx[j], &h, &i);
-        CHECK_EQ_INT(h, j + 1);
-        CHECK_EQ_INT(i, 0);
-    }
+    one_per_block(a, (const uint8_t(*)[32])tx, 4);
     zbc_chain_close(a);
     net_teardown(&n);
 }
