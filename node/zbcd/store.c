@@ -1689,6 +1689,18 @@ int zbc_store_txn_block_txs(struct zbc_store_txn *t, uint32_t height,
                       err);
 }
 
+int zbc_store_block_txs_check(uint32_t height, bool found, size_t len,
+                               struct zbc_err *err)
+{
+    if (!found)
+        return zbc_fail(err, "the transaction list of block %u is missing "
+                        "from the ledger", height);
+    if (len % 32 != 0)
+        return zbc_fail(err, "the transaction list of block %u is %zu "
+                        "bytes, not a whole number of hashes", height, len);
+    return 1;
+}
+
 int zbc_store_txn_block_tx_find(struct zbc_store_txn *t, uint32_t height,
                                 const uint8_t tx_hash[32], uint32_t *index,
                                 bool *found, struct zbc_err *err)
@@ -1700,13 +1712,8 @@ int zbc_store_txn_block_tx_find(struct zbc_store_txn *t, uint32_t height,
     zbc_store_height_key(k, height);
     if (!db_get(t, ZBC_STORE_DB_BLOCK_TXS, k, 4, &v, &has, err))
         return 0;
-    if (!has)
-        return zbc_fail(err, "the transaction list of block %u is missing "
-                        "from the ledger", height);
-    if (v.mv_size % 32 != 0)
-        return zbc_fail(err, "the transaction list of block %u is %zu "
-                        "bytes, not a whole number of hashes", height,
-                        v.mv_size);
+    if (!zbc_store_block_txs_check(height, has, v.mv_size, err))
+        return 0;
     const uint8_t *p = v.mv_data;
     for (size_t i = 0; i < v.mv_size / 32; i++)
         if (memcmp(p + 32 * i, tx_hash, 32) == 0) {

@@ -351,6 +351,10 @@ ZBC_WUR int zbc_store_txn_height_of(struct zbc_store_txn *t,
 ZBC_WUR int zbc_store_txn_block_txs(struct zbc_store_txn *t, uint32_t height,
                                     uint8_t **bytes, size_t *len, bool *found,
                                     struct zbc_err *err);
+/* A block_txs record read (found, len bytes) is one: present and a whole
+ * number of hashes; else a failure naming the block. */
+ZBC_WUR int zbc_store_block_txs_check(uint32_t height, bool found, size_t len,
+                                      struct zbc_err *err);
 /* Where tx_hash is in the block_txs record of height, read in place
  * (*found false: not in it); a record absent or not a whole number of
  * hashes is a failure naming the block. */

@@ -276,7 +276,18 @@ static void test_damaged(void)
     CHECK_EQ_INT(h, 1);
     where(a, tx[1], &h, &i);
     CHECK_EQ_INT(h, 2);
+    /* a malformed list alone (the right count, the marker at the tip):
+     * the start refuses, naming the block (the TXSEEN refill reads the
+     * last blocks' lists), and leaves the ledger as it was */
+    CHECK(zbc_store_write(zbc_chain_store(a), bad_list_fn, &two, &err));
     zbc_chain_close(a);
+    char dir[160];
+    snprintf(dir, sizeof dir, "%s/a", n.base);
+    struct zbc_chain_config cfg = {.ledger_dir = dir, .genesis = &n.g,
+                                   .key = &n.k1};
+    err.msg[0] = '\0';
+    CHECK(!zbc_chain_open(&a, &cfg, &err));
+    CHECK(strstr(err.msg, "block 2 is 5 bytes, not a whole number") != NULL);
     net_teardown(&n);
 }
 
